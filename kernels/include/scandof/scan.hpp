@@ -1,0 +1,114 @@
+// Device-wide scan: the public, host-side API. Usable from plain C++ (no nvcc needed) for the
+// built-in element types and operators, which the library instantiates. For a user-defined
+// operator or element type include "scandof/scan.cuh" in a .cu file instead: same functions.
+//
+//   scandof::ScanWorkspace ws;                                        // grows on demand
+//   scandof::scan(ScanAlgorithm::SinglePass, ScanKind::Exclusive, d_in, d_out, n, Sum{}, ws, stream);
+//
+// Every call is asynchronous on `stream`. Errors (bad arguments, CUDA failures) throw.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scandof/ops.hpp"
+
+#if __has_include(<cuda_runtime_api.h>)
+#include <cuda_runtime_api.h>
+#else
+typedef struct CUstream_st* cudaStream_t;
+#endif
+
+namespace scandof {
+
+// The variants of the chapter, in the order the paper builds them up, plus today's single-pass
+// scan and CUB as the reference to beat.
+enum class ScanAlgorithm : int {
+  Naive = 0,          // Hillis-Steele, double-buffered in shared memory: O(n log n) adds
+  WorkEfficient = 1,  // Blelloch up-sweep / down-sweep: O(n) adds, bank conflicts
+  ConflictFree = 2,   // Blelloch with padded shared-memory indices (32 banks)
+  Optimized = 3,      // paper's final: 8 items/thread, vector loads, unrolled tree
+  WarpShuffle = 4,    // per-thread serial scan + __shfl_up_sync warp scans
+  SinglePass = 5,     // decoupled look-back (Merrill & Garland 2016): one pass, ~2n traffic
+  Cub = 6,            // cub::DeviceScan, the reference
+};
+constexpr int kNumScanAlgorithms = 7;
+
+enum class ScanKind : int { Exclusive = 0, Inclusive = 1 };
+
+const char* to_string(ScanAlgorithm a);
+const char* to_string(ScanKind k);
+// Parses "naive", "work-efficient", "conflict-free", "optimized", "warp-shuffle", "single-pass",
+// "cub" (also the enum's number). Throws std::invalid_argument naming the choices.
+ScanAlgorithm parse_scan_algorithm(const std::string& name);
+std::vector<ScanAlgorithm> all_scan_algorithms();
+
+// Scratch bytes scan() needs for n elements of type T with operator Op (0 is a valid answer).
+template <class T, class Op>
+std::size_t scan_workspace_bytes(ScanAlgorithm algo, std::size_t n);
+
+// The core entry point with explicit scratch. `identity` must satisfy op(identity, x) == x.
+// in == out (in place) is allowed; other overlaps are not. n may exceed 2^31.
+template <class T, class Op>
+void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op,
+          T identity, void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream = 0);
+
+// A device scratch buffer that grows to the largest size asked of it; owns its memory (RAII).
+class ScanWorkspace {
+ public:
+  ScanWorkspace() = default;
+  ~ScanWorkspace();
+  ScanWorkspace(const ScanWorkspace&) = delete;
+  ScanWorkspace& operator=(const ScanWorkspace&) = delete;
+  ScanWorkspace(ScanWorkspace&& o) noexcept;
+  ScanWorkspace& operator=(ScanWorkspace&& o) noexcept;
+
+  // Ensures at least `bytes`; reallocation synchronizes the device (cudaFree), so size it once.
+  void* reserve(std::size_t bytes);
+  void* data() const { return ptr_; }
+  std::size_t size() const { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// Convenience: scratch from a ScanWorkspace, identity from the built-in operator.
+template <class T, class Op>
+void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op,
+          ScanWorkspace& ws, cudaStream_t stream = 0) {
+  void* p = ws.reserve(scan_workspace_bytes<T, Op>(algo, n));
+  scan<T, Op>(algo, kind, d_in, d_out, n, op, identity_of<Op, T>(), p, ws.size(), stream);
+}
+
+// Whether a usable CUDA device is present (false also when built without CUDA). Never throws.
+bool cuda_device_available(std::string* why_not = nullptr);
+
+// The element types and operators the library itself compiles (scan.hpp users get these).
+#define SCANDOF_FOR_EACH_BUILTIN_SCAN(X) \
+  X(int32_t, Sum)                        \
+  X(int32_t, Min)                        \
+  X(int32_t, Max)                        \
+  X(uint32_t, Sum)                       \
+  X(uint32_t, Min)                       \
+  X(uint32_t, Max)                       \
+  X(int64_t, Sum)                        \
+  X(int64_t, Min)                        \
+  X(int64_t, Max)                        \
+  X(float, Sum)                          \
+  X(float, Min)                          \
+  X(float, Max)                          \
+  X(double, Sum)                         \
+  X(double, Min)                         \
+  X(double, Max)
+
+#define SCANDOF_DECLARE_SCAN(T, OP)                                                              \
+  extern template std::size_t scan_workspace_bytes<T, OP>(ScanAlgorithm, std::size_t);          \
+  extern template void scan<T, OP>(ScanAlgorithm, ScanKind, const T*, T*, std::size_t, OP, T,   \
+                                   void*, std::size_t, cudaStream_t);
+SCANDOF_FOR_EACH_BUILTIN_SCAN(SCANDOF_DECLARE_SCAN)
+#undef SCANDOF_DECLARE_SCAN
+
+}  // namespace scandof
