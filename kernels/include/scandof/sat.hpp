@@ -1,0 +1,85 @@
+// Summed-area tables of an RGBA8 image (GPU Gems 3, 39.3): the API the demo and the tools use.
+// Host-only header (no nvcc needed). The implementation lives in kernels/src/sat*.cu.
+//
+// Layout of a table: `channels` planes (R, G, B), plane c at out + c * width * height, each plane
+// row-major with `width` elements per row, row 0 = the image's first row in memory (for a GL
+// texture that is the bottom row). Element (x, y) is the inclusive sum of the channel over all
+// pixels (x', y') with x' <= x and y' <= y. U32 tables are exact for 8-bit input and box sums stay
+// exact under wrap-around (a box of up to 2^24 pixels fits in 32 bits); F32 tables are the paper's.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "scandof/scan.hpp"
+
+#if __has_include(<cuda_runtime_api.h>)
+#include <cuda_runtime_api.h>
+#else
+typedef unsigned long long cudaTextureObject_t;
+typedef struct CUevent_st* cudaEvent_t;
+#endif
+
+namespace scandof {
+
+enum class SatFormat : int { U32 = 0, F32 = 1 };
+
+// How the table is built.
+enum class SatMethod : int {
+  // The paper's pipeline: de-interleave RGBA8 into planes, scan all rows, transpose (tiled,
+  // conflict-free), scan all rows again, transpose back. Rows are scanned with the chosen
+  // ScanAlgorithm's block scan.
+  Paper = 0,
+  // The fastest path: no separate de-interleave or transpose passes (e.g. rows scanned straight
+  // from the RGBA8 pixels, columns scanned with coalesced loads). Ignores the ScanAlgorithm.
+  Fused = 1,
+};
+
+const char* to_string(SatFormat f);
+const char* to_string(SatMethod m);
+
+// Where the pixels come from: either a texture object over a cudaArray (GL interop; RGBA8,
+// cudaReadModeElementType, unnormalized integer coordinates) or a pitched device pointer.
+struct SatInput {
+  cudaTextureObject_t texture = 0;  // used when nonzero
+  const void* pixels = nullptr;     // uchar4 per pixel otherwise
+  std::size_t pitch_bytes = 0;      // bytes between rows of `pixels`
+  int width = 0, height = 0;
+};
+
+// GPU time of each stage of the last build(), in milliseconds (from CUDA events; stages a method
+// does not have are 0). Reading them synchronizes on the last build's end event.
+struct SatStageTimes {
+  float deinterleave_ms = 0, row_scan_ms = 0, transpose_ms = 0, column_scan_ms = 0,
+        transpose_back_ms = 0, total_ms = 0;
+};
+
+// Owns scratch memory (resized on demand; explicit, never static) and the timing events.
+class SatBuilder {
+ public:
+  SatBuilder();
+  ~SatBuilder();
+  SatBuilder(const SatBuilder&) = delete;
+  SatBuilder& operator=(const SatBuilder&) = delete;
+
+  // Bytes of the output tables: channels * width * height * 4.
+  static std::size_t table_bytes(int width, int height, int channels = 3);
+
+  // Builds `channels` (1..4, from R) tables into d_out (table_bytes() bytes of device memory,
+  // uint32_t or float by `format`). Asynchronous on `stream`; with `timed`, stage events are
+  // recorded (a little overhead) and stage_times() reports them.
+  void build(const SatInput& in, void* d_out, SatFormat format, SatMethod method,
+             ScanAlgorithm algo, cudaStream_t stream = 0, bool timed = false, int channels = 3);
+
+  SatStageTimes stage_times();
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
+
+// CPU reference: tables of an RGBA8 image (4 bytes per pixel, rows of width pixels).
+void sat_gold(const uint8_t* rgba, int width, int height, uint32_t* out, int channels = 3);
+void sat_gold(const uint8_t* rgba, int width, int height, float* out, int channels = 3);
+
+}  // namespace scandof
