@@ -1,0 +1,86 @@
+// CPU reference for summed-area tables, the SAT enums' names, and (in a build without CUDA) the
+// SatBuilder stubs, so host-only programs link and fail with a clear message instead.
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+
+#include "scandof/sat.hpp"
+
+namespace scandof {
+
+const char* to_string(SatFormat f) {
+  switch (f) {
+    case SatFormat::U32: return "u32";
+    case SatFormat::F32: return "f32";
+  }
+  return "?";
+}
+
+const char* to_string(SatMethod m) {
+  switch (m) {
+    case SatMethod::Paper: return "paper";
+    case SatMethod::Fused: return "fused";
+  }
+  return "?";
+}
+
+namespace {
+
+void check_gold_args(const uint8_t* rgba, int width, int height, const void* out, int channels) {
+  if (width < 0 || height < 0) throw std::invalid_argument("sat_gold: negative width or height");
+  if (channels < 1 || channels > 4) throw std::invalid_argument("sat_gold: channels must be 1..4");
+  if ((width > 0 && height > 0) && (rgba == nullptr || out == nullptr))
+    throw std::invalid_argument("sat_gold: null image or output");
+}
+
+// One pass per channel with a running row sum: S(x,y) = S(x,y-1) + rowsum(0..x, y). The row sum is
+// kept in the accumulator type Acc so the float table rounds exactly as a sequential sum would;
+// the uint32 table wraps modulo 2^32, which box sums tolerate (see sat.hpp).
+template <class T, class Acc>
+void sat_gold_impl(const uint8_t* rgba, int width, int height, T* out, int channels) {
+  check_gold_args(rgba, width, height, out, channels);
+  const std::size_t plane = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  for (int c = 0; c < channels; ++c) {
+    T* o = out + c * plane;
+    for (int y = 0; y < height; ++y) {
+      const uint8_t* row = rgba + static_cast<std::size_t>(y) * width * 4;
+      T* orow = o + static_cast<std::size_t>(y) * width;
+      const T* above = y > 0 ? orow - width : nullptr;
+      Acc run = Acc(0);
+      for (int x = 0; x < width; ++x) {
+        run = run + Acc(row[4 * x + c]);
+        orow[x] = above ? T(above[x] + T(run)) : T(run);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void sat_gold(const uint8_t* rgba, int width, int height, uint32_t* out, int channels) {
+  sat_gold_impl<uint32_t, uint32_t>(rgba, width, height, out, channels);
+}
+
+void sat_gold(const uint8_t* rgba, int width, int height, float* out, int channels) {
+  sat_gold_impl<float, float>(rgba, width, height, out, channels);
+}
+
+std::size_t SatBuilder::table_bytes(int width, int height, int channels) {
+  if (width < 0 || height < 0 || channels < 1 || channels > 4)
+    throw std::invalid_argument("SatBuilder::table_bytes: bad width, height or channels");
+  return static_cast<std::size_t>(channels) * static_cast<std::size_t>(width) *
+         static_cast<std::size_t>(height) * 4u;
+}
+
+#if !SCANDOF_WITH_CUDA
+struct SatBuilder::Impl {};
+SatBuilder::SatBuilder() : impl_(nullptr) {}
+SatBuilder::~SatBuilder() = default;
+void SatBuilder::build(const SatInput&, void*, SatFormat, SatMethod, ScanAlgorithm, cudaStream_t,
+                       bool, int) {
+  throw std::runtime_error("SatBuilder::build: scandof was built without CUDA (use sat_gold)");
+}
+SatStageTimes SatBuilder::stage_times() { return SatStageTimes{}; }
+#endif
+
+}  // namespace scandof
