@@ -1,0 +1,195 @@
+// The fused SAT path: two kernels, no de-interleave or transpose passes.
+//
+// 1. fused_row_kernel: one warp per image row reads the RGBA8 pixels (16 bytes = 4 pixels per lane
+//    per step), scans all channels at once (a 4-item serial scan per lane, then one 5-step shuffle
+//    scan per channel), and writes the row-scanned planes. Rows are walked in chunks of 128 pixels
+//    with a running carry; the loads of GROUP chunks are issued before any is scanned so each warp
+//    has GROUP x 512 bytes in flight.
+// 2. fused_column_kernel: a block owns COLS adjacent columns of one plane; its 32 row-segments
+//    (threadIdx.y) each hold K consecutive rows of a column in registers, scan them serially, and a
+//    warp per column scans the 32 segment totals through shared memory. The block walks down the
+//    image 32*K rows at a time carrying each column's total. A warp reads COLS consecutive elements
+//    of 32/COLS rows per load: whole 32-byte sectors for COLS >= 8.
+//
+// Traffic per pixel: 4 (read RGBA8) + 4C (write rows) + 4C (read) + 4C (write) bytes for C
+// channels, against 4 + 4C for an ideal single pass; the intermediate stays mostly in L2 at 1080p.
+// The column pass runs in place on the output, so the path needs no scratch memory.
+//
+// Accumulator: for float tables the sums are accumulated in uint32 (exact) and converted once when
+// written, so each element is the exact sum rounded once; the host picks float accumulation only
+// when the image could overflow 32 bits (more than 2^32/255 pixels).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "scandof/device/sat_pixels.cuh"
+
+namespace scandof {
+namespace sat_detail {
+
+constexpr int kFusedRowWarps = 4;  // rows per block
+constexpr int kFusedRowGroup = 4;  // chunks (of 128 pixels) loaded before scanning
+
+template <class T>
+struct Vec4Of;
+template <>
+struct Vec4Of<uint32_t> {
+  using type = uint4;
+};
+template <>
+struct Vec4Of<float> {
+  using type = float4;
+};
+
+// VEC: width % 4 == 0, rows 16-byte aligned in the input and the planes: 4-pixel vector loads and
+// 16-byte stores. Otherwise every pixel is read and written on its own (same arithmetic).
+template <class Pixels, class Acc, bool VEC>
+__global__ void __launch_bounds__(32 * kFusedRowWarps)
+    fused_row_kernel(Pixels pixels, int width, int height, int channels, Acc* __restrict__ out) {
+  const int lane = threadIdx.x & 31;
+  const int y = blockIdx.x * kFusedRowWarps + (threadIdx.x >> 5);
+  if (y >= height) return;  // whole warps leave together; no block-wide barrier below
+  const std::size_t plane = static_cast<std::size_t>(width) * height;
+  Acc* row_out = out + static_cast<std::size_t>(y) * width;
+  Acc carry[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
+  constexpr int kChunk = 128;
+  for (int base = 0; base < width; base += kChunk * kFusedRowGroup) {
+    uint32_t px[kFusedRowGroup][4];
+#pragma unroll
+    for (int g = 0; g < kFusedRowGroup; ++g) {
+      const int x0 = base + g * kChunk + lane * 4;
+      if (VEC) {
+        if (x0 < width) {
+          const uint4 q = pixels.quad(x0, y);
+          px[g][0] = q.x;
+          px[g][1] = q.y;
+          px[g][2] = q.z;
+          px[g][3] = q.w;
+        } else {
+          px[g][0] = px[g][1] = px[g][2] = px[g][3] = 0u;
+        }
+      } else {
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          px[g][i] = x0 + i < width ? pack_pixel(pixels.pixel(x0 + i, y)) : 0u;
+      }
+    }
+#pragma unroll
+    for (int g = 0; g < kFusedRowGroup; ++g) {
+      const int x0 = base + g * kChunk + lane * 4;
+      if (base + g * kChunk >= width) break;  // uniform across the warp
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        if (c >= channels) break;
+        Acc v[4];
+        v[0] = Acc(channel_of(px[g][0], c));
+#pragma unroll
+        for (int i = 1; i < 4; ++i) v[i] = v[i - 1] + Acc(channel_of(px[g][i], c));
+        Acc incl = v[3];
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+          const Acc up = __shfl_up_sync(0xFFFFFFFFu, incl, d);
+          if (lane >= d) incl += up;
+        }
+        const Acc add = carry[c] + (incl - v[3]);
+        carry[c] += __shfl_sync(0xFFFFFFFFu, incl, 31);
+        Acc* dst = row_out + c * plane + x0;
+        if (VEC) {
+          if (x0 < width) {
+            typename Vec4Of<Acc>::type o;
+            o.x = v[0] + add;
+            o.y = v[1] + add;
+            o.z = v[2] + add;
+            o.w = v[3] + add;
+            *reinterpret_cast<typename Vec4Of<Acc>::type*>(dst) = o;
+          }
+        } else {
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+            if (x0 + i < width) dst[i] = v[i] + add;
+        }
+      }
+    }
+  }
+}
+
+template <class Pixels, class Acc, bool VEC>
+void fused_rows(Pixels pixels, int width, int height, int channels, Acc* out, cudaStream_t stream) {
+  const int blocks = (height + kFusedRowWarps - 1) / kFusedRowWarps;
+  fused_row_kernel<Pixels, Acc, VEC>
+      <<<blocks, 32 * kFusedRowWarps, 0, stream>>>(pixels, width, height, channels, out);
+}
+
+constexpr int kFusedColumnCols = 16;  // columns per block (block = 16 x 32 = 512 threads)
+constexpr int kFusedColumnK = 8;      // rows per thread per step: 256 rows per block step
+
+// Out's bits in an Acc-typed slot: the in-place pass reads and writes through one pointer type,
+// so no type-based alias analysis can move a store above the load of the same element.
+__device__ __forceinline__ uint32_t out_bits(uint32_t v, uint32_t) { return v; }
+__device__ __forceinline__ uint32_t out_bits(uint32_t v, float) {
+  return __float_as_uint(static_cast<float>(v));
+}
+__device__ __forceinline__ float out_bits(float v, float) { return v; }
+
+// In place over `planes` planes of height x width: reads Acc, writes Out (same 4-byte size, so
+// each thread overwrites exactly the elements it has read).
+template <class Acc, class Out>
+__global__ void __launch_bounds__(kFusedColumnCols * 32)
+    fused_column_kernel(Acc* data, int width, int height) {
+  static_assert(sizeof(Acc) == sizeof(Out), "in-place column pass");
+  constexpr int COLS = kFusedColumnCols, K = kFusedColumnK, SEGS = 32;
+  __shared__ Acc seg_scan[SEGS][COLS + 1];  // +1: a warp reads a column of it conflict-free
+  __shared__ Acc col_total[COLS];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int x = blockIdx.x * COLS + tx;
+  const std::size_t plane_off = static_cast<std::size_t>(blockIdx.y) * width * height;
+  Acc* col = data + plane_off + x;
+  const int linear = ty * COLS + tx, warp = linear >> 5, lane = linear & 31;
+  Acc carry = Acc(0);
+  for (int r0 = 0; r0 < height; r0 += SEGS * K) {
+    const int rb = r0 + ty * K;
+    Acc v[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      v[k] = (x < width && rb + k < height) ? col[static_cast<std::size_t>(rb + k) * width]
+                                            : Acc(0);
+#pragma unroll
+    for (int k = 1; k < K; ++k) v[k] += v[k - 1];
+    seg_scan[ty][tx] = v[K - 1];
+    __syncthreads();
+    // Warp w scans column w's 32 segment totals (COLS warps in the block, one per column).
+    {
+      Acc t = seg_scan[lane][warp];
+#pragma unroll
+      for (int d = 1; d < 32; d <<= 1) {
+        const Acc up = __shfl_up_sync(0xFFFFFFFFu, t, d);
+        if (lane >= d) t += up;
+      }
+      seg_scan[lane][warp] = t;
+      if (lane == 31) col_total[warp] = t;
+    }
+    __syncthreads();
+    const Acc add = carry + (ty > 0 ? seg_scan[ty - 1][tx] : Acc(0));
+    carry += col_total[tx];
+    if (x < width) {
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (rb + k < height) col[static_cast<std::size_t>(rb + k) * width] = out_bits(v[k] + add, Out{});
+    }
+    __syncthreads();  // seg_scan and col_total are rewritten by the next step
+  }
+}
+
+template <class Acc, class Out>
+void fused_columns(Acc* data, int width, int height, int planes, cudaStream_t stream) {
+  static_assert(kFusedColumnCols * 32 / 32 == kFusedColumnCols, "one warp per column");
+  const dim3 block(kFusedColumnCols, 32);
+  const dim3 grid((width + kFusedColumnCols - 1) / kFusedColumnCols, planes);
+  fused_column_kernel<Acc, Out><<<grid, block, 0, stream>>>(data, width, height);
+}
+
+}  // namespace sat_detail
+}  // namespace scandof
