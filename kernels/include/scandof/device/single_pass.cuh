@@ -1,27 +1,488 @@
 // Single-pass device-wide scan with decoupled look-back (Merrill & Garland 2016).
-// PLACEHOLDER: the real implementation replaces this file; the interface below is fixed.
+//
+// One kernel reads every element once and writes it once (2n traffic, the copy floor), plus a
+// tiny init kernel that clears the tile-status array and the tile counter in the stream. Each
+// block takes the next tile id from a global atomic counter, so tiles start in launch order and a
+// block only ever waits on tiles that are already running: the look-back cannot deadlock.
+//
+// Per tile (BLOCK_THREADS x ITEMS_PER_THREAD items):
+//   1. 16-byte vector loads in a warp-striped layout: a warp owns 32*ITEMS contiguous items and
+//      lane l holds the VEC-item vectors l, l+32, l+64, ... of that span. Every load instruction
+//      moves 512 contiguous bytes and no shared-memory transpose (or its barrier) is needed.
+//   2. Serial scan inside each vector, one warp shuffle scan per vector slot, one warp scan of
+//      the per-warp totals: the tile aggregate is known after a single barrier.
+//   3. Warp 0 publishes the aggregate (flag A), looks back over 32 predecessors at once until it
+//      meets an inclusive prefix (flag P), publishes its own inclusive prefix and hands the
+//      per-warp prefixes to the block through shared memory (second barrier).
+//   4. Every thread applies its prefix and stores with 16-byte vector stores.
+// A tile that is the whole input (small n) skips the counter, the status array and the init
+// kernel: one launch.
+//
+// Tile status: for sizeof(T) <= 4 the flag and the value share one 64-bit word written and read
+// with single relaxed 8-byte accesses (no fence: the value can never be seen without its flag).
+// Larger T use a 32-bit flag written with st.release after the value, read with ld.acquire
+// before the value, and two value slots per tile (aggregate, inclusive prefix) so a slot is
+// written once and never changes while another block reads it.
+//
+// Operators need only be associative (combined as op(earlier, later)) with a left identity
+// (op(identity, x) == x); the kernel never relies on op(x, identity) == x.
 #pragma once
 
+#include <climits>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
 
+#include <cuda_runtime.h>
+
+#include "scandof/cuda_check.hpp"
 #include "scandof/scan.hpp"
 
 namespace scandof {
 namespace detail {
+namespace single_pass {
+
+constexpr unsigned kFullMask = 0xffffffffu;
+constexpr unsigned kFlagInvalid = 0;    // X: the tile has published nothing yet
+constexpr unsigned kFlagAggregate = 1;  // A: the tile's own total is available
+constexpr unsigned kFlagPrefix = 2;     // P: the inclusive prefix up to the tile's end is available
+
+// Items moved by one 16-byte vector access (1 when T does not divide 16: scalar accesses).
+template <class T>
+constexpr int vec_items() {
+  return (sizeof(T) <= 16 && 16 % sizeof(T) == 0) ? int(16 / sizeof(T)) : 1;
+}
+template <class T>
+constexpr bool vec_uses_uint4() {
+  return sizeof(T) <= 16 && 16 % sizeof(T) == 0;
+}
+
+// Launch shape. 64 bytes per thread keeps 16 KB of loads in flight per 256-thread block; the
+// tuning harness (bench/tune_single_pass.cu) overrides these for its sweeps.
+template <class T>
+struct DefaultPolicy {
+  static constexpr int BLOCK_THREADS = 256;
+  static constexpr int ITEMS_PER_THREAD =
+      vec_items<T>() * ((64 / int(sizeof(T))) / vec_items<T>() > 0
+                            ? (64 / int(sizeof(T))) / vec_items<T>()
+                            : 1);
+};
+
+template <int BlockThreads, int ItemsPerThread>
+struct Policy {
+  static constexpr int BLOCK_THREADS = BlockThreads;
+  static constexpr int ITEMS_PER_THREAD = ItemsPerThread;
+};
+
+// ---- warp shuffles of any trivially copyable T, 32 bits at a time ------------------------------
+
+template <class T, class F>
+__device__ __forceinline__ T shuffle_words(const T& v, F&& shfl) {
+  constexpr int kWords = int((sizeof(T) + 3) / 4);
+  unsigned w[kWords];
+  w[kWords - 1] = 0;
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) w[i] = shfl(w[i]);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+template <class T>
+__device__ __forceinline__ T shfl_up(const T& v, int delta) {
+  return shuffle_words(v, [delta](unsigned x) { return __shfl_up_sync(kFullMask, x, delta); });
+}
+template <class T>
+__device__ __forceinline__ T shfl_down(const T& v, int delta) {
+  return shuffle_words(v, [delta](unsigned x) { return __shfl_down_sync(kFullMask, x, delta); });
+}
+template <class T>
+__device__ __forceinline__ T shfl_idx(const T& v, int src) {
+  return shuffle_words(v, [src](unsigned x) { return __shfl_sync(kFullMask, x, src); });
+}
+
+// ---- memory-model primitives (generic addresses; the status array lives in global memory) -----
+
+__device__ __forceinline__ unsigned long long ld_relaxed_u64(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_relaxed_u64(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ unsigned ld_acquire_u32(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_release_u32(unsigned* p, unsigned v) {
+  asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ unsigned ld_relaxed_u32(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_relaxed_u32(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// ---- tile status ------------------------------------------------------------------------------
+
+template <class T, bool Packed = (sizeof(T) <= 4)>
+struct TileStatus;
+
+// Flag in the low half, value bits in the high half of one 64-bit word.
+template <class T>
+struct TileStatus<T, true> {
+  unsigned long long* words;
+
+  static std::size_t flag_bytes(std::size_t tiles) { return tiles * sizeof(unsigned long long); }
+  static std::size_t value_bytes(std::size_t) { return 0; }
+  static TileStatus make(unsigned char* flags, unsigned char*, std::size_t) {
+    return TileStatus{reinterpret_cast<unsigned long long*>(flags)};
+  }
+
+  __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
+    unsigned bits = 0;
+    memcpy(&bits, &v, sizeof(T));
+    st_relaxed_u64(words + tile, (static_cast<unsigned long long>(bits) << 32) | flag);
+  }
+  __device__ __forceinline__ void read(unsigned tile, unsigned& flag, T& v) const {
+    const unsigned long long w = ld_relaxed_u64(words + tile);
+    flag = static_cast<unsigned>(w);
+    const unsigned bits = static_cast<unsigned>(w >> 32);
+    memcpy(&v, &bits, sizeof(T));
+  }
+};
+
+// Flag word + write-once value slots, ordered by release/acquire.
+template <class T>
+struct TileStatus<T, false> {
+  unsigned* flags;
+  unsigned char* aggregates;  // tiles x T, raw bytes (T need not be default-constructible)
+  unsigned char* inclusives;
+
+  static constexpr std::size_t kWords = (sizeof(T) + 3) / 4;
+  static constexpr std::size_t kSlotBytes = kWords * 4;
+  static std::size_t slot_bytes() { return kSlotBytes; }
+  static std::size_t flag_bytes(std::size_t tiles) { return tiles * sizeof(unsigned); }
+  static std::size_t value_bytes(std::size_t tiles) { return 2 * tiles * slot_bytes(); }
+  static TileStatus make(unsigned char* flags, unsigned char* values, std::size_t tiles) {
+    return TileStatus{reinterpret_cast<unsigned*>(flags), values, values + tiles * slot_bytes()};
+  }
+
+  __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
+    unsigned w[kWords];
+    w[kWords - 1] = 0;
+    memcpy(w, &v, sizeof(T));
+    unsigned* slot = reinterpret_cast<unsigned*>(
+        (flag == kFlagAggregate ? aggregates : inclusives) + std::size_t(tile) * kSlotBytes);
+#pragma unroll
+    for (std::size_t i = 0; i < kWords; ++i) st_relaxed_u32(slot + i, w[i]);
+    st_release_u32(flags + tile, flag);  // orders the slot stores before the flag
+  }
+  __device__ __forceinline__ void read(unsigned tile, unsigned& flag, T& v) const {
+    flag = ld_acquire_u32(flags + tile);  // orders the slot loads after the flag
+    if (flag == kFlagInvalid) return;
+    const unsigned* slot = reinterpret_cast<const unsigned*>(
+        (flag == kFlagAggregate ? aggregates : inclusives) + std::size_t(tile) * kSlotBytes);
+    unsigned w[kWords];
+#pragma unroll
+    for (std::size_t i = 0; i < kWords; ++i) w[i] = ld_relaxed_u32(slot + i);
+    memcpy(&v, w, sizeof(T));
+  }
+};
+
+// ---- workspace layout: [tile counter | 256 B pad][flags][value slots] ---------------------------
+
+constexpr std::size_t kAlign = 256;
+inline std::size_t align_up(std::size_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
+
+template <class T, class P>
+std::size_t num_tiles(std::size_t n) {
+  constexpr std::size_t tile = std::size_t(P::BLOCK_THREADS) * P::ITEMS_PER_THREAD;
+  return (n + tile - 1) / tile;
+}
+
+template <class T, class P>
+std::size_t workspace_bytes(std::size_t n) {
+  const std::size_t tiles = num_tiles<T, P>(n);
+  if (tiles <= 1) return 0;  // one tile needs no look-back, hence no scratch
+  return kAlign + align_up(TileStatus<T>::flag_bytes(tiles)) +
+         align_up(TileStatus<T>::value_bytes(tiles));
+}
+
+// Clears the counter and every flag (values need no clearing: they are read only behind a flag).
+// A template only so that this header can be included by several translation units.
+template <int kUnused = 0>
+__global__ void init_kernel(unsigned long long* words, std::size_t count) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+    words[i] = 0ull;
+}
+
+// ---- the scan kernel --------------------------------------------------------------------------
+
+template <class T, int kWarps>
+struct SharedStorage {
+  T warp_total[kWarps];
+  T warp_prefix[kWarps];
+  unsigned tile;
+};
+
+template <class T, class Op, int kBlockThreads, int kItems, bool kAligned>
+__global__ void __launch_bounds__(kBlockThreads)
+    scan_kernel(const T* in, T* out, std::size_t n, Op op, T identity, bool inclusive,
+                TileStatus<T> status, unsigned* tile_counter, unsigned tiles, unsigned spin_ns) {
+  constexpr int kVec = vec_items<T>();
+  constexpr bool kUint4 = vec_uses_uint4<T>();
+  static_assert(kBlockThreads % 32 == 0 && kBlockThreads <= 1024, "whole warps, <= 1024 threads");
+  static_assert(kItems % kVec == 0, "ITEMS_PER_THREAD must be a multiple of 16 / sizeof(T)");
+  constexpr int kSlots = kItems / kVec;  // vectors per thread
+  constexpr int kWarps = kBlockThreads / 32;
+  constexpr int kWarpItems = 32 * kItems;
+  constexpr int kTileItems = kBlockThreads * kItems;
+
+  // Raw storage: T may lack a trivial default constructor, which __shared__ objects may not have.
+  __shared__ alignas(16) unsigned char smem_raw[sizeof(SharedStorage<T, kWarps>)];
+  auto& smem = *reinterpret_cast<SharedStorage<T, kWarps>*>(smem_raw);
+
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+
+  unsigned tile = 0;
+  if (tiles > 1) {
+    if (threadIdx.x == 0) smem.tile = atomicAdd(tile_counter, 1u);
+    __syncthreads();
+    tile = smem.tile;
+  }
+  const std::size_t tile_base = std::size_t(tile) * kTileItems;
+  const int valid = int(n - tile_base < std::size_t(kTileItems) ? n - tile_base : kTileItems);
+  const bool full = valid == kTileItems;
+  const std::size_t warp_base = tile_base + std::size_t(warp) * kWarpItems;
+  const int warp_valid = valid - warp * kWarpItems;  // may be <= 0 in the last tile
+
+  // 1. Load. v[s][k] is item (s*32 + lane)*kVec + k of this warp's span.
+  T v[kSlots][kVec];
+  if (kAligned && kUint4 && full) {
+    const uint4* src = reinterpret_cast<const uint4*>(in + warp_base);
+    uint4 raw[kSlots];
+#pragma unroll
+    for (int s = 0; s < kSlots; ++s) raw[s] = src[s * 32 + lane];
+#pragma unroll
+    for (int s = 0; s < kSlots; ++s) memcpy(&v[s][0], &raw[s], sizeof(uint4));
+  } else if (full) {
+#pragma unroll
+    for (int s = 0; s < kSlots; ++s)
+#pragma unroll
+      for (int k = 0; k < kVec; ++k) v[s][k] = in[warp_base + (s * 32 + lane) * kVec + k];
+  } else {
+    // Missing items are set to the identity; they only feed the last tile's unused aggregate.
+#pragma unroll
+    for (int s = 0; s < kSlots; ++s)
+#pragma unroll
+      for (int k = 0; k < kVec; ++k) {
+        const int i = (s * 32 + lane) * kVec + k;
+        v[s][k] = i < warp_valid ? in[warp_base + i] : identity;
+      }
+  }
+
+  // 2. Serial inclusive scan inside each vector, then a shuffle scan per slot across the warp.
+  T part[kSlots];
+#pragma unroll
+  for (int s = 0; s < kSlots; ++s) {
+#pragma unroll
+    for (int k = 1; k < kVec; ++k) v[s][k] = op(v[s][k - 1], v[s][k]);
+    part[s] = v[s][kVec - 1];
+  }
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+#pragma unroll
+    for (int s = 0; s < kSlots; ++s) {
+      const T y = shfl_up(part[s], d);
+      if (lane >= d) part[s] = op(y, part[s]);
+    }
+  }
+  T lane_excl[kSlots];   // scan of lanes < lane in slot s (meaningless in lane 0)
+  T slot_total[kSlots];  // the whole warp's slot s
+#pragma unroll
+  for (int s = 0; s < kSlots; ++s) {
+    lane_excl[s] = shfl_up(part[s], 1);
+    slot_total[s] = shfl_idx(part[s], 31);
+  }
+  if (lane == 0) {
+    T t = slot_total[0];
+#pragma unroll
+    for (int s = 1; s < kSlots; ++s) t = op(t, slot_total[s]);
+    smem.warp_total[warp] = t;
+  }
+  __syncthreads();
+
+  // 3. Warp 0: tile aggregate, publish, look back, per-warp prefixes.
+  if (warp == 0) {
+    T w = lane < kWarps ? smem.warp_total[lane] : identity;
+#pragma unroll
+    for (int d = 1; d < kWarps; d *= 2) {
+      const T y = shfl_up(w, d);
+      if (lane >= d) w = op(y, w);
+    }
+    const T tile_total = shfl_idx(w, kWarps - 1);
+    const T warp_excl = shfl_up(w, 1);
+
+    T prefix = identity;  // exclusive prefix of the tile (tile > 0 only)
+    if (tile == 0) {
+      if (tiles > 1 && lane == 0) status.publish(0, kFlagPrefix, tile_total);
+    } else {
+      if (lane == 0) status.publish(tile, kFlagAggregate, tile_total);
+      bool have = false;
+      long long newest = static_cast<long long>(tile) - 1;  // lane 31 inspects this tile
+      while (true) {
+        const long long t = newest - (31 - lane);
+        unsigned flag = kFlagPrefix;  // tiles before 0 count as "prefix found" (never summed)
+        T val = identity;
+        if (t >= 0) flag = kFlagInvalid;
+        while (true) {
+          if (flag == kFlagInvalid) status.read(static_cast<unsigned>(t), flag, val);
+          if (!__any_sync(kFullMask, flag == kFlagInvalid)) break;
+          if (spin_ns) __nanosleep(spin_ns);
+        }
+        const unsigned pmask = __ballot_sync(kFullMask, flag == kFlagPrefix);
+        const int first = pmask ? 31 - __clz(pmask) : 0;  // newest P; older lanes drop out
+        T x = lane >= first ? val : identity;             // identity only ever on the left
+#pragma unroll
+        for (int d = 1; d < 32; d *= 2) {
+          const T y = shfl_down(x, d);
+          if (lane + d < 32) x = op(x, y);
+        }
+        const T window = shfl_idx(x, 0);
+        prefix = have ? op(window, prefix) : window;
+        have = true;
+        if (pmask) break;
+        newest -= 32;
+      }
+      if (lane == 0) status.publish(tile, kFlagPrefix, op(prefix, tile_total));
+    }
+    if (lane < kWarps) {
+      // Warp 0 of tile 0 has no prefix; it stores the identity and the consumer skips it.
+      T wp;
+      if (lane == 0)
+        wp = prefix;
+      else
+        wp = tile > 0 ? op(prefix, warp_excl) : warp_excl;
+      smem.warp_prefix[lane] = wp;
+    }
+  }
+  __syncthreads();
+
+  // 4. Apply prefixes and store.
+  bool has = !(tile == 0 && warp == 0);
+  T acc = smem.warp_prefix[warp];  // prefix of everything before slot s of this warp
+  T* dst = out + warp_base;
+#pragma unroll
+  for (int s = 0; s < kSlots; ++s) {
+    // p = prefix of everything before this thread's vector in slot s.
+    T p = acc;
+    bool hp = has;
+    if (lane > 0) {
+      p = has ? op(acc, lane_excl[s]) : lane_excl[s];
+      hp = true;
+    }
+    T o[kVec];
+#pragma unroll
+    for (int k = 0; k < kVec; ++k) {
+      if (inclusive) {
+        o[k] = hp ? op(p, v[s][k]) : v[s][k];
+      } else if (k == 0) {
+        o[k] = hp ? p : identity;
+      } else {
+        o[k] = hp ? op(p, v[s][k - 1]) : v[s][k - 1];
+      }
+    }
+    acc = has ? op(acc, slot_total[s]) : slot_total[s];
+    has = true;
+
+    if (kAligned && kUint4 && full) {
+      uint4 raw;
+      memcpy(&raw, o, sizeof(uint4));
+      reinterpret_cast<uint4*>(dst)[s * 32 + lane] = raw;
+    } else {
+#pragma unroll
+      for (int k = 0; k < kVec; ++k) {
+        const int i = (s * 32 + lane) * kVec + k;
+        if (full || i < warp_valid) dst[i] = o[k];
+      }
+    }
+  }
+}
+
+// Host side with an explicit policy (the tuning harness calls this one directly).
+template <class P, class T, class Op>
+void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
+                      void* d_workspace, std::size_t ws_bytes, cudaStream_t stream,
+                      unsigned spin_ns = 0) {
+  static_assert(std::is_trivially_copyable<T>::value, "scan needs a trivially copyable T");
+  if (n == 0) return;
+  if (d_in == nullptr || d_out == nullptr)
+    throw std::invalid_argument("single_pass_scan: null input or output pointer");
+  if (kind != ScanKind::Exclusive && kind != ScanKind::Inclusive)
+    throw std::invalid_argument("single_pass_scan: unknown ScanKind");
+  const std::size_t tiles = num_tiles<T, P>(n);
+  if (tiles > std::size_t(INT_MAX))
+    throw std::invalid_argument("single_pass_scan: n too large for one grid");
+  const std::size_t need = workspace_bytes<T, P>(n);
+  if (ws_bytes < need || (need > 0 && d_workspace == nullptr))
+    throw std::invalid_argument("single_pass_scan: workspace of " + std::to_string(ws_bytes) +
+                                " bytes, needs " + std::to_string(need));
+  if (need > 0 && reinterpret_cast<std::uintptr_t>(d_workspace) % 16 != 0)
+    throw std::invalid_argument("single_pass_scan: workspace must be 16-byte aligned");
+
+  TileStatus<T> status{};
+  unsigned* counter = nullptr;
+  if (tiles > 1) {
+    auto* base = static_cast<unsigned char*>(d_workspace);
+    counter = reinterpret_cast<unsigned*>(base);
+    unsigned char* flags = base + kAlign;
+    unsigned char* values = flags + align_up(TileStatus<T>::flag_bytes(tiles));
+    status = TileStatus<T>::make(flags, values, tiles);
+    // Counter + flags are one contiguous run of 8-byte words.
+    const std::size_t words = (kAlign + TileStatus<T>::flag_bytes(tiles) + 7) / 8;
+    const int threads = 256;
+    const std::size_t blocks = (words + threads - 1) / threads;
+    init_kernel<><<<unsigned(blocks < 4096 ? blocks : 4096), threads, 0, stream>>>(
+        reinterpret_cast<unsigned long long*>(base), words);
+    CUDA_CHECK_LAUNCH();
+  }
+
+  const bool aligned = reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0 &&
+                       reinterpret_cast<std::uintptr_t>(d_out) % 16 == 0;
+  const bool inclusive = kind == ScanKind::Inclusive;
+  constexpr int kBT = P::BLOCK_THREADS, kIPT = P::ITEMS_PER_THREAD;
+  if (aligned)
+    scan_kernel<T, Op, kBT, kIPT, true><<<unsigned(tiles), kBT, 0, stream>>>(
+        d_in, d_out, n, op, identity, inclusive, status, counter, unsigned(tiles), spin_ns);
+  else
+    scan_kernel<T, Op, kBT, kIPT, false><<<unsigned(tiles), kBT, 0, stream>>>(
+        d_in, d_out, n, op, identity, inclusive, status, counter, unsigned(tiles), spin_ns);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace single_pass
 
 template <class T, class Op>
 std::size_t single_pass_workspace_bytes(std::size_t n) {
-  (void)n;
-  return 0;
+  return single_pass::workspace_bytes<T, single_pass::DefaultPolicy<T>>(n);
 }
 
 template <class T, class Op>
 void single_pass_scan(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
                       void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream) {
-  (void)kind; (void)d_in; (void)d_out; (void)n; (void)op; (void)identity; (void)d_workspace;
-  (void)workspace_bytes; (void)stream;
-  throw std::logic_error("single-pass scan not implemented yet");
+  single_pass::scan_with_policy<single_pass::DefaultPolicy<T>>(
+      kind, d_in, d_out, n, op, identity, d_workspace, workspace_bytes, stream);
 }
 
 }  // namespace detail

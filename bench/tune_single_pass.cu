@@ -1,0 +1,571 @@
+// Tuning and verification harness for the single-pass decoupled look-back scan
+// (kernels/include/scandof/device/single_pass.cuh). It calls the detail:: functions directly, so it
+// does not depend on the library's dispatch.
+//
+//   tune_single_pass [--check] [--small] [--no-big] [--bench] [--tune] [--reps N] [--max-log2 L]
+//                    [--spin NS]
+//     --check   correctness sweep: awkward sizes x {int32, uint32, int64, float, double, Affine}
+//               x {exclusive, inclusive} x {out of place, in place, misaligned}, each run twice on
+//               one workspace (re-initialisation), plus one uint32 scan past 2^31 elements
+//               (--no-big skips it; --small also stops the sweep at 65537 for the sanitizers)
+//     --bench   int32 and float, exclusive and inclusive, n = 2^10 .. 2^28: single-pass, CUB
+//               (ExclusiveSum/InclusiveSum and the generic Exclusive/InclusiveScan with our Sum),
+//               cudaMemcpy D2D; every single-pass result checked against the CPU reference
+//     --tune    block shape / items-per-thread / spin sweep for int32 exclusive
+//   No mode flag: --check --bench.
+//
+// Timing: CUDA events on one stream, 10 warm-up calls, median of --reps (default 100, at least 50)
+// calls, each call timed alone (start event, the call's launches, stop event, wait), so host launch
+// cost counts as it does for an application that waits for the result. "queued" is the mean of the
+// same calls issued back to back (launch overhead hidden). Inputs rotate over enough buffer sets to
+// exceed 3x the 50 MB L2. Bytes = 2 * n * sizeof(T) (read + write).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cub/device/device_scan.cuh>
+#include <cuda_runtime.h>
+
+#include "scandof/cuda_check.hpp"
+#include "scandof/device/single_pass.cuh"
+#include "scandof/ops.hpp"
+#include "scandof/scan.hpp"
+#include "scandof/scan_gold.hpp"
+
+namespace sp = scandof::detail::single_pass;
+using scandof::Affine;
+using scandof::ComposeAffine;
+using scandof::ScanKind;
+
+namespace {
+
+constexpr std::size_t kL2Bytes = 50u << 20;
+
+// ---- small utilities ---------------------------------------------------------------------------
+
+template <class T>
+struct DeviceBuffer {
+  T* ptr = nullptr;
+  std::size_t count = 0;
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t n) : count(n) {
+    if (n) CUDA_CHECK(cudaMalloc(&ptr, n * sizeof(T)));
+  }
+  ~DeviceBuffer() {
+    if (ptr) cudaFree(ptr);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr(o.ptr), count(o.count) { o.ptr = nullptr; }
+};
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser: a seeded, index-addressable RNG
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+template <class F>
+void parallel_for(std::size_t n, F&& f) {
+  const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  if (n < (1u << 20) || threads == 1) {
+    f(std::size_t(0), n);
+    return;
+  }
+  std::vector<std::thread> pool;
+  const std::size_t chunk = (n + threads - 1) / threads;
+  for (unsigned t = 0; t < threads; ++t) {
+    const std::size_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
+    pool.emplace_back([&f, b, e] { f(b, e); });
+  }
+  for (auto& th : pool) th.join();
+}
+
+// Seeded random inputs, never all zeros.
+template <class T>
+T make_value(std::uint64_t seed, std::size_t i);
+template <>
+int32_t make_value<int32_t>(std::uint64_t s, std::size_t i) {
+  return int32_t(mix(s ^ (i * 0x100000001b3ull)) % 9) - 4;  // |prefix| < 2^31 up to 2^28 items
+}
+template <>
+uint32_t make_value<uint32_t>(std::uint64_t s, std::size_t i) {
+  return uint32_t(mix(s ^ (i * 0x100000001b3ull)));  // wraps: exact modulo 2^32
+}
+template <>
+int64_t make_value<int64_t>(std::uint64_t s, std::size_t i) {
+  return int64_t(mix(s ^ (i * 0x100000001b3ull)) >> 20) - (int64_t(1) << 43);
+}
+template <>
+float make_value<float>(std::uint64_t s, std::size_t i) {
+  return float(mix(s ^ (i * 0x100000001b3ull)) >> 40) * 0x1p-24f;  // [0, 1)
+}
+template <>
+double make_value<double>(std::uint64_t s, std::size_t i) {
+  return double(mix(s ^ (i * 0x100000001b3ull)) >> 11) * 0x1p-53;
+}
+template <>
+Affine make_value<Affine>(std::uint64_t s, std::size_t i) {
+  const std::uint64_t r = mix(s ^ (i * 0x100000001b3ull));
+  return Affine{uint32_t(r) | 1u, uint32_t(r >> 32)};
+}
+
+template <class T>
+std::vector<T> make_input(std::size_t n, std::uint64_t seed) {
+  std::vector<T> h(n);
+  parallel_for(n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) h[i] = make_value<T>(seed, i);
+  });
+  return h;
+}
+
+const char* type_name(int32_t*) { return "int32"; }
+const char* type_name(uint32_t*) { return "uint32"; }
+const char* type_name(int64_t*) { return "int64"; }
+const char* type_name(float*) { return "float"; }
+const char* type_name(double*) { return "double"; }
+const char* type_name(Affine*) { return "affine"; }
+template <class T>
+const char* tname() {
+  return type_name(static_cast<T*>(nullptr));
+}
+const char* kind_name(ScanKind k) { return k == ScanKind::Exclusive ? "excl" : "incl"; }
+
+// ---- checking ----------------------------------------------------------------------------------
+
+// Returns the number of mismatches and prints the first few. Floats are compared against an fp64
+// reference with a relative bound; everything else must match exactly.
+template <class T, class Op>
+std::size_t verify(ScanKind kind, const std::vector<T>& in, const std::vector<T>& got, Op op,
+                   T identity, const char* what) {
+  const std::size_t n = in.size();
+  std::size_t bad = 0, first = n;
+  if constexpr (std::is_floating_point<T>::value) {
+    std::vector<double> ref(n);
+    std::vector<double> ind(in.begin(), in.end());
+    scandof::scan_gold(kind, ind.data(), ref.data(), n, op, double(identity));
+    const double rel = std::is_same<T, float>::value ? 1e-4 : 1e-11;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double d = std::fabs(double(got[i]) - ref[i]);
+      if (!(d <= rel * std::fabs(ref[i]) + rel)) {
+        if (bad < 3)
+          std::printf("    MISMATCH %s at %zu: got %.9g want %.9g\n", what, i, double(got[i]),
+                      ref[i]);
+        ++bad;
+        first = std::min(first, i);
+      }
+    }
+  } else {
+    std::vector<T> ref(n);
+    scandof::scan_gold_parallel(kind, in.data(), ref.data(), n, op, identity);
+    std::vector<std::size_t> bad_per(64, 0), first_per(64, n);
+    const std::size_t chunks = 64, chunk = (n + chunks - 1) / chunks;
+    std::vector<std::thread> pool;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      pool.emplace_back([&, c] {
+        const std::size_t b = std::min(n, c * chunk), e = std::min(n, b + chunk);
+        for (std::size_t i = b; i < e; ++i)
+          if (std::memcmp(&got[i], &ref[i], sizeof(T)) != 0) {
+            if (bad_per[c] == 0) first_per[c] = i;
+            ++bad_per[c];
+          }
+      });
+      if (pool.size() == 16 || c + 1 == chunks) {
+        for (auto& t : pool) t.join();
+        pool.clear();
+      }
+    }
+    for (std::size_t c = 0; c < chunks; ++c) {
+      bad += bad_per[c];
+      first = std::min(first, first_per[c]);
+    }
+    if (bad)
+      std::printf("    MISMATCH %s: %zu bad, first at %zu\n", what, bad, first);
+  }
+  return bad;
+}
+
+// ---- timing ------------------------------------------------------------------------------------
+
+struct Timing {
+  double median_us = 0;  // each call alone, launches included
+  double queued_us = 0;  // calls back to back
+};
+
+class Timer {
+ public:
+  explicit Timer(cudaStream_t s) : s_(s) {
+    CUDA_CHECK(cudaEventCreate(&a_));
+    CUDA_CHECK(cudaEventCreate(&b_));
+  }
+  ~Timer() {
+    cudaEventDestroy(a_);
+    cudaEventDestroy(b_);
+  }
+  Timing measure(const std::function<void(int)>& call, int reps) {
+    for (int i = 0; i < 10; ++i) call(i);
+    CUDA_CHECK(cudaStreamSynchronize(s_));
+    std::vector<double> t(reps);
+    for (int i = 0; i < reps; ++i) {
+      CUDA_CHECK(cudaEventRecord(a_, s_));
+      call(i);
+      CUDA_CHECK(cudaEventRecord(b_, s_));
+      CUDA_CHECK(cudaEventSynchronize(b_));
+      float ms = 0;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, a_, b_));
+      t[i] = ms * 1e3;
+    }
+    std::sort(t.begin(), t.end());
+    Timing r;
+    r.median_us = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    CUDA_CHECK(cudaEventRecord(a_, s_));
+    for (int i = 0; i < reps; ++i) call(i);
+    CUDA_CHECK(cudaEventRecord(b_, s_));
+    CUDA_CHECK(cudaEventSynchronize(b_));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, a_, b_));
+    r.queued_us = ms * 1e3 / reps;
+    return r;
+  }
+
+ private:
+  cudaStream_t s_;
+  cudaEvent_t a_, b_;
+};
+
+// Buffer sets to rotate so that the working set exceeds 3x L2 (capped).
+int rotation_sets(std::size_t bytes_per_set) {
+  const std::size_t want = (3 * kL2Bytes + bytes_per_set - 1) / bytes_per_set;
+  return int(std::max<std::size_t>(1, std::min<std::size_t>(want, 256)));
+}
+
+struct Options {
+  bool check = false, small = false, big = true, bench = false, tune = false;
+  int reps = 100, max_log2 = 28;
+  unsigned spin_ns = 0;
+};
+
+// ---- correctness sweep -------------------------------------------------------------------------
+
+template <class T, class Op>
+std::size_t check_one(cudaStream_t s, std::size_t n, Op op, ScanKind kind, int mode,
+                      std::uint64_t seed) {
+  // mode 0: out of place, 1: in place, 2: both pointers off 16-byte alignment (scalar path)
+  const T identity = scandof::identity_of<Op, T>();
+  const std::vector<T> in = make_input<T>(n, seed);
+  const std::size_t off = mode == 2 ? 1 : 0;
+  DeviceBuffer<T> din(n + off), dout(mode == 1 ? 0 : n + off);
+  T* pin = din.ptr ? din.ptr + off : nullptr;
+  T* pout = mode == 1 ? pin : (dout.ptr ? dout.ptr + off : nullptr);
+  const std::size_t wsb = scandof::detail::single_pass_workspace_bytes<T, Op>(n);
+  DeviceBuffer<unsigned char> ws(wsb);
+  std::vector<T> got(n);
+  std::size_t bad = 0;
+  char what[160];
+  for (int rep = 0; rep < 2; ++rep) {  // the second run reuses the workspace
+    if (n) {
+      CUDA_CHECK(cudaMemcpyAsync(pin, in.data(), n * sizeof(T), cudaMemcpyHostToDevice, s));
+      if (mode != 1) CUDA_CHECK(cudaMemsetAsync(pout, 0xA5, n * sizeof(T), s));
+    }
+    scandof::detail::single_pass_scan<T, Op>(kind, pin, pout, n, op, identity, ws.ptr, wsb, s);
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    if (n) CUDA_CHECK(cudaMemcpy(got.data(), pout, n * sizeof(T), cudaMemcpyDeviceToHost));
+    std::snprintf(what, sizeof what, "%s %s %s n=%zu run %d", tname<T>(), kind_name(kind),
+                  mode == 0 ? "out-of-place" : mode == 1 ? "in-place" : "misaligned", n, rep);
+    bad += verify(kind, in, got, op, identity, what);
+  }
+  return bad;
+}
+
+template <class T, class Op>
+std::size_t check_type(cudaStream_t s, const std::vector<std::size_t>& sizes, Op op) {
+  std::size_t bad = 0, cases = 0;
+  for (std::size_t n : sizes)
+    for (ScanKind kind : {ScanKind::Exclusive, ScanKind::Inclusive})
+      for (int mode = 0; mode < 3; ++mode) {
+        bad += check_one<T, Op>(s, n, op, kind, mode, 1234567 + n * 7 + mode);
+        ++cases;
+      }
+  std::printf("check %-7s %-14s %3zu cases x 2 runs: %s\n", tname<T>(), typeid(Op).name(), cases,
+              bad ? "FAILED" : "ok");
+  return bad;
+}
+
+std::size_t run_checks(cudaStream_t s, const Options& o) {
+  std::vector<std::size_t> sizes = {0,    1,    2,     31,    33,    1023, 1025,
+                                    4095, 4096, 4097,  65535, 65536, 65537};
+  if (!o.small) {
+    sizes.push_back((1u << 20) + 7);
+    sizes.push_back((1u << 22) + 4097);
+  }
+  std::size_t bad = 0;
+  bad += check_type<int32_t>(s, sizes, scandof::Sum{});
+  bad += check_type<int32_t>(s, sizes, scandof::Max{});
+  bad += check_type<uint32_t>(s, sizes, scandof::Sum{});
+  bad += check_type<int64_t>(s, sizes, scandof::Sum{});
+  bad += check_type<int64_t>(s, sizes, scandof::Min{});
+  bad += check_type<float>(s, sizes, scandof::Sum{});
+  bad += check_type<double>(s, sizes, scandof::Sum{});
+  bad += check_type<Affine>(s, sizes, ComposeAffine{});
+
+  if (o.big && !o.small) {
+    // Past 2^31 elements: 64-bit indexing. ~8.6 GB in + 8.6 GB out on the device.
+    const std::size_t n = (std::size_t(1) << 31) + 12345;
+    std::printf("check uint32 n=%zu (past 2^31): ", n);
+    std::fflush(stdout);
+    const std::vector<uint32_t> in = make_input<uint32_t>(n, 99);
+    DeviceBuffer<uint32_t> din(n), dout(n);
+    const std::size_t wsb = scandof::detail::single_pass_workspace_bytes<uint32_t, scandof::Sum>(n);
+    DeviceBuffer<unsigned char> ws(wsb);
+    std::vector<uint32_t> got(n);
+    std::size_t b = 0;
+    CUDA_CHECK(cudaMemcpy(din.ptr, in.data(), n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(dout.ptr, 0xA5, n * 4));
+    scandof::detail::single_pass_scan<uint32_t, scandof::Sum>(
+        ScanKind::Exclusive, din.ptr, dout.ptr, n, scandof::Sum{}, 0u, ws.ptr, wsb, s);
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    CUDA_CHECK(cudaMemcpy(got.data(), dout.ptr, n * 4, cudaMemcpyDeviceToHost));
+    b += verify(ScanKind::Exclusive, in, got, scandof::Sum{}, 0u, "uint32 excl big");
+    // Inclusive, in place, on the input buffer.
+    scandof::detail::single_pass_scan<uint32_t, scandof::Sum>(
+        ScanKind::Inclusive, din.ptr, din.ptr, n, scandof::Sum{}, 0u, ws.ptr, wsb, s);
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    CUDA_CHECK(cudaMemcpy(got.data(), din.ptr, n * 4, cudaMemcpyDeviceToHost));
+    b += verify(ScanKind::Inclusive, in, got, scandof::Sum{}, 0u, "uint32 incl in-place big");
+    std::printf("%s\n", b ? "FAILED" : "ok (exclusive out of place, inclusive in place)");
+    bad += b;
+  }
+  return bad;
+}
+
+// ---- benchmark ---------------------------------------------------------------------------------
+
+// Times one single-pass configuration at size n (input rotated); returns the timing.
+template <class P, class T>
+Timing time_single_pass(Timer& timer, cudaStream_t s, ScanKind kind, std::vector<T*>& ins,
+                        std::vector<T*>& outs, std::size_t n, void* ws, std::size_t wsb, int reps,
+                        unsigned spin_ns) {
+  const int sets = int(ins.size());
+  return timer.measure(
+      [&](int i) {
+        sp::scan_with_policy<P>(kind, ins[i % sets], outs[i % sets], n, scandof::Sum{}, T(0), ws,
+                                wsb, s, spin_ns);
+      },
+      reps);
+}
+
+template <class T>
+std::size_t bench_type(cudaStream_t s, const Options& o) {
+  using P = sp::DefaultPolicy<T>;
+  std::size_t bad = 0;
+  Timer timer(s);
+  for (ScanKind kind : {ScanKind::Exclusive, ScanKind::Inclusive}) {
+    std::printf("\n%s %s scan, Sum; single-pass %dx%d; times in us (median of %d), GB/s = 2n*%zu B"
+                " / time\n",
+                tname<T>(), kind == ScanKind::Exclusive ? "exclusive" : "inclusive",
+                P::BLOCK_THREADS, P::ITEMS_PER_THREAD, o.reps, sizeof(T));
+    std::printf("%10s %4s | %8s %7s | %8s %7s | %8s | %6s | %8s %7s | %6s | %8s %8s\n", "n", "sets",
+                "sp us", "GB/s", "cub us", "GB/s", "cubgen", "cub/sp", "memcpy", "GB/s", "%cpy",
+                "sp q.us", "cub q.us");
+    for (int lg : {10, 12, 14, 16, 20, 24, 26, 28}) {
+      if (lg > o.max_log2) continue;
+      const std::size_t n = std::size_t(1) << lg;
+      const std::size_t bytes = 2 * n * sizeof(T);
+      const int sets = rotation_sets(bytes);
+      std::vector<DeviceBuffer<T>> bin, bout;
+      std::vector<T*> ins, outs;
+      const std::vector<T> h = make_input<T>(n, 777 + lg);
+      for (int k = 0; k < sets; ++k) {
+        bin.emplace_back(n);
+        bout.emplace_back(n);
+        ins.push_back(bin.back().ptr);
+        outs.push_back(bout.back().ptr);
+        CUDA_CHECK(cudaMemcpy(ins.back(), h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+      }
+      const std::size_t wsb = sp::workspace_bytes<T, P>(n);
+      DeviceBuffer<unsigned char> ws(wsb);
+
+      // Correctness of the measured configuration, on poisoned output.
+      {
+        CUDA_CHECK(cudaMemset(outs[0], 0xA5, n * sizeof(T)));
+        sp::scan_with_policy<P>(kind, ins[0], outs[0], n, scandof::Sum{}, T(0), ws.ptr, wsb, s,
+                                o.spin_ns);
+        CUDA_CHECK(cudaStreamSynchronize(s));
+        std::vector<T> got(n);
+        CUDA_CHECK(cudaMemcpy(got.data(), outs[0], n * sizeof(T), cudaMemcpyDeviceToHost));
+        char what[96];
+        std::snprintf(what, sizeof what, "bench %s %s n=2^%d", tname<T>(), kind_name(kind), lg);
+        bad += verify(kind, h, got, scandof::Sum{}, T(0), what);
+      }
+
+      // CUB scratch: the largest of the variants timed.
+      std::size_t cub_bytes = 0, tmp = 0;
+      CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tmp, ins[0], outs[0], n, s));
+      cub_bytes = std::max(cub_bytes, tmp);
+      CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, tmp, ins[0], outs[0], n, s));
+      cub_bytes = std::max(cub_bytes, tmp);
+      CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, tmp, ins[0], outs[0], scandof::Sum{},
+                                                T(0), n, s));
+      cub_bytes = std::max(cub_bytes, tmp);
+      CUDA_CHECK(
+          cub::DeviceScan::InclusiveScan(nullptr, tmp, ins[0], outs[0], scandof::Sum{}, n, s));
+      cub_bytes = std::max(cub_bytes, tmp);
+      DeviceBuffer<unsigned char> cub_ws(cub_bytes);
+
+      const Timing t_sp = time_single_pass<P, T>(timer, s, kind, ins, outs, n, ws.ptr, wsb, o.reps,
+                                                 o.spin_ns);
+      const Timing t_cub = timer.measure(
+          [&](int i) {
+            std::size_t b = cub_bytes;
+            if (kind == ScanKind::Exclusive)
+              CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_ws.ptr, b, ins[i % sets],
+                                                       outs[i % sets], n, s));
+            else
+              CUDA_CHECK(cub::DeviceScan::InclusiveSum(cub_ws.ptr, b, ins[i % sets],
+                                                       outs[i % sets], n, s));
+          },
+          o.reps);
+      const Timing t_gen = timer.measure(
+          [&](int i) {
+            std::size_t b = cub_bytes;
+            if (kind == ScanKind::Exclusive)
+              CUDA_CHECK(cub::DeviceScan::ExclusiveScan(cub_ws.ptr, b, ins[i % sets],
+                                                        outs[i % sets], scandof::Sum{}, T(0), n,
+                                                        s));
+            else
+              CUDA_CHECK(cub::DeviceScan::InclusiveScan(cub_ws.ptr, b, ins[i % sets],
+                                                        outs[i % sets], scandof::Sum{}, n, s));
+          },
+          o.reps);
+      const Timing t_cpy = timer.measure(
+          [&](int i) {
+            CUDA_CHECK(cudaMemcpyAsync(outs[i % sets], ins[i % sets], n * sizeof(T),
+                                       cudaMemcpyDeviceToDevice, s));
+          },
+          o.reps);
+      auto gbs = [&](double us) { return double(bytes) / (us * 1e3); };
+      std::printf(
+          "%10zu %4d | %8.2f %7.0f | %8.2f %7.0f | %8.2f | %6.3f | %8.2f %7.0f | %5.1f%% | %8.2f "
+          "%8.2f\n",
+          n, sets, t_sp.median_us, gbs(t_sp.median_us), t_cub.median_us, gbs(t_cub.median_us),
+          t_gen.median_us, t_cub.median_us / t_sp.median_us, t_cpy.median_us,
+          gbs(t_cpy.median_us), 100.0 * t_cpy.median_us / t_sp.median_us, t_sp.queued_us,
+          t_cub.queued_us);
+      std::fflush(stdout);
+    }
+  }
+  return bad;
+}
+
+// ---- tuning sweep ------------------------------------------------------------------------------
+
+template <class P>
+void tune_row(Timer& timer, cudaStream_t s, std::size_t n, std::vector<int32_t*>& ins,
+              std::vector<int32_t*>& outs, const std::vector<int32_t>& h, int reps,
+              unsigned spin_ns, std::size_t& bad) {
+  const std::size_t wsb = sp::workspace_bytes<int32_t, P>(n);
+  DeviceBuffer<unsigned char> ws(wsb);
+  CUDA_CHECK(cudaMemset(outs[0], 0xA5, n * 4));
+  sp::scan_with_policy<P>(ScanKind::Exclusive, ins[0], outs[0], n, scandof::Sum{}, 0, ws.ptr, wsb,
+                          s, spin_ns);
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  std::vector<int32_t> got(n);
+  CUDA_CHECK(cudaMemcpy(got.data(), outs[0], n * 4, cudaMemcpyDeviceToHost));
+  bad += verify(ScanKind::Exclusive, h, got, scandof::Sum{}, 0, "tune");
+  const Timing t = time_single_pass<P, int32_t>(timer, s, ScanKind::Exclusive, ins, outs, n,
+                                                ws.ptr, wsb, reps, spin_ns);
+  std::printf("  %4dx%-3d spin %4u: %9.2f us %7.0f GB/s  (queued %9.2f us)\n", P::BLOCK_THREADS,
+              P::ITEMS_PER_THREAD, spin_ns, t.median_us, 8.0 * n / (t.median_us * 1e3),
+              t.queued_us);
+  std::fflush(stdout);
+}
+
+std::size_t run_tune(cudaStream_t s, const Options& o) {
+  std::size_t bad = 0;
+  Timer timer(s);
+  for (int lg : {16, 20, 24, 28}) {
+    if (lg > o.max_log2) continue;
+    const std::size_t n = std::size_t(1) << lg;
+    const int sets = rotation_sets(8 * n);
+    std::vector<DeviceBuffer<int32_t>> bin, bout;
+    std::vector<int32_t*> ins, outs;
+    const std::vector<int32_t> h = make_input<int32_t>(n, 4242 + lg);
+    for (int k = 0; k < sets; ++k) {
+      bin.emplace_back(n);
+      bout.emplace_back(n);
+      ins.push_back(bin.back().ptr);
+      outs.push_back(bout.back().ptr);
+      CUDA_CHECK(cudaMemcpy(ins.back(), h.data(), n * 4, cudaMemcpyHostToDevice));
+    }
+    std::printf("\ntune int32 exclusive n=2^%d (%d sets)\n", lg, sets);
+    tune_row<sp::Policy<128, 16>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
+    tune_row<sp::Policy<256, 8>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
+    tune_row<sp::Policy<256, 12>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
+    tune_row<sp::Policy<256, 16>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
+    tune_row<sp::Policy<256, 16>>(timer, s, n, ins, outs, h, o.reps, 64, bad);
+    tune_row<sp::Policy<256, 16>>(timer, s, n, ins, outs, h, o.reps, 256, bad);
+    tune_row<sp::Policy<256, 20>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
+    tune_row<sp::Policy<256, 24>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
+    tune_row<sp::Policy<256, 32>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
+    tune_row<sp::Policy<384, 16>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
+    tune_row<sp::Policy<512, 12>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
+    tune_row<sp::Policy<512, 16>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
+  }
+  return bad;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--check") o.check = true;
+    else if (a == "--small") o.small = true;
+    else if (a == "--no-big") o.big = false;
+    else if (a == "--bench") o.bench = true;
+    else if (a == "--tune") o.tune = true;
+    else if (a == "--reps" && i + 1 < argc) o.reps = std::max(50, std::atoi(argv[++i]));
+    else if (a == "--max-log2" && i + 1 < argc) o.max_log2 = std::atoi(argv[++i]);
+    else if (a == "--spin" && i + 1 < argc) o.spin_ns = unsigned(std::atoi(argv[++i]));
+    else {
+      std::fprintf(stderr,
+                   "usage: %s [--check] [--small] [--no-big] [--bench] [--tune] [--reps N] "
+                   "[--max-log2 L] [--spin NS]\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  if (!o.check && !o.bench && !o.tune) o.check = o.bench = true;
+  try {
+    int dev = 0;
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount,
+                prop.l2CacheSize >> 20);
+    cudaStream_t s;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    std::size_t bad = 0;
+    if (o.check) bad += run_checks(s, o);
+    if (o.tune) bad += run_tune(s, o);
+    if (o.bench) {
+      bad += bench_type<int32_t>(s, o);
+      bad += bench_type<float>(s, o);
+    }
+    CUDA_CHECK(cudaStreamDestroy(s));
+    std::printf("\n%s\n", bad ? "SOME CHECKS FAILED" : "all checks passed");
+    return bad ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+}
