@@ -48,7 +48,7 @@ const DTypeInfo& info(DType t) {
 // A readable name for any numpy descr, so the error can say what the file holds ("'>i4' is
 // big-endian int32", "'<i2' (int16)").
 std::string describe_descr(const std::string& d) {
-  if (d.size() < 3) return "'" + d + "'";
+  if (d.size() < 2) return "'" + d + "'";
   const char kind = d[1];
   const std::string bytes = d.substr(2);
   std::string base;
@@ -322,7 +322,13 @@ void Array::check_type(DType want) const {
 Header parse_header_dict(std::string_view text, const std::string& name) {
   bool have_descr = false, have_order = false, have_shape = false;
   Header h;
+  // The whole dict parses before any value is judged, so damaged text reads as a header error
+  // rather than as whatever half-parsed value came first.
+  std::vector<std::pair<std::string, DictParser::Value>> items;
   DictParser(text, name).parse([&](const std::string& key, const DictParser::Value& v) {
+    items.emplace_back(key, v);
+  });
+  for (const auto& [key, v] : items) {
     if (key == "descr") {
       have_descr = true;
       if (v.kind != DictParser::Value::String)
@@ -368,7 +374,7 @@ Header parse_header_dict(std::string_view text, const std::string& name) {
       h.shape = v.ints;
     }
     // numpy itself writes no other keys; unknown ones are ignored rather than rejected.
-  });
+  }
   if (!have_descr || !have_order || !have_shape)
     throw bad_header(name,
                      std::string("missing key '") +
