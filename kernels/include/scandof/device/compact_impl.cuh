@@ -1,0 +1,565 @@
+// Stream compaction and stable partition kernels and their host dispatch (definitions of the
+// templates declared in scandof/compact.hpp). Include this in a .cu file to compact user-defined
+// element types or with user predicates; the library instantiates the built-in ones.
+//
+// Three implementations (CompactAlgorithm):
+//  - Paper: flags kernel, the library's device-wide scan of the flags (in place), scatter kernel
+//    (Figure 39-10). Re-evaluates the selector in the scatter pass instead of keeping a second
+//    flags array: one read of the input is cheaper than n more flag bytes.
+//  - ReduceThenScan: a fixed number of blocks (<= 1024) each own a contiguous run of tiles;
+//    count kernel, one-block scan of the counts, rank-and-scatter kernel.
+//  - SinglePass: tiles take ids from an atomic counter (launch order, so look-back cannot
+//    deadlock), rank locally, publish their count, find their offset by a warp-wide decoupled
+//    look-back over 64-bit status words (2 flag bits + 62-bit count), and write out.
+// All three rank a tile the same way: the tile is loaded warp-striped (each warp owns a contiguous
+// run of 32*ITEMS elements, lane-consecutive loads), a ballot per item row gives the selection
+// mask, popc gives ranks; selected items go to shared memory in order and leave as one contiguous,
+// coalesced run. Partition stages the rejected items behind the selected ones.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "scandof/compact.hpp"
+#include "scandof/cuda_check.hpp"
+#include "scandof/scan.hpp"
+
+namespace scandof {
+namespace detail {
+namespace compact {
+
+template <class T>
+struct Tuning {
+  static_assert(std::is_trivially_copyable<T>::value, "compaction moves elements bytewise");
+  static constexpr int kThreads = 256;
+  static constexpr int kWarps = kThreads / 32;
+  // 16 items of 4 bytes keep 64 bytes per thread in flight; larger types keep about as many
+  // bytes with fewer items (and the 16-48 KiB staging buffer stays under the static 48 KiB).
+  static constexpr int kItems = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : sizeof(T) <= 16 ? 4 : 2;
+  static constexpr int kTile = kThreads * kItems;
+  static_assert(kTile * sizeof(T) <= 40 * 1024, "staging buffer exceeds the shared-memory budget");
+};
+
+// Selectors see the element and its global index: a predicate ignores the index, the flags
+// variant ignores the element.
+template <class Pred>
+struct PredSelect {
+  Pred pred;
+  template <class T>
+  __device__ __forceinline__ bool operator()(const T& x, std::uint64_t) const {
+    return pred(x);
+  }
+};
+struct FlagSelect {
+  const std::uint8_t* flags;
+  template <class T>
+  __device__ __forceinline__ bool operator()(const T&, std::uint64_t i) const {
+    return flags[i] != 0;
+  }
+};
+
+// Status word of the look-back: bits 63..62 flag, bits 61..0 the count.
+constexpr std::uint64_t kFlagShift = 62;
+constexpr std::uint64_t kFlagAggregate = 1ull << kFlagShift;
+constexpr std::uint64_t kFlagPrefix = 2ull << kFlagShift;
+constexpr std::uint64_t kValueMask = (1ull << kFlagShift) - 1;
+
+__device__ __forceinline__ void store_relaxed(std::uint64_t* p, std::uint64_t v) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ std::uint64_t load_relaxed(const std::uint64_t* p) {
+  std::uint64_t v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+
+template <class T>
+struct alignas(alignof(T) > 16 ? alignof(T) : 16) Stage {
+  unsigned char bytes[Tuning<T>::kTile * sizeof(T)];
+  __device__ T* data() { return reinterpret_cast<T*>(bytes); }
+};
+
+// Loads and ranks one tile [base, base + valid) and writes it, compacted, to stage: selected
+// items at [0, count), and with kPartition the rejected ones at [count, valid). Returns the
+// selected count in every thread. The caller synchronizes before reading stage or calling again.
+template <class T, bool kPartition, class Sel>
+__device__ __forceinline__ unsigned rank_tile(const T* __restrict__ in, std::uint64_t base,
+                                              int valid, Sel sel, T* stage, unsigned* warp_tot) {
+  using Tn = Tuning<T>;
+  constexpr int kItems = Tn::kItems;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int wbase = warp * 32 * kItems;
+  T v[kItems];
+  unsigned m[kItems];
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int L = wbase + j * 32 + lane;
+    if (L < valid) v[j] = in[base + L];
+  }
+  unsigned wc = 0;
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int L = wbase + j * 32 + lane;
+    const bool f = L < valid && sel(v[j], base + static_cast<std::uint64_t>(L));
+    m[j] = __ballot_sync(0xffffffffu, f);
+    wc += __popc(m[j]);
+  }
+  if (lane == 0) warp_tot[warp] = wc;
+  __syncthreads();
+  unsigned run = 0, tot = 0;
+#pragma unroll
+  for (int w = 0; w < Tn::kWarps; ++w) {
+    const unsigned t = warp_tot[w];
+    run += w < warp ? t : 0u;
+    tot += t;
+  }
+  const unsigned lt = (1u << lane) - 1u;
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int L = wbase + j * 32 + lane;
+    const unsigned r = run + __popc(m[j] & lt);
+    if ((m[j] >> lane) & 1u) {
+      stage[r] = v[j];
+    } else if (kPartition && L < valid) {
+      stage[tot + (static_cast<unsigned>(L) - r)] = v[j];  // L - r rejected items precede L
+    }
+    run += __popc(m[j]);
+  }
+  return tot;
+}
+
+// Writes stage to the output: selected to out[sel_off ..), rejected (kPartition) to
+// out[rej_off ..).
+template <class T, bool kPartition>
+__device__ __forceinline__ void write_tile(const T* stage, unsigned count, int valid, T* out,
+                                           std::uint64_t sel_off, std::uint64_t rej_off) {
+  using Tn = Tuning<T>;
+  for (int k = threadIdx.x; k < static_cast<int>(count); k += Tn::kThreads)
+    out[sel_off + k] = stage[k];
+  if (kPartition) {
+    for (int k = static_cast<int>(count) + threadIdx.x; k < valid; k += Tn::kThreads)
+      out[rej_off + (k - count)] = stage[k];
+  }
+}
+
+// ---------------------------------------------------------------- single pass (look-back)
+template <class T, class Sel>
+__global__ void __launch_bounds__(Tuning<T>::kThreads)
+    single_pass_kernel(const T* __restrict__ in, T* __restrict__ out, std::uint64_t n, Sel sel,
+                       std::uint64_t* status, unsigned* tile_counter, std::uint64_t* d_count,
+                       std::uint64_t num_tiles) {
+  using Tn = Tuning<T>;
+  __shared__ Stage<T> stage;
+  __shared__ unsigned warp_tot[Tn::kWarps];
+  __shared__ std::uint64_t s_prefix;
+  __shared__ unsigned s_tile;
+  // One tile needs no counter (the small-n path skips the memset launch).
+  if (threadIdx.x == 0) s_tile = num_tiles == 1 ? 0u : atomicAdd(tile_counter, 1u);
+  __syncthreads();
+  const std::uint64_t tile = s_tile;
+  const std::uint64_t base = tile * Tn::kTile;
+  const int valid = static_cast<int>(std::min<std::uint64_t>(Tn::kTile, n - base));
+  const unsigned count = rank_tile<T, false>(in, base, valid, sel, stage.data(), warp_tot);
+
+  if (threadIdx.x < 32) {
+    const int lane = threadIdx.x;
+    std::uint64_t prefix = 0;
+    if (tile == 0) {
+      if (lane == 0) store_relaxed(status, kFlagPrefix | count);
+    } else {
+      if (lane == 0) store_relaxed(status + tile, kFlagAggregate | count);
+      std::int64_t window = static_cast<std::int64_t>(tile) - 1;
+      while (true) {
+        const std::int64_t idx = window - lane;
+        std::uint64_t word;
+        // Tiles before 0 read as an empty prefix; a flag of 0 means "not published yet".
+        do {
+          word = idx >= 0 ? load_relaxed(status + idx) : kFlagPrefix;
+        } while (__any_sync(0xffffffffu, (word >> kFlagShift) == 0));
+        const unsigned pmask = __ballot_sync(0xffffffffu, (word >> kFlagShift) == 2);
+        const int stop = pmask ? __ffs(pmask) - 1 : 31;  // nearest tile with an inclusive prefix
+        std::uint64_t val = lane <= stop ? (word & kValueMask) : 0;
+#pragma unroll
+        for (int s = 16; s > 0; s >>= 1) val += __shfl_xor_sync(0xffffffffu, val, s);
+        prefix += val;
+        if (pmask) break;
+        window -= 32;
+      }
+      if (lane == 0) store_relaxed(status + tile, kFlagPrefix | (prefix + count));
+    }
+    if (lane == 0) {
+      s_prefix = prefix;
+      if (tile == num_tiles - 1) *d_count = prefix + count;
+    }
+  }
+  __syncthreads();
+  write_tile<T, false>(stage.data(), count, valid, out, s_prefix, 0);
+}
+
+// ---------------------------------------------------------------- reduce, scan, scatter
+template <class T, class Sel>
+__global__ void __launch_bounds__(Tuning<T>::kThreads)
+    rts_count_kernel(const T* __restrict__ in, std::uint64_t n, Sel sel,
+                     std::uint64_t tiles_per_block, std::uint64_t* counts) {
+  using Tn = Tuning<T>;
+  __shared__ unsigned long long warp_sum[Tn::kWarps];
+  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * tiles_per_block * Tn::kTile;
+  const std::uint64_t last = std::min<std::uint64_t>(n, first + tiles_per_block * Tn::kTile);
+  unsigned long long c = 0;
+  // Counting needs no order: a plain block-strided loop with independent loads.
+  for (std::uint64_t i = first + threadIdx.x; i < last; i += Tn::kThreads) c += sel(in[i], i);
+#pragma unroll
+  for (int s = 16; s > 0; s >>= 1) c += __shfl_xor_sync(0xffffffffu, c, s);
+  if ((threadIdx.x & 31) == 0) warp_sum[threadIdx.x >> 5] = c;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long t = 0;
+    for (int w = 0; w < Tn::kWarps; ++w) t += warp_sum[w];
+    counts[blockIdx.x] = t;
+  }
+}
+
+// One block of 1024 threads: exclusive scan of up to 1024 block counts, in place; total to
+// d_count.
+__global__ void __launch_bounds__(1024)
+    rts_scan_counts_kernel(std::uint64_t* counts, int num_blocks, std::uint64_t* d_count) {
+  __shared__ unsigned long long warp_sum[32];
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const unsigned long long x = t < num_blocks ? counts[t] : 0;
+  unsigned long long inc = x;
+#pragma unroll
+  for (int s = 1; s < 32; s <<= 1) {
+    const unsigned long long y = __shfl_up_sync(0xffffffffu, inc, s);
+    if (lane >= s) inc += y;
+  }
+  if (lane == 31) warp_sum[warp] = inc;
+  __syncthreads();
+  if (warp == 0) {
+    unsigned long long w = warp_sum[lane];
+#pragma unroll
+    for (int s = 1; s < 32; s <<= 1) {
+      const unsigned long long y = __shfl_up_sync(0xffffffffu, w, s);
+      if (lane >= s) w += y;
+    }
+    warp_sum[lane] = w;  // inclusive over warps
+  }
+  __syncthreads();
+  const unsigned long long before = warp == 0 ? 0 : warp_sum[warp - 1];
+  if (t < num_blocks) counts[t] = before + inc - x;
+  if (t == 0) *d_count = warp_sum[31];
+}
+
+template <class T, bool kPartition, class Sel>
+__global__ void __launch_bounds__(Tuning<T>::kThreads)
+    rts_scatter_kernel(const T* __restrict__ in, T* __restrict__ out, std::uint64_t n, Sel sel,
+                       std::uint64_t tiles_per_block, const std::uint64_t* offsets,
+                       const std::uint64_t* d_total) {
+  using Tn = Tuning<T>;
+  __shared__ Stage<T> stage;
+  __shared__ unsigned warp_tot[Tn::kWarps];
+  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * tiles_per_block * Tn::kTile;
+  const std::uint64_t last = std::min<std::uint64_t>(n, first + tiles_per_block * Tn::kTile);
+  std::uint64_t sel_off = offsets[blockIdx.x];
+  const std::uint64_t total = kPartition ? *d_total : 0;
+  for (std::uint64_t base = first; base < last; base += Tn::kTile) {
+    const int valid = static_cast<int>(std::min<std::uint64_t>(Tn::kTile, last - base));
+    const unsigned count = rank_tile<T, kPartition>(in, base, valid, sel, stage.data(), warp_tot);
+    __syncthreads();
+    // Rejected items before this tile: base - sel_off.
+    write_tile<T, kPartition>(stage.data(), count, valid, out, sel_off, total + (base - sel_off));
+    sel_off += count;
+    __syncthreads();  // stage and warp_tot are reused by the next tile
+  }
+}
+
+// ---------------------------------------------------------------- the paper's
+template <class T, class F, class Sel>
+__global__ void paper_flags_kernel(const T* __restrict__ in, F* __restrict__ flags, std::uint64_t n,
+                                   Sel sel) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    flags[i] = sel(in[i], i) ? F(1) : F(0);
+}
+
+template <class T, bool kPartition, class F, class Sel>
+__global__ void paper_scatter_kernel(const T* __restrict__ in, T* __restrict__ out,
+                                     const F* __restrict__ scanned, std::uint64_t n, Sel sel,
+                                     std::uint64_t* d_count) {
+  // The total: the last exclusive prefix plus the last flag (re-evaluated; every thread reads
+  // the same two cached words).
+  const std::uint64_t total =
+      static_cast<std::uint64_t>(scanned[n - 1]) + (sel(in[n - 1], n - 1) ? 1u : 0u);
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  const std::uint64_t i0 = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i0 == 0) *d_count = total;
+  for (std::uint64_t i = i0; i < n; i += stride) {
+    const T x = in[i];
+    const std::uint64_t pos = static_cast<std::uint64_t>(scanned[i]);
+    if (sel(x, i))
+      out[pos] = x;
+    else if (kPartition)
+      out[total + (i - pos)] = x;
+  }
+}
+
+// ---------------------------------------------------------------- host side
+inline std::size_t align_up(std::size_t x) {
+  return (x + 255) & ~std::size_t(255);
+}
+
+inline int sm_count() {
+  int dev = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  return sms;
+}
+
+constexpr int kMaxRtsBlocks = 1024;
+
+template <class T>
+struct Plan {
+  std::uint64_t num_tiles = 0, tiles_per_block = 0;
+  int blocks = 0;
+};
+
+template <class T>
+Plan<T> rts_plan(std::size_t n) {
+  Plan<T> p;
+  p.num_tiles = (n + Tuning<T>::kTile - 1) / Tuning<T>::kTile;
+  // Fixed block count: enough to fill the GPU a few times over, never more than one scan block.
+  const std::uint64_t want = std::min<std::uint64_t>(kMaxRtsBlocks, 4ull * sm_count());
+  const std::uint64_t blocks = std::max<std::uint64_t>(1, std::min(p.num_tiles, want));
+  p.tiles_per_block = (p.num_tiles + blocks - 1) / blocks;
+  p.blocks = static_cast<int>((p.num_tiles + p.tiles_per_block - 1) / p.tiles_per_block);
+  return p;
+}
+
+inline bool paper_wide_flags(std::size_t n) {
+  return n >= (std::size_t(1) << 32);
+}
+
+template <class T>
+std::size_t workspace_bytes(std::size_t n, CompactOptions opt) {
+  if (n == 0) return 0;
+  switch (opt.algo) {
+    case CompactAlgorithm::Paper:
+      if (paper_wide_flags(n))
+        return align_up(n * sizeof(std::int64_t)) +
+               scan_workspace_bytes<std::int64_t, Sum>(opt.paper_scan, n);
+      return align_up(n * sizeof(std::uint32_t)) +
+             scan_workspace_bytes<std::uint32_t, Sum>(opt.paper_scan, n);
+    case CompactAlgorithm::ReduceThenScan:
+      return align_up(kMaxRtsBlocks * sizeof(std::uint64_t));
+    case CompactAlgorithm::SinglePass: {
+      const std::size_t tiles = (n + Tuning<T>::kTile - 1) / Tuning<T>::kTile;
+      return align_up(tiles * sizeof(std::uint64_t)) + align_up(sizeof(unsigned));
+    }
+  }
+  throw std::invalid_argument("compaction: unknown CompactAlgorithm " +
+                              std::to_string(static_cast<int>(opt.algo)));
+}
+
+inline int grid_for(std::size_t n, int threads) {
+  const std::size_t want = (n + threads - 1) / threads;
+  return static_cast<int>(
+      std::max<std::size_t>(1, std::min<std::size_t>(want, 32ull * sm_count())));
+}
+
+template <class T, class F, bool kPartition, class Sel>
+void paper_run(const T* in, T* out, std::uint64_t* d_count, std::size_t n, Sel sel, void* ws,
+               std::size_t ws_bytes, cudaStream_t stream, ScanAlgorithm scan_algo) {
+  F* flags = static_cast<F*>(ws);
+  const std::size_t flag_bytes = align_up(n * sizeof(F));
+  constexpr int kThreads = 256;
+  const int grid = grid_for(n, kThreads);
+  paper_flags_kernel<T, F><<<grid, kThreads, 0, stream>>>(in, flags, n, sel);
+  CUDA_CHECK_LAUNCH();
+  scan<F, Sum>(scan_algo, ScanKind::Exclusive, flags, flags, n, Sum{}, F(0),
+               static_cast<unsigned char*>(ws) + flag_bytes, ws_bytes - flag_bytes, stream);
+  paper_scatter_kernel<T, kPartition, F>
+      <<<grid, kThreads, 0, stream>>>(in, out, flags, n, sel, d_count);
+  CUDA_CHECK_LAUNCH();
+}
+
+template <bool kPartition, class T, class Sel>
+void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::size_t n, Sel sel,
+         bool need_flags, const void* flags, void* ws, std::size_t ws_bytes, cudaStream_t stream,
+         CompactOptions opt) {
+  if (d_count == nullptr) throw std::invalid_argument(std::string(what) + ": d_count is null");
+  if (n == 0) {
+    CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::uint64_t), stream));
+    return;
+  }
+  if (in == nullptr) throw std::invalid_argument(std::string(what) + ": d_in is null");
+  if (out == nullptr) throw std::invalid_argument(std::string(what) + ": d_out is null");
+  if (need_flags && flags == nullptr)
+    throw std::invalid_argument(std::string(what) + ": d_flags is null");
+  {
+    const char* a = reinterpret_cast<const char*>(in);
+    const char* b = reinterpret_cast<const char*>(out);
+    if (a < b + n * sizeof(T) && b < a + n * sizeof(T))
+      throw std::invalid_argument(std::string(what) + ": d_out overlaps d_in");
+  }
+  const std::size_t need = workspace_bytes<T>(n, opt);
+  if (ws_bytes < need || (need > 0 && ws == nullptr))
+    throw std::invalid_argument(std::string(what) + ": workspace too small: need " +
+                                std::to_string(need) + " bytes, got " + std::to_string(ws_bytes));
+  using Tn = Tuning<T>;
+  switch (opt.algo) {
+    case CompactAlgorithm::Paper:
+      if (paper_wide_flags(n))
+        paper_run<T, std::int64_t, kPartition>(in, out, d_count, n, sel, ws, ws_bytes, stream,
+                                               opt.paper_scan);
+      else
+        paper_run<T, std::uint32_t, kPartition>(in, out, d_count, n, sel, ws, ws_bytes, stream,
+                                                opt.paper_scan);
+      return;
+    case CompactAlgorithm::SinglePass:
+      if (!kPartition) {
+        const std::uint64_t tiles = (n + Tn::kTile - 1) / Tn::kTile;
+        if (tiles > 0xffffffffull)
+          throw std::invalid_argument(std::string(what) + ": n too large for 32-bit tile ids");
+        auto* status = static_cast<std::uint64_t*>(ws);
+        auto* counter =
+            reinterpret_cast<unsigned*>(static_cast<unsigned char*>(ws) + align_up(tiles * 8));
+        if (tiles > 1)
+          CUDA_CHECK(cudaMemsetAsync(ws, 0, align_up(tiles * 8) + sizeof(unsigned), stream));
+        single_pass_kernel<T><<<static_cast<unsigned>(tiles), Tn::kThreads, 0, stream>>>(
+            in, out, n, sel, status, counter, d_count, tiles);
+        CUDA_CHECK_LAUNCH();
+        return;
+      }
+      // A stable partition must know the total before placing the rejected items; a single pass
+      // cannot (CUB writes them reversed instead). Partition falls through to reduce-then-scan,
+      // whose workspace (1024 counts) is smaller than the single pass's for every n > 4M.
+      if (ws_bytes < workspace_bytes<T>(n, {CompactAlgorithm::ReduceThenScan, opt.paper_scan}))
+        throw std::invalid_argument(std::string(what) + ": workspace too small");
+      [[fallthrough]];
+    case CompactAlgorithm::ReduceThenScan: {
+      const Plan<T> p = rts_plan<T>(n);
+      auto* counts = static_cast<std::uint64_t*>(ws);
+      rts_count_kernel<T>
+          <<<p.blocks, Tn::kThreads, 0, stream>>>(in, n, sel, p.tiles_per_block, counts);
+      CUDA_CHECK_LAUNCH();
+      rts_scan_counts_kernel<<<1, 1024, 0, stream>>>(counts, p.blocks, d_count);
+      CUDA_CHECK_LAUNCH();
+      rts_scatter_kernel<T, kPartition><<<p.blocks, Tn::kThreads, 0, stream>>>(
+          in, out, n, sel, p.tiles_per_block, counts, d_count);
+      CUDA_CHECK_LAUNCH();
+      return;
+    }
+  }
+  throw std::invalid_argument(std::string(what) + ": unknown CompactAlgorithm " +
+                              std::to_string(static_cast<int>(opt.algo)));
+}
+
+inline std::size_t fetch_count(const std::uint64_t* d_count, cudaStream_t stream) {
+  std::uint64_t h = 0;
+  CUDA_CHECK(cudaMemcpyAsync(&h, d_count, sizeof(h), cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  return static_cast<std::size_t>(h);
+}
+
+}  // namespace compact
+}  // namespace detail
+
+template <class T>
+std::size_t compact_workspace_bytes(std::size_t n, CompactOptions opt) {
+  std::size_t b = detail::compact::workspace_bytes<T>(n, opt);
+  // Partition with SinglePass runs reduce-then-scan: make sure that fits as well.
+  if (opt.algo == CompactAlgorithm::SinglePass)
+    b = std::max(b, detail::compact::workspace_bytes<T>(
+                        n, {CompactAlgorithm::ReduceThenScan, opt.paper_scan}));
+  return b;
+}
+
+template <class T, class Pred>
+void compact_if(const T* d_in, T* d_out, std::uint64_t* d_count, std::size_t n, Pred pred,
+                void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
+                CompactOptions opt) {
+  detail::compact::run<false>("compact_if", d_in, d_out, d_count, n,
+                              detail::compact::PredSelect<Pred>{pred}, false, nullptr, d_workspace,
+                              workspace_bytes, stream, opt);
+}
+
+template <class T>
+void compact_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::uint64_t* d_count,
+                     std::size_t n, void* d_workspace, std::size_t workspace_bytes,
+                     cudaStream_t stream, CompactOptions opt) {
+  detail::compact::run<false>("compact_flagged", d_in, d_out, d_count, n,
+                              detail::compact::FlagSelect{d_flags}, true, d_flags, d_workspace,
+                              workspace_bytes, stream, opt);
+}
+
+template <class T, class Pred>
+void partition_if(const T* d_in, T* d_out, std::uint64_t* d_count, std::size_t n, Pred pred,
+                  void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
+                  CompactOptions opt) {
+  detail::compact::run<true>("partition_if", d_in, d_out, d_count, n,
+                             detail::compact::PredSelect<Pred>{pred}, false, nullptr, d_workspace,
+                             workspace_bytes, stream, opt);
+}
+
+template <class T>
+void partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::uint64_t* d_count,
+                       std::size_t n, void* d_workspace, std::size_t workspace_bytes,
+                       cudaStream_t stream, CompactOptions opt) {
+  detail::compact::run<true>("partition_flagged", d_in, d_out, d_count, n,
+                             detail::compact::FlagSelect{d_flags}, true, d_flags, d_workspace,
+                             workspace_bytes, stream, opt);
+}
+
+namespace detail {
+namespace compact {
+// Count slot at the front of the ScanWorkspace, the algorithm's scratch behind it.
+template <class T>
+std::pair<std::uint64_t*, void*> split_ws(ScanWorkspace& ws, std::size_t n, CompactOptions opt,
+                                          std::size_t* bytes) {
+  *bytes = compact_workspace_bytes<T>(n, opt);
+  auto* base = static_cast<unsigned char*>(ws.reserve(kCountSlotBytes + *bytes));
+  return {reinterpret_cast<std::uint64_t*>(base), base + kCountSlotBytes};
+}
+}  // namespace compact
+}  // namespace detail
+
+template <class T, class Pred>
+std::size_t compact_if(const T* d_in, T* d_out, std::size_t n, Pred pred, ScanWorkspace& ws,
+                       cudaStream_t stream, CompactOptions opt) {
+  std::size_t bytes = 0;
+  auto s = detail::compact::split_ws<T>(ws, n, opt, &bytes);
+  compact_if<T, Pred>(d_in, d_out, s.first, n, pred, s.second, bytes, stream, opt);
+  return detail::compact::fetch_count(s.first, stream);
+}
+template <class T>
+std::size_t compact_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::size_t n,
+                            ScanWorkspace& ws, cudaStream_t stream, CompactOptions opt) {
+  std::size_t bytes = 0;
+  auto s = detail::compact::split_ws<T>(ws, n, opt, &bytes);
+  compact_flagged<T>(d_in, d_flags, d_out, s.first, n, s.second, bytes, stream, opt);
+  return detail::compact::fetch_count(s.first, stream);
+}
+template <class T, class Pred>
+std::size_t partition_if(const T* d_in, T* d_out, std::size_t n, Pred pred, ScanWorkspace& ws,
+                         cudaStream_t stream, CompactOptions opt) {
+  std::size_t bytes = 0;
+  auto s = detail::compact::split_ws<T>(ws, n, opt, &bytes);
+  partition_if<T, Pred>(d_in, d_out, s.first, n, pred, s.second, bytes, stream, opt);
+  return detail::compact::fetch_count(s.first, stream);
+}
+template <class T>
+std::size_t partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::size_t n,
+                              ScanWorkspace& ws, cudaStream_t stream, CompactOptions opt) {
+  std::size_t bytes = 0;
+  auto s = detail::compact::split_ws<T>(ws, n, opt, &bytes);
+  partition_flagged<T>(d_in, d_flags, d_out, s.first, n, s.second, bytes, stream, opt);
+  return detail::compact::fetch_count(s.first, stream);
+}
+
+}  // namespace scandof

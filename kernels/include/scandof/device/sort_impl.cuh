@@ -1,0 +1,127 @@
+// Definitions of the sort templates declared in scandof/sort.hpp: argument checks and dispatch to
+// device/sort_lsd.cuh and device/sort_split.cuh. Include this in a .cu file for key or value
+// types the library does not instantiate.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "scandof/cuda_check.hpp"
+#include "scandof/device/sort_lsd.cuh"
+#include "scandof/device/sort_split.cuh"
+#include "scandof/sort.hpp"
+
+namespace scandof {
+namespace detail {
+namespace sortapi {
+
+inline bool overlaps(const void* a, const void* b, std::size_t bytes) {
+  const char* x = static_cast<const char*>(a);
+  const char* y = static_cast<const char*>(b);
+  return x != y && x < y + bytes && y < x + bytes;
+}
+
+template <class K>
+void check_common(const char* what, SortAlgorithm algo, const K* kin, K* kout, std::size_t n,
+                  int begin_bit, int* end_bit) {
+  constexpr int kBits = 8 * sizeof(K);
+  if (*end_bit < 0) *end_bit = kBits;
+  if (begin_bit < 0 || begin_bit > *end_bit || *end_bit > kBits)
+    throw std::invalid_argument(std::string(what) + ": bad bit range [" +
+                                std::to_string(begin_bit) + ", " + std::to_string(*end_bit) +
+                                ") for a " + std::to_string(kBits) + "-bit key");
+  if (algo != SortAlgorithm::Lsd && algo != SortAlgorithm::Split)
+    throw std::invalid_argument(std::string(what) + ": unknown SortAlgorithm " +
+                                std::to_string(static_cast<int>(algo)));
+  if (n == 0) return;
+  if (kin == nullptr) throw std::invalid_argument(std::string(what) + ": d_keys_in is null");
+  if (kout == nullptr) throw std::invalid_argument(std::string(what) + ": d_keys_out is null");
+  if (n >= (std::size_t(1) << 32))
+    throw std::invalid_argument(std::string(what) + ": n must be below 2^32 (32-bit offsets)");
+  if (overlaps(kin, kout, n * sizeof(K)))
+    throw std::invalid_argument(std::string(what) + ": d_keys_out partly overlaps d_keys_in");
+}
+
+inline void check_ws(const char* what, void* ws, std::size_t have, std::size_t need) {
+  if (have < need || (need > 0 && ws == nullptr))
+    throw std::invalid_argument(std::string(what) + ": workspace too small: need " +
+                                std::to_string(need) + " bytes, got " + std::to_string(have));
+}
+
+}  // namespace sortapi
+}  // namespace detail
+
+template <class K>
+std::size_t sort_keys_workspace_bytes(SortAlgorithm algo, std::size_t n) {
+  if (algo == SortAlgorithm::Split) return detail::split::workspace_bytes<K>(n);
+  return detail::lsd::workspace_bytes<K, detail::lsd::NoValue, false>(n);
+}
+
+template <class K, class V>
+std::size_t sort_pairs_workspace_bytes(SortAlgorithm algo, std::size_t n) {
+  (void)algo;  // Split rejects pairs in sort_pairs
+  return detail::lsd::workspace_bytes<K, V, true>(n);
+}
+
+template <class K>
+void sort_keys(SortAlgorithm algo, const K* d_keys_in, K* d_keys_out, std::size_t n,
+               void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream, int begin_bit,
+               int end_bit) {
+  detail::sortapi::check_common("sort_keys", algo, d_keys_in, d_keys_out, n, begin_bit, &end_bit);
+  if (algo == SortAlgorithm::Split && (begin_bit != 0 || end_bit != 8 * int(sizeof(K))))
+    throw std::invalid_argument(
+        "sort_keys: the split sort needs the full bit range (its bitonic merge compares whole "
+        "keys)");
+  if (n == 0) return;
+  detail::sortapi::check_ws("sort_keys", d_workspace, workspace_bytes,
+                            sort_keys_workspace_bytes<K>(algo, n));
+  if (algo == SortAlgorithm::Split) {
+    detail::split::sort<K>(d_keys_in, d_keys_out, n, d_workspace, stream, begin_bit, end_bit);
+  } else {
+    detail::lsd::sort<K, detail::lsd::NoValue, false>(d_keys_in, d_keys_out, nullptr, nullptr, n,
+                                                      d_workspace, workspace_bytes, stream,
+                                                      begin_bit, end_bit);
+  }
+}
+
+template <class K, class V>
+void sort_pairs(SortAlgorithm algo, const K* d_keys_in, K* d_keys_out, const V* d_values_in,
+                V* d_values_out, std::size_t n, void* d_workspace, std::size_t workspace_bytes,
+                cudaStream_t stream, int begin_bit, int end_bit) {
+  detail::sortapi::check_common("sort_pairs", algo, d_keys_in, d_keys_out, n, begin_bit, &end_bit);
+  if (algo != SortAlgorithm::Lsd)
+    throw std::invalid_argument(
+        "sort_pairs: only SortAlgorithm::Lsd sorts pairs (the split sort's bitonic merge is not "
+        "stable)");
+  if (n == 0) return;
+  if (d_values_in == nullptr) throw std::invalid_argument("sort_pairs: d_values_in is null");
+  if (d_values_out == nullptr) throw std::invalid_argument("sort_pairs: d_values_out is null");
+  if (detail::sortapi::overlaps(d_values_in, d_values_out, n * sizeof(V)))
+    throw std::invalid_argument("sort_pairs: d_values_out partly overlaps d_values_in");
+  detail::sortapi::check_ws("sort_pairs", d_workspace, workspace_bytes,
+                            sort_pairs_workspace_bytes<K, V>(algo, n));
+  detail::lsd::sort<K, V, true>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, d_workspace,
+                                workspace_bytes, stream, begin_bit, end_bit);
+}
+
+template <class K>
+void sort_keys(SortAlgorithm algo, const K* d_keys_in, K* d_keys_out, std::size_t n,
+               ScanWorkspace& ws, cudaStream_t stream, int begin_bit, int end_bit) {
+  void* p = ws.reserve(sort_keys_workspace_bytes<K>(algo, n));
+  sort_keys<K>(algo, d_keys_in, d_keys_out, n, p, ws.size(), stream, begin_bit, end_bit);
+}
+
+template <class K, class V>
+void sort_pairs(SortAlgorithm algo, const K* d_keys_in, K* d_keys_out, const V* d_values_in,
+                V* d_values_out, std::size_t n, ScanWorkspace& ws, cudaStream_t stream,
+                int begin_bit, int end_bit) {
+  void* p = ws.reserve(sort_pairs_workspace_bytes<K, V>(algo, n));
+  sort_pairs<K, V>(algo, d_keys_in, d_keys_out, d_values_in, d_values_out, n, p, ws.size(), stream,
+                   begin_bit, end_bit);
+}
+
+}  // namespace scandof
