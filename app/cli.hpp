@@ -1,0 +1,30 @@
+// Command-line options of `scandof` (window by default, --headless for EGL batch runs).
+#pragma once
+
+#include <string>
+
+#include "settings.hpp"
+
+namespace demo {
+
+struct Options {
+  bool headless = false;
+  int width = 1280, height = 720;
+  int frames = -1;  // window: run until closed (or N frames with --exit); headless: default 60
+  bool exit_after = false;
+  std::string out;          // headless screenshot (PNG) of the last frame
+  std::string screenshot;   // window: screenshot after the last frame (with --frames/--exit)
+  std::string report;       // JSON timing report
+  std::string dump_sat;     // .npy of the last frame's SAT
+  std::string resources;    // folder holding shaders/ and assets/
+  bool verify = false;
+  bool all_variants = false;
+  bool help = false;
+  Settings settings;
+};
+
+// Throws std::invalid_argument with a message naming the bad option.
+Options parse_cli(int argc, char** argv);
+void print_help(const char* argv0);
+
+}  // namespace demo

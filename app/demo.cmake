@@ -1,0 +1,27 @@
+# The demo executable `scandof` (included by app/CMakeLists.txt). Host-only C++: the SATs come from
+# the library's SatBuilder (CUDA builds) or from the CPU path (SCANDOF_CUDA=OFF, or no device).
+include(${PROJECT_SOURCE_DIR}/third_party/deps.cmake)
+
+add_executable(scandof
+  ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/context.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/gl_util.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/teapot.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/renderer.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/sat_stage.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/image_io.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/ui.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/app.cpp)
+target_include_directories(scandof PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(scandof PRIVATE scandof::kernels scandof_glad scandof_imgui scandof_stb
+                                      scandof_egl PkgConfig::SCANDOF_GLFW)
+target_compile_options(scandof PRIVATE -Wall -Wextra)
+# Shaders and assets are found next to the executable (copied below) so the build folder can be
+# carried to another machine; the source tree is the fallback, --resources DIR overrides both.
+target_compile_definitions(scandof PRIVATE SCANDOF_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+                                           $<$<CONFIG:Debug>:SCANDOF_GL_DEBUG=1>)
+add_custom_command(TARGET scandof POST_BUILD
+  COMMAND ${CMAKE_COMMAND} -E copy_directory ${PROJECT_SOURCE_DIR}/shaders $<TARGET_FILE_DIR:scandof>/shaders
+  COMMAND ${CMAKE_COMMAND} -E copy_directory ${PROJECT_SOURCE_DIR}/assets $<TARGET_FILE_DIR:scandof>/assets
+  COMMENT "Copying shaders/ and assets/ next to scandof")

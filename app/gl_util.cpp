@@ -1,0 +1,165 @@
+#include "gl_util.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace demo {
+
+void delete_buffer(GLuint id) { glDeleteBuffers(1, &id); }
+void delete_texture(GLuint id) { glDeleteTextures(1, &id); }
+void delete_framebuffer(GLuint id) { glDeleteFramebuffers(1, &id); }
+void delete_vertex_array(GLuint id) { glDeleteVertexArrays(1, &id); }
+void delete_program(GLuint id) { glDeleteProgram(id); }
+void delete_query(GLuint id) { glDeleteQueries(1, &id); }
+
+GlBuffer make_buffer() {
+  GLuint id = 0;
+  glCreateBuffers(1, &id);
+  return GlBuffer(id);
+}
+GlTexture make_texture(GLenum target) {
+  GLuint id = 0;
+  glCreateTextures(target, 1, &id);
+  return GlTexture(id);
+}
+GlFramebuffer make_framebuffer() {
+  GLuint id = 0;
+  glCreateFramebuffers(1, &id);
+  return GlFramebuffer(id);
+}
+GlVertexArray make_vertex_array() {
+  GLuint id = 0;
+  glCreateVertexArrays(1, &id);
+  return GlVertexArray(id);
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot open file: " + path);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  if (f.bad()) throw std::runtime_error("cannot read file: " + path);
+  return ss.str();
+}
+
+namespace {
+
+std::string inject_defines(const std::string& src, const std::vector<std::string>& defines) {
+  std::string block;
+  for (const auto& d : defines) block += "#define " + d + "\n";
+  // #version must stay the first line; defines go right after it.
+  std::size_t pos = src.find("#version");
+  if (pos == std::string::npos) return block + src;
+  std::size_t eol = src.find('\n', pos);
+  if (eol == std::string::npos) return src + "\n" + block;
+  return src.substr(0, eol + 1) + block + "#line 2\n" + src.substr(eol + 1);
+}
+
+GLuint compile(GLenum type, const std::string& path, const std::vector<std::string>& defines) {
+  std::string src = inject_defines(read_text_file(path), defines);
+  GLuint sh = glCreateShader(type);
+  const char* p = src.c_str();
+  glShaderSource(sh, 1, &p, nullptr);
+  glCompileShader(sh);
+  GLint ok = 0, len = 0;
+  glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+  glGetShaderiv(sh, GL_INFO_LOG_LENGTH, &len);
+  if (len > 1) {
+    std::string log(static_cast<std::size_t>(len), '\0');
+    glGetShaderInfoLog(sh, len, nullptr, log.data());
+    std::fprintf(stderr, "[shader] %s compile log:\n%s\n", path.c_str(), log.c_str());
+  }
+  if (!ok) {
+    glDeleteShader(sh);
+    throw std::runtime_error("shader compilation failed: " + path);
+  }
+  return sh;
+}
+
+}  // namespace
+
+GlProgram build_program(const std::string& vert_path, const std::string& frag_path,
+                        const std::vector<std::string>& defines) {
+  GLuint vs = compile(GL_VERTEX_SHADER, vert_path, defines);
+  GLuint fs = 0;
+  try {
+    fs = compile(GL_FRAGMENT_SHADER, frag_path, defines);
+  } catch (...) {
+    glDeleteShader(vs);
+    throw;
+  }
+  GlProgram prog(glCreateProgram());
+  glAttachShader(prog.get(), vs);
+  glAttachShader(prog.get(), fs);
+  glLinkProgram(prog.get());
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = 0, len = 0;
+  glGetProgramiv(prog.get(), GL_LINK_STATUS, &ok);
+  glGetProgramiv(prog.get(), GL_INFO_LOG_LENGTH, &len);
+  if (len > 1) {
+    std::string log(static_cast<std::size_t>(len), '\0');
+    glGetProgramInfoLog(prog.get(), len, nullptr, log.data());
+    std::fprintf(stderr, "[shader] %s + %s link log:\n%s\n", vert_path.c_str(), frag_path.c_str(),
+                 log.c_str());
+  }
+  if (!ok) throw std::runtime_error("program link failed: " + vert_path + " + " + frag_path);
+  return prog;
+}
+
+void GlTimer::begin() {
+  GlQuery& q = q_[next_];
+  if (!q) {
+    GLuint id = 0;
+    glGenQueries(1, &id);
+    q = GlQuery(id);
+  }
+  if (pending_[next_]) {
+    // This slot was issued kRing frames ago; it is normally done by now. If it is not, skip the
+    // measurement rather than wait.
+    GLint avail = 0;
+    glGetQueryObjectiv(q.get(), GL_QUERY_RESULT_AVAILABLE, &avail);
+    if (avail) {
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(q.get(), GL_QUERY_RESULT, &ns);
+      last_ms_ = static_cast<float>(ns * 1e-6);
+      have_ = true;
+    }
+    pending_[next_] = false;
+  }
+  glBeginQuery(GL_TIME_ELAPSED, q.get());
+}
+
+void GlTimer::end() {
+  glEndQuery(GL_TIME_ELAPSED);
+  pending_[next_] = true;
+  next_ = (next_ + 1) % kRing;
+}
+
+namespace {
+void GLAPIENTRY debug_message(GLenum, GLenum type, GLuint id, GLenum severity, GLsizei,
+                              const GLchar* msg, const void*) {
+  if (severity == GL_DEBUG_SEVERITY_NOTIFICATION) return;
+  std::fprintf(stderr, "[gl debug] type 0x%x id %u severity 0x%x: %s\n", type, id, severity, msg);
+}
+}  // namespace
+
+void install_gl_debug_callback() {
+  if (!glDebugMessageCallback) return;
+  glEnable(GL_DEBUG_OUTPUT);
+  glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+  glDebugMessageCallback(debug_message, nullptr);
+}
+
+void check_gl(const char* where) {
+  GLenum e = glGetError();
+  if (e != GL_NO_ERROR) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "0x%04x", e);
+    throw std::runtime_error(std::string("OpenGL error ") + buf + " at " + where);
+  }
+}
+
+}  // namespace demo

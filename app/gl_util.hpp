@@ -1,0 +1,93 @@
+// RAII wrappers for the GL objects the demo owns, shader program building with injected #defines,
+// and a GL timer that never stalls the pipeline. Needs a current GL 4.5 context (glad loaded).
+#pragma once
+
+#include <glad/gl.h>
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace demo {
+
+// Move-only owner of one GL name; Deleter is called with the name when it is released.
+template <void (*Deleter)(GLuint)>
+class GlName {
+ public:
+  GlName() = default;
+  explicit GlName(GLuint id) : id_(id) {}
+  ~GlName() { reset(); }
+  GlName(const GlName&) = delete;
+  GlName& operator=(const GlName&) = delete;
+  GlName(GlName&& o) noexcept : id_(std::exchange(o.id_, 0)) {}
+  GlName& operator=(GlName&& o) noexcept {
+    if (this != &o) {
+      reset();
+      id_ = std::exchange(o.id_, 0);
+    }
+    return *this;
+  }
+  GLuint get() const { return id_; }
+  explicit operator bool() const { return id_ != 0; }
+  void reset() {
+    if (id_) Deleter(id_);
+    id_ = 0;
+  }
+
+ private:
+  GLuint id_ = 0;
+};
+
+void delete_buffer(GLuint id);
+void delete_texture(GLuint id);
+void delete_framebuffer(GLuint id);
+void delete_vertex_array(GLuint id);
+void delete_program(GLuint id);
+void delete_query(GLuint id);
+
+using GlBuffer = GlName<delete_buffer>;
+using GlTexture = GlName<delete_texture>;
+using GlFramebuffer = GlName<delete_framebuffer>;
+using GlVertexArray = GlName<delete_vertex_array>;
+using GlProgram = GlName<delete_program>;
+using GlQuery = GlName<delete_query>;
+
+GlBuffer make_buffer();
+GlTexture make_texture(GLenum target);
+GlFramebuffer make_framebuffer();
+GlVertexArray make_vertex_array();
+
+// Reads a text file; throws std::runtime_error naming the file when it is missing or unreadable.
+std::string read_text_file(const std::string& path);
+
+// Compiles and links a program from files, inserting `defines` ("NAME" or "NAME VALUE") after the
+// #version line. Compile and link logs are printed in full; failure throws naming the file.
+GlProgram build_program(const std::string& vert_path, const std::string& frag_path,
+                        const std::vector<std::string>& defines = {});
+
+// GL_TIME_ELAPSED around a pass. Results are read a few frames late from a ring of queries, so
+// timing costs no pipeline stall; ms() is the latest completed measurement.
+class GlTimer {
+ public:
+  void begin();
+  void end();
+  float ms() const { return last_ms_; }
+  bool valid() const { return have_; }
+
+ private:
+  static constexpr int kRing = 4;
+  std::array<GlQuery, kRing> q_;
+  std::array<bool, kRing> pending_{};
+  int next_ = 0;
+  float last_ms_ = 0;
+  bool have_ = false;
+};
+
+// Installs a KHR_debug message callback (debug builds) that prints GL errors and warnings.
+void install_gl_debug_callback();
+
+// Throws std::runtime_error naming `where` if glGetError reports an error.
+void check_gl(const char* where);
+
+}  // namespace demo

@@ -1,0 +1,75 @@
+// The GL side of a frame: the teapot scene into an FBO (RGBA8 colour + depth texture), then the
+// full-screen depth-of-field pass (reading the SAT buffer) into an output texture that is shown
+// and screenshotted. Owns every GL object it uses (RAII); resize() re-creates the targets.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gl_util.hpp"
+#include "settings.hpp"
+#include "teapot.hpp"
+
+namespace demo {
+
+struct Camera {
+  float yaw = 0.0f;     // radians around +y; 0 looks down -z
+  float pitch = 0.21f;  // radians above the horizon
+  float distance = 15.0f;
+  float target[3] = {0.0f, 1.2f, -3.0f};
+  static constexpr float kNear = 0.1f, kFar = 200.0f;
+  void orbit(float dx, float dy);
+  void pan(float dx, float dy);
+  void zoom(float steps);
+  void eye(float out[3]) const;
+};
+
+class Renderer {
+ public:
+  // Loads shaders and assets from `resources` (holding shaders/ and assets/). Throws naming the
+  // missing or broken file.
+  Renderer(const std::string& resources, int tessellation);
+
+  // (Re)creates the frame targets; width/height must be > 0.
+  void resize(int width, int height);
+  int width() const { return width_; }
+  int height() const { return height_; }
+  void set_tessellation(int level);
+  // Rebuilds the DoF program with the defines the SAT format needs.
+  void set_sat_format(scandof::SatFormat f);
+
+  void render_scene(const Camera& cam, float time_s);
+  void render_dof(const Settings& s, GLuint sat_buffer);
+  // Copies the output to the default framebuffer (window mode), scaled to its size.
+  void present(int fb_width, int fb_height);
+
+  GLuint color_texture() const { return color_.get(); }
+  GLuint output_texture() const { return output_.get(); }
+  // Scene distance along the view axis at pixel (x, y) (GL order, bottom-left origin); reads one
+  // depth value back (used on click, not per frame). Returns < 0 on the background clear.
+  float distance_at(int x, int y);
+  std::vector<uint8_t> read_rgba(GLuint texture) const;  // bottom-up RGBA8
+
+  GlTimer scene_timer, dof_timer;
+
+ private:
+  struct Drawable {
+    GlVertexArray vao;
+    GlBuffer vbo, ibo;
+    GLsizei count = 0;
+  };
+  Drawable upload(const Mesh& m);
+  void load_textures();
+
+  std::string res_;
+  BezierPatchSet teapot_data_;
+  Drawable teapot_, floor_, wall_;
+  GlTexture floor_tex_, wall_tex_;
+  GlProgram scene_prog_, dof_prog_;
+  GlVertexArray empty_vao_;
+  int width_ = 0, height_ = 0;
+  GlTexture color_, depth_, output_;
+  GlFramebuffer scene_fbo_, output_fbo_;
+};
+
+}  // namespace demo

@@ -1,0 +1,93 @@
+#version 450 core
+// Depth of field from summed-area tables (GPU Gems 3, 39.3.1). Each pixel's circle of confusion
+// (thin lens) picks a box; the SAT gives that box's average with 4 reads per channel whatever its
+// size. Defines: SAT_FLOAT (float tables; default uint32 tables).
+//
+// Tables: 3 planes (R, G, B) of u_size.x * u_size.y elements, row 0 = the bottom row (GL order),
+// element (x, y) = sum over x' <= x, y' <= y.
+#ifdef SAT_FLOAT
+#define SAT_T float
+#else
+#define SAT_T uint
+#endif
+
+layout(std430, binding = 0) readonly buffer SatTables { SAT_T sat[]; };
+
+uniform sampler2D u_color;
+uniform sampler2D u_depth;
+uniform ivec2 u_size;
+uniform float u_near;
+uniform float u_far;
+uniform float u_focus;       // focal distance (scene units along the view axis)
+uniform float u_aperture;    // CoC radius in pixels of a point at infinity
+uniform float u_max_radius;  // CoC clamp in pixels
+uniform int u_view;          // 0 DoF, 1 sharp, 2 CoC, 3 SAT, 4 split
+uniform float u_split;
+
+out vec4 frag;
+
+SAT_T fetch(int c, int x, int y) {
+  // Index -1 is the empty prefix: the table's implicit zero row/column.
+  if (x < 0 || y < 0) return SAT_T(0);
+  return sat[(c * u_size.y + y) * u_size.x + x];
+}
+
+// Average colour of the box of integer radius r around p, clamped to the image and divided by the
+// true (clamped) area, so the border does not darken.
+vec3 box_average(ivec2 p, int r) {
+  int x0 = max(p.x - r - 1, -1), x1 = min(p.x + r, u_size.x - 1);
+  int y0 = max(p.y - r - 1, -1), y1 = min(p.y + r, u_size.y - 1);
+  float area = float((x1 - x0) * (y1 - y0));
+  vec3 s;
+  for (int c = 0; c < 3; ++c) {
+    // For uint tables the corner differences run in uint: wrap-around cancels exactly, and the
+    // box sum (< 2^32) converts to float only at the end.
+    SAT_T v = fetch(c, x1, y1) - fetch(c, x0, y1) - fetch(c, x1, y0) + fetch(c, x0, y0);
+    s[c] = float(v);
+  }
+  return s / (area * 255.0);
+}
+
+float linear_depth(float d) { return u_near * u_far / (u_far - d * (u_far - u_near)); }
+
+// Thin lens: CoC diameter = A f |z - z_f| / (z (z_f - f)); with the lens constants folded into the
+// radius at infinity this is u_aperture * |z - z_f| / z.
+float coc_radius(float z) { return min(u_aperture * abs(z - u_focus) / z, u_max_radius); }
+
+vec3 blurred(ivec2 p, float r) {
+  // Fractional radius: blend the two neighbouring integer boxes, so blur grows smoothly with depth
+  // (no bands) while each box stays exact in integer arithmetic.
+  int r0 = int(floor(r));
+  float t = r - float(r0);
+  vec3 a = box_average(p, r0);
+  if (t <= 0.0) return a;
+  return mix(a, box_average(p, r0 + 1), t);
+}
+
+void main() {
+  ivec2 p = ivec2(gl_FragCoord.xy);
+  vec3 sharp = texelFetch(u_color, p, 0).rgb;
+  float z = linear_depth(texelFetch(u_depth, p, 0).r);
+  float r = coc_radius(z);
+  vec3 c;
+  if (u_view == 1) {
+    c = sharp;
+  } else if (u_view == 2) {
+    // Near side of the focal plane blue, far side orange; brightness = radius / max radius.
+    float k = u_max_radius > 0.0 ? r / u_max_radius : 0.0;
+    c = (z < u_focus ? vec3(0.25, 0.55, 1.0) : vec3(1.0, 0.6, 0.2)) * k;
+  } else if (u_view == 3) {
+    // The red table scaled by its total: a smooth ramp towards the top right corner.
+    float total = float(fetch(0, u_size.x - 1, u_size.y - 1));
+    c = vec3(float(fetch(0, p.x, p.y)) / max(total, 1.0),
+             float(fetch(1, p.x, p.y)) / max(float(fetch(1, u_size.x - 1, u_size.y - 1)), 1.0),
+             float(fetch(2, p.x, p.y)) / max(float(fetch(2, u_size.x - 1, u_size.y - 1)), 1.0));
+  } else if (u_view == 4) {
+    float sx = u_split * float(u_size.x);
+    c = float(p.x) < sx ? sharp : blurred(p, r);
+    if (abs(float(p.x) - sx) < 1.0) c = vec3(1.0);
+  } else {
+    c = blurred(p, r);
+  }
+  frag = vec4(c, 1.0);
+}

@@ -1,0 +1,31 @@
+#version 450 core
+// Blinn-Phong: one directional key light, a dim fill light, ambient; optional albedo texture.
+in vec3 v_world;
+in vec3 v_normal;
+in vec2 v_uv;
+
+uniform vec3 u_eye;
+uniform vec3 u_color;
+uniform float u_shininess;
+uniform float u_specular;
+uniform bool u_textured;
+uniform sampler2D u_albedo;
+
+out vec4 frag;
+
+void main() {
+  vec3 n = normalize(v_normal);
+  vec3 v = normalize(u_eye - v_world);
+  // The teapot is open (lid gap, spout): faces seen from behind are shaded as if facing us.
+  if (dot(n, v) < 0.0) n = -n;
+  vec3 albedo = u_color;
+  if (u_textured) albedo *= texture(u_albedo, v_uv).rgb;
+  const vec3 key_dir = normalize(vec3(0.45, 0.8, 0.55));
+  const vec3 fill_dir = normalize(vec3(-0.6, 0.35, -0.3));
+  float key = max(dot(n, key_dir), 0.0);
+  float fill = max(dot(n, fill_dir), 0.0);
+  vec3 h = normalize(key_dir + v);
+  float spec = key > 0.0 ? pow(max(dot(n, h), 0.0), u_shininess) : 0.0;
+  vec3 c = albedo * (0.18 + 0.85 * key + 0.25 * fill) + u_specular * spec * vec3(1.0);
+  frag = vec4(c, 1.0);
+}
