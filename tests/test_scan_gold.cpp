@@ -422,7 +422,7 @@ TEST(ScanApiHost, ThreePhaseWorkspaceQueryNeedsNoGpu) {
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1025), std::size_t(1) << 20,
                           (std::size_t(1) << 31) + 1000}) {
       std::size_t bytes = 0;
-      EXPECT_NO_THROW(bytes = scandof::scan_workspace_bytes<float, Sum>(a, n)) << n;
+      EXPECT_NO_THROW((bytes = scandof::scan_workspace_bytes<float, Sum>(a, n))) << n;
       EXPECT_GE(bytes, prev) << "workspace shrank at n=" << n;
       prev = bytes;
     }
