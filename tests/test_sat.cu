@@ -1,0 +1,332 @@
+// GPU tests of SatBuilder: every method x ScanAlgorithm x format x input kind (pitched pointer and
+// texture object over a cudaArray) on awkward sizes, against the exact CPU table, every element.
+//
+// Float tolerance. Table element V(x,y) sums (x+1)(y+1) non-negative integers. Whatever order a
+// scan adds them in, each output is a binary summation tree whose partial sums are all between 0
+// and V, with at most x additions in the row stage and y in the column stage; each addition rounds
+// by at most u = 2^-24 relative (round to nearest), so |V_float - V| <= gamma_{x+y} V with
+// gamma_k = k u / (1 - k u) (Higham, Accuracy and Stability of Numerical Algorithms, 4.2). Below
+// 2^24 every partial sum is an integer that float holds exactly: there the table must be exact.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "scandof/cuda_check.hpp"
+#include "scandof/sat.hpp"
+#include "scandof/scan.hpp"
+
+namespace {
+
+using scandof::SatBuilder;
+using scandof::SatFormat;
+using scandof::SatInput;
+using scandof::SatMethod;
+using scandof::ScanAlgorithm;
+
+#define SKIP_WITHOUT_GPU()                                                       \
+  do {                                                                           \
+    std::string why;                                                             \
+    if (!scandof::cuda_device_available(&why)) GTEST_SKIP() << "no CUDA device: " << why; \
+  } while (0)
+
+constexpr uint8_t kPoisonByte = 0xA5;  // uint32 0xA5A5A5A5 > any table value; float is negative
+
+std::vector<uint8_t> random_rgba(int w, int h, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint8_t> img(static_cast<std::size_t>(w) * h * 4);
+  for (std::size_t i = 0; i < img.size(); i += 4) {
+    const uint32_t r = rng();
+    std::memcpy(&img[i], &r, 4);
+  }
+  return img;
+}
+
+struct DeviceBuffer {
+  void* p = nullptr;
+  explicit DeviceBuffer(std::size_t bytes) { CUDA_CHECK(cudaMalloc(&p, bytes ? bytes : 1)); }
+  ~DeviceBuffer() { cudaFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+// The image as a pitched device array (pitch chosen by the caller: aligned or deliberately not).
+struct PitchedImage {
+  std::unique_ptr<DeviceBuffer> buf;
+  std::size_t pitch = 0;
+  PitchedImage(const std::vector<uint8_t>& img, int w, int h, std::size_t pitch_bytes)
+      : pitch(pitch_bytes) {
+    buf = std::make_unique<DeviceBuffer>(pitch * h + 16);
+    CUDA_CHECK(cudaMemset(buf->p, 0x5A, pitch * h + 16));  // padding bytes must never be read
+    CUDA_CHECK(cudaMemcpy2D(buf->p, pitch, img.data(), static_cast<std::size_t>(w) * 4,
+                            static_cast<std::size_t>(w) * 4, h, cudaMemcpyHostToDevice));
+  }
+  SatInput input(int w, int h) const {
+    SatInput in;
+    in.pixels = buf->p;
+    in.pitch_bytes = pitch;
+    in.width = w;
+    in.height = h;
+    return in;
+  }
+};
+
+// The image as a cudaArray with a texture object (the demo's GL-interop path reads such an array).
+struct TextureImage {
+  cudaArray_t array = nullptr;
+  cudaTextureObject_t tex = 0;
+  TextureImage(const std::vector<uint8_t>& img, int w, int h) {
+    const cudaChannelFormatDesc desc = cudaCreateChannelDesc<uchar4>();
+    CUDA_CHECK(cudaMallocArray(&array, &desc, w, h));
+    CUDA_CHECK(cudaMemcpy2DToArray(array, 0, 0, img.data(), static_cast<std::size_t>(w) * 4,
+                                   static_cast<std::size_t>(w) * 4, h, cudaMemcpyHostToDevice));
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = array;
+    cudaTextureDesc td{};
+    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModePoint;
+    td.readMode = cudaReadModeElementType;
+    td.normalizedCoords = 0;
+    CUDA_CHECK(cudaCreateTextureObject(&tex, &res, &td, nullptr));
+  }
+  ~TextureImage() {
+    if (tex) cudaDestroyTextureObject(tex);
+    if (array) cudaFreeArray(array);
+  }
+  SatInput input(int w, int h) const {
+    SatInput in;
+    in.texture = tex;
+    in.width = w;
+    in.height = h;
+    return in;
+  }
+};
+
+// Compares a device table with the exact one; returns "" or a description of the first mismatches.
+std::string check_table(const std::vector<uint32_t>& exact, const void* d_out, SatFormat format,
+                        int w, int h, int channels) {
+  const std::size_t plane = static_cast<std::size_t>(w) * h, n = plane * channels;
+  std::vector<uint32_t> got(n);
+  CUDA_CHECK(cudaMemcpy(got.data(), d_out, n * 4, cudaMemcpyDeviceToHost));
+  const double u = std::ldexp(1.0, -24);
+  std::size_t bad = 0;
+  std::ostringstream msg;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t p = i % plane;
+    const int x = static_cast<int>(p % w), y = static_cast<int>(p / w);
+    bool ok;
+    double value;
+    if (format == SatFormat::U32) {
+      ok = got[i] == exact[i];
+      value = got[i];
+    } else {
+      float f;
+      std::memcpy(&f, &got[i], 4);
+      value = f;
+      const double v = exact[i], k = static_cast<double>(x) + y;
+      const double tol = v < 16777216.0 ? 0.0 : k * u / (1 - k * u) * v;
+      ok = std::fabs(value - v) <= tol;  // false for NaN and for the poison
+    }
+    if (!ok && bad++ < 5)
+      msg << " [c=" << i / plane << " x=" << x << " y=" << y << " got " << value << " want "
+          << exact[i] << "]";
+  }
+  if (bad == 0) return "";
+  return std::to_string(bad) + " of " + std::to_string(n) + " wrong:" + msg.str();
+}
+
+struct Size {
+  int w, h;
+};
+
+std::string size_name(const ::testing::TestParamInfo<Size>& i) {
+  return std::to_string(i.param.w) + "x" + std::to_string(i.param.h);
+}
+
+class SatSweep : public ::testing::TestWithParam<Size> {};
+
+// Every method x algorithm x format x input kind at one size, three channels.
+TEST_P(SatSweep, AllMethodsAlgorithmsFormatsInputs) {
+  SKIP_WITHOUT_GPU();
+  const int w = GetParam().w, h = GetParam().h, ch = 3;
+  const auto img = random_rgba(w, h, 0x5A7u + 7919u * w + h);
+  std::vector<uint32_t> exact(static_cast<std::size_t>(w) * h * ch);
+  scandof::sat_gold(img.data(), w, h, exact.data(), ch);
+
+  // Pointer input: the tight pitch (16-byte aligned only when w % 4 == 0: covers both the vector
+  // and the per-pixel paths) and, for the first kind, cudaMallocPitch-like 512-byte rows.
+  PitchedImage tight(img, w, h, static_cast<std::size_t>(w) * 4);
+  TextureImage texture(img, w, h);
+  const std::size_t bytes = SatBuilder::table_bytes(w, h, ch);
+  DeviceBuffer out(bytes);
+  SatBuilder builder;
+  int builds = 0;
+  for (int kind = 0; kind < 2; ++kind) {
+    const SatInput in = kind == 0 ? tight.input(w, h) : texture.input(w, h);
+    for (SatMethod method : {SatMethod::Paper, SatMethod::Fused}) {
+      for (SatFormat format : {SatFormat::U32, SatFormat::F32}) {
+        for (ScanAlgorithm algo : scandof::all_scan_algorithms()) {
+          if (method == SatMethod::Fused && algo != ScanAlgorithm::Naive) continue;  // ignored
+          SCOPED_TRACE(std::string(kind == 0 ? "pointer" : "texture") + " " +
+                       scandof::to_string(method) + " " + scandof::to_string(format) + " " +
+                       scandof::to_string(algo));
+          CUDA_CHECK(cudaMemset(out.p, kPoisonByte, bytes));
+          builder.build(in, out.p, format, method, algo, 0, (builds % 3) == 0, ch);
+          CUDA_CHECK(cudaDeviceSynchronize());
+          const std::string err = check_table(exact, out.p, format, w, h, ch);
+          EXPECT_EQ(err, "");
+          ++builds;
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, SatSweep,
+                         ::testing::Values(Size{1, 1}, Size{1, 7}, Size{7, 1}, Size{31, 33},
+                                           Size{640, 480}, Size{1025, 769}, Size{1920, 1080},
+                                           Size{4096, 2160}),
+                         size_name);
+
+// One and four channels, padded and misaligned pitches (forces the per-pixel path at a width the
+// vector path would take).
+TEST(Sat, ChannelsAndPitches) {
+  SKIP_WITHOUT_GPU();
+  struct Case {
+    int w, h, ch;
+    std::size_t pitch;
+  };
+  const Case cases[] = {{640, 37, 1, 640 * 4 + 4}, {640, 37, 4, 640 * 4 + 512},
+                        {333, 65, 4, 333 * 4 + 12}, {96, 300, 2, 96 * 4}};
+  SatBuilder builder;
+  for (const Case& c : cases) {
+    const auto img = random_rgba(c.w, c.h, 77u + c.w + c.ch);
+    std::vector<uint32_t> exact(static_cast<std::size_t>(c.w) * c.h * c.ch);
+    scandof::sat_gold(img.data(), c.w, c.h, exact.data(), c.ch);
+    PitchedImage pi(img, c.w, c.h, c.pitch);
+    const std::size_t bytes = SatBuilder::table_bytes(c.w, c.h, c.ch);
+    DeviceBuffer out(bytes);
+    for (SatMethod method : {SatMethod::Paper, SatMethod::Fused})
+      for (SatFormat format : {SatFormat::U32, SatFormat::F32})
+        for (ScanAlgorithm algo : {ScanAlgorithm::Optimized, ScanAlgorithm::Cub}) {
+          SCOPED_TRACE(std::to_string(c.w) + "x" + std::to_string(c.h) + " ch=" +
+                       std::to_string(c.ch) + " pitch=" + std::to_string(c.pitch) + " " +
+                       scandof::to_string(method) + " " + scandof::to_string(format) + " " +
+                       scandof::to_string(algo));
+          CUDA_CHECK(cudaMemset(out.p, kPoisonByte, bytes));
+          builder.build(pi.input(c.w, c.h), out.p, format, method, algo, 0, false, c.ch);
+          CUDA_CHECK(cudaDeviceSynchronize());
+          EXPECT_EQ(check_table(exact, out.p, format, c.w, c.h, c.ch), "");
+        }
+  }
+}
+
+// A stream other than the default, timed builds, and stage times that add up.
+TEST(Sat, StreamAndStageTimes) {
+  SKIP_WITHOUT_GPU();
+  const int w = 1920, h = 1080;
+  const auto img = random_rgba(w, h, 4242u);
+  std::vector<uint32_t> exact(static_cast<std::size_t>(w) * h * 3);
+  scandof::sat_gold(img.data(), w, h, exact.data(), 3);
+  PitchedImage pi(img, w, h, static_cast<std::size_t>(w) * 4);
+  DeviceBuffer out(SatBuilder::table_bytes(w, h));
+  cudaStream_t s;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  SatBuilder builder;
+  for (SatMethod method : {SatMethod::Paper, SatMethod::Fused}) {
+    SCOPED_TRACE(scandof::to_string(method));
+    CUDA_CHECK(cudaMemsetAsync(out.p, kPoisonByte, SatBuilder::table_bytes(w, h), s));
+    builder.build(pi.input(w, h), out.p, SatFormat::U32, method, ScanAlgorithm::WarpShuffle, s,
+                  true);
+    const scandof::SatStageTimes t = builder.stage_times();  // synchronizes on the end event
+    EXPECT_EQ(check_table(exact, out.p, SatFormat::U32, w, h, 3), "");
+    EXPECT_GT(t.total_ms, 0.0f);
+    EXPECT_GT(t.row_scan_ms, 0.0f);
+    EXPECT_GT(t.column_scan_ms, 0.0f);
+    const float sum = t.deinterleave_ms + t.row_scan_ms + t.transpose_ms + t.column_scan_ms +
+                      t.transpose_back_ms;
+    EXPECT_NEAR(sum, t.total_ms, 0.01f + 0.01f * t.total_ms);
+    if (method == SatMethod::Fused) {
+      EXPECT_EQ(t.deinterleave_ms, 0.0f);
+      EXPECT_EQ(t.transpose_ms, 0.0f);
+      EXPECT_EQ(t.transpose_back_ms, 0.0f);
+    } else {
+      EXPECT_GT(t.deinterleave_ms, 0.0f);
+      EXPECT_GT(t.transpose_ms, 0.0f);
+      EXPECT_GT(t.transpose_back_ms, 0.0f);
+    }
+  }
+  // An untimed build reports zeros rather than stale times.
+  builder.build(pi.input(w, h), out.p, SatFormat::U32, SatMethod::Fused, ScanAlgorithm::Cub, s);
+  EXPECT_EQ(builder.stage_times().total_ms, 0.0f);
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  CUDA_CHECK(cudaStreamDestroy(s));
+}
+
+// Scratch grows with the image: a small build after a big one and a big one after a small one.
+TEST(Sat, RebuildsAtChangingSizes) {
+  SKIP_WITHOUT_GPU();
+  SatBuilder builder;
+  for (Size sz : {Size{100, 50}, Size{1500, 900}, Size{17, 3}, Size{2000, 1001}}) {
+    const auto img = random_rgba(sz.w, sz.h, 11u * sz.w + sz.h);
+    std::vector<uint32_t> exact(static_cast<std::size_t>(sz.w) * sz.h * 3);
+    scandof::sat_gold(img.data(), sz.w, sz.h, exact.data(), 3);
+    PitchedImage pi(img, sz.w, sz.h, static_cast<std::size_t>(sz.w) * 4);
+    DeviceBuffer out(SatBuilder::table_bytes(sz.w, sz.h));
+    CUDA_CHECK(cudaMemset(out.p, kPoisonByte, SatBuilder::table_bytes(sz.w, sz.h)));
+    builder.build(pi.input(sz.w, sz.h), out.p, SatFormat::F32, SatMethod::Paper,
+                  ScanAlgorithm::ConflictFree);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_EQ(check_table(exact, out.p, SatFormat::F32, sz.w, sz.h, 3), "")
+        << sz.w << "x" << sz.h;
+  }
+}
+
+// Argument checks happen before any CUDA call, so they run without a device too.
+TEST(Sat, BadArgumentsThrow) {
+  SatBuilder b;
+  alignas(16) static uint32_t dummy[64];
+  SatInput in;
+  in.width = 4;
+  in.height = 4;
+  EXPECT_THROW(b.build(in, dummy, SatFormat::U32, SatMethod::Paper, ScanAlgorithm::Cub),
+               std::invalid_argument);  // neither texture nor pixels
+  in.pixels = dummy;
+  in.pitch_bytes = 8;  // < 4 * width
+  EXPECT_THROW(b.build(in, dummy, SatFormat::U32, SatMethod::Paper, ScanAlgorithm::Cub),
+               std::invalid_argument);
+  in.pitch_bytes = 18;  // not a multiple of 4
+  EXPECT_THROW(b.build(in, dummy, SatFormat::U32, SatMethod::Paper, ScanAlgorithm::Cub),
+               std::invalid_argument);
+  in.pitch_bytes = 16;
+  EXPECT_THROW(b.build(in, dummy, SatFormat::U32, SatMethod::Paper, ScanAlgorithm::Cub, 0, false,
+                       0),
+               std::invalid_argument);
+  EXPECT_THROW(b.build(in, dummy, SatFormat::U32, SatMethod::Paper, ScanAlgorithm::Cub, 0, false,
+                       5),
+               std::invalid_argument);
+  EXPECT_THROW(b.build(in, nullptr, SatFormat::U32, SatMethod::Fused, ScanAlgorithm::Cub),
+               std::invalid_argument);
+  EXPECT_THROW(b.build(in, reinterpret_cast<char*>(dummy) + 4, SatFormat::U32, SatMethod::Fused,
+                       ScanAlgorithm::Cub),
+               std::invalid_argument);
+  EXPECT_THROW(b.build(in, dummy, SatFormat::U32, SatMethod::Fused, static_cast<ScanAlgorithm>(9)),
+               std::invalid_argument);
+  in.width = -1;
+  EXPECT_THROW(b.build(in, dummy, SatFormat::U32, SatMethod::Fused, ScanAlgorithm::Cub),
+               std::invalid_argument);
+  in.width = 0;  // empty image: nothing to do, no throw, no device access
+  EXPECT_NO_THROW(b.build(in, nullptr, SatFormat::U32, SatMethod::Fused, ScanAlgorithm::Cub));
+  EXPECT_EQ(b.stage_times().total_ms, 0.0f);
+}
+
+}  // namespace
