@@ -1,0 +1,316 @@
+// GPU tests of stream compaction and stable partition: every CompactAlgorithm (the paper's with
+// several scan variants) x element types {int32, uint32, int64, float, double, a user struct} x
+// {compact_if, compact_flagged, partition_if, partition_flagged} x awkward and random sizes x
+// selectivities 0, 1%, 50%, 99%, 100%, against std::copy_if / std::stable_partition. Outputs are
+// poisoned before each run; compaction must leave out[count..n) untouched.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "scandof/compact.hpp"
+#include "scandof/device/compact_impl.cuh"  // the user struct and predicate below
+#include "test_util.hpp"
+
+namespace scandof {
+namespace {
+
+using test::DeviceBuffer;
+
+// A user-defined 16-byte element with a user predicate (instantiated here through the .cuh).
+struct Particle {
+  float x, y, z;
+  std::int32_t id;
+};
+struct OutsideRadius {
+  float r2;
+  __host__ __device__ bool operator()(const Particle& p) const {
+    return p.x * p.x + p.y * p.y + p.z * p.z > r2;
+  }
+};
+
+enum class Mode { If, Flagged, PartitionIf, PartitionFlagged };
+const char* mode_name(Mode m) {
+  switch (m) {
+    case Mode::If: return "compact_if";
+    case Mode::Flagged: return "compact_flagged";
+    case Mode::PartitionIf: return "partition_if";
+    case Mode::PartitionFlagged: return "partition_flagged";
+  }
+  return "?";
+}
+bool is_partition(Mode m) { return m == Mode::PartitionIf || m == Mode::PartitionFlagged; }
+bool is_flagged(Mode m) { return m == Mode::Flagged || m == Mode::PartitionFlagged; }
+
+std::string opt_name(CompactOptions o) {
+  std::string s = to_string(o.algo);
+  if (o.algo == CompactAlgorithm::Paper) s += std::string("/") + test::algo_name(o.paper_scan);
+  return s;
+}
+
+// Values spread over the type's range and the threshold that selects about `sel` of them.
+template <class T>
+T value_at(std::uint64_t h) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(static_cast<double>(h >> 11) * 0x1p-53);  // [0, 1)
+  } else {
+    return static_cast<T>(h);
+  }
+}
+template <class T>
+T threshold_for(double sel) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(sel);
+  } else if constexpr (std::is_unsigned_v<T>) {
+    return sel >= 1.0 ? std::numeric_limits<T>::max()
+                      : static_cast<T>(sel * static_cast<double>(std::numeric_limits<T>::max()));
+  } else {
+    const double lo = static_cast<double>(std::numeric_limits<T>::lowest());
+    const double span = -2.0 * lo;
+    return sel >= 1.0 ? std::numeric_limits<T>::max() : static_cast<T>(lo + sel * span);
+  }
+}
+
+template <class T>
+struct Case {
+  std::vector<T> in;
+  std::vector<std::uint8_t> flags;
+};
+
+// Runs one configuration and checks it against the CPU reference `want` (count `k`).
+template <class T, class Pred>
+void run_and_check(const char* type, CompactOptions opt, Mode mode, std::size_t n, Pred pred,
+                   const DeviceBuffer<T>& d_in, const DeviceBuffer<std::uint8_t>& d_flags,
+                   DeviceBuffer<T>& d_out, const std::vector<T>& want, std::size_t k,
+                   ScanWorkspace& ws, bool device_count, cudaStream_t stream) {
+  SCOPED_TRACE(std::string(type) + " " + mode_name(mode) + " " + opt_name(opt) +
+               " n=" + std::to_string(n) + (device_count ? " (device count)" : " (host count)"));
+  d_out.poison(stream);
+  std::size_t got_k = 0;
+  if (device_count) {
+    const std::size_t bytes = compact_workspace_bytes<T>(n, opt);
+    DeviceBuffer<unsigned char> scratch(bytes);
+    DeviceBuffer<std::uint64_t> d_count(1);
+    d_count.poison(stream);
+    switch (mode) {
+      case Mode::If:
+        compact_if(d_in.data(), d_out.data(), d_count.data(), n, pred, scratch.data(), bytes,
+                   stream, opt);
+        break;
+      case Mode::Flagged:
+        compact_flagged(d_in.data(), d_flags.data(), d_out.data(), d_count.data(), n,
+                        scratch.data(), bytes, stream, opt);
+        break;
+      case Mode::PartitionIf:
+        partition_if(d_in.data(), d_out.data(), d_count.data(), n, pred, scratch.data(), bytes,
+                     stream, opt);
+        break;
+      case Mode::PartitionFlagged:
+        partition_flagged(d_in.data(), d_flags.data(), d_out.data(), d_count.data(), n,
+                          scratch.data(), bytes, stream, opt);
+        break;
+    }
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    got_k = static_cast<std::size_t>(d_count.download(1)[0]);
+  } else {
+    switch (mode) {
+      case Mode::If: got_k = compact_if(d_in.data(), d_out.data(), n, pred, ws, stream, opt); break;
+      case Mode::Flagged:
+        got_k = compact_flagged(d_in.data(), d_flags.data(), d_out.data(), n, ws, stream, opt);
+        break;
+      case Mode::PartitionIf:
+        got_k = partition_if(d_in.data(), d_out.data(), n, pred, ws, stream, opt);
+        break;
+      case Mode::PartitionFlagged:
+        got_k = partition_flagged(d_in.data(), d_flags.data(), d_out.data(), n, ws, stream, opt);
+        break;
+    }
+  }
+  ASSERT_EQ(got_k, k);
+  const std::vector<T> got = d_out.download(n);
+  const std::size_t check = is_partition(mode) ? n : k;
+  ASSERT_TRUE(test::all_equal(got.data(), want.data(), check));
+  if (!is_partition(mode)) {
+    // Past the count nothing may be written.
+    const T p = test::poison_value<T>();
+    std::size_t touched = 0;
+    for (std::size_t i = k; i < n; ++i) touched += !test::same_bits(got[i], p);
+    ASSERT_EQ(touched, 0u) << "elements past the count were written";
+  }
+}
+
+std::vector<CompactOptions> main_options() {
+  return {{CompactAlgorithm::SinglePass, ScanAlgorithm::Optimized},
+          {CompactAlgorithm::ReduceThenScan, ScanAlgorithm::Optimized},
+          {CompactAlgorithm::Paper, ScanAlgorithm::Optimized},
+          {CompactAlgorithm::Paper, ScanAlgorithm::Cub}};
+}
+
+std::vector<std::size_t> compact_sizes(std::uint64_t tag) {
+  auto v = test::awkward_sizes();
+  for (std::size_t s : test::random_sizes(2, std::size_t(1) << 20, std::size_t(1) << 24,
+                                          test::derive_seed(tag, 99)))
+    v.push_back(s);
+  return test::capped(v);
+}
+
+template <class T>
+class CompactTyped : public ::testing::Test {};
+using CompactTypes = ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(CompactTyped, CompactTypes);
+
+TYPED_TEST(CompactTyped, AllAlgorithmsModesSizes) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  using T = TypeParam;
+  const double sels[] = {0.01, 0.5, 0.99, 0.0, 1.0};
+  test::Stream stream;
+  ScanWorkspace ws;
+  const auto sizes = compact_sizes(sizeof(T) * 7 + std::is_floating_point_v<T>);
+  for (std::size_t si = 0; si < sizes.size(); ++si) {
+    const std::size_t n = sizes[si];
+    const double sel = sels[si % 5];
+    const std::uint64_t seed = test::derive_seed(11, sizeof(T), std::is_signed_v<T>, n);
+    std::vector<T> in(n);
+    std::vector<std::uint8_t> flags(n);
+    test::parallel_for(n, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        in[i] = value_at<T>(test::hash_at(seed, i));
+        // Flags: any nonzero byte selects; about `sel` of them, independent of the values.
+        const std::uint64_t h = test::hash_at(seed ^ 0xF1A6, i);
+        flags[i] = (static_cast<double>(h >> 11) * 0x1p-53 < sel) ? static_cast<std::uint8_t>(1 + h % 255) : 0;
+      }
+    });
+    const LessThan<T> pred{threshold_for<T>(sel)};
+    DeviceBuffer<T> d_in(in), d_out(n);
+    DeviceBuffer<std::uint8_t> d_flags(flags);
+    for (Mode mode : {Mode::If, Mode::Flagged, Mode::PartitionIf, Mode::PartitionFlagged}) {
+      std::vector<T> want(n);
+      std::size_t k = 0;
+      switch (mode) {
+        case Mode::If: k = compact_gold(in.data(), want.data(), n, pred); break;
+        case Mode::Flagged: k = compact_flagged_gold(in.data(), flags.data(), want.data(), n); break;
+        case Mode::PartitionIf: k = partition_gold(in.data(), want.data(), n, pred); break;
+        case Mode::PartitionFlagged:
+          k = partition_flagged_gold(in.data(), flags.data(), want.data(), n);
+          break;
+      }
+      int oi = 0;
+      for (CompactOptions opt : main_options()) {
+        run_and_check(test::type_name<T>(), opt, mode, n, pred, d_in, d_flags, d_out, want, k, ws,
+                      (si + oi++) % 2 == 0, stream);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// The paper's path with every scan variant of the library.
+TEST(Compact, PaperWithEveryScanAlgorithm) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  test::Stream stream;
+  ScanWorkspace ws;
+  for (std::size_t n : test::capped({1, 33, 1025, 4097, (1u << 16) + 1, (1u << 20) + 7})) {
+    const auto in = test::random_vector<float>(n, test::derive_seed(12, n), test::Pattern::Summable);
+    const LessThan<float> pred{0.5f};
+    std::vector<float> want(n);
+    const std::size_t k = partition_gold(in.data(), want.data(), n, pred);
+    DeviceBuffer<float> d_in(in), d_out(n);
+    DeviceBuffer<std::uint8_t> no_flags;
+    for (ScanAlgorithm a : test::every_algorithm())
+      run_and_check("float", {CompactAlgorithm::Paper, a}, Mode::PartitionIf, n, pred, d_in,
+                    no_flags, d_out, want, k, ws, false, stream);
+  }
+}
+
+TEST(Compact, NotEqualToWithRepeats) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  test::Stream stream;
+  ScanWorkspace ws;
+  const std::size_t n = 300007;
+  std::vector<std::int32_t> in(n);
+  for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<std::int32_t>(test::hash_at(5, i) % 3);
+  const NotEqualTo<std::int32_t> pred{1};
+  std::vector<std::int32_t> want(n);
+  const std::size_t k = compact_gold(in.data(), want.data(), n, pred);
+  DeviceBuffer<std::int32_t> d_in(in), d_out(n);
+  DeviceBuffer<std::uint8_t> no_flags;
+  for (CompactOptions opt : main_options())
+    run_and_check("int32", opt, Mode::If, n, pred, d_in, no_flags, d_out, want, k, ws, true,
+                  stream);
+}
+
+TEST(Compact, UserStructAndPredicate) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  test::Stream stream;
+  ScanWorkspace ws;
+  for (std::size_t n : test::capped({0, 1, 31, 33, 1025, (1u << 20) + 7, 3000017})) {
+    std::vector<Particle> in(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t h = test::hash_at(test::derive_seed(13, n), i);
+      in[i] = Particle{static_cast<float>(h & 0xffff) / 65536.f - 0.5f,
+                       static_cast<float>((h >> 16) & 0xffff) / 65536.f - 0.5f,
+                       static_cast<float>((h >> 32) & 0xffff) / 65536.f - 0.5f,
+                       static_cast<std::int32_t>(i)};
+    }
+    const OutsideRadius pred{0.16f};
+    DeviceBuffer<Particle> d_in(in), d_out(n);
+    DeviceBuffer<std::uint8_t> no_flags;
+    for (Mode mode : {Mode::If, Mode::PartitionIf}) {
+      std::vector<Particle> want(n);
+      std::size_t k = 0;
+      if (mode == Mode::If) {
+        for (const auto& p : in)
+          if (pred(p)) want[k++] = p;
+      } else {
+        for (const auto& p : in)
+          if (pred(p)) want[k++] = p;
+        std::size_t r = k;
+        for (const auto& p : in)
+          if (!pred(p)) want[r++] = p;
+      }
+      int oi = 0;
+      for (CompactOptions opt : main_options())
+        run_and_check("Particle", opt, mode, n, pred, d_in, no_flags, d_out, want, k, ws,
+                      oi++ % 2 == 0, stream);
+    }
+  }
+}
+
+TEST(Compact, BadArgumentsThrow) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  DeviceBuffer<float> a(1000), b(1000);
+  DeviceBuffer<std::uint64_t> c(1);
+  const LessThan<float> p{0.5f};
+  for (CompactOptions opt : main_options()) {
+    const std::size_t need = compact_workspace_bytes<float>(1000, opt);
+    DeviceBuffer<unsigned char> ws(need + 1);
+    EXPECT_THROW(compact_if<float>(nullptr, b.data(), c.data(), 1000, p, ws.data(), need),
+                 std::invalid_argument);
+    EXPECT_THROW(compact_if<float>(a.data(), nullptr, c.data(), 1000, p, ws.data(), need),
+                 std::invalid_argument);
+    EXPECT_THROW(compact_if<float>(a.data(), b.data(), nullptr, 1000, p, ws.data(), need),
+                 std::invalid_argument);
+    EXPECT_THROW(compact_flagged<float>(a.data(), nullptr, b.data(), c.data(), 1000, ws.data(),
+                                        need, 0, opt),
+                 std::invalid_argument);
+    EXPECT_THROW(compact_if<float>(a.data(), a.data() + 10, c.data(), 500, p, ws.data(), need, 0,
+                                   opt),
+                 std::invalid_argument);  // overlap
+    if (need > 0) {
+      EXPECT_THROW(compact_if<float>(a.data(), b.data(), c.data(), 1000, p, ws.data(), need - 1, 0,
+                                     opt),
+                   std::invalid_argument);
+    }
+    // n == 0: no work, count 0, null data allowed.
+    c.poison();
+    compact_if<float>(nullptr, nullptr, c.data(), 0, p, nullptr, 0, 0, opt);
+    EXPECT_EQ(c.download(1)[0], 0u);
+  }
+}
+
+}  // namespace
+}  // namespace scandof

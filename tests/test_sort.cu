@@ -1,0 +1,207 @@
+// GPU tests of the radix sorts: LSD (keys and key-value pairs, bit ranges, stability) and the
+// paper's split + bitonic-merge sort (keys, full range), for uint32, int32, float (NaNs, -0.0,
+// infinities included through random bit patterns) and uint64 keys, over awkward and random sizes
+// and skewed inputs (all equal, few distinct, sorted, reversed), against std::stable_sort.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "scandof/sort.hpp"
+#include "test_util.hpp"
+
+namespace scandof {
+namespace {
+
+using test::DeviceBuffer;
+
+enum class Dist { Uniform, AllEqual, FewDistinct, Sorted, Reversed };
+const char* dist_name(Dist d) {
+  switch (d) {
+    case Dist::Uniform: return "uniform";
+    case Dist::AllEqual: return "all-equal";
+    case Dist::FewDistinct: return "few-distinct";
+    case Dist::Sorted: return "sorted";
+    case Dist::Reversed: return "reversed";
+  }
+  return "?";
+}
+
+template <class K>
+K key_from_bits(std::uint64_t h) {
+  K k;
+  std::memcpy(&k, &h, sizeof(K));  // every bit pattern, so floats include NaNs, infs, -0.0
+  return k;
+}
+
+template <class K>
+std::vector<K> make_keys(std::size_t n, Dist d, std::uint64_t seed) {
+  std::vector<K> v(n);
+  const std::uint64_t same = test::hash_at(seed, 12345);
+  test::parallel_for(n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      const std::uint64_t h = test::hash_at(seed, i);
+      switch (d) {
+        case Dist::Uniform:
+        case Dist::Sorted:
+        case Dist::Reversed: v[i] = key_from_bits<K>(h); break;
+        case Dist::AllEqual: v[i] = key_from_bits<K>(same); break;
+        case Dist::FewDistinct: v[i] = key_from_bits<K>(test::hash_at(seed, h % 7)); break;
+      }
+    }
+  });
+  if (d == Dist::Sorted || d == Dist::Reversed) {
+    std::vector<K> s(n);
+    sort_keys_gold(v.data(), s.data(), n);
+    if (d == Dist::Reversed) std::reverse(s.begin(), s.end());
+    v.swap(s);
+  }
+  return v;
+}
+
+std::vector<std::size_t> sort_sizes(std::uint64_t tag, std::size_t max_random) {
+  auto v = test::awkward_sizes();
+  for (std::size_t s : test::random_sizes(2, std::size_t(1) << 20, max_random,
+                                          test::derive_seed(tag, 77)))
+    v.push_back(s);
+  return test::capped(v);
+}
+
+template <class K>
+class SortTyped : public ::testing::Test {};
+using SortKeyTypes = ::testing::Types<std::uint32_t, std::int32_t, float, std::uint64_t>;
+TYPED_TEST_SUITE(SortTyped, SortKeyTypes);
+
+TYPED_TEST(SortTyped, LsdKeysAndPairs) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  using K = TypeParam;
+  using V = std::uint32_t;
+  test::Stream stream;
+  ScanWorkspace ws;
+  const auto sizes = sort_sizes(sizeof(K) * 3 + std::is_floating_point_v<K>, std::size_t(1) << 24);
+  for (std::size_t si = 0; si < sizes.size(); ++si) {
+    const std::size_t n = sizes[si];
+    const Dist dist = si % 3 == 0 ? Dist::Uniform : static_cast<Dist>(si % 5);
+    const auto keys = make_keys<K>(n, dist, test::derive_seed(21, sizeof(K), n));
+    std::vector<V> vals(n);
+    for (std::size_t i = 0; i < n; ++i) vals[i] = static_cast<V>(test::hash_at(22, i));
+    // Bit ranges: full, and every few sizes a partial one (stability on the rest matters then).
+    const int bits = 8 * sizeof(K);
+    std::vector<std::pair<int, int>> ranges = {{0, bits}};
+    if (si % 4 == 1) ranges.push_back({3, bits - 5});
+    if (si % 4 == 3) ranges.push_back({bits - 8, bits});
+    if (si == 5) ranges.push_back({7, 7});
+    DeviceBuffer<K> d_kin(keys), d_kout(n);
+    DeviceBuffer<V> d_vin(vals), d_vout(n);
+    for (auto r : ranges) {
+      SCOPED_TRACE(std::string(test::type_name<K>()) + " n=" + std::to_string(n) + " " +
+                   dist_name(dist) + " bits [" + std::to_string(r.first) + "," +
+                   std::to_string(r.second) + ")");
+      std::vector<K> wk(n);
+      std::vector<V> wv(n);
+      sort_pairs_gold(keys.data(), wk.data(), vals.data(), wv.data(), n, r.first, r.second);
+      // Keys only (through the explicit-workspace API).
+      d_kout.poison(stream);
+      const std::size_t kb = sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, n);
+      DeviceBuffer<unsigned char> scratch(kb);
+      sort_keys(SortAlgorithm::Lsd, d_kin.data(), d_kout.data(), n, scratch.data(), kb, stream,
+                r.first, r.second);
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      ASSERT_TRUE(test::all_equal(d_kout.download(n).data(), wk.data(), n)) << "keys only";
+      // Pairs (ScanWorkspace API): the values prove stability.
+      d_kout.poison(stream);
+      d_vout.poison(stream);
+      sort_pairs(SortAlgorithm::Lsd, d_kin.data(), d_kout.data(), d_vin.data(), d_vout.data(), n,
+                 ws, stream, r.first, r.second);
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      ASSERT_TRUE(test::all_equal(d_kout.download(n).data(), wk.data(), n)) << "pair keys";
+      ASSERT_TRUE(test::all_equal(d_vout.download(n).data(), wv.data(), n)) << "pair values";
+    }
+  }
+}
+
+TYPED_TEST(SortTyped, SplitKeys) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  using K = TypeParam;
+  test::Stream stream;
+  ScanWorkspace ws;
+  const auto sizes = sort_sizes(sizeof(K) * 5 + 1, std::size_t(1) << 22);
+  for (std::size_t si = 0; si < sizes.size(); ++si) {
+    const std::size_t n = sizes[si];
+    const Dist dist = si % 2 == 0 ? Dist::Uniform : static_cast<Dist>(si % 5);
+    SCOPED_TRACE(std::string(test::type_name<K>()) + " n=" + std::to_string(n) + " " +
+                 dist_name(dist));
+    const auto keys = make_keys<K>(n, dist, test::derive_seed(23, sizeof(K), n));
+    std::vector<K> want(n);
+    sort_keys_gold(keys.data(), want.data(), n);
+    DeviceBuffer<K> d_in(keys), d_out(n);
+    d_out.poison(stream);
+    sort_keys(SortAlgorithm::Split, d_in.data(), d_out.data(), n, ws, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    ASSERT_TRUE(test::all_equal(d_out.download(n).data(), want.data(), n));
+  }
+}
+
+TEST(Sort, InPlace) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  ScanWorkspace ws;
+  for (std::size_t n : test::capped({1, 1000, 100003})) {
+    for (SortAlgorithm a : all_sort_algorithms()) {
+      // 3 passes (odd: the input must first move to the spare buffer) and 4 passes.
+      for (int end : {24, 32}) {
+        if (a == SortAlgorithm::Split && end != 32) continue;
+        const auto keys = make_keys<std::uint32_t>(n, Dist::Uniform, test::derive_seed(24, n));
+        std::vector<std::uint32_t> want(n);
+        sort_keys_gold(keys.data(), want.data(), n, 0, end);
+        DeviceBuffer<std::uint32_t> d(keys);
+        sort_keys(a, d.data(), d.data(), n, ws, 0, 0, end);
+        ASSERT_TRUE(test::all_equal(d.download().data(), want.data(), n))
+            << to_string(a) << " n=" << n << " end=" << end;
+      }
+    }
+    // Pairs in place.
+    const auto keys = make_keys<float>(n, Dist::FewDistinct, test::derive_seed(25, n));
+    std::vector<std::uint32_t> vals(n);
+    for (std::size_t i = 0; i < n; ++i) vals[i] = static_cast<std::uint32_t>(i);
+    std::vector<float> wk(n);
+    std::vector<std::uint32_t> wv(n);
+    sort_pairs_gold(keys.data(), wk.data(), vals.data(), wv.data(), n, 0, 24);
+    DeviceBuffer<float> dk(keys);
+    DeviceBuffer<std::uint32_t> dv(vals);
+    sort_pairs(SortAlgorithm::Lsd, dk.data(), dk.data(), dv.data(), dv.data(), n, ws, 0, 0, 24);
+    ASSERT_TRUE(test::all_equal(dk.download().data(), wk.data(), n));
+    ASSERT_TRUE(test::all_equal(dv.download().data(), wv.data(), n));
+  }
+}
+
+TEST(Sort, BadArgumentsThrow) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  DeviceBuffer<std::uint32_t> a(1000), b(1000);
+  ScanWorkspace ws;
+  EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Lsd, a.data(), b.data(), 1000, ws, 0, 0, 33),
+               std::invalid_argument);
+  EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Lsd, a.data(), b.data(), 1000, ws, 0, 9, 8),
+               std::invalid_argument);
+  EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Split, a.data(), b.data(), 1000, ws, 0, 0, 16),
+               std::invalid_argument);
+  EXPECT_THROW(sort_pairs<std::uint32_t, std::uint32_t>(SortAlgorithm::Split, a.data(), b.data(),
+                                                        a.data(), b.data(), 1000, ws),
+               std::invalid_argument);
+  EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Lsd, nullptr, b.data(), 1000, ws),
+               std::invalid_argument);
+  EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Lsd, a.data(), a.data() + 1, 999, ws),
+               std::invalid_argument);
+  const std::size_t need = sort_keys_workspace_bytes<std::uint32_t>(SortAlgorithm::Lsd, 1000);
+  DeviceBuffer<unsigned char> s(need);
+  EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Lsd, a.data(), b.data(), 1000, s.data(),
+                                        need - 1),
+               std::invalid_argument);
+  sort_keys<std::uint32_t>(SortAlgorithm::Lsd, nullptr, nullptr, 0, nullptr, 0);  // n == 0: no-op
+}
+
+}  // namespace
+}  // namespace scandof
