@@ -46,6 +46,7 @@ void print_help(const char* argv0) {
       "  --tess N              teapot patch subdivisions (default 10)\n"
       "  --out FILE.png        headless: screenshot of the last frame\n"
       "  --screenshot FILE.png window: screenshot after the last frame (needs --frames)\n"
+"  --screenshot-ui FILE window: the whole window with its panels after the last frame\n"
       "  --report FILE.json    per-stage timings (medians over frames), device and renderer\n"
       "  --all-variants        time every scan variant (and the fused path) into the report\n"
       "  --dump-sat FILE.npy   the last frame's SAT, shape (3, H, W), row 0 = bottom\n"
@@ -128,6 +129,8 @@ Options parse_cli(int argc, char** argv) {
       o.out = value();
     } else if (a == "--screenshot") {
       o.screenshot = value();
+    } else if (a == "--screenshot-ui") {
+      o.screenshot_ui = value();
     } else if (a == "--report") {
       o.report = value();
     } else if (a == "--dump-sat") {

@@ -14,6 +14,7 @@ struct Options {
   bool exit_after = false;
   std::string out;          // headless screenshot (PNG) of the last frame
   std::string screenshot;   // window: screenshot after the last frame (with --frames/--exit)
+  std::string screenshot_ui;  // window: the whole window, panels included, after the last frame
   std::string report;       // JSON timing report
   std::string dump_sat;     // .npy of the last frame's SAT
   std::string resources;    // folder holding shaders/ and assets/

@@ -22,6 +22,7 @@
 #include "app.hpp"
 #include "cli.hpp"
 #include "context.hpp"
+#include "image_io.hpp"
 #include "ui.hpp"
 
 #if SCANDOF_WITH_CUDA
@@ -292,9 +293,18 @@ int run_window(const Options& o, const std::string& res) {
       ImGui::Render();
       glViewport(0, 0, fbw, fbh);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-      glfwSwapBuffers(win);
       ++frame_no;
-      if (o.frames > 0 && frame_no >= o.frames && (o.exit_after || !o.screenshot.empty())) {
+      const bool done = o.frames > 0 && frame_no >= o.frames &&
+                        (o.exit_after || !o.screenshot.empty() || !o.screenshot_ui.empty());
+      if (done && !o.screenshot_ui.empty()) {
+        std::vector<uint8_t> px(static_cast<std::size_t>(fbw) * fbh * 4);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadBuffer(GL_BACK);
+        glReadPixels(0, 0, fbw, fbh, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+        write_png_bottom_up(o.screenshot_ui, fbw, fbh, px.data());
+      }
+      glfwSwapBuffers(win);
+      if (done) {
         if (!o.screenshot.empty()) app.screenshot(o.screenshot);
         if (!o.dump_sat.empty()) app.dump_sat(o.dump_sat);
         if (o.verify) {

@@ -243,7 +243,19 @@ void Renderer::render_scene(const Camera& cam, float time_s) {
   glUniform1f(l_spec, 0.05f);
   glBindTextureUnit(0, floor_tex_.get());
   glUniform2f(l_uv, 24.0f, 24.0f);
+  float blobs[8 * 3] = {};
+  int nblob = 0;
+  for (const auto& t : kTeapots) {
+    blobs[nblob * 3 + 0] = t.x;
+    blobs[nblob * 3 + 1] = t.z;
+    blobs[nblob * 3 + 2] = 2.6f * t.scale;  // the teapot's footprint radius is about 2 (x 1.3)
+    ++nblob;
+  }
+  const GLint l_nblob = glGetUniformLocation(p, "u_blob_count");
+  glUniform3fv(glGetUniformLocation(p, "u_blobs"), nblob, blobs);
+  glUniform1i(l_nblob, nblob);
   draw(floor_, Mat4{});
+  glUniform1i(l_nblob, 0);
   glBindTextureUnit(0, wall_tex_.get());
   glUniform2f(l_uv, 6.0f, 4.0f);
   draw(wall_, Mat4{});

@@ -250,7 +250,7 @@ SatStage::SatStage(bool force_cpu) {
     cuda_ = std::make_unique<Cuda>();
     backend_ = "CUDA on " + device_;
   } else {
-    backend_ = "CPU fallback: " + why;
+    backend_ = "CPU fallback: no usable CUDA device (" + why + ")";
   }
 #else
   (void)force_cpu;

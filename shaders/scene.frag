@@ -10,6 +10,10 @@ uniform float u_shininess;
 uniform float u_specular;
 uniform bool u_textured;
 uniform sampler2D u_albedo;
+// Soft contact shadows under the teapots (x, z, radius), so they sit on the floor; a blob per
+// teapot costs a few ALU ops on floor pixels only, far cheaper than a shadow map pass.
+uniform int u_blob_count;
+uniform vec3 u_blobs[8];
 
 out vec4 frag;
 
@@ -26,6 +30,12 @@ void main() {
   float fill = max(dot(n, fill_dir), 0.0);
   vec3 h = normalize(key_dir + v);
   float spec = key > 0.0 ? pow(max(dot(n, h), 0.0), u_shininess) : 0.0;
-  vec3 c = albedo * (0.18 + 0.85 * key + 0.25 * fill) + u_specular * spec * vec3(1.0);
+  float occl = 1.0;
+  for (int i = 0; i < u_blob_count; ++i) {
+    float d = length(v_world.xz - u_blobs[i].xy) / u_blobs[i].z;
+    occl *= mix(0.45, 1.0, smoothstep(0.55, 1.25, d));
+  }
+  key *= occl;
+  vec3 c = albedo * mix(0.6, 1.0, occl) * (0.18 + 0.85 * key + 0.25 * fill) + u_specular * spec * vec3(1.0);
   frag = vec4(c, 1.0);
 }

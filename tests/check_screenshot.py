@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+"""Checks the demo's screenshots (CI, under Xvfb + Mesa): teapots visible, focus region sharp, far
+region blurred.
+
+  check_screenshot.py DOF.png SHARP.png
+
+DOF.png is the depth-of-field output focused near the camera, SHARP.png the same still frame in the
+sharp view (--view sharp). Sharpness is local contrast (mean absolute Laplacian) in a band of the
+image; comparing each band against the sharp frame cancels out what the texture itself contributes:
+the near band (bottom of the image, the floor in focus) must keep its contrast, the far band (top,
+the back wall) must lose most of it. Exit status 0 when every check passes.
+"""
+import sys
+
+import matplotlib.image as mpimg
+import numpy as np
+
+
+def load(path):
+    img = mpimg.imread(path)  # float32 in [0, 1] for PNG
+    if img.ndim != 3 or img.shape[2] < 3:
+        raise SystemExit(f"{path}: expected an RGB(A) image, got shape {img.shape}")
+    return img[..., :3].astype(np.float64)
+
+
+def contrast(gray, k=4):
+    # Structure at a 4-pixel scale: block-average first, so the finest texture grain (which even a
+    # 1-2 pixel circle of confusion inside the depth of field removes) does not dominate, while a
+    # blur of 10 pixels and more still wipes the measure out.
+    h, w = gray.shape
+    gray = gray[: h // k * k, : w // k * k].reshape(h // k, k, w // k, k).mean(axis=(1, 3))
+    lap = 4 * gray[1:-1, 1:-1] - gray[:-2, 1:-1] - gray[2:, 1:-1] - gray[1:-1, :-2] - gray[1:-1, 2:]
+    return float(np.mean(np.abs(lap)))
+
+
+def band(img, top, bottom):
+    h = img.shape[0]
+    return img[int(top * h):int(bottom * h)]
+
+
+def saturated_fraction(img, hue_lo, hue_hi):
+    mx, mn = img.max(axis=2), img.min(axis=2)
+    sat = np.where(mx > 0, (mx - mn) / np.maximum(mx, 1e-6), 0)
+    r, g, b = img[..., 0], img[..., 1], img[..., 2]
+    d = np.maximum(mx - mn, 1e-6)
+    hue = np.where(mx == r, ((g - b) / d) % 6, np.where(mx == g, (b - r) / d + 2, (r - g) / d + 4)) * 60
+    mask = (sat > 0.45) & (mx > 0.25) & (hue >= hue_lo) & (hue < hue_hi)
+    return float(mask.mean())
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    dof, sharp = load(sys.argv[1]), load(sys.argv[2])
+    if dof.shape != sharp.shape:
+        raise SystemExit(f"size mismatch: {dof.shape} vs {sharp.shape}")
+    failures = []
+
+    # Teapots: the scene has a blue and a green teapot, colours nothing else in it has.
+    for name, lo, hi, need in (("blue", 195, 235, 0.002), ("green", 95, 150, 0.001)):
+        f = saturated_fraction(dof, lo, hi)
+        print(f"{name} teapot pixels: {100 * f:.3f}% (need > {100 * need:.2f}%)")
+        if f <= need:
+            failures.append(f"no {name} teapot visible")
+
+    gray_d, gray_s = dof.mean(axis=2), sharp.mean(axis=2)
+    near = contrast(band(gray_d, 0.85, 1.0)) / max(contrast(band(gray_s, 0.85, 1.0)), 1e-9)
+    far = contrast(band(gray_d, 0.02, 0.22)) / max(contrast(band(gray_s, 0.02, 0.22)), 1e-9)
+    print(f"near band (in focus): contrast kept {near:.2f} of the sharp frame (need > 0.6)")
+    print(f"far band (background): contrast kept {far:.2f} of the sharp frame (need < 0.4)")
+    if near <= 0.6:
+        failures.append("the focus region is not sharp")
+    if far >= 0.4:
+        failures.append("the far region is not blurred")
+    if np.abs(dof - sharp).mean() < 1e-3:
+        failures.append("the depth-of-field frame equals the sharp frame")
+
+    if failures:
+        print("FAILED: " + "; ".join(failures))
+        return 1
+    print("screenshot checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,22 @@
+# CI screenshot test of the windowed demo (included by tests/CMakeLists.txt): under Xvfb with Mesa,
+# render a still frame focused near the camera and the same frame unblurred, then check with
+# tests/check_screenshot.py that the teapots show, the focus region is sharp and the far region
+# is blurred. Without CUDA or a device the demo takes its CPU fallback, which is what CI tests.
+if(TARGET scandof)
+  find_program(SCANDOF_XVFB_RUN xvfb-run)
+  find_program(SCANDOF_SYS_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+  if(NOT SCANDOF_XVFB_RUN OR NOT SCANDOF_SYS_PYTHON)
+    message(STATUS "demo_screenshot test skipped: xvfb-run or /usr/bin/python3 missing")
+  else()
+    set(_dir ${CMAKE_CURRENT_BINARY_DIR}/demo_screenshot)
+    set(_common --size 960x540 --frames 30 --exit --no-animate --no-vsync --focus 7 --aperture 12
+                --max-radius 24)
+    string(JOIN " " _common_s ${_common})
+    add_test(NAME demo_screenshot
+      COMMAND sh -c "mkdir -p '${_dir}' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' ${_common_s} --screenshot '${_dir}/dof.png' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' ${_common_s} --view sharp --screenshot '${_dir}/sharp.png' && \
+${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' '${_dir}/dof.png' '${_dir}/sharp.png'")
+    set_tests_properties(demo_screenshot PROPERTIES TIMEOUT 600 LABELS "demo;screenshot")
+  endif()
+endif()
