@@ -61,22 +61,6 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-const char* op_name(scandof::OpKind op) {
-  switch (op) {
-    case scandof::OpKind::Sum:
-      return "sum";
-    case scandof::OpKind::Min:
-      return "min";
-    case scandof::OpKind::Max:
-      return "max";
-  }
-  return "?";
-}
-
-const char* kind_name(scandof::ScanKind k) {
-  return k == scandof::ScanKind::Exclusive ? "exclusive" : "inclusive";
-}
-
 // The CPU path. A signed integer sum runs on the unsigned type of the same width: identical bits
 // (two's complement wrap-around, as numpy and the GPU produce) without signed-overflow UB.
 template <class T, class Op>
@@ -124,9 +108,9 @@ void scan_on_gpu(const Options& o, const T* in, T* out, std::size_t n) {
   CUDA_CHECK(cudaGetLastError());
   const double kernel = median(samples);
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);  // read n + write n
-  std::printf("scantool: %s %s %s of %zu %s on %s\n", scandof::to_string(o.algo), kind_name(o.kind),
-              op_name(o.op), n, scandof::npy::to_string(scandof::npy::dtype_of<T>()),
-              current_device_name().c_str());
+  std::printf("scantool: %s %s %s of %zu %s on %s\n", scandof::to_string(o.algo),
+              scandof::to_string(o.kind), scandof::to_string(o.op), n,
+              scandof::npy::to_string(scandof::npy::dtype_of<T>()), current_device_name().c_str());
   std::printf(
       "  kernel:     %.4f ms median of %zu (after warm-up)  %.1f GB/s read+write, %.2f Gelem/s\n",
       kernel, samples.size(), kernel > 0 ? bytes / kernel * 1e-6 : 0.0,
@@ -147,8 +131,8 @@ void run_typed(const Options& o, bool on_gpu, const scandof::npy::Array& in,
     scan_on_cpu<T, Op>(o, in.data<T>(), out.data<T>(), n);
     if (o.time)
       std::printf("scantool: CPU reference %s %s of %zu %s: %.4f ms (one core, sequential)\n",
-                  kind_name(o.kind), op_name(o.op), n, scandof::npy::to_string(in.dtype),
-                  ms_since(t0));
+                  scandof::to_string(o.kind), scandof::to_string(o.op), n,
+                  scandof::npy::to_string(in.dtype), ms_since(t0));
     return;
   }
 #if SCANDOF_WITH_CUDA

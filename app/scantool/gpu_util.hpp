@@ -18,7 +18,10 @@ template <class T>
 class DeviceBuffer {
  public:
   explicit DeviceBuffer(std::size_t n) : n_(n) {
-    if (n) CUDA_CHECK(cudaMalloc(&p_, n * sizeof(T)));
+    if (n == 0) return;
+    void* p = nullptr;  // cuda_runtime_api.h has only the void** overload
+    CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
+    p_ = static_cast<T*>(p);
   }
   ~DeviceBuffer() {
     if (p_) cudaFree(p_);  // no throwing from a destructor; a failed free is not actionable here
