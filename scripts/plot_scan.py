@@ -228,7 +228,8 @@ def draft_findings(data, sers):
     lines.append("")
     lines.append("1. **Naive (Hillis-Steele) vs work-efficient (Blelloch).** Paper: naive does "
                  "O(n log n) adds, about log2(tile) times the work, so it should lose once the "
-                 "GPU is busy. Measured: work-efficient is %s faster than naive. "
+                 "GPU is busy. Measured: work-efficient runs at %s the speed of naive (the paper "
+                 "expects well above 1x). "
                  "_LEAD: on an H100 both are bound by memory traffic and by the number of passes "
                  "over global memory, not by adds; explain whether the gap is the extra adds, the "
                  "extra __syncthreads() steps, or the tile size each variant uses._"
@@ -288,7 +289,7 @@ def table2_md(data):
     return "\n".join(lines) + "\n" + note
 
 
-def write_results_md(data, sers, pngs, out):
+def write_results_md(data, sers, pngs, out, source=None):
     dev = data.get("device", {})
     cfg = data.get("config", {})
     L = ["# Scan benchmark results", "",
@@ -301,6 +302,7 @@ def write_results_md(data, sers, pngs, out):
                                            dev.get("driver_version", "?")),
          "- Host CPU: %s (%s threads)" % (data.get("host_cpu", "?"), data.get("host_threads", "?")),
          "- Date (UTC): %s" % data.get("date_utc", "?"),
+         "- Source: %s" % (source or "not recorded"),
          "- Run: n = 2^%s..2^%s, scan kind %s, at least %s timed calls per point (more until a "
          "point lasts %s ms), %s warm-up calls; status: %s, failures: %s" % (
              cfg.get("min_log", "?"), cfg.get("max_log", "?"), data.get("kind", "?"),
@@ -335,6 +337,8 @@ def main():
     ap.add_argument("--json", default="results/scan/scanbench.json")
     ap.add_argument("--csv", default="results/scan/scanbench.csv")
     ap.add_argument("--out", default="results/scan")
+    ap.add_argument("--source", default=None,
+                    help="what the measured binary was built from (e.g. a git commit), for RESULTS.md")
     args = ap.parse_args()
     data = load(args)
     os.makedirs(args.out, exist_ok=True)
@@ -354,7 +358,7 @@ def main():
         pngs[(typ, kind)] = [plot_time(data, typ, kind, ser, args.out),
                              plot_fig39_8(data, typ, kind, ser, args.out),
                              plot_bandwidth(data, typ, kind, ser, args.out)]
-    md = write_results_md(data, sers, pngs, args.out)
+    md = write_results_md(data, sers, pngs, args.out, args.source)
     for v in pngs.values():
         for p in v:
             print("wrote", p)
