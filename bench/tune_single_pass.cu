@@ -250,7 +250,8 @@ int rotation_sets(std::size_t bytes_per_set) {
 struct Options {
   bool check = false, small = false, big = true, bench = false, tune = false;
   int reps = 100, max_log2 = 28;
-  unsigned spin_ns = 0;
+  bool delays_set = false;  // --first/--spin given: override the policy's look-back pacing
+  sp::LookbackDelays delays;
 };
 
 // ---- correctness sweep -------------------------------------------------------------------------
@@ -352,12 +353,12 @@ std::size_t run_checks(cudaStream_t s, const Options& o) {
 template <class P, class T>
 Timing time_single_pass(Timer& timer, cudaStream_t s, ScanKind kind, std::vector<T*>& ins,
                         std::vector<T*>& outs, std::size_t n, void* ws, std::size_t wsb, int reps,
-                        unsigned spin_ns) {
+                        sp::LookbackDelays delays) {
   const int sets = int(ins.size());
   return timer.measure(
       [&](int i) {
         sp::scan_with_policy<P>(kind, ins[i % sets], outs[i % sets], n, scandof::Sum{}, T(0), ws,
-                                wsb, s, spin_ns);
+                                wsb, s, delays);
       },
       reps);
 }
@@ -365,6 +366,7 @@ Timing time_single_pass(Timer& timer, cudaStream_t s, ScanKind kind, std::vector
 template <class T>
 std::size_t bench_type(cudaStream_t s, const Options& o) {
   using P = sp::DefaultPolicy<T>;
+  const sp::LookbackDelays delays = o.delays_set ? o.delays : P::delays();
   std::size_t bad = 0;
   Timer timer(s);
   for (ScanKind kind : {ScanKind::Exclusive, ScanKind::Inclusive}) {
@@ -397,7 +399,7 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
       {
         CUDA_CHECK(cudaMemset(outs[0], 0xA5, n * sizeof(T)));
         sp::scan_with_policy<P>(kind, ins[0], outs[0], n, scandof::Sum{}, T(0), ws.ptr, wsb, s,
-                                o.spin_ns);
+                                delays);
         CUDA_CHECK(cudaStreamSynchronize(s));
         std::vector<T> got(n);
         CUDA_CHECK(cudaMemcpy(got.data(), outs[0], n * sizeof(T), cudaMemcpyDeviceToHost));
@@ -420,8 +422,8 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
       cub_bytes = std::max(cub_bytes, tmp);
       DeviceBuffer<unsigned char> cub_ws(cub_bytes);
 
-      const Timing t_sp = time_single_pass<P, T>(timer, s, kind, ins, outs, n, ws.ptr, wsb, o.reps,
-                                                 o.spin_ns);
+      const Timing t_sp =
+          time_single_pass<P, T>(timer, s, kind, ins, outs, n, ws.ptr, wsb, o.reps, delays);
       const Timing t_cub = timer.measure(
           [&](int i) {
             std::size_t b = cub_bytes;
@@ -470,28 +472,29 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
 template <class P>
 void tune_row(Timer& timer, cudaStream_t s, std::size_t n, std::vector<int32_t*>& ins,
               std::vector<int32_t*>& outs, const std::vector<int32_t>& h, int reps,
-              unsigned spin_ns, std::size_t& bad) {
+              sp::LookbackDelays d, std::size_t& bad) {
   const std::size_t wsb = sp::workspace_bytes<int32_t, P>(n);
   DeviceBuffer<unsigned char> ws(wsb);
   CUDA_CHECK(cudaMemset(outs[0], 0xA5, n * 4));
   sp::scan_with_policy<P>(ScanKind::Exclusive, ins[0], outs[0], n, scandof::Sum{}, 0, ws.ptr, wsb,
-                          s, spin_ns);
+                          s, d);
   CUDA_CHECK(cudaStreamSynchronize(s));
   std::vector<int32_t> got(n);
   CUDA_CHECK(cudaMemcpy(got.data(), outs[0], n * 4, cudaMemcpyDeviceToHost));
   bad += verify(ScanKind::Exclusive, h, got, scandof::Sum{}, 0, "tune");
   const Timing t = time_single_pass<P, int32_t>(timer, s, ScanKind::Exclusive, ins, outs, n,
-                                                ws.ptr, wsb, reps, spin_ns);
-  std::printf("  %4dx%-3d spin %4u: %9.2f us %7.0f GB/s  (queued %9.2f us)\n", P::BLOCK_THREADS,
-              P::ITEMS_PER_THREAD, spin_ns, t.median_us, 8.0 * n / (t.median_us * 1e3),
-              t.queued_us);
+                                                ws.ptr, wsb, reps, d);
+  std::printf("  %4dx%-3d minb %2d %s first %4u spin %4u: %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
+              P::BLOCK_THREADS, P::ITEMS_PER_THREAD, P::MIN_BLOCKS,
+              P::PERSISTENT ? "persist" : "1-tile ", d.first_ns, d.spin_ns, t.median_us,
+              8.0 * n / (t.median_us * 1e3), t.queued_us);
   std::fflush(stdout);
 }
 
 std::size_t run_tune(cudaStream_t s, const Options& o) {
   std::size_t bad = 0;
   Timer timer(s);
-  for (int lg : {16, 20, 24, 28}) {
+  for (int lg : {20, 24, 28}) {
     if (lg > o.max_log2) continue;
     const std::size_t n = std::size_t(1) << lg;
     const int sets = rotation_sets(8 * n);
@@ -506,18 +509,28 @@ std::size_t run_tune(cudaStream_t s, const Options& o) {
       CUDA_CHECK(cudaMemcpy(ins.back(), h.data(), n * 4, cudaMemcpyHostToDevice));
     }
     std::printf("\ntune int32 exclusive n=2^%d (%d sets)\n", lg, sets);
-    tune_row<sp::Policy<128, 16>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
-    tune_row<sp::Policy<256, 8>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
-    tune_row<sp::Policy<256, 12>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
-    tune_row<sp::Policy<256, 16>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
-    tune_row<sp::Policy<256, 16>>(timer, s, n, ins, outs, h, o.reps, 64, bad);
-    tune_row<sp::Policy<256, 16>>(timer, s, n, ins, outs, h, o.reps, 256, bad);
-    tune_row<sp::Policy<256, 20>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
-    tune_row<sp::Policy<256, 24>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
-    tune_row<sp::Policy<256, 32>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
-    tune_row<sp::Policy<384, 16>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
-    tune_row<sp::Policy<512, 12>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
-    tune_row<sp::Policy<512, 16>>(timer, s, n, ins, outs, h, o.reps, 0, bad);
+    const sp::LookbackDelays none{0, 0}, light{450, 350}, cub{1245, 648};
+    tune_row<sp::Policy<256, 16>>(timer, s, n, ins, outs, h, o.reps, none, bad);
+    tune_row<sp::Policy<256, 16>>(timer, s, n, ins, outs, h, o.reps, light, bad);
+    tune_row<sp::Policy<256, 16>>(timer, s, n, ins, outs, h, o.reps, cub, bad);
+    tune_row<sp::Policy<256, 32>>(timer, s, n, ins, outs, h, o.reps, none, bad);
+    tune_row<sp::Policy<256, 32>>(timer, s, n, ins, outs, h, o.reps, light, bad);
+    tune_row<sp::Policy<256, 32>>(timer, s, n, ins, outs, h, o.reps, cub, bad);
+    tune_row<sp::Policy<128, 24>>(timer, s, n, ins, outs, h, o.reps, none, bad);
+    tune_row<sp::Policy<128, 24>>(timer, s, n, ins, outs, h, o.reps, cub, bad);
+    tune_row<sp::Policy<128, 24, 16>>(timer, s, n, ins, outs, h, o.reps, none, bad);
+    tune_row<sp::Policy<256, 16, 8>>(timer, s, n, ins, outs, h, o.reps, none, bad);
+    tune_row<sp::Policy<256, 16, 8>>(timer, s, n, ins, outs, h, o.reps, light, bad);
+    tune_row<sp::Policy<256, 24, 6>>(timer, s, n, ins, outs, h, o.reps, none, bad);
+    tune_row<sp::Policy<256, 48>>(timer, s, n, ins, outs, h, o.reps, none, bad);
+    tune_row<sp::Policy<512, 16>>(timer, s, n, ins, outs, h, o.reps, none, bad);
+    tune_row<sp::Policy<256, 16, 1, true>>(timer, s, n, ins, outs, h, o.reps, none, bad);
+    tune_row<sp::Policy<256, 16, 1, true>>(timer, s, n, ins, outs, h, o.reps, light, bad);
+    tune_row<sp::Policy<256, 16, 8, true>>(timer, s, n, ins, outs, h, o.reps, none, bad);
+    tune_row<sp::Policy<256, 32, 1, true>>(timer, s, n, ins, outs, h, o.reps, none, bad);
+    tune_row<sp::Policy<256, 32, 1, true>>(timer, s, n, ins, outs, h, o.reps, light, bad);
+    tune_row<sp::Policy<128, 32, 1, true>>(timer, s, n, ins, outs, h, o.reps, none, bad);
+    tune_row<sp::Policy<512, 16, 1, true>>(timer, s, n, ins, outs, h, o.reps, none, bad);
   }
   return bad;
 }
@@ -535,11 +548,17 @@ int main(int argc, char** argv) {
     else if (a == "--tune") o.tune = true;
     else if (a == "--reps" && i + 1 < argc) o.reps = std::max(50, std::atoi(argv[++i]));
     else if (a == "--max-log2" && i + 1 < argc) o.max_log2 = std::atoi(argv[++i]);
-    else if (a == "--spin" && i + 1 < argc) o.spin_ns = unsigned(std::atoi(argv[++i]));
+    else if (a == "--spin" && i + 1 < argc) {
+      o.delays.spin_ns = unsigned(std::atoi(argv[++i]));
+      o.delays_set = true;
+    } else if (a == "--first" && i + 1 < argc) {
+      o.delays.first_ns = unsigned(std::atoi(argv[++i]));
+      o.delays_set = true;
+    }
     else {
       std::fprintf(stderr,
                    "usage: %s [--check] [--small] [--no-big] [--bench] [--tune] [--reps N] "
-                   "[--max-log2 L] [--spin NS]\n",
+                   "[--max-log2 L] [--first NS] [--spin NS]\n",
                    argv[0]);
       return 2;
     }

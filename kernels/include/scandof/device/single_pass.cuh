@@ -60,22 +60,30 @@ constexpr bool vec_uses_uint4() {
   return sizeof(T) <= 16 && 16 % sizeof(T) == 0;
 }
 
-// Launch shape. 64 bytes per thread keeps 16 KB of loads in flight per 256-thread block; the
-// tuning harness (bench/tune_single_pass.cu) overrides these for its sweeps.
-template <class T>
-struct DefaultPolicy {
-  static constexpr int BLOCK_THREADS = 256;
-  static constexpr int ITEMS_PER_THREAD =
-      vec_items<T>() * ((64 / int(sizeof(T))) / vec_items<T>() > 0
-                            ? (64 / int(sizeof(T))) / vec_items<T>()
-                            : 1);
+// Look-back pacing (CUB's "delay constructor" idea): sleeping after publishing the aggregate and
+// between polls trades a little latency for fewer L2 round trips competing with the data traffic.
+struct LookbackDelays {
+  unsigned first_ns = 0;  // before the first poll
+  unsigned spin_ns = 0;   // between polls of a window that still holds an unpublished tile
 };
 
-template <int BlockThreads, int ItemsPerThread>
+// Launch shape and look-back pacing. The tuning harness (bench/tune_single_pass.cu) sweeps these.
+template <int BlockThreads, int ItemsPerThread, int MinBlocks = 1, bool Persistent = false,
+          unsigned FirstNs = 0, unsigned SpinNs = 0>
 struct Policy {
   static constexpr int BLOCK_THREADS = BlockThreads;
   static constexpr int ITEMS_PER_THREAD = ItemsPerThread;
+  static constexpr int MIN_BLOCKS = MinBlocks;  // __launch_bounds__ blocks per SM (register cap)
+  static constexpr bool PERSISTENT = Persistent;
+  static constexpr LookbackDelays delays() { return LookbackDelays{FirstNs, SpinNs}; }
 };
+
+// 64 bytes per thread, 256 threads (16 KB tiles) for any T.
+template <class T>
+struct DefaultPolicy
+    : Policy<256, vec_items<T>() * ((64 / int(sizeof(T))) / vec_items<T>() > 0
+                                        ? (64 / int(sizeof(T))) / vec_items<T>()
+                                        : 1)> {};
 
 // ---- warp shuffles of any trivially copyable T, 32 bits at a time ------------------------------
 
@@ -227,42 +235,51 @@ __global__ void init_kernel(unsigned long long* words, std::size_t count) {
 }
 
 // ---- the scan kernel --------------------------------------------------------------------------
+// ---- the scan kernel --------------------------------------------------------------------------
 
 template <class T, int kWarps>
 struct SharedStorage {
   T warp_total[kWarps];
   T warp_prefix[kWarps];
-  unsigned tile;
+  unsigned ticket[2];  // tile ids; two slots so a prefetched id never overwrites one being read
 };
 
+template <class T, class Op>
+struct ScanArgs {
+  const T* in;
+  T* out;
+  std::size_t n;
+  Op op;
+  T identity;
+  bool inclusive;
+  TileStatus<T> status;
+  unsigned* tile_counter;  // null when the input is a single tile
+  unsigned tiles;
+  LookbackDelays delays;
+};
+
+// Scans tile `tile` with the whole block. When `ticket_slot` is non-null, thread 0 stores
+// `next_ticket` there before the first barrier (after the loads are issued, so the atomic that
+// produced it overlaps the loads instead of delaying them).
 template <class T, class Op, int kBlockThreads, int kItems, bool kAligned>
-__global__ void __launch_bounds__(kBlockThreads)
-    scan_kernel(const T* in, T* out, std::size_t n, Op op, T identity, bool inclusive,
-                TileStatus<T> status, unsigned* tile_counter, unsigned tiles, unsigned spin_ns) {
+__device__ __forceinline__ void scan_tile(const ScanArgs<T, Op>& a,
+                                          SharedStorage<T, kBlockThreads / 32>& smem,
+                                          unsigned tile, unsigned* ticket_slot,
+                                          unsigned next_ticket) {
   constexpr int kVec = vec_items<T>();
   constexpr bool kUint4 = vec_uses_uint4<T>();
-  static_assert(kBlockThreads % 32 == 0 && kBlockThreads <= 1024, "whole warps, <= 1024 threads");
-  static_assert(kItems % kVec == 0, "ITEMS_PER_THREAD must be a multiple of 16 / sizeof(T)");
   constexpr int kSlots = kItems / kVec;  // vectors per thread
   constexpr int kWarps = kBlockThreads / 32;
   constexpr int kWarpItems = 32 * kItems;
   constexpr int kTileItems = kBlockThreads * kItems;
-
-  // Raw storage: T may lack a trivial default constructor, which __shared__ objects may not have.
-  __shared__ alignas(16) unsigned char smem_raw[sizeof(SharedStorage<T, kWarps>)];
-  auto& smem = *reinterpret_cast<SharedStorage<T, kWarps>*>(smem_raw);
+  const Op op = a.op;
+  const T identity = a.identity;
 
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
-
-  unsigned tile = 0;
-  if (tiles > 1) {
-    if (threadIdx.x == 0) smem.tile = atomicAdd(tile_counter, 1u);
-    __syncthreads();
-    tile = smem.tile;
-  }
   const std::size_t tile_base = std::size_t(tile) * kTileItems;
-  const int valid = int(n - tile_base < std::size_t(kTileItems) ? n - tile_base : kTileItems);
+  const int valid =
+      int(a.n - tile_base < std::size_t(kTileItems) ? a.n - tile_base : std::size_t(kTileItems));
   const bool full = valid == kTileItems;
   const std::size_t warp_base = tile_base + std::size_t(warp) * kWarpItems;
   const int warp_valid = valid - warp * kWarpItems;  // may be <= 0 in the last tile
@@ -270,7 +287,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   // 1. Load. v[s][k] is item (s*32 + lane)*kVec + k of this warp's span.
   T v[kSlots][kVec];
   if (kAligned && kUint4 && full) {
-    const uint4* src = reinterpret_cast<const uint4*>(in + warp_base);
+    const uint4* src = reinterpret_cast<const uint4*>(a.in + warp_base);
     uint4 raw[kSlots];
 #pragma unroll
     for (int s = 0; s < kSlots; ++s) raw[s] = src[s * 32 + lane];
@@ -280,7 +297,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 #pragma unroll
     for (int s = 0; s < kSlots; ++s)
 #pragma unroll
-      for (int k = 0; k < kVec; ++k) v[s][k] = in[warp_base + (s * 32 + lane) * kVec + k];
+      for (int k = 0; k < kVec; ++k) v[s][k] = a.in[warp_base + (s * 32 + lane) * kVec + k];
   } else {
     // Missing items are set to the identity; they only feed the last tile's unused aggregate.
 #pragma unroll
@@ -288,9 +305,10 @@ __global__ void __launch_bounds__(kBlockThreads)
 #pragma unroll
       for (int k = 0; k < kVec; ++k) {
         const int i = (s * 32 + lane) * kVec + k;
-        v[s][k] = i < warp_valid ? in[warp_base + i] : identity;
+        v[s][k] = i < warp_valid ? a.in[warp_base + i] : identity;
       }
   }
+  if (ticket_slot != nullptr && threadIdx.x == 0) *ticket_slot = next_ticket;
 
   // 2. Serial inclusive scan inside each vector, then a shuffle scan per slot across the warp.
   T part[kSlots];
@@ -336,9 +354,10 @@ __global__ void __launch_bounds__(kBlockThreads)
 
     T prefix = identity;  // exclusive prefix of the tile (tile > 0 only)
     if (tile == 0) {
-      if (tiles > 1 && lane == 0) status.publish(0, kFlagPrefix, tile_total);
+      if (a.tiles > 1 && lane == 0) a.status.publish(0, kFlagPrefix, tile_total);
     } else {
-      if (lane == 0) status.publish(tile, kFlagAggregate, tile_total);
+      if (lane == 0) a.status.publish(tile, kFlagAggregate, tile_total);
+      if (a.delays.first_ns) __nanosleep(a.delays.first_ns);
       bool have = false;
       long long newest = static_cast<long long>(tile) - 1;  // lane 31 inspects this tile
       while (true) {
@@ -347,9 +366,9 @@ __global__ void __launch_bounds__(kBlockThreads)
         T val = identity;
         if (t >= 0) flag = kFlagInvalid;
         while (true) {
-          if (flag == kFlagInvalid) status.read(static_cast<unsigned>(t), flag, val);
+          if (flag == kFlagInvalid) a.status.read(static_cast<unsigned>(t), flag, val);
           if (!__any_sync(kFullMask, flag == kFlagInvalid)) break;
-          if (spin_ns) __nanosleep(spin_ns);
+          if (a.delays.spin_ns) __nanosleep(a.delays.spin_ns);
         }
         const unsigned pmask = __ballot_sync(kFullMask, flag == kFlagPrefix);
         const int first = pmask ? 31 - __clz(pmask) : 0;  // newest P; older lanes drop out
@@ -365,7 +384,7 @@ __global__ void __launch_bounds__(kBlockThreads)
         if (pmask) break;
         newest -= 32;
       }
-      if (lane == 0) status.publish(tile, kFlagPrefix, op(prefix, tile_total));
+      if (lane == 0) a.status.publish(tile, kFlagPrefix, op(prefix, tile_total));
     }
     if (lane < kWarps) {
       // Warp 0 of tile 0 has no prefix; it stores the identity and the consumer skips it.
@@ -382,7 +401,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   // 4. Apply prefixes and store.
   bool has = !(tile == 0 && warp == 0);
   T acc = smem.warp_prefix[warp];  // prefix of everything before slot s of this warp
-  T* dst = out + warp_base;
+  T* dst = a.out + warp_base;
 #pragma unroll
   for (int s = 0; s < kSlots; ++s) {
     // p = prefix of everything before this thread's vector in slot s.
@@ -395,7 +414,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     T o[kVec];
 #pragma unroll
     for (int k = 0; k < kVec; ++k) {
-      if (inclusive) {
+      if (a.inclusive) {
         o[k] = hp ? op(p, v[s][k]) : v[s][k];
       } else if (k == 0) {
         o[k] = hp ? p : identity;
@@ -420,11 +439,47 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
+// One block per tile (kPersistent false) or a grid of resident blocks that keep taking tickets
+// (kPersistent true: the next ticket's atomic is issued before the current tile's loads, so its
+// L2 round trip leaves the critical path). Either way tile ids come from the global counter in
+// the order blocks ask, so every tile a block waits on belongs to a block that is running and
+// will publish without waiting on anything later: no deadlock.
+template <class T, class Op, int kBlockThreads, int kItems, int kMinBlocks, bool kPersistent,
+          bool kAligned>
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocks) scan_kernel(ScanArgs<T, Op> a) {
+  static_assert(kBlockThreads % 32 == 0 && kBlockThreads <= 1024, "whole warps, <= 1024 threads");
+  static_assert(kItems % vec_items<T>() == 0,
+                "ITEMS_PER_THREAD must be a multiple of 16 / sizeof(T)");
+  constexpr int kWarps = kBlockThreads / 32;
+  // Raw storage: T may lack a trivial default constructor, which __shared__ objects may not have.
+  __shared__ alignas(16) unsigned char smem_raw[sizeof(SharedStorage<T, kWarps>)];
+  auto& smem = *reinterpret_cast<SharedStorage<T, kWarps>*>(smem_raw);
+
+  if (a.tiles == 1) {  // the whole input is one tile: no counter, no status
+    scan_tile<T, Op, kBlockThreads, kItems, kAligned>(a, smem, 0, nullptr, 0);
+    return;
+  }
+  if (threadIdx.x == 0) smem.ticket[0] = atomicAdd(a.tile_counter, 1u);
+  __syncthreads();
+  unsigned tile = smem.ticket[0];
+  if constexpr (!kPersistent) {
+    scan_tile<T, Op, kBlockThreads, kItems, kAligned>(a, smem, tile, nullptr, 0);
+  } else {
+    for (unsigned it = 1; tile < a.tiles; ++it) {
+      const unsigned slot = it & 1;
+      unsigned next = 0;
+      if (threadIdx.x == 0) next = atomicAdd(a.tile_counter, 1u);
+      scan_tile<T, Op, kBlockThreads, kItems, kAligned>(a, smem, tile, &smem.ticket[slot], next);
+      tile = smem.ticket[slot];  // written before the tile's first barrier
+    }
+  }
+}
+
 // Host side with an explicit policy (the tuning harness calls this one directly).
 template <class P, class T, class Op>
 void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
                       void* d_workspace, std::size_t ws_bytes, cudaStream_t stream,
-                      unsigned spin_ns = 0) {
+                      LookbackDelays delays = P::delays()) {
   static_assert(std::is_trivially_copyable<T>::value, "scan needs a trivially copyable T");
   if (n == 0) return;
   if (d_in == nullptr || d_out == nullptr)
@@ -441,14 +496,14 @@ void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op 
   if (need > 0 && reinterpret_cast<std::uintptr_t>(d_workspace) % 16 != 0)
     throw std::invalid_argument("single_pass_scan: workspace must be 16-byte aligned");
 
-  TileStatus<T> status{};
-  unsigned* counter = nullptr;
+  ScanArgs<T, Op> a{d_in, d_out, n, op, identity, kind == ScanKind::Inclusive,
+                    TileStatus<T>{},  nullptr, unsigned(tiles), delays};
   if (tiles > 1) {
     auto* base = static_cast<unsigned char*>(d_workspace);
-    counter = reinterpret_cast<unsigned*>(base);
+    a.tile_counter = reinterpret_cast<unsigned*>(base);
     unsigned char* flags = base + kAlign;
     unsigned char* values = flags + align_up(TileStatus<T>::flag_bytes(tiles));
-    status = TileStatus<T>::make(flags, values, tiles);
+    a.status = TileStatus<T>::make(flags, values, tiles);
     // Counter + flags are one contiguous run of 8-byte words.
     const std::size_t words = (kAlign + TileStatus<T>::flag_bytes(tiles) + 7) / 8;
     const int threads = 256;
@@ -460,14 +515,22 @@ void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op 
 
   const bool aligned = reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0 &&
                        reinterpret_cast<std::uintptr_t>(d_out) % 16 == 0;
-  const bool inclusive = kind == ScanKind::Inclusive;
-  constexpr int kBT = P::BLOCK_THREADS, kIPT = P::ITEMS_PER_THREAD;
-  if (aligned)
-    scan_kernel<T, Op, kBT, kIPT, true><<<unsigned(tiles), kBT, 0, stream>>>(
-        d_in, d_out, n, op, identity, inclusive, status, counter, unsigned(tiles), spin_ns);
-  else
-    scan_kernel<T, Op, kBT, kIPT, false><<<unsigned(tiles), kBT, 0, stream>>>(
-        d_in, d_out, n, op, identity, inclusive, status, counter, unsigned(tiles), spin_ns);
+  constexpr int kBT = P::BLOCK_THREADS, kIPT = P::ITEMS_PER_THREAD, kMB = P::MIN_BLOCKS;
+  constexpr bool kPers = P::PERSISTENT;
+  auto kernel = aligned ? scan_kernel<T, Op, kBT, kIPT, kMB, kPers, true>
+                        : scan_kernel<T, Op, kBT, kIPT, kMB, kPers, false>;
+  unsigned grid = unsigned(tiles);
+  if (kPers && tiles > 1) {
+    // Only as many blocks as fit at once: a persistent block that cannot start would hold no
+    // ticket (harmless) but waste a launch slot.
+    int dev = 0, sms = 0, per_sm = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBT, 0));
+    const std::size_t resident = std::size_t(sms) * std::size_t(per_sm > 0 ? per_sm : 1);
+    grid = unsigned(tiles < resident ? tiles : resident);
+  }
+  kernel<<<grid, kBT, 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();
 }
 
