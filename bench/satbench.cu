@@ -1,0 +1,305 @@
+// satbench: GPU Gems 3 Table 39-1 (summed-area table of an RGB8 image, per stage) redone on today's
+// GPU, for every ScanAlgorithm through the paper's pipeline and for the fused path, uint32 and
+// float tables, beside cudaMemcpy D2D floors of the same byte counts.
+//
+//   satbench [--out results/sat] [--quick] [--sizes 512x512,1024x1024,1920x1080,4096x2160]
+//
+// Two timings per configuration, both medians of CUDA-event times after warm-up:
+//   stages: build(timed=true) one at a time, stage events inside (a synchronize between builds);
+//   total:  the untimed build enqueued back to back (what a frame loop pays), bracketed by events.
+// Input images and output tables rotate over several sets when one set fits in L2, so no stage is
+// timed from a cache the previous repetition warmed.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_util.hpp"
+#include "scandof/cuda_check.hpp"
+#include "scandof/sat.hpp"
+#include "scandof/scan.hpp"
+
+namespace {
+
+using namespace scandof;
+using namespace scandof::bench;
+
+struct Size {
+  int w, h;
+};
+
+// Table 39-1 (GeForce 8800 GTX, float planes, 3 channels): (de)interleave, transpose, 6 scans, total.
+struct PaperRow {
+  double interleave, transpose, scans, total;
+};
+const std::map<std::pair<int, int>, PaperRow> kPaper = {{{512, 512}, {0.44, 0.23, 0.97, 1.64}},
+                                                        {{1024, 1024}, {0.96, 0.84, 1.70, 3.50}}};
+
+struct Result {
+  Size size;
+  std::string format, method, algo;
+  double deinterleave = 0, row_scan = 0, transpose = 0, column_scan = 0, transpose_back = 0;
+  double stages_total = 0;  // median of the timed builds' totals
+  double total = 0;         // median of untimed back-to-back builds
+  double bytes = 0;         // DRAM-level bytes the method moves (read + written)
+  int reps = 0;
+};
+
+double median(std::vector<double> v) { return summarize(std::move(v)).median_ms; }
+
+std::vector<Size> parse_sizes(const std::string& s) {
+  std::vector<Size> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    Size z{};
+    if (std::sscanf(item.c_str(), "%dx%d", &z.w, &z.h) != 2 || z.w <= 0 || z.h <= 0)
+      throw std::invalid_argument("bad size '" + item + "' (want WxH)");
+    out.push_back(z);
+  }
+  return out;
+}
+
+// Bytes moved per build at 3 channels of 4 bytes: the paper's pipeline reads the pixels once,
+// then every stage reads and writes the whole table (4 passes over it); fused: rows pass reads the
+// pixels and writes the table, the column pass reads and writes it.
+double paper_bytes(double px) { return px * (4 + 12) + 4 * px * 24; }
+double fused_bytes(double px) { return px * (4 + 12) + px * 24; }
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  std::string out_dir = "results/sat";
+  std::string sizes_arg = "512x512,1024x1024,1920x1080,4096x2160";
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--out" && i + 1 < argc) {
+      out_dir = argv[++i];
+    } else if (a == "--sizes" && i + 1 < argc) {
+      sizes_arg = argv[++i];
+    } else if (a == "--quick") {
+      quick = true;
+    } else {
+      std::fprintf(stderr, "usage: satbench [--out DIR] [--sizes WxH,...] [--quick]\n");
+      return 2;
+    }
+  }
+  const std::vector<Size> sizes = parse_sizes(sizes_arg);
+  const DeviceInfo dev = query_device();
+  std::printf("satbench on %s (sm_%d%d, %d SMs, L2 %.0f MB), CUDA runtime %s driver %s\n",
+              dev.name.c_str(), dev.cc_major, dev.cc_minor, dev.sm_count, dev.l2_bytes / 1e6,
+              cuda_version_string(dev.runtime_version).c_str(),
+              cuda_version_string(dev.driver_version).c_str());
+
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  EventTimer timer(stream);
+  TimingOptions opt;
+  opt.warmup = 5;
+  opt.min_reps = quick ? 20 : 100;
+  opt.min_total_ms = quick ? 10 : 40;
+  const int stage_reps = quick ? 20 : 100;
+
+  std::vector<Result> results;
+  struct Floor {
+    Size size;
+    double copy16_ms, copy40_ms;
+  };
+  std::vector<Floor> floors;
+  SatBuilder builder;
+  for (const Size sz : sizes) {
+    const std::size_t px = static_cast<std::size_t>(sz.w) * sz.h;
+    const std::size_t in_bytes = px * 4, table = SatBuilder::table_bytes(sz.w, sz.h);
+    // A set = image + table (+ the paper path's scratch, one per builder, also rotated through by
+    // the other sets' traffic).
+    const std::size_t sets = std::min<std::size_t>(
+        rotation_sets(in_bytes + 2 * table, dev.l2_bytes), 16);
+    std::vector<DeviceArray<uint32_t>> imgs(sets), outs(sets);
+    std::vector<uint32_t> host(px);
+    for (std::size_t i = 0; i < px; ++i) host[i] = static_cast<uint32_t>(hash64(7, i));
+    for (std::size_t s = 0; s < sets; ++s) {
+      imgs[s].resize(px);
+      outs[s].resize(table / 4);
+      CUDA_CHECK(cudaMemcpy(imgs[s].get(), host.data(), in_bytes, cudaMemcpyHostToDevice));
+    }
+    auto input = [&](std::size_t s) {
+      SatInput in;
+      in.pixels = imgs[s].get();
+      in.pitch_bytes = static_cast<std::size_t>(sz.w) * 4;
+      in.width = sz.w;
+      in.height = sz.h;
+      return in;
+    };
+
+    // Floors: cudaMemcpy D2D moving 16 B/pixel (an ideal one-pass SAT: 4 read + 12 written) and
+    // 40 B/pixel (the fused two-pass traffic).
+    {
+      DeviceArray<unsigned char> a(px * 20), b(px * 20);
+      const Stats s16 = timer.measure(
+          [&](int) { memcpy_d2d(b.get(), a.get(), px * 8, stream); }, opt);
+      const Stats s40 = timer.measure(
+          [&](int) { memcpy_d2d(b.get(), a.get(), px * 20, stream); }, opt);
+      floors.push_back({sz, s16.median_ms, s40.median_ms});
+    }
+
+    for (SatFormat format : {SatFormat::F32, SatFormat::U32}) {
+      std::vector<std::pair<SatMethod, ScanAlgorithm>> configs;
+      for (ScanAlgorithm a : all_scan_algorithms()) configs.push_back({SatMethod::Paper, a});
+      configs.push_back({SatMethod::Fused, ScanAlgorithm::Cub});
+      for (const auto& config : configs) {
+        const SatMethod method = config.first;
+        const ScanAlgorithm algo = config.second;
+        Result r;
+        r.size = sz;
+        r.format = to_string(format);
+        r.method = to_string(method);
+        r.algo = method == SatMethod::Fused ? "-" : to_string(algo);
+        r.bytes = method == SatMethod::Paper ? paper_bytes(px) : fused_bytes(px);
+        // Warm-up also sizes the builder's scratch outside the timed region.
+        for (int i = 0; i < 3; ++i)
+          builder.build(input(i % sets), outs[i % sets].get(), format, method, algo, stream);
+        std::vector<double> d, rs, t, cs, tb, tot;
+        for (int i = 0; i < stage_reps; ++i) {
+          builder.build(input(i % sets), outs[i % sets].get(), format, method, algo, stream, true);
+          const SatStageTimes st = builder.stage_times();
+          d.push_back(st.deinterleave_ms);
+          rs.push_back(st.row_scan_ms);
+          t.push_back(st.transpose_ms);
+          cs.push_back(st.column_scan_ms);
+          tb.push_back(st.transpose_back_ms);
+          tot.push_back(st.total_ms);
+        }
+        r.deinterleave = median(d);
+        r.row_scan = median(rs);
+        r.transpose = median(t);
+        r.column_scan = median(cs);
+        r.transpose_back = median(tb);
+        r.stages_total = median(tot);
+        const Stats s = timer.measure(
+            [&](int rep) {
+              const std::size_t k = static_cast<std::size_t>(rep) % sets;
+              builder.build(input(k), outs[k].get(), format, method, algo, stream);
+            },
+            opt);
+        r.total = s.median_ms;
+        r.reps = s.reps;
+        results.push_back(r);
+      }
+    }
+  }
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+
+  // Console and Markdown.
+  Table con({"size", "fmt", "method", "algo", "deint", "row", "transp", "col", "transp2",
+             "stages", "total", "GB/s"});
+  std::ostringstream md;
+  md << "# Summed-area tables: Table 39-1 redone\n\n"
+     << "Device: " << dev.name << " (sm_" << dev.cc_major << dev.cc_minor << ", " << dev.sm_count
+     << " SMs), CUDA runtime " << cuda_version_string(dev.runtime_version) << ", driver "
+     << cuda_version_string(dev.driver_version) << ", " << utc_now_iso() << ". `satbench`"
+     << (quick ? " --quick" : "") << ".\n\n"
+     << "RGB8 image (RGBA8 in memory) -> 3 summed-area tables. Times in ms, medians of CUDA-event "
+        "times after warm-up. Stage columns come from builds with stage events (`timed`), "
+        "`total` from untimed builds enqueued back to back; inputs and outputs rotate through "
+        "several sets when a set fits in L2. `paper` = de-interleave, row scans, transpose, row "
+        "scans, transpose back, with the named block scan on the rows; `fused` = row scans "
+        "straight from the pixels, then an in-place column scan. GB/s = DRAM-level bytes the "
+        "method moves (read + written) / total.\n\n"
+     << "| size | format | method | scan | de-interleave | transposes (both) | scans (rows + "
+        "cols) | total (stages) | total (back to back) | GB/s |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const Result& r : results) {
+    const std::string size = std::to_string(r.size.w) + "x" + std::to_string(r.size.h);
+    con.add({size, r.format, r.method, r.algo, fmt("%.4f", r.deinterleave), fmt("%.4f", r.row_scan),
+             fmt("%.4f", r.transpose), fmt("%.4f", r.column_scan), fmt("%.4f", r.transpose_back),
+             fmt("%.4f", r.stages_total), fmt("%.4f", r.total),
+             fmt("%.0f", gb_per_s(r.bytes, r.total))});
+    md << "| " << size << " | " << r.format << " | " << r.method << " | " << r.algo << " | "
+       << fmt("%.4f", r.deinterleave) << " | " << fmt("%.4f", r.transpose + r.transpose_back)
+       << " | " << fmt("%.4f", r.row_scan + r.column_scan) << " | "
+       << fmt("%.4f", r.stages_total) << " | **" << fmt("%.4f", r.total) << "** | "
+       << fmt("%.0f", gb_per_s(r.bytes, r.total)) << " |\n";
+    const auto p = kPaper.find({r.size.w, r.size.h});
+    if (p != kPaper.end() && r.format == "f32" && r.method == "paper" && r.algo == "optimized")
+      md << "| " << size << " | f32 | *GPU Gems 3, 8800 GTX* | *paper* | *"
+         << fmt("%.2f", p->second.interleave) << "* (with interleave) | *"
+         << fmt("%.2f", p->second.transpose) << "* | *" << fmt("%.2f", p->second.scans)
+         << "* | *" << fmt("%.2f", p->second.total) << "* | | |\n";
+  }
+  con.print();
+  md << "\ncudaMemcpy D2D floors (same run): an ideal single-pass SAT moves 16 B/pixel (4 read + "
+        "12 written), the fused two-pass path 40 B/pixel (intermediate round trip included).\n\n"
+     << "| size | memcpy 16 B/px ms | memcpy 40 B/px ms |\n|---|---|---|\n";
+  for (const Floor& f : floors) {
+    std::printf("floor %dx%d: memcpy 16 B/px %.4f ms, 40 B/px %.4f ms\n", f.size.w, f.size.h,
+                f.copy16_ms, f.copy40_ms);
+    md << "| " << f.size.w << "x" << f.size.h << " | " << fmt("%.4f", f.copy16_ms) << " | "
+       << fmt("%.4f", f.copy40_ms) << " |\n";
+  }
+  write_text_file(out_dir + "/RESULTS.md", md.str());
+
+  CsvWriter csv(out_dir + "/satbench.csv");
+  csv.row({"device", "width", "height", "format", "method", "scan", "deinterleave_ms",
+           "row_scan_ms", "transpose_ms", "column_scan_ms", "transpose_back_ms", "stages_total_ms",
+           "total_ms", "bytes", "reps"});
+  for (const Result& r : results)
+    csv.row({dev.name, std::to_string(r.size.w), std::to_string(r.size.h), r.format, r.method,
+             r.algo, fmt("%.5f", r.deinterleave), fmt("%.5f", r.row_scan),
+             fmt("%.5f", r.transpose), fmt("%.5f", r.column_scan), fmt("%.5f", r.transpose_back),
+             fmt("%.5f", r.stages_total), fmt("%.5f", r.total), fmt("%.0f", r.bytes),
+             std::to_string(r.reps)});
+  for (const Floor& f : floors) {
+    const double px = static_cast<double>(f.size.w) * f.size.h;
+    csv.row({dev.name, std::to_string(f.size.w), std::to_string(f.size.h), "-", "memcpy16B", "-",
+             "", "", "", "", "", "", fmt("%.5f", f.copy16_ms), fmt("%.0f", 16 * px), ""});
+    csv.row({dev.name, std::to_string(f.size.w), std::to_string(f.size.h), "-", "memcpy40B", "-",
+             "", "", "", "", "", "", fmt("%.5f", f.copy40_ms), fmt("%.0f", 40 * px), ""});
+  }
+  std::vector<std::string> recs;
+  for (const Result& r : results)
+    recs.push_back(Json::Object()
+                       .add("width", Json::num(r.size.w))
+                       .add("height", Json::num(r.size.h))
+                       .add("format", Json::str(r.format))
+                       .add("method", Json::str(r.method))
+                       .add("scan", Json::str(r.algo))
+                       .add("deinterleave_ms", Json::num(r.deinterleave))
+                       .add("row_scan_ms", Json::num(r.row_scan))
+                       .add("transpose_ms", Json::num(r.transpose))
+                       .add("column_scan_ms", Json::num(r.column_scan))
+                       .add("transpose_back_ms", Json::num(r.transpose_back))
+                       .add("stages_total_ms", Json::num(r.stages_total))
+                       .add("total_ms", Json::num(r.total))
+                       .add("bytes", Json::num(r.bytes))
+                       .add("reps", Json::num(r.reps))
+                       .done());
+  std::vector<std::string> frecs;
+  for (const Floor& f : floors)
+    frecs.push_back(Json::Object()
+                        .add("width", Json::num(f.size.w))
+                        .add("height", Json::num(f.size.h))
+                        .add("memcpy_16B_per_px_ms", Json::num(f.copy16_ms))
+                        .add("memcpy_40B_per_px_ms", Json::num(f.copy40_ms))
+                        .done());
+  write_text_file(out_dir + "/satbench.json",
+                  Json::Object()
+                          .add("device", Json::str(dev.name))
+                          .add("runtime", Json::str(cuda_version_string(dev.runtime_version)))
+                          .add("driver", Json::str(cuda_version_string(dev.driver_version)))
+                          .add("when", Json::str(utc_now_iso()))
+                          .add("results", Json::array(recs, true))
+                          .add("memcpy_floors", Json::array(frecs, true))
+                          .done() +
+                      "\n");
+  std::printf("wrote %s/RESULTS.md, satbench.csv, satbench.json\n", out_dir.c_str());
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "satbench: %s\n", e.what());
+  return 1;
+}
