@@ -326,19 +326,34 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op>& a,
       if (lane >= d) part[s] = op(y, part[s]);
     }
   }
-  T lane_excl[kSlots];   // scan of lanes < lane in slot s (meaningless in lane 0)
-  T slot_total[kSlots];  // the whole warp's slot s
+  // Fold everything the warp knows into v, so only the items (not per-slot partials) stay live
+  // across the barrier and the look-back: fewer registers, more resident blocks. Inclusive: v
+  // becomes the warp-level inclusive scan. Exclusive: v becomes the warp-level exclusive scan;
+  // the warp's very first item has nothing before it (marked by `lead`, value unused).
+  const bool lead = lane == 0 && !a.inclusive;
+  T warp_sum;
+  {
+    T run;  // the warp's total over slots < s
 #pragma unroll
-  for (int s = 0; s < kSlots; ++s) {
-    lane_excl[s] = shfl_up(part[s], 1);
-    slot_total[s] = shfl_idx(part[s], 31);
-  }
-  if (lane == 0) {
-    T t = slot_total[0];
+    for (int s = 0; s < kSlots; ++s) {
+      const T lane_excl = shfl_up(part[s], 1);  // lanes < lane, slot s (garbage in lane 0)
+      const T slot_total = shfl_idx(part[s], 31);
+      T pre = s == 0 ? lane_excl : (lane > 0 ? op(run, lane_excl) : run);
+      const bool has_pre = s > 0 || lane > 0;
+      run = s == 0 ? slot_total : op(run, slot_total);
+      if (a.inclusive) {
 #pragma unroll
-    for (int s = 1; s < kSlots; ++s) t = op(t, slot_total[s]);
-    smem.warp_total[warp] = t;
+        for (int k = 0; k < kVec; ++k)
+          if (has_pre) v[s][k] = op(pre, v[s][k]);
+      } else {
+#pragma unroll
+        for (int k = kVec - 1; k > 0; --k) v[s][k] = has_pre ? op(pre, v[s][k - 1]) : v[s][k - 1];
+        v[s][0] = pre;
+      }
+    }
+    warp_sum = run;
   }
+  if (lane == 0) smem.warp_total[warp] = warp_sum;
   __syncthreads();
 
   // 3. Warp 0: tile aggregate, publish, look back, per-warp prefixes.
@@ -398,32 +413,16 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op>& a,
   }
   __syncthreads();
 
-  // 4. Apply prefixes and store.
-  bool has = !(tile == 0 && warp == 0);
-  T acc = smem.warp_prefix[warp];  // prefix of everything before slot s of this warp
+  // 4. Apply the warp's prefix and store.
+  const bool has = !(tile == 0 && warp == 0);
+  const T acc = smem.warp_prefix[warp];
   T* dst = a.out + warp_base;
 #pragma unroll
   for (int s = 0; s < kSlots; ++s) {
-    // p = prefix of everything before this thread's vector in slot s.
-    T p = acc;
-    bool hp = has;
-    if (lane > 0) {
-      p = has ? op(acc, lane_excl[s]) : lane_excl[s];
-      hp = true;
-    }
     T o[kVec];
 #pragma unroll
-    for (int k = 0; k < kVec; ++k) {
-      if (a.inclusive) {
-        o[k] = hp ? op(p, v[s][k]) : v[s][k];
-      } else if (k == 0) {
-        o[k] = hp ? p : identity;
-      } else {
-        o[k] = hp ? op(p, v[s][k - 1]) : v[s][k - 1];
-      }
-    }
-    acc = has ? op(acc, slot_total[s]) : slot_total[s];
-    has = true;
+    for (int k = 0; k < kVec; ++k) o[k] = has ? op(acc, v[s][k]) : v[s][k];
+    if (s == 0 && lead) o[0] = has ? acc : identity;
 
     if (kAligned && kUint4 && full) {
       uint4 raw;
