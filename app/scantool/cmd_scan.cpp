@@ -77,7 +77,10 @@ void scan_on_cpu(const Options& o, const T* in, T* out, std::size_t n) {
 #if SCANDOF_WITH_CUDA
 template <class T, class Op>
 void scan_on_gpu(const Options& o, const T* in, T* out, std::size_t n) {
-  if (n == 0) return;             // nothing to launch; an empty array is still written
+  if (n == 0) {  // nothing to launch; an empty array is still written
+    if (o.time) std::printf("scantool: empty array, nothing to time\n");
+    return;
+  }
   CUDA_CHECK(cudaFree(nullptr));  // context creation, kept out of the end-to-end time
   const auto t0 = Clock::now();
   Event e_start, e_up, e_scan, e_down;

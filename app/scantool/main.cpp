@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "gpu_util.hpp"
 #include "scandof/cuda_check.hpp"
 #include "scandof/npy.hpp"
 #include "scandof/scan.hpp"
@@ -45,6 +46,12 @@ void print_version() {
       (CUDART_VERSION % 1000) / 10, runtime / 1000, (runtime % 1000) / 10,
       driver ? (std::to_string(driver / 1000) + "." + std::to_string((driver % 1000) / 10)).c_str()
              : "none (no NVIDIA driver)");
+  std::string why;
+  if (scandof::cuda_device_available(&why)) {
+    std::printf("device: %s\n", scantool::current_device_name().c_str());
+  } else {
+    std::printf("device: none (%s); commands compute on the CPU\n", why.c_str());
+  }
 #else
   std::printf("built without CUDA: every command computes on the CPU\n");
 #endif
