@@ -237,6 +237,12 @@ TEST(Npy, HeaderDoesNotParse) {
                ErrorKind::BadHeader, {"missing key 'descr'"});
 }
 
+TEST(Npy, ImplausibleHeaderLength) {
+  // Version 2.0 with a 4 GiB header length: refused before any allocation of that size.
+  const std::string b = std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff{'descr'", 19);
+  expect_error([&] { load_bytes(b); }, ErrorKind::BadHeader, {"implausible"});
+}
+
 TEST(Npy, UnsupportedDtypesNamed) {
   auto header = [](const std::string& descr) {
     return numpy_style("{'descr': " + descr + ", 'fortran_order': False, 'shape': (0,), }");

@@ -420,6 +420,12 @@ Header read_header(std::istream& in, const std::string& name) {
     throw Error(ErrorKind::Truncated, name + ": truncated .npy file (ends inside the preamble)");
   std::size_t header_len = 0;
   for (std::size_t i = 0; i < len_bytes; ++i) header_len |= std::size_t(pre[8 + i]) << (8 * i);
+  // numpy's own headers are a few hundred bytes (it refuses over 10000 by default); a huge length
+  // means a damaged file, and trusting it would allocate up to 4 GiB before finding out.
+  constexpr std::size_t kMaxHeader = std::size_t(1) << 20;
+  if (header_len > kMaxHeader)
+    throw Error(ErrorKind::BadHeader, name + ": .npy header length " + std::to_string(header_len) +
+                                          " bytes is implausible (damaged file?)");
   std::string text(header_len, '\0');
   in.read(text.data(), static_cast<std::streamsize>(header_len));
   if (static_cast<std::size_t>(in.gcount()) != header_len)
