@@ -3,7 +3,7 @@
 //
 //   scanbench [--min-log 10] [--max-log 28] [--reps 100] [--algos naive,cub,...]
 //             [--types int32,float] [--kind exclusive|inclusive] [--csv FILE] [--json FILE]
-//             [--quick] [--no-table2] [--seed S] [--min-ms 20]
+//             [--quick] [--no-table2] [--seed S] [--min-ms 20] [--label TEXT]
 //
 // Every variant goes through the public API (scandof::scan with an explicit workspace sized once,
 // before any timing). Each (variant, n) is first checked against the CPU reference for every
@@ -55,6 +55,7 @@ struct Options {
   std::vector<std::string> types{"int32", "float"};
   ScanKind kind = ScanKind::Exclusive;
   std::string csv, json;
+  std::string label;  // free text kept in the JSON, e.g. the git commit the binary was built from
   bool quick = false;
   bool table2 = true;
   std::uint64_t seed = 20070815;  // any fixed value: runs are reproducible
@@ -64,6 +65,7 @@ const char* kUsage =
     "usage: scanbench [--min-log K] [--max-log K] [--reps N] [--algos a,b,...]\n"
     "                 [--types int32,float,uint32,int64,double] [--kind exclusive|inclusive]\n"
     "                 [--csv FILE] [--json FILE] [--quick] [--no-table2] [--seed S] [--min-ms MS]\n"
+    "                 [--label TEXT]\n"
     "  algos: naive, work-efficient, conflict-free, optimized, warp-shuffle, single-pass, cub\n"
     "  --quick: n = 2^10..2^16, few repetitions, Table 2 at 1,024 and 65,536 only (smoke runs)\n"
     "  exit: 0 ok (or no CUDA device), 1 check failed, 2 usage, 3 CUDA error\n";
@@ -110,6 +112,7 @@ Options parse_args(int argc, char** argv) {
     else if (a == "--quick") o.quick = true;
     else if (a == "--no-table2") o.table2 = false;
     else if (a == "--seed") o.seed = std::stoull(need(i));
+    else if (a == "--label") o.label = need(i);
     else if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
       std::exit(0);
@@ -657,6 +660,7 @@ void write_outputs(const Context& ctx, const std::string& status) {
     sb::Json::Object root;
     root.add("benchmark", sb::Json::str("scanbench"))
         .add("status", sb::Json::str(status))
+        .add("label", sb::Json::str(o.label))
         .add("date_utc", sb::Json::str(sb::utc_now_iso()))
         .add("device", dev.done())
         .add("cuda_runtime", sb::Json::str(sb::cuda_version_string(d.runtime_version)))

@@ -289,6 +289,29 @@ def table2_md(data):
     return "\n".join(lines) + "\n" + note
 
 
+FINDINGS_HEADING = "## What the paper predicts vs what we measured"
+DRAFT_MARK = ("<!-- drafted by plot_scan.py from the numbers; delete this line once edited and "
+              "regeneration keeps the section as written -->")
+
+
+def kept_findings(path):
+    """The hand-edited findings section of an existing RESULTS.md (no draft marker), else None."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        text = f.read()
+    i = text.find(FINDINGS_HEADING)
+    if i < 0:
+        return None
+    body = text[i + len(FINDINGS_HEADING):].strip("\n")
+    j = body.find("\n## ")  # the section runs to the next heading of its level, or the end
+    if j >= 0:
+        body = body[:j]
+    if DRAFT_MARK in body or not body.strip():
+        return None
+    return body.strip("\n") + "\n"
+
+
 def write_results_md(data, sers, pngs, out, source=None):
     dev = data.get("device", {})
     cfg = data.get("config", {})
@@ -302,7 +325,7 @@ def write_results_md(data, sers, pngs, out, source=None):
                                            dev.get("driver_version", "?")),
          "- Host CPU: %s (%s threads)" % (data.get("host_cpu", "?"), data.get("host_threads", "?")),
          "- Date (UTC): %s" % data.get("date_utc", "?"),
-         "- Source: %s" % (source or "not recorded"),
+         "- Source: %s" % (source or data.get("label") or "not recorded"),
          "- Run: n = 2^%s..2^%s, scan kind %s, at least %s timed calls per point (more until a "
          "point lasts %s ms), %s warm-up calls; status: %s, failures: %s" % (
              cfg.get("min_log", "?"), cfg.get("max_log", "?"), data.get("kind", "?"),
@@ -324,9 +347,13 @@ def write_results_md(data, sers, pngs, out, source=None):
         for p in pngs.get((typ, kind), []):
             L.append("![%s](%s)" % (os.path.basename(p), os.path.basename(p)))
         L.append("")
-    L += ["## Table 2 of the report, redone", "", table2_md(data), "",
-          "## What the paper predicts vs what we measured", "", draft_findings(data, sers)]
     path = os.path.join(out, "RESULTS.md")
+    findings = DRAFT_MARK + "\n\n" + draft_findings(data, sers)
+    kept = kept_findings(path)
+    if kept is not None:
+        findings = kept
+    L += ["## Table 2 of the report, redone", "", table2_md(data), "",
+          FINDINGS_HEADING, "", findings]
     with open(path, "w") as f:
         f.write("\n".join(L))
     return path
