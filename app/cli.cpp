@@ -45,6 +45,7 @@ void print_help(const char* argv0) {
       "  --no-vsync            window: do not wait for vertical sync\n"
       "  --tess N              teapot patch subdivisions (default 10)\n"
       "  --out FILE.png        headless: screenshot of the last frame\n"
+      "  --out-frame FILE.png  headless: the sharp frame the last SAT was built from\n"
       "  --screenshot FILE.png window: screenshot after the last frame (needs --frames)\n"
 "  --screenshot-ui FILE window: the whole window with its panels after the last frame\n"
       "  --report FILE.json    per-stage timings (medians over frames), device and renderer\n"
@@ -129,6 +130,8 @@ Options parse_cli(int argc, char** argv) {
       o.out = value();
     } else if (a == "--screenshot") {
       o.screenshot = value();
+    } else if (a == "--out-frame") {
+      o.out_frame = value();
     } else if (a == "--screenshot-ui") {
       o.screenshot_ui = value();
     } else if (a == "--report") {

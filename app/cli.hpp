@@ -13,6 +13,7 @@ struct Options {
   int frames = -1;  // window: run until closed (or N frames with --exit); headless: default 60
   bool exit_after = false;
   std::string out;          // headless screenshot (PNG) of the last frame
+  std::string out_frame;    // headless: the rendered frame the SAT is built from (sharp, PNG)
   std::string screenshot;   // window: screenshot after the last frame (with --frames/--exit)
   std::string screenshot_ui;  // window: the whole window, panels included, after the last frame
   std::string report;       // JSON timing report

@@ -199,6 +199,10 @@ int run_headless(const Options& o, const std::string& res) {
 
   if (!o.out.empty()) app.screenshot(o.out);
   if (!o.screenshot.empty()) app.screenshot(o.screenshot);
+  if (!o.out_frame.empty()) {
+    std::vector<uint8_t> px = app.renderer.read_rgba(app.renderer.color_texture());
+    write_png_bottom_up(o.out_frame, app.renderer.width(), app.renderer.height(), px.data());
+  }
   if (!o.dump_sat.empty()) app.dump_sat(o.dump_sat);
   int verify_ok = -1;
   std::string verify_msg;
