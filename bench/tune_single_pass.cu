@@ -301,8 +301,10 @@ std::size_t check_type(cudaStream_t s, const std::vector<std::size_t>& sizes, Op
 }
 
 std::size_t run_checks(cudaStream_t s, const Options& o) {
-  std::vector<std::size_t> sizes = {0,    1,    2,     31,    33,    1023, 1025,
-                                    4095, 4096, 4097,  65535, 65536, 65537};
+  // Tile edges of the default policies: 8192 items (4-byte T), 4096 (8-byte T).
+  std::vector<std::size_t> sizes = {0,    1,    2,    31,    33,    1023,  1025,  4095,
+                                    4096, 4097, 8191, 8192,  8193,  16385, 65535, 65536,
+                                    65537};
   if (!o.small) {
     sizes.push_back((1u << 20) + 7);
     sizes.push_back((1u << 22) + 4097);
@@ -349,31 +351,40 @@ std::size_t run_checks(cudaStream_t s, const Options& o) {
 
 // ---- benchmark ---------------------------------------------------------------------------------
 
-// Times one single-pass configuration at size n (input rotated); returns the timing.
+// Runs one single-pass configuration; `d` overrides the policy's look-back pacing when non-null.
+template <class P, class T>
+void run_single_pass(cudaStream_t s, ScanKind kind, const T* in, T* out, std::size_t n, void* ws,
+                     std::size_t wsb, const sp::LookbackDelays* d) {
+  if (d)
+    sp::scan_with_policy<P>(kind, in, out, n, scandof::Sum{}, T(0), ws, wsb, s, *d);
+  else
+    sp::scan_with_policy<P>(kind, in, out, n, scandof::Sum{}, T(0), ws, wsb, s);
+}
+
+// Times one single-pass configuration at size n (input rotated).
 template <class P, class T>
 Timing time_single_pass(Timer& timer, cudaStream_t s, ScanKind kind, std::vector<T*>& ins,
                         std::vector<T*>& outs, std::size_t n, void* ws, std::size_t wsb, int reps,
-                        sp::LookbackDelays delays) {
+                        const sp::LookbackDelays* d) {
   const int sets = int(ins.size());
   return timer.measure(
-      [&](int i) {
-        sp::scan_with_policy<P>(kind, ins[i % sets], outs[i % sets], n, scandof::Sum{}, T(0), ws,
-                                wsb, s, delays);
-      },
+      [&](int i) { run_single_pass<P, T>(s, kind, ins[i % sets], outs[i % sets], n, ws, wsb, d); },
       reps);
 }
 
 template <class T>
 std::size_t bench_type(cudaStream_t s, const Options& o) {
   using P = sp::DefaultPolicy<T>;
-  const sp::LookbackDelays delays = o.delays_set ? o.delays : P::delays();
+  const sp::LookbackDelays* delays = o.delays_set ? &o.delays : nullptr;
   std::size_t bad = 0;
   Timer timer(s);
   for (ScanKind kind : {ScanKind::Exclusive, ScanKind::Inclusive}) {
-    std::printf("\n%s %s scan, Sum; single-pass %dx%d; times in us (median of %d), GB/s = 2n*%zu B"
-                " / time\n",
+    const sp::LookbackDelays big = delays ? *delays : P::delays_for(~std::size_t(0));
+    std::printf("\n%s %s scan, Sum; single-pass %dx%d, look-back pacing %u/%u ns%s; times in us "
+                "(median of %d), GB/s = 2n*%zu B / time\n",
                 tname<T>(), kind == ScanKind::Exclusive ? "exclusive" : "inclusive",
-                P::BLOCK_THREADS, P::ITEMS_PER_THREAD, o.reps, sizeof(T));
+                P::BLOCK_THREADS, P::ITEMS_PER_THREAD, big.first_ns, big.spin_ns,
+                delays ? "" : " (from 500 tiles)", o.reps, sizeof(T));
     std::printf("%10s %4s | %8s %7s | %8s %7s | %8s | %6s | %8s %7s | %6s | %8s %8s\n", "n", "sets",
                 "sp us", "GB/s", "cub us", "GB/s", "cubgen", "cub/sp", "memcpy", "GB/s", "%cpy",
                 "sp q.us", "cub q.us");
@@ -398,8 +409,7 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
       // Correctness of the measured configuration, on poisoned output.
       {
         CUDA_CHECK(cudaMemset(outs[0], 0xA5, n * sizeof(T)));
-        sp::scan_with_policy<P>(kind, ins[0], outs[0], n, scandof::Sum{}, T(0), ws.ptr, wsb, s,
-                                delays);
+        run_single_pass<P, T>(s, kind, ins[0], outs[0], n, ws.ptr, wsb, delays);
         CUDA_CHECK(cudaStreamSynchronize(s));
         std::vector<T> got(n);
         CUDA_CHECK(cudaMemcpy(got.data(), outs[0], n * sizeof(T), cudaMemcpyDeviceToHost));
@@ -469,55 +479,90 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
 
 // ---- tuning sweep ------------------------------------------------------------------------------
 
-template <class P>
-void tune_row(Timer& timer, cudaStream_t s, std::size_t n, std::vector<int32_t*>& ins,
-              std::vector<int32_t*>& outs, const std::vector<int32_t>& h, int reps,
-              sp::LookbackDelays d, std::size_t& bad) {
-  const std::size_t wsb = sp::workspace_bytes<int32_t, P>(n);
-  DeviceBuffer<unsigned char> ws(wsb);
-  CUDA_CHECK(cudaMemset(outs[0], 0xA5, n * 4));
-  sp::scan_with_policy<P>(ScanKind::Exclusive, ins[0], outs[0], n, scandof::Sum{}, 0, ws.ptr, wsb,
-                          s, d);
-  CUDA_CHECK(cudaStreamSynchronize(s));
-  std::vector<int32_t> got(n);
-  CUDA_CHECK(cudaMemcpy(got.data(), outs[0], n * 4, cudaMemcpyDeviceToHost));
-  bad += verify(ScanKind::Exclusive, h, got, scandof::Sum{}, 0, "tune");
-  const Timing t = time_single_pass<P, int32_t>(timer, s, ScanKind::Exclusive, ins, outs, n,
-                                                ws.ptr, wsb, reps, d);
-  std::printf("  %4dx%-3d minb %2d %s first %4u spin %4u: %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
-              P::BLOCK_THREADS, P::ITEMS_PER_THREAD, P::MIN_BLOCKS,
-              P::PERSISTENT ? "persist" : "1-tile ", d.first_ns, d.spin_ns, t.median_us,
-              8.0 * n / (t.median_us * 1e3), t.queued_us);
-  std::fflush(stdout);
-}
-
-std::size_t run_tune(cudaStream_t s, const Options& o) {
-  std::size_t bad = 0;
-  Timer timer(s);
-  for (int lg : {24, 26, 28}) {
-    if (lg > o.max_log2) continue;
-    const std::size_t n = std::size_t(1) << lg;
-    const int sets = rotation_sets(8 * n);
-    std::vector<DeviceBuffer<int32_t>> bin, bout;
-    std::vector<int32_t*> ins, outs;
-    const std::vector<int32_t> h = make_input<int32_t>(n, 4242 + lg);
+template <class T>
+struct TuneData {
+  std::size_t n;
+  std::vector<DeviceBuffer<T>> bin, bout;
+  std::vector<T*> ins, outs;
+  std::vector<T> h;
+  TuneData(std::size_t n_, std::uint64_t seed) : n(n_), h(make_input<T>(n_, seed)) {
+    const int sets = rotation_sets(2 * n * sizeof(T));
     for (int k = 0; k < sets; ++k) {
       bin.emplace_back(n);
       bout.emplace_back(n);
       ins.push_back(bin.back().ptr);
       outs.push_back(bout.back().ptr);
-      CUDA_CHECK(cudaMemcpy(ins.back(), h.data(), n * 4, cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpy(ins.back(), h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
     }
-    std::printf("\ntune int32 exclusive n=2^%d (%d sets)\n", lg, sets);
-    // Run 2 (results/single_pass_notes.md) ruled out persistent blocks and showed pacing matters
-    // most; this sweep crosses the best shapes with first-poll and between-poll delays.
-    const sp::LookbackDelays delays[] = {{0, 0},       {0, 648},     {1245, 0},   {800, 648},
-                                         {1245, 648},  {2000, 648},  {3000, 648}, {2000, 1000}};
+  }
+};
+
+template <class P, class T>
+void tune_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps, sp::LookbackDelays d,
+              std::size_t& bad) {
+  const std::size_t n = td.n;
+  const std::size_t wsb = sp::workspace_bytes<T, P>(n);
+  DeviceBuffer<unsigned char> ws(wsb);
+  CUDA_CHECK(cudaMemset(td.outs[0], 0xA5, n * sizeof(T)));
+  run_single_pass<P, T>(s, ScanKind::Exclusive, td.ins[0], td.outs[0], n, ws.ptr, wsb, &d);
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  std::vector<T> got(n);
+  CUDA_CHECK(cudaMemcpy(got.data(), td.outs[0], n * sizeof(T), cudaMemcpyDeviceToHost));
+  bad += verify(ScanKind::Exclusive, td.h, got, scandof::Sum{}, T(0), "tune");
+  const Timing t = time_single_pass<P, T>(timer, s, ScanKind::Exclusive, td.ins, td.outs, n,
+                                          ws.ptr, wsb, reps, &d);
+  std::printf("  %4dx%-3d minb %2d %s first %4u spin %4u: %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
+              P::BLOCK_THREADS, P::ITEMS_PER_THREAD, P::MIN_BLOCKS,
+              P::PERSISTENT ? "persist" : "1-tile ", d.first_ns, d.spin_ns, t.median_us,
+              2.0 * sizeof(T) * n / (t.median_us * 1e3), t.queued_us);
+  std::fflush(stdout);
+}
+
+template <class T>
+void tune_cub_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps) {
+  std::size_t bytes = 0;
+  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, td.ins[0], td.outs[0], td.n, s));
+  DeviceBuffer<unsigned char> ws(bytes);
+  const int sets = int(td.ins.size());
+  const Timing t = timer.measure(
+      [&](int i) {
+        std::size_t b = bytes;
+        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.ptr, b, td.ins[i % sets], td.outs[i % sets],
+                                                 td.n, s));
+      },
+      reps);
+  std::printf("  cub ExclusiveSum                        : %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
+              t.median_us, 2.0 * sizeof(T) * td.n / (t.median_us * 1e3), t.queued_us);
+}
+
+std::size_t run_tune(cudaStream_t s, const Options& o) {
+  std::size_t bad = 0;
+  Timer timer(s);
+  // Run 3 (results/single_pass_notes.md): the longer the first-poll sleep the better, up to the
+  // 3 us tried; this sweep goes further and crosses it with the spin sleep.
+  for (int lg : {24, 26, 28}) {
+    if (lg > o.max_log2) continue;
+    TuneData<int32_t> td(std::size_t(1) << lg, 4242 + lg);
+    std::printf("\ntune int32 exclusive n=2^%d (%zu sets)\n", lg, td.ins.size());
+    tune_cub_row(timer, s, td, o.reps);
+    const sp::LookbackDelays delays[] = {{3000, 648}, {4000, 648}, {5000, 648}, {7000, 648},
+                                         {3000, 1500}, {5000, 1500}, {10000, 1500}};
     for (const auto& d : delays) {
-      tune_row<sp::Policy<256, 32>>(timer, s, n, ins, outs, h, o.reps, d, bad);
-      tune_row<sp::Policy<256, 24, 6>>(timer, s, n, ins, outs, h, o.reps, d, bad);
-      tune_row<sp::Policy<256, 16, 8>>(timer, s, n, ins, outs, h, o.reps, d, bad);
-      tune_row<sp::Policy<128, 24>>(timer, s, n, ins, outs, h, o.reps, d, bad);
+      tune_row<sp::Policy<256, 32>>(timer, s, td, o.reps, d, bad);
+      tune_row<sp::Policy<256, 24, 6>>(timer, s, td, o.reps, d, bad);
+    }
+  }
+  // 8-byte elements take the flag + value-slot status (release/acquire).
+  for (int lg : {24, 27}) {
+    if (lg > o.max_log2) continue;
+    TuneData<double> td(std::size_t(1) << lg, 99 + lg);
+    std::printf("\ntune double exclusive n=2^%d (%zu sets)\n", lg, td.ins.size());
+    tune_cub_row(timer, s, td, o.reps);
+    const sp::LookbackDelays delays[] = {{0, 0}, {3000, 648}, {5000, 648}};
+    for (const auto& d : delays) {
+      tune_row<sp::Policy<256, 8>>(timer, s, td, o.reps, d, bad);
+      tune_row<sp::Policy<256, 12>>(timer, s, td, o.reps, d, bad);
+      tune_row<sp::Policy<256, 16>>(timer, s, td, o.reps, d, bad);
     }
   }
   return bad;

@@ -67,23 +67,33 @@ struct LookbackDelays {
   unsigned spin_ns = 0;   // between polls of a window that still holds an unpublished tile
 };
 
-// Launch shape and look-back pacing. The tuning harness (bench/tune_single_pass.cu) sweeps these.
+// Launch shape and look-back pacing. The tuning harness (bench/tune_single_pass.cu) sweeps these;
+// results/single_pass_notes.md has the numbers behind the defaults.
 template <int BlockThreads, int ItemsPerThread, int MinBlocks = 1, bool Persistent = false,
-          unsigned FirstNs = 0, unsigned SpinNs = 0>
+          unsigned FirstNs = 0, unsigned SpinNs = 0, unsigned DelayMinTiles = 500>
 struct Policy {
   static constexpr int BLOCK_THREADS = BlockThreads;
   static constexpr int ITEMS_PER_THREAD = ItemsPerThread;
   static constexpr int MIN_BLOCKS = MinBlocks;  // __launch_bounds__ blocks per SM (register cap)
+  // Persistent blocks measured slower (notes, run 2); kept for the record, no default uses it.
   static constexpr bool PERSISTENT = Persistent;
-  static constexpr LookbackDelays delays() { return LookbackDelays{FirstNs, SpinNs}; }
+  // Pacing pays only once tiles queue behind each other; a grid of about one wave (2^20 int32 is
+  // 128 tiles) would just wait longer, so small grids poll at once (CUB uses the same cut-off).
+  static LookbackDelays delays_for(std::size_t tiles) {
+    return tiles >= DelayMinTiles ? LookbackDelays{FirstNs, SpinNs} : LookbackDelays{};
+  }
 };
 
-// 64 bytes per thread, 256 threads (16 KB tiles) for any T.
+// 128 bytes of input per thread (at most 32 items: each item of 4 bytes or less takes a whole
+// register), 256 threads, sleep 3 us before the first look-back poll and 648 ns between polls.
 template <class T>
-struct DefaultPolicy
-    : Policy<256, vec_items<T>() * ((64 / int(sizeof(T))) / vec_items<T>() > 0
-                                        ? (64 / int(sizeof(T))) / vec_items<T>()
-                                        : 1)> {};
+constexpr int default_items() {
+  constexpr int v = vec_items<T>();
+  constexpr int want = (128 / int(sizeof(T))) < 32 ? (128 / int(sizeof(T))) : 32;
+  return want / v > 0 ? want / v * v : v;
+}
+template <class T>
+struct DefaultPolicy : Policy<256, default_items<T>(), 1, false, 3000, 648> {};
 
 // ---- warp shuffles of any trivially copyable T, 32 bits at a time ------------------------------
 
@@ -475,10 +485,11 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) scan_kernel(ScanArg
 }
 
 // Host side with an explicit policy (the tuning harness calls this one directly).
+// `delays` overrides the policy's pacing (tuning); null: the policy's choice for this grid.
 template <class P, class T, class Op>
-void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
-                      void* d_workspace, std::size_t ws_bytes, cudaStream_t stream,
-                      LookbackDelays delays = P::delays()) {
+void scan_with_policy_impl(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op,
+                           T identity, void* d_workspace, std::size_t ws_bytes,
+                           cudaStream_t stream, const LookbackDelays* delays) {
   static_assert(std::is_trivially_copyable<T>::value, "scan needs a trivially copyable T");
   if (n == 0) return;
   if (d_in == nullptr || d_out == nullptr)
@@ -496,7 +507,8 @@ void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op 
     throw std::invalid_argument("single_pass_scan: workspace must be 16-byte aligned");
 
   ScanArgs<T, Op> a{d_in, d_out, n, op, identity, kind == ScanKind::Inclusive,
-                    TileStatus<T>{},  nullptr, unsigned(tiles), delays};
+                    TileStatus<T>{},  nullptr, unsigned(tiles),
+                    delays ? *delays : P::delays_for(tiles)};
   if (tiles > 1) {
     auto* base = static_cast<unsigned char*>(d_workspace);
     a.tile_counter = reinterpret_cast<unsigned*>(base);
@@ -531,6 +543,20 @@ void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op 
   }
   kernel<<<grid, kBT, 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();
+}
+
+template <class P, class T, class Op>
+void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
+                      void* d_workspace, std::size_t ws_bytes, cudaStream_t stream) {
+  scan_with_policy_impl<P>(kind, d_in, d_out, n, op, identity, d_workspace, ws_bytes, stream,
+                           nullptr);
+}
+template <class P, class T, class Op>
+void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
+                      void* d_workspace, std::size_t ws_bytes, cudaStream_t stream,
+                      LookbackDelays delays) {
+  scan_with_policy_impl<P>(kind, d_in, d_out, n, op, identity, d_workspace, ws_bytes, stream,
+                           &delays);
 }
 
 }  // namespace single_pass
