@@ -75,6 +75,12 @@ scantool_case(no_device_fallback 0
               "no CUDA device \\(.+\\); computed on the CPU with the reference scan"
               "scan|ones.npy|ex_nodev.npy" "ex_nodev.npy|iota.npy")
 set_tests_properties(scantool.no_device_fallback PROPERTIES ENVIRONMENT CUDA_VISIBLE_DEVICES=-1)
+# --verify: on a GPU the result is held against the CPU reference; without one it says the
+# reference computed it.
+scantool_case(verify 0 "--verify: (all 100003 elements match the CPU reference|computed on the CPU)"
+              "scan|--verify|--inclusive|rand_i32.npy|v.npy")
+scantool_case(verify_float_sum 0 "--verify: (all 4099 elements match|computed on the CPU)"
+              "scan|--verify|f64.npy|vf.npy")
 scantool_case(time_flag 0 "[0-9.]+ ms" "scan|--time|--reps|3|rand_i32.npy|t.npy")
 scantool_case(gen_same_seed_same_file 0 "" "gen|--n|100003|--seed|5|rand_again.npy"
               "rand_again.npy|rand_i32.npy")

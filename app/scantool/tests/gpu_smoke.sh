@@ -69,10 +69,20 @@ check int32 16777223 sum inclusive
 st gen --dtype float32 --dist ones --n 16777213 "$W/in_float32_16777213.npy"
 check float32 16777213 sum exclusive
 
-echo "== --time, int32 2^24 (kernel median of 20, end-to-end) =="
+# Float sums at scale, held by --verify against a long double sum within a rounding bound.
+for dt in float32 float64; do
+  st gen --dtype "$dt" --n 16777223 --seed 8 --low -1 --high 1 "$W/v_$dt.npy"
+  for algo in $ALGOS; do
+    runs=$((runs + 1))
+    msg=$(st scan --verify --inclusive --algo "$algo" "$W/v_$dt.npy" "$W/v_out.npy" 2>&1) ||
+      fail "--verify $algo $dt: $msg"
+  done
+done
+
+echo "== --time --verify, int32 2^24 (kernel median of 20, end-to-end) =="
 st gen --dtype int32 --n 2^24 --seed 4 "$W/t.npy"
 for algo in $ALGOS; do
-  st scan --time --algo "$algo" "$W/t.npy" "$W/t_out.npy" || fail "--time $algo"
+  st scan --time --verify --algo "$algo" "$W/t.npy" "$W/t_out.npy" || fail "--time $algo"
 done
 echo "scantool GPU smoke: $runs GPU scans checked, $fails failure(s)"
 [ "$fails" = 0 ]

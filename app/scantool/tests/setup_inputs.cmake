@@ -8,6 +8,7 @@ set(gens
     "--n|100003|--seed|5|rand_i32.npy"
     "--dtype|int64|--n|4099|--seed|6|rand_i64.npy"
     "--dtype|uint8|--n|1000|u8.npy"
+    "--dtype|float64|--n|4099|--low|-1|--high|1|f64.npy"
     "--shape|3x5|img.npy")
 foreach(g IN LISTS gens)
   string(REPLACE "|" ";" a "${g}")
