@@ -44,7 +44,6 @@ const char* mode_name(Mode m) {
   return "?";
 }
 bool is_partition(Mode m) { return m == Mode::PartitionIf || m == Mode::PartitionFlagged; }
-bool is_flagged(Mode m) { return m == Mode::Flagged || m == Mode::PartitionFlagged; }
 
 std::string opt_name(CompactOptions o) {
   std::string s = to_string(o.algo);
@@ -80,6 +79,21 @@ struct Case {
   std::vector<T> in;
   std::vector<std::uint8_t> flags;
 };
+
+// Bitwise comparison of n elements; prints values for arithmetic types, indices for others.
+template <class T>
+::testing::AssertionResult equal_elements(const T* got, const T* want, std::size_t n) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return test::all_equal(got, want, n);
+  } else {
+    std::size_t bad = 0, first = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!test::same_bits(got[i], want[i]) && bad++ == 0) first = i;
+    if (bad == 0) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << bad << " of " << n << " elements differ, first at "
+                                         << first;
+  }
+}
 
 // Runs one configuration and checks it against the CPU reference `want` (count `k`).
 template <class T, class Pred>
@@ -133,7 +147,7 @@ void run_and_check(const char* type, CompactOptions opt, Mode mode, std::size_t 
   ASSERT_EQ(got_k, k);
   const std::vector<T> got = d_out.download(n);
   const std::size_t check = is_partition(mode) ? n : k;
-  ASSERT_TRUE(test::all_equal(got.data(), want.data(), check));
+  ASSERT_TRUE(equal_elements(got.data(), want.data(), check));
   if (!is_partition(mode)) {
     // Past the count nothing may be written.
     const T p = test::poison_value<T>();

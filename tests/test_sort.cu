@@ -188,8 +188,9 @@ TEST(Sort, BadArgumentsThrow) {
                std::invalid_argument);
   EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Split, a.data(), b.data(), 1000, ws, 0, 0, 16),
                std::invalid_argument);
-  EXPECT_THROW(sort_pairs<std::uint32_t, std::uint32_t>(SortAlgorithm::Split, a.data(), b.data(),
-                                                        a.data(), b.data(), 1000, ws),
+  using U32 = std::uint32_t;
+  EXPECT_THROW((sort_pairs<U32, U32>(SortAlgorithm::Split, a.data(), b.data(), a.data(), b.data(),
+                                     1000, ws)),
                std::invalid_argument);
   EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Lsd, nullptr, b.data(), 1000, ws),
                std::invalid_argument);

@@ -43,6 +43,10 @@ struct Tuning {
   // bytes with fewer items (and the 16-48 KiB staging buffer stays under the static 48 KiB).
   static constexpr int kItems = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : sizeof(T) <= 16 ? 4 : 2;
   static constexpr int kTile = kThreads * kItems;
+  // Resident blocks per SM the single-pass kernel is compiled for (caps registers at 64K / (6 x
+  // 256) = 42): six blocks keep loads of other tiles in flight while one block waits on its
+  // look-back.
+  static constexpr int kMinBlocks = 6;
   static_assert(kTile * sizeof(T) <= 40 * 1024, "staging buffer exceeds the shared-memory budget");
 };
 
@@ -85,30 +89,64 @@ struct alignas(alignof(T) > 16 ? alignof(T) : 16) Stage {
   __device__ T* data() { return reinterpret_cast<T*>(bytes); }
 };
 
-// Loads and ranks one tile [base, base + valid) and writes it, compacted, to stage: selected
-// items at [0, count), and with kPartition the rejected ones at [count, valid). Returns the
-// selected count in every thread. The caller synchronizes before reading stage or calling again.
-template <class T, bool kPartition, class Sel>
-__device__ __forceinline__ unsigned rank_tile(const T* __restrict__ in, std::uint64_t base,
-                                              int valid, Sel sel, T* stage, unsigned* warp_tot) {
-  using Tn = Tuning<T>;
-  constexpr int kItems = Tn::kItems;
+// Elements per 16-byte vector load (1: scalar loads only).
+template <class T>
+constexpr int vec_width() {
+  return (sizeof(T) == 4 || sizeof(T) == 8) ? 16 / static_cast<int>(sizeof(T)) : 1;
+}
+
+// Loads one tile [base, base + valid) into registers, warp-striped: warp w owns the contiguous
+// run [w*32*kItems, (w+1)*32*kItems) of the tile, in rows of 32*V elements, lane l holding the V
+// consecutive elements l*V .. l*V+V-1 of each row. V > 1 only for full tiles at 16-byte aligned
+// addresses (one 16-byte load per row per lane: a quarter of the load instructions).
+template <class T, int V>
+__device__ __forceinline__ void load_tile(const T* __restrict__ in, std::uint64_t base, int valid,
+                                          T (&v)[Tuning<T>::kItems]) {
+  constexpr int kItems = Tuning<T>::kItems;
+  static_assert(kItems % V == 0, "items per thread must be a multiple of the vector width");
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int wbase = warp * 32 * kItems;
-  T v[kItems];
-  unsigned m[kItems];
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const int L = wbase + j * 32 + lane;
-    if (L < valid) v[j] = in[base + L];
+  for (int r = 0; r < kItems / V; ++r) {
+    const int L0 = wbase + r * 32 * V + lane * V;
+    if constexpr (V > 1) {
+      const uint4 q = *reinterpret_cast<const uint4*>(in + base + L0);
+      static_assert(sizeof(uint4) == V * sizeof(T), "vector width");
+      T tmp[V];
+      memcpy(tmp, &q, sizeof(q));
+#pragma unroll
+      for (int k = 0; k < V; ++k) v[r * V + k] = tmp[k];
+    } else {
+      if (L0 < valid) v[r] = in[base + L0];
+    }
   }
+}
+
+// Ranks a loaded tile and writes it, compacted, to stage: selected items at [0, count), and with
+// kPartition the rejected ones at [count, valid). Returns the selected count in every thread.
+// The caller synchronizes before reading stage or calling again (warp_tot is reused).
+template <class T, int V, bool kPartition, class Sel>
+__device__ __forceinline__ unsigned rank_loaded(const T (&v)[Tuning<T>::kItems], std::uint64_t base,
+                                                int valid, Sel sel, T* stage, unsigned* warp_tot) {
+  using Tn = Tuning<T>;
+  constexpr int kItems = Tn::kItems, kRows = kItems / V;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int wbase = warp * 32 * kItems;
+  const unsigned lt = (1u << lane) - 1u;
+  // Only the ballot masks stay live between the two loops (one register per item, as many as
+  // the values): per-row prefix counts are recomputed from them, which is cheaper than keeping
+  // them in registers (that cost occupancy: 71 instead of ~40 registers).
+  unsigned m[kItems];
   unsigned wc = 0;
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const int L = wbase + j * 32 + lane;
-    const bool f = L < valid && sel(v[j], base + static_cast<std::uint64_t>(L));
-    m[j] = __ballot_sync(0xffffffffu, f);
-    wc += __popc(m[j]);
+  for (int r = 0; r < kRows; ++r) {
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      const int L = wbase + r * 32 * V + lane * V + k;
+      const bool f = L < valid && sel(v[r * V + k], base + static_cast<std::uint64_t>(L));
+      m[r * V + k] = __ballot_sync(0xffffffffu, f);
+      wc += __popc(m[r * V + k]);
+    }
   }
   if (lane == 0) warp_tot[warp] = wc;
   __syncthreads();
@@ -119,19 +157,42 @@ __device__ __forceinline__ unsigned rank_tile(const T* __restrict__ in, std::uin
     run += w < warp ? t : 0u;
     tot += t;
   }
-  const unsigned lt = (1u << lane) - 1u;
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const int L = wbase + j * 32 + lane;
-    const unsigned r = run + __popc(m[j] & lt);
-    if ((m[j] >> lane) & 1u) {
-      stage[r] = v[j];
-    } else if (kPartition && L < valid) {
-      stage[tot + (static_cast<unsigned>(L) - r)] = v[j];  // L - r rejected items precede L
+  for (int r = 0; r < kRows; ++r) {
+    unsigned rank = run;  // selected items before this lane's first item of the row
+    unsigned row = 0;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      rank += __popc(m[r * V + k] & lt);
+      row += __popc(m[r * V + k]);
     }
-    run += __popc(m[j]);
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      const int L = wbase + r * 32 * V + lane * V + k;
+      if ((m[r * V + k] >> lane) & 1u) {
+        stage[rank++] = v[r * V + k];
+      } else if (kPartition && L < valid) {
+        stage[tot + (static_cast<unsigned>(L) - rank)] =
+            v[r * V + k];  // L - rank rejected before L
+      }
+    }
+    run += row;
   }
   return tot;
+}
+
+template <class T, bool kPartition, class Sel>
+__device__ __forceinline__ unsigned rank_tile(const T* __restrict__ in, std::uint64_t base,
+                                              int valid, bool vec_ok, Sel sel, T* stage,
+                                              unsigned* warp_tot) {
+  constexpr int V = vec_width<T>();
+  T v[Tuning<T>::kItems];
+  if (V > 1 && vec_ok && valid == Tuning<T>::kTile) {
+    load_tile<T, V>(in, base, valid, v);
+    return rank_loaded<T, V, kPartition>(v, base, valid, sel, stage, warp_tot);
+  }
+  load_tile<T, 1>(in, base, valid, v);
+  return rank_loaded<T, 1, kPartition>(v, base, valid, sel, stage, warp_tot);
 }
 
 // Writes stage to the output: selected to out[sel_off ..), rejected (kPartition) to
@@ -149,57 +210,80 @@ __device__ __forceinline__ void write_tile(const T* stage, unsigned count, int v
 }
 
 // ---------------------------------------------------------------- single pass (look-back)
+// Persistent blocks (one resident wave) take tile ids from an atomic counter in increasing order
+// and fetch the next id while the current tile's loads are in flight, so neither the atomic's
+// round trip nor a block launch sits between tiles. Look-back cannot deadlock: a block holds at
+// most its current tile and the next id; the smallest unfinished tile is always some block's
+// current tile, and it waits only on smaller, finished tiles.
 template <class T, class Sel>
-__global__ void __launch_bounds__(Tuning<T>::kThreads)
+__global__ void __launch_bounds__(Tuning<T>::kThreads, Tuning<T>::kMinBlocks)
     single_pass_kernel(const T* __restrict__ in, T* __restrict__ out, std::uint64_t n, Sel sel,
                        std::uint64_t* status, unsigned* tile_counter, std::uint64_t* d_count,
-                       std::uint64_t num_tiles) {
+                       std::uint64_t num_tiles, bool vec_ok) {
   using Tn = Tuning<T>;
   __shared__ Stage<T> stage;
   __shared__ unsigned warp_tot[Tn::kWarps];
   __shared__ std::uint64_t s_prefix;
-  __shared__ unsigned s_tile;
+  __shared__ unsigned s_tile[2];  // current and next tile id, alternating by iteration
   // One tile needs no counter (the small-n path skips the memset launch).
-  if (threadIdx.x == 0) s_tile = num_tiles == 1 ? 0u : atomicAdd(tile_counter, 1u);
+  const bool single = num_tiles == 1;
+  if (threadIdx.x == 0) s_tile[0] = single ? 0u : atomicAdd(tile_counter, 1u);
   __syncthreads();
-  const std::uint64_t tile = s_tile;
-  const std::uint64_t base = tile * Tn::kTile;
-  const int valid = static_cast<int>(std::min<std::uint64_t>(Tn::kTile, n - base));
-  const unsigned count = rank_tile<T, false>(in, base, valid, sel, stage.data(), warp_tot);
+  for (int it = 0;; ++it) {
+    const std::uint64_t tile = s_tile[it & 1];
+    if (tile >= num_tiles) break;
+    const std::uint64_t base = tile * Tn::kTile;
+    const int valid = static_cast<int>(std::min<std::uint64_t>(Tn::kTile, n - base));
+    constexpr int V = vec_width<T>();
+    const bool vec = V > 1 && vec_ok && valid == Tn::kTile;
+    T v[Tn::kItems];
+    if (vec)
+      load_tile<T, V>(in, base, valid, v);
+    else
+      load_tile<T, 1>(in, base, valid, v);
+    // The next id: its latency overlaps the loads; only stored to shared memory after look-back.
+    unsigned next = 0;
+    if (threadIdx.x == 0) next = single ? 1u : atomicAdd(tile_counter, 1u);
+    const unsigned count =
+        vec ? rank_loaded<T, V, false>(v, base, valid, sel, stage.data(), warp_tot)
+            : rank_loaded<T, 1, false>(v, base, valid, sel, stage.data(), warp_tot);
 
-  if (threadIdx.x < 32) {
-    const int lane = threadIdx.x;
-    std::uint64_t prefix = 0;
-    if (tile == 0) {
-      if (lane == 0) store_relaxed(status, kFlagPrefix | count);
-    } else {
-      if (lane == 0) store_relaxed(status + tile, kFlagAggregate | count);
-      std::int64_t window = static_cast<std::int64_t>(tile) - 1;
-      while (true) {
-        const std::int64_t idx = window - lane;
-        std::uint64_t word;
-        // Tiles before 0 read as an empty prefix; a flag of 0 means "not published yet".
-        do {
-          word = idx >= 0 ? load_relaxed(status + idx) : kFlagPrefix;
-        } while (__any_sync(0xffffffffu, (word >> kFlagShift) == 0));
-        const unsigned pmask = __ballot_sync(0xffffffffu, (word >> kFlagShift) == 2);
-        const int stop = pmask ? __ffs(pmask) - 1 : 31;  // nearest tile with an inclusive prefix
-        std::uint64_t val = lane <= stop ? (word & kValueMask) : 0;
+    if (threadIdx.x < 32) {
+      const int lane = threadIdx.x;
+      std::uint64_t prefix = 0;
+      if (tile == 0) {
+        if (lane == 0) store_relaxed(status, kFlagPrefix | count);
+      } else {
+        if (lane == 0) store_relaxed(status + tile, kFlagAggregate | count);
+        std::int64_t window = static_cast<std::int64_t>(tile) - 1;
+        while (true) {
+          const std::int64_t idx = window - lane;
+          std::uint64_t word;
+          // Tiles before 0 read as an empty prefix; a flag of 0 means "not published yet".
+          do {
+            word = idx >= 0 ? load_relaxed(status + idx) : kFlagPrefix;
+          } while (__any_sync(0xffffffffu, (word >> kFlagShift) == 0));
+          const unsigned pmask = __ballot_sync(0xffffffffu, (word >> kFlagShift) == 2);
+          const int stop = pmask ? __ffs(pmask) - 1 : 31;  // nearest tile with an inclusive prefix
+          std::uint64_t val = lane <= stop ? (word & kValueMask) : 0;
 #pragma unroll
-        for (int s = 16; s > 0; s >>= 1) val += __shfl_xor_sync(0xffffffffu, val, s);
-        prefix += val;
-        if (pmask) break;
-        window -= 32;
+          for (int s = 16; s > 0; s >>= 1) val += __shfl_xor_sync(0xffffffffu, val, s);
+          prefix += val;
+          if (pmask) break;
+          window -= 32;
+        }
+        if (lane == 0) store_relaxed(status + tile, kFlagPrefix | (prefix + count));
       }
-      if (lane == 0) store_relaxed(status + tile, kFlagPrefix | (prefix + count));
+      if (lane == 0) {
+        s_prefix = prefix;
+        s_tile[(it + 1) & 1] = next;
+        if (tile == num_tiles - 1) *d_count = prefix + count;
+      }
     }
-    if (lane == 0) {
-      s_prefix = prefix;
-      if (tile == num_tiles - 1) *d_count = prefix + count;
-    }
+    __syncthreads();
+    write_tile<T, false>(stage.data(), count, valid, out, s_prefix, 0);
+    __syncthreads();  // stage, warp_tot and s_prefix are reused by the next tile
   }
-  __syncthreads();
-  write_tile<T, false>(stage.data(), count, valid, out, s_prefix, 0);
 }
 
 // ---------------------------------------------------------------- reduce, scan, scatter
@@ -226,7 +310,8 @@ __global__ void __launch_bounds__(Tuning<T>::kThreads)
 }
 
 // One block of 1024 threads: exclusive scan of up to 1024 block counts, in place; total to
-// d_count.
+// d_count. (A template only so that this header can be included by many translation units.)
+template <int kUnused = 0>
 __global__ void __launch_bounds__(1024)
     rts_scan_counts_kernel(std::uint64_t* counts, int num_blocks, std::uint64_t* d_count) {
   __shared__ unsigned long long warp_sum[32];
@@ -259,7 +344,7 @@ template <class T, bool kPartition, class Sel>
 __global__ void __launch_bounds__(Tuning<T>::kThreads)
     rts_scatter_kernel(const T* __restrict__ in, T* __restrict__ out, std::uint64_t n, Sel sel,
                        std::uint64_t tiles_per_block, const std::uint64_t* offsets,
-                       const std::uint64_t* d_total) {
+                       const std::uint64_t* d_total, bool vec_ok) {
   using Tn = Tuning<T>;
   __shared__ Stage<T> stage;
   __shared__ unsigned warp_tot[Tn::kWarps];
@@ -269,7 +354,8 @@ __global__ void __launch_bounds__(Tuning<T>::kThreads)
   const std::uint64_t total = kPartition ? *d_total : 0;
   for (std::uint64_t base = first; base < last; base += Tn::kTile) {
     const int valid = static_cast<int>(std::min<std::uint64_t>(Tn::kTile, last - base));
-    const unsigned count = rank_tile<T, kPartition>(in, base, valid, sel, stage.data(), warp_tot);
+    const unsigned count =
+        rank_tile<T, kPartition>(in, base, valid, vec_ok, sel, stage.data(), warp_tot);
     __syncthreads();
     // Rejected items before this tile: base - sel_off.
     write_tile<T, kPartition>(stage.data(), count, valid, out, sel_off, total + (base - sel_off));
@@ -358,8 +444,11 @@ std::size_t workspace_bytes(std::size_t n, CompactOptions opt) {
     case CompactAlgorithm::ReduceThenScan:
       return align_up(kMaxRtsBlocks * sizeof(std::uint64_t));
     case CompactAlgorithm::SinglePass: {
+      // Tile status words + the tile counter; at least what partition (which runs
+      // reduce-then-scan) needs, so one size serves both.
       const std::size_t tiles = (n + Tuning<T>::kTile - 1) / Tuning<T>::kTile;
-      return align_up(tiles * sizeof(std::uint64_t)) + align_up(sizeof(unsigned));
+      return std::max(align_up(tiles * sizeof(std::uint64_t)) + align_up(sizeof(unsigned)),
+                      align_up(kMaxRtsBlocks * sizeof(std::uint64_t)));
     }
   }
   throw std::invalid_argument("compaction: unknown CompactAlgorithm " +
@@ -412,6 +501,8 @@ void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::siz
     throw std::invalid_argument(std::string(what) + ": workspace too small: need " +
                                 std::to_string(need) + " bytes, got " + std::to_string(ws_bytes));
   using Tn = Tuning<T>;
+  // 16-byte loads need a 16-byte aligned input (tiles start at multiples of 16 bytes after it).
+  const bool vec_ok = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   switch (opt.algo) {
     case CompactAlgorithm::Paper:
       if (paper_wide_flags(n))
@@ -424,23 +515,26 @@ void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::siz
     case CompactAlgorithm::SinglePass:
       if (!kPartition) {
         const std::uint64_t tiles = (n + Tn::kTile - 1) / Tn::kTile;
-        if (tiles > 0xffffffffull)
+        int per_sm = 0;
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, single_pass_kernel<T, Sel>, Tn::kThreads, 0));
+        const std::uint64_t blocks = std::max<std::uint64_t>(
+            1, std::min<std::uint64_t>(tiles, std::uint64_t(per_sm) * sm_count()));
+        // The counter runs past the last tile by one per block.
+        if (tiles + blocks >= 0xffffffffull)
           throw std::invalid_argument(std::string(what) + ": n too large for 32-bit tile ids");
         auto* status = static_cast<std::uint64_t*>(ws);
         auto* counter =
             reinterpret_cast<unsigned*>(static_cast<unsigned char*>(ws) + align_up(tiles * 8));
         if (tiles > 1)
           CUDA_CHECK(cudaMemsetAsync(ws, 0, align_up(tiles * 8) + sizeof(unsigned), stream));
-        single_pass_kernel<T><<<static_cast<unsigned>(tiles), Tn::kThreads, 0, stream>>>(
-            in, out, n, sel, status, counter, d_count, tiles);
+        single_pass_kernel<T><<<static_cast<unsigned>(blocks), Tn::kThreads, 0, stream>>>(
+            in, out, n, sel, status, counter, d_count, tiles, vec_ok);
         CUDA_CHECK_LAUNCH();
         return;
       }
       // A stable partition must know the total before placing the rejected items; a single pass
-      // cannot (CUB writes them reversed instead). Partition falls through to reduce-then-scan,
-      // whose workspace (1024 counts) is smaller than the single pass's for every n > 4M.
-      if (ws_bytes < workspace_bytes<T>(n, {CompactAlgorithm::ReduceThenScan, opt.paper_scan}))
-        throw std::invalid_argument(std::string(what) + ": workspace too small");
+      // cannot (CUB writes them reversed instead). Partition falls through to reduce-then-scan.
       [[fallthrough]];
     case CompactAlgorithm::ReduceThenScan: {
       const Plan<T> p = rts_plan<T>(n);
@@ -448,10 +542,10 @@ void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::siz
       rts_count_kernel<T>
           <<<p.blocks, Tn::kThreads, 0, stream>>>(in, n, sel, p.tiles_per_block, counts);
       CUDA_CHECK_LAUNCH();
-      rts_scan_counts_kernel<<<1, 1024, 0, stream>>>(counts, p.blocks, d_count);
+      rts_scan_counts_kernel<><<<1, 1024, 0, stream>>>(counts, p.blocks, d_count);
       CUDA_CHECK_LAUNCH();
       rts_scatter_kernel<T, kPartition><<<p.blocks, Tn::kThreads, 0, stream>>>(
-          in, out, n, sel, p.tiles_per_block, counts, d_count);
+          in, out, n, sel, p.tiles_per_block, counts, d_count, vec_ok);
       CUDA_CHECK_LAUNCH();
       return;
     }
@@ -472,12 +566,7 @@ inline std::size_t fetch_count(const std::uint64_t* d_count, cudaStream_t stream
 
 template <class T>
 std::size_t compact_workspace_bytes(std::size_t n, CompactOptions opt) {
-  std::size_t b = detail::compact::workspace_bytes<T>(n, opt);
-  // Partition with SinglePass runs reduce-then-scan: make sure that fits as well.
-  if (opt.algo == CompactAlgorithm::SinglePass)
-    b = std::max(b, detail::compact::workspace_bytes<T>(
-                        n, {CompactAlgorithm::ReduceThenScan, opt.paper_scan}));
-  return b;
+  return detail::compact::workspace_bytes<T>(n, opt);
 }
 
 template <class T, class Pred>
