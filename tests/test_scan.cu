@@ -102,7 +102,11 @@ const std::vector<std::size_t>& sweep_sizes() {
       s.push_back(x);
     s.push_back(t::random_sizes(1, std::size_t(1) << 25, std::size_t(1) << 26,
                                 t::derive_seed(0x512F))[0]);
-    return t::capped(s);
+    s = t::capped(s);
+    std::cout << "[ info ] sweep sizes:";
+    for (auto x : s) std::cout << " " << x;
+    std::cout << "\n";
+    return s;
   }();
   return sizes;
 }
@@ -472,7 +476,7 @@ TEST_P(ScanApi, NonBlockingStreamOrdering) {
       const auto in = t::random_vector<std::int32_t>(n, t::derive_seed(0x3A, n, explicit_ws));
       std::vector<std::int32_t> want(n);
       scandof::scan_gold(kind, in.data(), want.data(), n, Sum{});
-      t::DeviceBuffer<std::int32_t> src(in), d_in(n), d_out(n);
+      t::DeviceBuffer<std::int32_t> src(in), d_in(n), d_out(n), d_out2(n);
       d_in.poison();
       const std::size_t need = scandof::scan_workspace_bytes<std::int32_t, Sum>(a, n);
       ScanWorkspace ws;
@@ -483,18 +487,25 @@ TEST_P(ScanApi, NonBlockingStreamOrdering) {
       CUDA_CHECK_LAUNCH();
       CUDA_CHECK(cudaMemcpyAsync(d_in.data(), src.data(), n * sizeof(std::int32_t),
                                  cudaMemcpyDeviceToDevice, s));
+      // Two scans back to back with one workspace and no sync between them: if the workspace
+      // were reset outside the stream (cudaMemset on the legacy stream), the second reset would
+      // land before the first scan ran and one of them would read the other's state.
       d_out.poison(s);
-      if (explicit_ws) {
-        scandof::scan<std::int32_t, Sum>(a, kind, d_in.data(), d_out.data(), n, Sum{}, 0,
-                                         ws.data(), ws.size(), s);
-      } else {
-        scandof::scan(a, kind, d_in.data(), d_out.data(), n, Sum{}, ws, s);
+      d_out2.poison(s);
+      for (std::int32_t* o : {d_out.data(), d_out2.data()}) {
+        if (explicit_ws) {
+          scandof::scan<std::int32_t, Sum>(a, kind, d_in.data(), o, n, Sum{}, 0, ws.data(),
+                                           ws.size(), s);
+        } else {
+          scandof::scan(a, kind, d_in.data(), o, n, Sum{}, ws, s);
+        }
       }
       CUDA_CHECK(cudaStreamSynchronize(s));
-      EXPECT_TRUE(t::all_equal(d_out.download(), want))
-          << describe(a, "int32", "Sum", kind, n,
-                      explicit_ws ? " non-blocking stream, explicit workspace"
-                                  : " non-blocking stream, ScanWorkspace");
+      const char* how = explicit_ws ? " non-blocking stream, explicit workspace"
+                                    : " non-blocking stream, ScanWorkspace";
+      EXPECT_TRUE(t::all_equal(d_out.download(), want)) << describe(a, "int32", "Sum", kind, n, how);
+      EXPECT_TRUE(t::all_equal(d_out2.download(), want))
+          << describe(a, "int32", "Sum", kind, n, how) << ", second scan";
     }
   }
 }

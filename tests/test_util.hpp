@@ -412,7 +412,7 @@ template <class T>
   do {                                                                               \
     std::string scandof_why_;                                                        \
     if (!::scandof::cuda_device_available(&scandof_why_))                            \
-      GTEST_SKIP() << "no usable CUDA device (" << scandof_why_ << "): GPU test skipped"; \
+      GTEST_SKIP() << "GPU test skipped: " << scandof_why_;                         \
   } while (0)
 
 // A device array of T that owns its memory. n == 0 holds nullptr.
