@@ -5,6 +5,14 @@ cd "$(dirname "$0")"
 R=./rt/run; B=./scandof
 W=$OUT/work; mkdir -p $W
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+# EGL: the bundle carries glvnd's libEGL.so.1 (the GPU machine lacks it); point it at NVIDIA's
+# vendor library when no vendor file is installed.
+ls /usr/share/glvnd/egl_vendor.d/ 2>/dev/null; ldconfig -p | grep -E "libEGL" | head -5
+if ! ls /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json >/dev/null 2>&1; then
+  echo '{"file_format_version":"1.0.0","ICD":{"library_path":"libEGL_nvidia.so.0"}}' > /tmp/10_nvidia.json
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/tmp/10_nvidia.json
+fi
+$R $B --headless --size 64x64 --frames 2 --verify || { echo "smoke test failed; stopping"; exit 1; }
 log() { echo "=== $*"; }
 log "1. 1080p: all variants timed, verify, dump, screenshots"
 $R $B --headless --size 1920x1080 --frames 100 --no-animate --focus 10.7 --verify --all-variants \
