@@ -2,9 +2,9 @@
 // on the CPU with the reference scan when there is no device or --cpu asks for it.
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -48,8 +48,9 @@ const char* const kUsage =
     "  scantool gen --dtype int32 --n 1000000 --seed 7 in.npy\n"
     "  scantool scan in.npy out.npy                      # exclusive sum, single-pass\n"
     "  scantool scan --algo optimized --inclusive --op max --time in.npy out.npy\n"
+    "  scantool scan --verify --algo naive in.npy out.npy   # exit status 1 on a mismatch\n"
     "  python3 -c \"import numpy as np; a=np.load('in.npy'); b=np.load('out.npy');"
-    " print((b[1:]==np.cumsum(a)[:-1]).all())\"\n";
+    " print((b[1:] == np.cumsum(a, dtype=a.dtype)[:-1]).all())\"\n";
 
 struct Options {
   scandof::ScanAlgorithm algo = scandof::ScanAlgorithm::SinglePass;
