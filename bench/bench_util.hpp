@@ -321,8 +321,12 @@ class CubSumScan {
 };
 
 // Rates from a time: bytes counted as read plus written by the caller.
-inline double gb_per_s(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0.0; }
-inline double gelem_per_s(double elems, double ms) { return ms > 0 ? elems / (ms * 1e6) : 0.0; }
+inline double gb_per_s(double bytes, double ms) {
+  return ms > 0 ? bytes / (ms * 1e6) : 0.0;
+}
+inline double gelem_per_s(double elems, double ms) {
+  return ms > 0 ? elems / (ms * 1e6) : 0.0;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Host-side input generation
@@ -341,7 +345,8 @@ template <class Body>
 void parallel_for(std::size_t n, Body&& body, unsigned threads = 0) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t min_chunk = 1 << 16;
-  threads = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, n / min_chunk)));
+  threads = static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min<std::size_t>(threads, n / min_chunk)));
   if (threads <= 1) {
     body(std::size_t(0), n);
     return;
@@ -426,10 +431,18 @@ class Json {
     std::string o = "\"";
     for (char c : s) {
       switch (c) {
-        case '"': o += "\\\""; break;
-        case '\\': o += "\\\\"; break;
-        case '\n': o += "\\n"; break;
-        case '\t': o += "\\t"; break;
+        case '"':
+          o += "\\\"";
+          break;
+        case '\\':
+          o += "\\\\";
+          break;
+        case '\n':
+          o += "\\n";
+          break;
+        case '\t':
+          o += "\\t";
+          break;
         default:
           if (static_cast<unsigned char>(c) < 0x20)
             o += fmt("\\u%04x", c);

@@ -94,29 +94,45 @@ Options parse_args(int argc, char** argv) {
   };
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--min-log") o.min_log = to_int(a, need(i)), explicit_min = true;
-    else if (a == "--max-log") o.max_log = to_int(a, need(i)), explicit_max = true;
-    else if (a == "--reps") o.reps = to_int(a, need(i)), explicit_reps = true;
-    else if (a == "--min-ms") o.min_ms = std::stod(need(i)), explicit_ms = true;
+    if (a == "--min-log")
+      o.min_log = to_int(a, need(i)), explicit_min = true;
+    else if (a == "--max-log")
+      o.max_log = to_int(a, need(i)), explicit_max = true;
+    else if (a == "--reps")
+      o.reps = to_int(a, need(i)), explicit_reps = true;
+    else if (a == "--min-ms")
+      o.min_ms = std::stod(need(i)), explicit_ms = true;
     else if (a == "--algos") {
       o.algos.clear();
-      for (const auto& name : split_list(need(i))) o.algos.push_back(scandof::parse_scan_algorithm(name));
-    } else if (a == "--types") o.types = split_list(need(i));
+      for (const auto& name : split_list(need(i)))
+        o.algos.push_back(scandof::parse_scan_algorithm(name));
+    } else if (a == "--types")
+      o.types = split_list(need(i));
     else if (a == "--kind") {
       const std::string k = need(i);
-      if (k == "exclusive") o.kind = ScanKind::Exclusive;
-      else if (k == "inclusive") o.kind = ScanKind::Inclusive;
-      else throw std::invalid_argument("--kind: exclusive or inclusive, not " + k);
-    } else if (a == "--csv") o.csv = need(i);
-    else if (a == "--json") o.json = need(i);
-    else if (a == "--quick") o.quick = true;
-    else if (a == "--no-table2") o.table2 = false;
-    else if (a == "--seed") o.seed = std::stoull(need(i));
-    else if (a == "--label") o.label = need(i);
+      if (k == "exclusive")
+        o.kind = ScanKind::Exclusive;
+      else if (k == "inclusive")
+        o.kind = ScanKind::Inclusive;
+      else
+        throw std::invalid_argument("--kind: exclusive or inclusive, not " + k);
+    } else if (a == "--csv")
+      o.csv = need(i);
+    else if (a == "--json")
+      o.json = need(i);
+    else if (a == "--quick")
+      o.quick = true;
+    else if (a == "--no-table2")
+      o.table2 = false;
+    else if (a == "--seed")
+      o.seed = std::stoull(need(i));
+    else if (a == "--label")
+      o.label = need(i);
     else if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
       std::exit(0);
-    } else throw std::invalid_argument("unknown argument: " + a);
+    } else
+      throw std::invalid_argument("unknown argument: " + a);
   }
   if (o.quick) {
     if (!explicit_min) o.min_log = 10;
@@ -164,12 +180,28 @@ struct Context {
   int failures = 0;
 };
 
-template <class T> const char* type_name();
-template <> const char* type_name<std::int32_t>() { return "int32"; }
-template <> const char* type_name<std::uint32_t>() { return "uint32"; }
-template <> const char* type_name<std::int64_t>() { return "int64"; }
-template <> const char* type_name<float>() { return "float"; }
-template <> const char* type_name<double>() { return "double"; }
+template <class T>
+const char* type_name();
+template <>
+const char* type_name<std::int32_t>() {
+  return "int32";
+}
+template <>
+const char* type_name<std::uint32_t>() {
+  return "uint32";
+}
+template <>
+const char* type_name<std::int64_t>() {
+  return "int64";
+}
+template <>
+const char* type_name<float>() {
+  return "float";
+}
+template <>
+const char* type_name<double>() {
+  return "double";
+}
 
 // ---------------------------------------------------------------------------------------------
 // Inputs and the reference
@@ -247,7 +279,8 @@ HostData<T> make_host_data(std::size_t pool, std::size_t n_max, ScanKind kind, s
 
 // Compares got[0, n) with ref[0, n) in parallel; returns the mismatch count and the first one.
 template <class T>
-std::size_t compare(const T* got, const RefT<T>* ref, std::size_t n, double tol, std::string* first) {
+std::size_t compare(const T* got, const RefT<T>* ref, std::size_t n, double tol,
+                    std::string* first) {
   std::atomic<std::size_t> bad{0};
   std::atomic<std::size_t> first_i{n};
   sb::parallel_for(n, [&](std::size_t b, std::size_t e) {
@@ -255,7 +288,8 @@ std::size_t compare(const T* got, const RefT<T>* ref, std::size_t n, double tol,
     for (std::size_t i = b; i < e; ++i) {
       bool okv;
       if constexpr (std::is_floating_point<T>::value)
-        okv = std::fabs(static_cast<double>(got[i]) - static_cast<double>(ref[i])) <= tol;  // NaN fails
+        okv = std::fabs(static_cast<double>(got[i]) - static_cast<double>(ref[i])) <=
+              tol;  // NaN fails
       else
         okv = got[i] == ref[i];
       if (!okv) {
@@ -272,8 +306,8 @@ std::size_t compare(const T* got, const RefT<T>* ref, std::size_t n, double tol,
     const std::size_t i = first_i.load();
     std::ostringstream s;
     s.precision(17);
-    s << bad.load() << " of " << n << " wrong, first at " << i << ": got " << +got[i]
-      << " want " << +ref[i];
+    s << bad.load() << " of " << n << " wrong, first at " << i << ": got " << +got[i] << " want "
+      << +ref[i];
     *first = s.str();
   }
   return bad;
@@ -284,8 +318,8 @@ std::size_t compare(const T* got, const RefT<T>* ref, std::size_t n, double tol,
 
 void print_row_header(const char* type, ScanKind kind) {
   std::printf("\n== %s %s scan ==\n", type, scandof::to_string(kind));
-  std::printf("%-15s %11s %5s %11s %9s %9s %7s %8s %6s %5s\n", "variant", "n", "check",
-              "median_ms", "GB/s", "Gelem/s", "vs_cub", "%memcpy", "reps", "sets");
+  std::printf("%-15s %11s %5s %11s %9s %9s %7s %8s %6s %5s\n", "variant", "n", "check", "median_ms",
+              "GB/s", "Gelem/s", "vs_cub", "%memcpy", "reps", "sets");
   std::fflush(stdout);
 }
 
@@ -313,7 +347,8 @@ void sweep(Context& ctx, const std::vector<std::size_t>& sizes, ScanKind kind,
   std::fflush(stdout);
   HostData<T> host = make_host_data<T>(pool, n_max, kind, ctx.opt.seed);
   if (!host.exact)
-    std::printf("[%s] warning: range sums exceed the exact regime, tolerance %.3g\n", tname, host.tol);
+    std::printf("[%s] warning: range sums exceed the exact regime, tolerance %.3g\n", tname,
+                host.tol);
   std::vector<T> got(n_max);
 
   sb::DeviceArray<T> d_in(pool), d_out(pool);
@@ -442,11 +477,16 @@ void sweep(Context& ctx, const std::vector<std::size_t>& sizes, ScanKind kind,
 
 void run_type(Context& ctx, const std::string& t, const std::vector<std::size_t>& sizes,
               ScanKind kind, const std::vector<ScanAlgorithm>& algos) {
-  if (t == "int32") sweep<std::int32_t>(ctx, sizes, kind, algos);
-  else if (t == "uint32") sweep<std::uint32_t>(ctx, sizes, kind, algos);
-  else if (t == "int64") sweep<std::int64_t>(ctx, sizes, kind, algos);
-  else if (t == "float") sweep<float>(ctx, sizes, kind, algos);
-  else if (t == "double") sweep<double>(ctx, sizes, kind, algos);
+  if (t == "int32")
+    sweep<std::int32_t>(ctx, sizes, kind, algos);
+  else if (t == "uint32")
+    sweep<std::uint32_t>(ctx, sizes, kind, algos);
+  else if (t == "int64")
+    sweep<std::int64_t>(ctx, sizes, kind, algos);
+  else if (t == "float")
+    sweep<float>(ctx, sizes, kind, algos);
+  else if (t == "double")
+    sweep<double>(ctx, sizes, kind, algos);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -494,10 +534,10 @@ void table2(Context& ctx) {
   for (std::size_t n : sizes) {
     Cpu2 c;
     c.n = n;
-    c.seq_ms = sb::time_host([&] {
-                 scandof::scan_gold(ScanKind::Exclusive, in.data(), out.data(), n,
-                                    scandof::Sum{}, 0.0f);
-               }).median_ms;
+    c.seq_ms =
+        sb::time_host([&] {
+          scandof::scan_gold(ScanKind::Exclusive, in.data(), out.data(), n, scandof::Sum{}, 0.0f);
+        }).median_ms;
     // Thread count passed in: asking hardware_concurrency() inside costs microseconds, which would
     // swamp the 1,024-element case (that size runs sequentially anyway: chunks of >= 2^16).
     c.par_ms = sb::time_host([&] {
@@ -549,9 +589,10 @@ void table2(Context& ctx) {
     cells.push_back(std::isfinite(best) ? sb::fmt("%.1fx", c.seq_ms / best) : "-");
     tab.add(cells);
   }
-  std::printf("\n== Table 2: exclusive float scan, ms (paper: GeForce 8800 GTX vs one Core Duo core"
-              " at 2.93 GHz) ==\nhost CPU: %s, %u threads\n",
-              sb::host_cpu_name().c_str(), hw);
+  std::printf(
+      "\n== Table 2: exclusive float scan, ms (paper: GeForce 8800 GTX vs one Core Duo core"
+      " at 2.93 GHz) ==\nhost CPU: %s, %u threads\n",
+      sb::host_cpu_name().c_str(), hw);
   tab.print();
 }
 
@@ -590,8 +631,7 @@ void write_outputs(const Context& ctx, const std::string& status) {
       csv.row({r.type, r.kind, r.variant, std::to_string(r.n), r.check,
                sb::fmt("%.6g", r.st.median_ms), sb::fmt("%.6g", r.st.min_ms),
                sb::fmt("%.6g", r.st.max_ms), std::to_string(r.st.reps), sb::fmt("%.6g", r.gbps),
-               sb::fmt("%.6g", r.gelems),
-               std::isnan(r.vs_cub) ? "" : sb::fmt("%.4g", r.vs_cub),
+               sb::fmt("%.6g", r.gelems), std::isnan(r.vs_cub) ? "" : sb::fmt("%.4g", r.vs_cub),
                std::isnan(r.pct_memcpy) ? "" : sb::fmt("%.4g", r.pct_memcpy),
                std::to_string(r.sets), r.note});
     std::printf("wrote %s\n", o.csv.c_str());
@@ -600,8 +640,8 @@ void write_outputs(const Context& ctx, const std::string& status) {
     const sb::DeviceInfo& d = ctx.dev;
     sb::Json::Object dev;
     dev.add("name", sb::Json::str(d.name))
-        .add("compute_capability", sb::Json::str(std::to_string(d.cc_major) + "." +
-                                                 std::to_string(d.cc_minor)))
+        .add("compute_capability",
+             sb::Json::str(std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)))
         .add("sm_count", sb::Json::num(d.sm_count))
         .add("l2_bytes", sb::Json::num(static_cast<std::uint64_t>(d.l2_bytes)))
         .add("global_mem_bytes", sb::Json::num(static_cast<std::uint64_t>(d.global_mem_bytes)))
@@ -638,7 +678,8 @@ void write_outputs(const Context& ctx, const std::string& status) {
           .add("cpu_par_threads", sb::Json::num(static_cast<int>(c.par_threads)));
       for (const auto& p : kPaper)
         if (p.n == c.n)
-          e.add("paper_cpu_ms", sb::Json::num(p.cpu_ms)).add("paper_gpu_ms", sb::Json::num(p.gpu_ms));
+          e.add("paper_cpu_ms", sb::Json::num(p.cpu_ms))
+              .add("paper_gpu_ms", sb::Json::num(p.gpu_ms));
       sb::Json::Object g;
       // The last row for (float, variant, n) is the exclusive one: either the sweep's (when it was
       // exclusive) or the Table 2 measurement appended after it.
@@ -701,9 +742,10 @@ int main(int argc, char** argv) {
                 ctx.dev.name.c_str(), ctx.dev.cc_major, ctx.dev.cc_minor, ctx.dev.sm_count,
                 ctx.dev.l2_bytes / 1e6, sb::cuda_version_string(ctx.dev.runtime_version).c_str(),
                 sb::cuda_version_string(ctx.dev.driver_version).c_str());
-    std::printf("host: %s; %s scan; bytes = 2*n*sizeof(T); vs_cub = cub time / time; "
-                "%%memcpy = memcpy time / time\n",
-                sb::host_cpu_name().c_str(), scandof::to_string(ctx.opt.kind));
+    std::printf(
+        "host: %s; %s scan; bytes = 2*n*sizeof(T); vs_cub = cub time / time; "
+        "%%memcpy = memcpy time / time\n",
+        sb::host_cpu_name().c_str(), scandof::to_string(ctx.opt.kind));
     std::vector<std::size_t> sizes;
     for (int k = ctx.opt.min_log; k <= ctx.opt.max_log; ++k) sizes.push_back(std::size_t(1) << k);
     for (const auto& t : ctx.opt.types) run_type(ctx, t, sizes, ctx.opt.kind, ctx.opt.algos);
