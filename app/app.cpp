@@ -10,11 +10,16 @@ namespace demo {
 
 const char* to_string(View v) {
   switch (v) {
-    case View::DepthOfField: return "dof";
-    case View::Sharp: return "sharp";
-    case View::CircleOfConfusion: return "coc";
-    case View::Sat: return "sat";
-    case View::Split: return "split";
+    case View::DepthOfField:
+      return "dof";
+    case View::Sharp:
+      return "sharp";
+    case View::CircleOfConfusion:
+      return "coc";
+    case View::Sat:
+      return "sat";
+    case View::Split:
+      return "split";
   }
   return "?";
 }
@@ -41,7 +46,8 @@ void App::apply_settings() {
     renderer.set_sat_format(settings.format);
     float_error = -1;
   }
-  if (settings.tessellation != applied_.tessellation) renderer.set_tessellation(settings.tessellation);
+  if (settings.tessellation != applied_.tessellation)
+    renderer.set_tessellation(settings.tessellation);
   if (settings.force_cpu != applied_.force_cpu) {
     sat.reset();  // unregister before the new stage registers the same GL objects
     sat = std::make_unique<SatStage>(settings.force_cpu);
@@ -86,7 +92,9 @@ void App::focus_at_pixel(int x, int y) {
   if (d > 0) settings.focus_distance = d;
 }
 
-void App::compare(int reps) { comparison = sat->compare_all(settings, reps); }
+void App::compare(int reps) {
+  comparison = sat->compare_all(settings, reps);
+}
 
 void App::measure_float_error() {
   float_error = sat->float_box_error(settings, static_cast<int>(settings.max_radius) + 1, 200000);
@@ -107,18 +115,20 @@ bool App::verify(std::string* message) {
     if (got[i] != want[i] && bad++ == 0) first = i;
   char buf[512];
   if (bad == 0) {
-    std::snprintf(buf, sizeof buf,
-                  "SAT verify OK: %dx%d x 3 channels, %zu uint32 elements equal the CPU SAT exactly "
-                  "(%s, variant %s, method %s)",
-                  w, h, got.size(), sat->backend().c_str(), variant_name(settings.variant),
-                  scandof::SatMethod::Fused == settings.method ? "fused" : "paper");
+    std::snprintf(
+        buf, sizeof buf,
+        "SAT verify OK: %dx%d x 3 channels, %zu uint32 elements equal the CPU SAT exactly "
+        "(%s, variant %s, method %s)",
+        w, h, got.size(), sat->backend().c_str(), variant_name(settings.variant),
+        scandof::SatMethod::Fused == settings.method ? "fused" : "paper");
   } else {
     const std::size_t plane = static_cast<std::size_t>(w) * h;
-    std::snprintf(buf, sizeof buf,
-                  "SAT verify FAILED: %zu of %zu elements differ; first at channel %zu x %zu y %zu: "
-                  "got %u, want %u (%s, variant %s)",
-                  bad, got.size(), first / plane, first % plane % w, first % plane / w, got[first],
-                  want[first], sat->backend().c_str(), variant_name(settings.variant));
+    std::snprintf(
+        buf, sizeof buf,
+        "SAT verify FAILED: %zu of %zu elements differ; first at channel %zu x %zu y %zu: "
+        "got %u, want %u (%s, variant %s)",
+        bad, got.size(), first / plane, first % plane % w, first % plane / w, got[first],
+        want[first], sat->backend().c_str(), variant_name(settings.variant));
   }
   *message = buf;
   return bad == 0;

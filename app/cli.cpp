@@ -47,11 +47,12 @@ void print_help(const char* argv0) {
       "  --out FILE.png        headless: screenshot of the last frame\n"
       "  --out-frame FILE.png  headless: the sharp frame the last SAT was built from\n"
       "  --screenshot FILE.png window: screenshot after the last frame (needs --frames)\n"
-"  --screenshot-ui FILE window: the whole window with its panels after the last frame\n"
+      "  --screenshot-ui FILE window: the whole window with its panels after the last frame\n"
       "  --report FILE.json    per-stage timings (medians over frames), device and renderer\n"
       "  --all-variants        time every scan variant (and the fused path) into the report\n"
       "  --dump-sat FILE.npy   the last frame's SAT, shape (3, H, W), row 0 = bottom\n"
       "  --verify              compare the last frame's SAT with a CPU SAT; exit 1 on mismatch\n"
+      "  --exercise-resize     window: resize, minimize and restore during the run (tests)\n"
       "  --resources DIR       folder with shaders/ and assets/ (default: next to the binary)\n"
       "  --help                this text\n",
       argv0);
@@ -102,14 +103,20 @@ Options parse_cli(int argc, char** argv) {
                                     "warp-shuffle, single-pass, cub)");
     } else if (a == "--method") {
       std::string v = value();
-      if (v == "paper") s.method = scandof::SatMethod::Paper;
-      else if (v == "fused") s.method = scandof::SatMethod::Fused;
-      else throw std::invalid_argument("--method: paper or fused, got '" + v + "'");
+      if (v == "paper")
+        s.method = scandof::SatMethod::Paper;
+      else if (v == "fused")
+        s.method = scandof::SatMethod::Fused;
+      else
+        throw std::invalid_argument("--method: paper or fused, got '" + v + "'");
     } else if (a == "--format") {
       std::string v = value();
-      if (v == "u32") s.format = scandof::SatFormat::U32;
-      else if (v == "f32") s.format = scandof::SatFormat::F32;
-      else throw std::invalid_argument("--format: u32 or f32, got '" + v + "'");
+      if (v == "u32")
+        s.format = scandof::SatFormat::U32;
+      else if (v == "f32")
+        s.format = scandof::SatFormat::F32;
+      else
+        throw std::invalid_argument("--format: u32 or f32, got '" + v + "'");
     } else if (a == "--view") {
       std::string v = value();
       int k = 0;
@@ -140,6 +147,8 @@ Options parse_cli(int argc, char** argv) {
       o.dump_sat = value();
     } else if (a == "--verify") {
       o.verify = true;
+    } else if (a == "--exercise-resize") {
+      o.exercise_resize = true;
     } else if (a == "--all-variants") {
       o.all_variants = true;
     } else if (a == "--resources") {

@@ -12,14 +12,15 @@ struct Options {
   int width = 1280, height = 720;
   int frames = -1;  // window: run until closed (or N frames with --exit); headless: default 60
   bool exit_after = false;
-  std::string out;          // headless screenshot (PNG) of the last frame
-  std::string out_frame;    // headless: the rendered frame the SAT is built from (sharp, PNG)
-  std::string screenshot;   // window: screenshot after the last frame (with --frames/--exit)
+  std::string out;            // headless screenshot (PNG) of the last frame
+  std::string out_frame;      // headless: the rendered frame the SAT is built from (sharp, PNG)
+  std::string screenshot;     // window: screenshot after the last frame (with --frames/--exit)
   std::string screenshot_ui;  // window: the whole window, panels included, after the last frame
-  std::string report;       // JSON timing report
-  std::string dump_sat;     // .npy of the last frame's SAT
-  std::string resources;    // folder holding shaders/ and assets/
+  std::string report;         // JSON timing report
+  std::string dump_sat;       // .npy of the last frame's SAT
+  std::string resources;      // folder holding shaders/ and assets/
   bool verify = false;
+  bool exercise_resize = false;  // window: resize, minimize and restore while running (tests)
   bool all_variants = false;
   bool help = false;
   Settings settings;

@@ -16,7 +16,9 @@
 namespace demo {
 
 namespace {
-void glfw_error(int code, const char* msg) { std::fprintf(stderr, "[glfw] error %d: %s\n", code, msg); }
+void glfw_error(int code, const char* msg) {
+  std::fprintf(stderr, "[glfw] error %d: %s\n", code, msg);
+}
 
 void after_load(const char* how) {
   std::fprintf(stderr, "[gl] %s: %s\n", how, gl_description().c_str());
@@ -66,22 +68,35 @@ WindowContext::~WindowContext() {
   glfwTerminate();
 }
 
-void WindowContext::set_vsync(bool on) { glfwSwapInterval(on ? 1 : 0); }
+void WindowContext::set_vsync(bool on) {
+  glfwSwapInterval(on ? 1 : 0);
+}
 
 namespace {
 const char* egl_error_name(EGLint e) {
   switch (e) {
-    case EGL_SUCCESS: return "EGL_SUCCESS";
-    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
-    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
-    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
-    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
-    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
-    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
-    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
-    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
-    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
-    default: return "EGL error";
+    case EGL_SUCCESS:
+      return "EGL_SUCCESS";
+    case EGL_NOT_INITIALIZED:
+      return "EGL_NOT_INITIALIZED";
+    case EGL_BAD_ACCESS:
+      return "EGL_BAD_ACCESS";
+    case EGL_BAD_ALLOC:
+      return "EGL_BAD_ALLOC";
+    case EGL_BAD_ATTRIBUTE:
+      return "EGL_BAD_ATTRIBUTE";
+    case EGL_BAD_CONFIG:
+      return "EGL_BAD_CONFIG";
+    case EGL_BAD_CONTEXT:
+      return "EGL_BAD_CONTEXT";
+    case EGL_BAD_DISPLAY:
+      return "EGL_BAD_DISPLAY";
+    case EGL_BAD_MATCH:
+      return "EGL_BAD_MATCH";
+    case EGL_BAD_PARAMETER:
+      return "EGL_BAD_PARAMETER";
+    default:
+      return "EGL error";
   }
 }
 }  // namespace
@@ -120,13 +135,19 @@ HeadlessContext::HeadlessContext() {
   EGLint ncfg = 0;
   // Surfaceless: any GL-capable config will do (or none, with EGL_KHR_no_config_context).
   eglChooseConfig(dpy, cfg_attr, &cfg, 1, &ncfg);
-  const EGLint ctx_attr[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-                             EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+  const EGLint ctx_attr[] = {EGL_CONTEXT_MAJOR_VERSION,
+                             4,
+                             EGL_CONTEXT_MINOR_VERSION,
+                             5,
+                             EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                             EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
 #ifdef SCANDOF_GL_DEBUG
-                             EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE,
+                             EGL_CONTEXT_OPENGL_DEBUG,
+                             EGL_TRUE,
 #endif
                              EGL_NONE};
-  EGLContext ctx = eglCreateContext(dpy, ncfg > 0 ? cfg : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ctx_attr);
+  EGLContext ctx =
+      eglCreateContext(dpy, ncfg > 0 ? cfg : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ctx_attr);
   if (ctx == EGL_NO_CONTEXT) {
     EGLint e = eglGetError();
     eglTerminate(dpy);
@@ -146,7 +167,8 @@ HeadlessContext::HeadlessContext() {
     eglTerminate(dpy);
     throw std::runtime_error("glad could not load OpenGL 4.5 core functions through EGL");
   }
-  after_load(("EGL " + std::to_string(major) + "." + std::to_string(minor) + " " + platform_).c_str());
+  after_load(
+      ("EGL " + std::to_string(major) + "." + std::to_string(minor) + " " + platform_).c_str());
 }
 
 HeadlessContext::~HeadlessContext() {

@@ -7,12 +7,24 @@
 
 namespace demo {
 
-void delete_buffer(GLuint id) { glDeleteBuffers(1, &id); }
-void delete_texture(GLuint id) { glDeleteTextures(1, &id); }
-void delete_framebuffer(GLuint id) { glDeleteFramebuffers(1, &id); }
-void delete_vertex_array(GLuint id) { glDeleteVertexArrays(1, &id); }
-void delete_program(GLuint id) { glDeleteProgram(id); }
-void delete_query(GLuint id) { glDeleteQueries(1, &id); }
+void delete_buffer(GLuint id) {
+  glDeleteBuffers(1, &id);
+}
+void delete_texture(GLuint id) {
+  glDeleteTextures(1, &id);
+}
+void delete_framebuffer(GLuint id) {
+  glDeleteFramebuffers(1, &id);
+}
+void delete_vertex_array(GLuint id) {
+  glDeleteVertexArrays(1, &id);
+}
+void delete_program(GLuint id) {
+  glDeleteProgram(id);
+}
+void delete_query(GLuint id) {
+  glDeleteQueries(1, &id);
+}
 
 GlBuffer make_buffer() {
   GLuint id = 0;

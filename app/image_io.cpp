@@ -32,8 +32,7 @@ void write_png_bottom_up(const std::string& path, int width, int height, const u
   stbi_flip_vertically_on_write(1);
   int ok = stbi_write_png(path.c_str(), width, height, 4, rgba, width * 4);
   stbi_flip_vertically_on_write(0);
-  if (!ok)
-    throw std::runtime_error("cannot write PNG " + path);
+  if (!ok) throw std::runtime_error("cannot write PNG " + path);
 }
 
 namespace {
@@ -46,8 +45,8 @@ void write_npy_raw(const std::string& path, const std::vector<std::size_t>& shap
     count *= d;
   }
   if (shape.size() > 1) dims.resize(dims.size() - 1);  // "(3, 4)" but "(3,)"
-  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" +
-                       dims + "), }";
+  std::string header =
+      std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   // Version 1.0: magic, version, 2-byte header length; total header padded to 64 bytes.
   std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
@@ -56,7 +55,8 @@ void write_npy_raw(const std::string& path, const std::vector<std::size_t>& shap
   if (!f) throw std::runtime_error("cannot open " + path + " for writing");
   const unsigned char pre[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
   uint16_t hl = static_cast<uint16_t>(header.size());
-  unsigned char hlb[2] = {static_cast<unsigned char>(hl & 0xff), static_cast<unsigned char>(hl >> 8)};
+  unsigned char hlb[2] = {static_cast<unsigned char>(hl & 0xff),
+                          static_cast<unsigned char>(hl >> 8)};
   bool ok = std::fwrite(pre, 1, 8, f.get()) == 8 && std::fwrite(hlb, 1, 2, f.get()) == 2 &&
             std::fwrite(header.data(), 1, header.size(), f.get()) == header.size() &&
             std::fwrite(data, elem, count, f.get()) == count;

@@ -20,7 +20,8 @@ Image load_png(const std::string& path);
 void write_png_bottom_up(const std::string& path, int width, int height, const uint8_t* rgba);
 
 // Writes a C-order .npy array of shape `shape` with dtype '<u4' or '<f4'. Throws on failure.
-void write_npy(const std::string& path, const std::vector<std::size_t>& shape, const uint32_t* data);
+void write_npy(const std::string& path, const std::vector<std::size_t>& shape,
+               const uint32_t* data);
 void write_npy(const std::string& path, const std::vector<std::size_t>& shape, const float* data);
 
 }  // namespace demo

@@ -33,7 +33,7 @@ namespace demo {
 namespace {
 
 bool is_dir(const std::string& p) {
-  struct stat st{};
+  struct stat st {};
   return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
@@ -53,9 +53,8 @@ std::string find_resources(const std::string& flag) {
   }
   std::string src = SCANDOF_SOURCE_DIR;
   if (is_dir(src + "/shaders") && is_dir(src + "/assets")) return src;
-  throw std::runtime_error(
-      "cannot find shaders/ and assets/ next to the executable or in " + src +
-      " (pass --resources DIR)");
+  throw std::runtime_error("cannot find shaders/ and assets/ next to the executable or in " + src +
+                           " (pass --resources DIR)");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -86,7 +85,8 @@ StageMedians medians(const std::string& name, const std::vector<FrameTimes>& fra
   if (cuda) {
     add("interop_map_host_ms", [](const FrameTimes& f) { return f.sat.map_ms; });
     add("interop_unmap_host_ms", [](const FrameTimes& f) { return f.sat.unmap_ms; });
-    add("interop_map_unmap_host_ms", [](const FrameTimes& f) { return f.sat.map_ms + f.sat.unmap_ms; });
+    add("interop_map_unmap_host_ms",
+        [](const FrameTimes& f) { return f.sat.map_ms + f.sat.unmap_ms; });
     add("interop_map_stream_ms", [](const FrameTimes& f) { return f.sat.map_gpu_ms; });
     add("interop_unmap_stream_ms", [](const FrameTimes& f) { return f.sat.unmap_gpu_ms; });
     add("deinterleave_ms", [](const FrameTimes& f) { return f.sat.deinterleave_ms; });
@@ -116,9 +116,9 @@ std::string json_escape(const std::string& s) {
   return o;
 }
 
-void write_report(const std::string& path, const App& app, const Options& o,
-                  const std::string& gl, const std::vector<StageMedians>& runs,
-                  const std::string& verify_msg, int verify_ok) {
+void write_report(const std::string& path, const App& app, const Options& o, const std::string& gl,
+                  const std::vector<StageMedians>& runs, const std::string& verify_msg,
+                  int verify_ok) {
   std::ofstream f(path);
   if (!f) throw std::runtime_error("cannot write report " + path);
   const Settings& s = app.settings;
@@ -127,12 +127,14 @@ void write_report(const std::string& path, const App& app, const Options& o,
   f << "  \"device\": \"" << json_escape(app.sat->device_name()) << "\",\n";
   f << "  \"sat_backend\": \"" << json_escape(app.sat->backend()) << "\",\n";
   f << "  \"gl\": \"" << json_escape(gl) << "\",\n";
-  f << "  \"width\": " << app.renderer.width() << ", \"height\": " << app.renderer.height() << ",\n";
+  f << "  \"width\": " << app.renderer.width() << ", \"height\": " << app.renderer.height()
+    << ",\n";
   f << "  \"frames\": " << o.frames << ",\n";
   f << "  \"focus\": " << s.focus_distance << ", \"aperture\": " << s.aperture
     << ", \"max_radius\": " << s.max_radius << ",\n";
   f << "  \"format\": \"" << (s.format == scandof::SatFormat::U32 ? "u32" : "f32")
-    << "\", \"method\": \"" << (s.method == scandof::SatMethod::Fused ? "fused" : "paper") << "\",\n";
+    << "\", \"method\": \"" << (s.method == scandof::SatMethod::Fused ? "fused" : "paper")
+    << "\",\n";
   if (app.float_error >= 0) f << "  \"float32_max_box_error\": " << app.float_error << ",\n";
   if (verify_ok >= 0)
     f << "  \"verify\": {\"ok\": " << (verify_ok ? "true" : "false") << ", \"message\": \""
@@ -189,7 +191,8 @@ int run_headless(const Options& o, const std::string& res) {
     }
     app.settings = chosen;
   }
-  std::string label = chosen.method == scandof::SatMethod::Fused ? "fused" : variant_name(chosen.variant);
+  std::string label =
+      chosen.method == scandof::SatMethod::Fused ? "fused" : variant_name(chosen.variant);
   runs.push_back(run(label));  // the chosen configuration last: its frame is the one saved
   for (const auto& r : runs) {
     std::fprintf(stderr, "[scandof] %-15s", r.name.c_str());
@@ -242,9 +245,33 @@ int run_window(const Options& o, const std::string& res) {
     bool vsync = o.settings.vsync;
     int frame_no = 0, shot_no = 0;
     auto last = std::chrono::steady_clock::now();
+    int loop_no = 0;
     while (!glfwWindowShouldClose(win)) {
+      if (o.exercise_resize) {
+        // Scripted window changes at fixed loop counts: odd sizes, minimize (0x0 framebuffer on a
+        // real desktop), restore. Each size change re-creates targets and CUDA registrations.
+        switch (loop_no) {
+          case 4:
+            glfwSetWindowSize(win, 701, 433);
+            break;
+          case 8:
+            glfwIconifyWindow(win);
+            break;
+          case 12:
+            glfwRestoreWindow(win);
+            break;
+          case 16:
+            glfwSetWindowSize(win, 517, 389);
+            break;
+          default:
+            break;
+        }
+      }
+      ++loop_no;
       glfwPollEvents();
       glfwGetFramebufferSize(win, &fbw, &fbh);
+      if (o.exercise_resize && (fbw != app.renderer.width() || fbh != app.renderer.height()))
+        std::fprintf(stderr, "[scandof] framebuffer now %dx%d\n", fbw, fbh);
       if (fbw == 0 || fbh == 0) {
         // Minimized: nothing to render into; sleep until something happens.
         glfwWaitEventsTimeout(0.1);
@@ -263,7 +290,8 @@ int run_window(const Options& o, const std::string& res) {
       if (!io.WantCaptureMouse) {
         int ww = 1, wh = 1;
         glfwGetWindowSize(win, &ww, &wh);
-        float sx = static_cast<float>(fbw) / std::max(ww, 1), sy = static_cast<float>(fbh) / std::max(wh, 1);
+        float sx = static_cast<float>(fbw) / std::max(ww, 1),
+              sy = static_cast<float>(fbh) / std::max(wh, 1);
         if (ImGui::IsMouseDragging(ImGuiMouseButton_Left))
           app.camera.orbit(io.MouseDelta.x, io.MouseDelta.y);
         if (ImGui::IsMouseDragging(ImGuiMouseButton_Right) ||
@@ -276,7 +304,8 @@ int run_window(const Options& o, const std::string& res) {
                              fbh - 1 - static_cast<int>(io.MousePos.y * sy));
       }
       if (!io.WantCaptureKeyboard) {
-        if (ImGui::IsKeyPressed(GLFW_KEY_F12) || ImGui::IsKeyPressed(GLFW_KEY_P)) req.screenshot = true;
+        if (ImGui::IsKeyPressed(GLFW_KEY_F12) || ImGui::IsKeyPressed(GLFW_KEY_P))
+          req.screenshot = true;
         if (ImGui::IsKeyPressed(GLFW_KEY_H)) app.settings.show_ui = !app.settings.show_ui;
         if (ImGui::IsKeyPressed(GLFW_KEY_SPACE)) app.settings.animate = !app.settings.animate;
         if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(win, GLFW_TRUE);

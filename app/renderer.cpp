@@ -43,7 +43,8 @@ Mat4 look_at(const float e[3], const float c[3]) {
   float fl = std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
   for (float& v : f) v /= fl;
   float up[3] = {0, 1, 0};
-  float s[3] = {f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2], f[0] * up[1] - f[1] * up[0]};
+  float s[3] = {f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2],
+                f[0] * up[1] - f[1] * up[0]};
   float sl = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
   for (float& v : s) v /= sl;
   float u[3] = {s[1] * f[2] - s[2] * f[1], s[2] * f[0] - s[0] * f[2], s[0] * f[1] - s[1] * f[0]};
@@ -67,8 +68,8 @@ Mat4 model_matrix(float x, float y, float z, float yaw, float scale) {
   return r;
 }
 
-Mesh quad(float x0, float y0, float z0, float ux, float uy, float uz, float vx, float vy,
-          float vz, float nx, float ny, float nz) {
+Mesh quad(float x0, float y0, float z0, float ux, float uy, float uz, float vx, float vy, float vz,
+          float nx, float ny, float nz) {
   Mesh m;
   for (int i = 0; i < 4; ++i) {
     float a = (i & 1) ? 1.f : 0.f, b = (i & 2) ? 1.f : 0.f;
@@ -84,11 +85,11 @@ struct TeapotPlace {
   float x, z, scale, spin, r, g, b;
 };
 constexpr TeapotPlace kTeapots[] = {
-    {-3.2f, 5.5f, 0.55f, 0.6f, 0.85f, 0.20f, 0.18f},   // near, red
-    {2.6f, 1.0f, 0.65f, -0.4f, 0.95f, 0.75f, 0.25f},   // gold
-    {-1.5f, -4.0f, 0.75f, 1.2f, 0.25f, 0.55f, 0.90f},  // blue, around the default focus
-    {3.5f, -10.0f, 0.85f, 2.0f, 0.30f, 0.80f, 0.35f},  // green
-    {-4.5f, -17.0f, 0.95f, 0.3f, 0.85f, 0.85f, 0.88f}, // far, white porcelain
+    {-3.2f, 5.5f, 0.55f, 0.6f, 0.85f, 0.20f, 0.18f},    // near, red
+    {2.6f, 1.0f, 0.65f, -0.4f, 0.95f, 0.75f, 0.25f},    // gold
+    {-1.5f, -4.0f, 0.75f, 1.2f, 0.25f, 0.55f, 0.90f},   // blue, around the default focus
+    {3.5f, -10.0f, 0.85f, 2.0f, 0.30f, 0.80f, 0.35f},   // green
+    {-4.5f, -17.0f, 0.95f, 0.3f, 0.85f, 0.85f, 0.88f},  // far, white porcelain
 };
 constexpr float kWallZ = -24.0f;
 
@@ -108,7 +109,9 @@ void Camera::pan(float dx, float dy) {
   target[1] += dy * k;
 }
 
-void Camera::zoom(float steps) { distance = std::clamp(distance * std::pow(0.9f, steps), 2.0f, 80.0f); }
+void Camera::zoom(float steps) {
+  distance = std::clamp(distance * std::pow(0.9f, steps), 2.0f, 80.0f);
+}
 
 void Camera::eye(float out[3]) const {
   out[0] = target[0] + distance * std::cos(pitch) * std::sin(yaw);
@@ -127,7 +130,9 @@ Renderer::Renderer(const std::string& resources, int tessellation) : res_(resour
   empty_vao_ = make_vertex_array();
 }
 
-void Renderer::set_tessellation(int level) { teapot_ = upload(tessellate(teapot_data_, level)); }
+void Renderer::set_tessellation(int level) {
+  teapot_ = upload(tessellate(teapot_data_, level));
+}
 
 void Renderer::set_sat_format(scandof::SatFormat f) {
   std::vector<std::string> defs;
@@ -218,8 +223,9 @@ void Renderer::render_scene(const Camera& cam, float time_s) {
 
   float eye[3];
   cam.eye(eye);
-  Mat4 vp = mul(perspective(0.75f, static_cast<float>(width_) / height_, Camera::kNear, Camera::kFar),
-                look_at(eye, cam.target));
+  Mat4 vp =
+      mul(perspective(0.75f, static_cast<float>(width_) / height_, Camera::kNear, Camera::kFar),
+          look_at(eye, cam.target));
   GLuint p = scene_prog_.get();
   glUseProgram(p);
   glUniformMatrix4fv(glGetUniformLocation(p, "u_view_proj"), 1, GL_FALSE, vp.m);

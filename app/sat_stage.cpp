@@ -62,13 +62,20 @@ void sat_cpu(const uint8_t* rgba, int width, int height, float* out) {
 
 const char* variant_name(scandof::ScanAlgorithm a) {
   switch (a) {
-    case scandof::ScanAlgorithm::Naive: return "naive";
-    case scandof::ScanAlgorithm::WorkEfficient: return "work-efficient";
-    case scandof::ScanAlgorithm::ConflictFree: return "conflict-free";
-    case scandof::ScanAlgorithm::Optimized: return "optimized";
-    case scandof::ScanAlgorithm::WarpShuffle: return "warp-shuffle";
-    case scandof::ScanAlgorithm::SinglePass: return "single-pass";
-    case scandof::ScanAlgorithm::Cub: return "cub";
+    case scandof::ScanAlgorithm::Naive:
+      return "naive";
+    case scandof::ScanAlgorithm::WorkEfficient:
+      return "work-efficient";
+    case scandof::ScanAlgorithm::ConflictFree:
+      return "conflict-free";
+    case scandof::ScanAlgorithm::Optimized:
+      return "optimized";
+    case scandof::ScanAlgorithm::WarpShuffle:
+      return "warp-shuffle";
+    case scandof::ScanAlgorithm::SinglePass:
+      return "single-pass";
+    case scandof::ScanAlgorithm::Cub:
+      return "cub";
   }
   return "?";
 }
@@ -261,7 +268,9 @@ SatStage::SatStage(bool force_cpu) {
 
 SatStage::~SatStage() = default;
 
-bool SatStage::using_cuda() const { return cuda_ != nullptr; }
+bool SatStage::using_cuda() const {
+  return cuda_ != nullptr;
+}
 
 void SatStage::release() {
 #if SCANDOF_WITH_CUDA
@@ -280,12 +289,14 @@ void SatStage::resize(int width, int height, GLuint color_texture) {
   color_ = color_texture;
   sat_buffer_ = make_buffer();
   // U32 and F32 tables have the same size, so switching formats never re-creates the buffer.
-  glNamedBufferStorage(sat_buffer_.get(), static_cast<GLsizeiptr>(scandof::SatBuilder::table_bytes(width, height, 3)),
+  glNamedBufferStorage(sat_buffer_.get(),
+                       static_cast<GLsizeiptr>(scandof::SatBuilder::table_bytes(width, height, 3)),
                        nullptr, GL_DYNAMIC_STORAGE_BIT);
 #if SCANDOF_WITH_CUDA
   if (cuda_) {
     cuda_->color = CudaGlRegistration::image(color_texture, cudaGraphicsRegisterFlagsReadOnly);
-    cuda_->sat = CudaGlRegistration::buffer(sat_buffer_.get(), cudaGraphicsRegisterFlagsWriteDiscard);
+    cuda_->sat =
+        CudaGlRegistration::buffer(sat_buffer_.get(), cudaGraphicsRegisterFlagsWriteDiscard);
   }
 #endif
 }
@@ -296,7 +307,8 @@ void SatStage::build_cpu(const Settings& s, scandof::SatFormat fmt) {
   auto t0 = Clock::now();
   std::vector<uint8_t> px(static_cast<std::size_t>(width_) * height_ * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glGetTextureImage(color_, 0, GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(px.size()), px.data());
+  glGetTextureImage(color_, 0, GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(px.size()),
+                    px.data());
   t.readback_ms = ms_since(t0);
   const std::size_t n = static_cast<std::size_t>(width_) * height_ * 3;
   t0 = Clock::now();

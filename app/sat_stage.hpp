@@ -3,8 +3,8 @@
 // CUDA path: the colour texture and the SAT buffer are registered with CUDA once per size
 // (read-only / write-discard), mapped once per frame with a single map call, and SatBuilder writes
 // the planar tables straight into the mapped buffer. Nothing crosses to the host.
-// CPU fallback (no device, CUDA off, or forced): the frame is read back, the tables are built on the
-// CPU and uploaded. Slow, and the UI says so.
+// CPU fallback (no device, CUDA off, or forced): the frame is read back, the tables are built on
+// the CPU and uploaded. Slow, and the UI says so.
 #pragma once
 
 #include <cstdint>
@@ -23,12 +23,12 @@ void sat_cpu(const uint8_t* rgba, int width, int height, uint32_t* out);
 void sat_cpu(const uint8_t* rgba, int width, int height, float* out);
 
 struct SatTimes {
-  float map_ms = 0;          // cudaGraphicsMapResources (host wall time, both resources at once)
-  float unmap_ms = 0;        // cudaGraphicsUnmapResources (host wall time)
-  float map_gpu_ms = 0;      // same, as the stream sees it (CUDA events around the calls)
+  float map_ms = 0;      // cudaGraphicsMapResources (host wall time, both resources at once)
+  float unmap_ms = 0;    // cudaGraphicsUnmapResources (host wall time)
+  float map_gpu_ms = 0;  // same, as the stream sees it (CUDA events around the calls)
   float unmap_gpu_ms = 0;
   float deinterleave_ms = 0, row_scan_ms = 0, transpose_ms = 0, column_scan_ms = 0,
-        transpose_back_ms = 0, build_ms = 0;  // SatBuilder stage events
+        transpose_back_ms = 0, build_ms = 0;               // SatBuilder stage events
   float readback_ms = 0, cpu_build_ms = 0, upload_ms = 0;  // CPU fallback (host wall time)
 };
 

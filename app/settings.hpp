@@ -15,17 +15,17 @@ const char* to_string(View v);
 struct Settings {
   // Lens (thin-lens model; distances in scene units along the view axis).
   float focus_distance = 15.0f;
-  float aperture = 12.0f;       // CoC radius in pixels of a point at infinity (lens constant folded in)
-  float max_radius = 24.0f;     // largest blur radius in pixels
+  float aperture = 12.0f;  // CoC radius in pixels of a point at infinity (lens constant folded in)
+  float max_radius = 24.0f;  // largest blur radius in pixels
   // SAT construction.
   scandof::ScanAlgorithm variant = scandof::ScanAlgorithm::WorkEfficient;
   scandof::SatMethod method = scandof::SatMethod::Paper;
   scandof::SatFormat format = scandof::SatFormat::U32;
-  bool force_cpu = false;       // use the CPU fallback even with a device
+  bool force_cpu = false;  // use the CPU fallback even with a device
   // Scene and presentation.
   View view = View::DepthOfField;
-  float split = 0.5f;           // split view: fraction of the width that shows the sharp image
-  int tessellation = 10;        // teapot patch subdivisions per side
+  float split = 0.5f;     // split view: fraction of the width that shows the sharp image
+  int tessellation = 10;  // teapot patch subdivisions per side
   bool animate = true;
   bool vsync = true;
   bool show_ui = true;

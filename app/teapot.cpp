@@ -33,7 +33,9 @@ struct LineReader {
 Vec3 cross(Vec3 a, Vec3 b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-float length(Vec3 a) { return std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
+float length(Vec3 a) {
+  return std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
+}
 
 void bernstein(float t, float b[4], float d[4]) {
   float s = 1.0f - t;

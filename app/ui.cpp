@@ -87,8 +87,9 @@ void comparison_panel(App& app) {
   if (app.comparison.empty()) return;
   float worst = 0;
   for (const auto& v : app.comparison) worst = std::max(worst, v.median.build_ms);
-  if (ImGui::BeginTable("cmp", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
-                                      ImGuiTableFlags_SizingFixedFit)) {
+  if (ImGui::BeginTable(
+          "cmp", 7,
+          ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
     for (const char* h : {"variant", "de-int.", "rows", "transp.", "columns", "back", "total ms"})
       ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
@@ -126,8 +127,9 @@ void draw_ui(App& app, const UiInfo& info, UiRequests* req) {
     ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.5f, 1.0f), "%s", app.sat->backend().c_str());
   } else {
     ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.2f, 1.0f), "%s", app.sat->backend().c_str());
-    ImGui::TextWrapped("The SATs are built on the CPU from a read-back frame: scan variants and "
-                       "GPU timings do not apply.");
+    ImGui::TextWrapped(
+        "The SATs are built on the CPU from a read-back frame: scan variants and "
+        "GPU timings do not apply.");
   }
   ImGui::TextDisabled("%s", info.gl_renderer.c_str());
   ImGui::Text("%.1f fps, %dx%d", info.fps, app.renderer.width(), app.renderer.height());
@@ -137,8 +139,9 @@ void draw_ui(App& app, const UiInfo& info, UiRequests* req) {
                        ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("aperture (px at inf.)", &s.aperture, 0.0f, 48.0f, "%.1f");
     ImGui::SliderFloat("max blur radius (px)", &s.max_radius, 0.0f, 64.0f, "%.1f");
-    ImGui::TextDisabled("Click the scene to focus there. Left drag: orbit, right/middle: pan, "
-                        "wheel: zoom.");
+    ImGui::TextDisabled(
+        "Click the scene to focus there. Left drag: orbit, right/middle: pan, "
+        "wheel: zoom.");
   }
   if (ImGui::CollapsingHeader("Summed-area tables", ImGuiTreeNodeFlags_DefaultOpen)) {
     int v = static_cast<int>(s.variant);

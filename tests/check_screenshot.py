@@ -3,6 +3,7 @@
 region blurred.
 
   check_screenshot.py DOF.png SHARP.png
+  check_screenshot.py --size WxH FILE.png    (only checks the image size: the resize test)
 
 DOF.png is the depth-of-field output focused near the camera, SHARP.png the same still frame in the
 sharp view (--view sharp). Sharpness is local contrast (mean absolute Laplacian) in a band of the
@@ -48,7 +49,22 @@ def saturated_fraction(img, hue_lo, hue_hi):
     return float(mask.mean())
 
 
+def check_size(spec, path):
+    w, h = (int(v) for v in spec.split("x"))
+    img = mpimg.imread(path)
+    print(f"{path}: {img.shape[1]}x{img.shape[0]} (want {w}x{h})")
+    if img.shape[:2] != (h, w):
+        print("FAILED: wrong size")
+        return 1
+    if img[..., :3].std() < 0.02:
+        print("FAILED: the image is blank")
+        return 1
+    return 0
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--size":
+        return check_size(sys.argv[2], sys.argv[3])
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
     dof, sharp = load(sys.argv[1]), load(sys.argv[2])

@@ -18,5 +18,12 @@ ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' ${_co
 ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' ${_common_s} --view sharp --screenshot '${_dir}/sharp.png' && \
 ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' '${_dir}/dof.png' '${_dir}/sharp.png'")
     set_tests_properties(demo_screenshot PROPERTIES TIMEOUT 600 LABELS "demo;screenshot")
+    # Resize while running (targets and registrations re-created at odd sizes), then screenshot:
+    # the picture must have the final window size and not be blank.
+    add_test(NAME demo_resize
+      COMMAND sh -c "mkdir -p '${_dir}' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 800x450 --frames 25 --exit --no-vsync --exercise-resize --screenshot '${_dir}/resized.png' && \
+${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --size 517x389 '${_dir}/resized.png'")
+    set_tests_properties(demo_resize PROPERTIES TIMEOUT 300 LABELS "demo")
   endif()
 endif()
