@@ -20,9 +20,13 @@
 //
 // Tile status: for sizeof(T) <= 4 the flag and the value share one 64-bit word written and read
 // with single relaxed 8-byte accesses (no fence: the value can never be seen without its flag).
-// Larger T use a 32-bit flag written with st.release after the value, read with ld.acquire
-// before the value, and two value slots per tile (aggregate, inclusive prefix) so a slot is
-// written once and never changes while another block reads it.
+// Larger T split the value into 32-bit pieces, each in its own 64-bit word beside a copy of the
+// flag; a reader accepts a tile only when all its words carry the same flag (see SplitWords).
+// A release/acquire flag + value-slot scheme (FlagSlots) is kept for comparison.
+//
+// Look-back pacing: warp 0 sleeps ~3 us after publishing its aggregate before the first poll and
+// 648 ns between polls (for grids of 500+ tiles). Measured on the H100 this is worth 13% at 2^28:
+// polling at once mostly finds unpublished predecessors and adds L2 round trips to the data stream.
 //
 // Operators need only be associative (combined as op(earlier, later)) with a left identity
 // (op(identity, x) == x); the kernel never relies on op(x, identity) == x.
@@ -60,6 +64,19 @@ constexpr bool vec_uses_uint4() {
   return sizeof(T) <= 16 && 16 % sizeof(T) == 0;
 }
 
+// How a tile publishes (flag, value). All three need only single-copy atomic 32/64-bit accesses.
+enum class StatusScheme : int {
+  Auto = -1,       // Packed for sizeof(T) <= 4, SplitWords otherwise
+  Packed = 0,      // one 64-bit word: flag | value (sizeof(T) <= 4)
+  SplitWords = 1,  // one 64-bit word per 32 bits of T, each flag | value-word
+  FlagSlots = 2,   // 32-bit flag (release/acquire) + write-once value slots
+};
+template <class T>
+constexpr StatusScheme resolve_scheme(StatusScheme s) {
+  return s != StatusScheme::Auto ? s
+                                 : (sizeof(T) <= 4 ? StatusScheme::Packed : StatusScheme::SplitWords);
+}
+
 // Look-back pacing (CUB's "delay constructor" idea): sleeping after publishing the aggregate and
 // between polls trades a little latency for fewer L2 round trips competing with the data traffic.
 struct LookbackDelays {
@@ -70,8 +87,10 @@ struct LookbackDelays {
 // Launch shape and look-back pacing. The tuning harness (bench/tune_single_pass.cu) sweeps these;
 // results/single_pass_notes.md has the numbers behind the defaults.
 template <int BlockThreads, int ItemsPerThread, int MinBlocks = 1, bool Persistent = false,
-          unsigned FirstNs = 0, unsigned SpinNs = 0, unsigned DelayMinTiles = 500>
+          unsigned FirstNs = 0, unsigned SpinNs = 0, unsigned DelayMinTiles = 500,
+          StatusScheme Scheme = StatusScheme::Auto>
 struct Policy {
+  static constexpr StatusScheme SCHEME = Scheme;
   static constexpr int BLOCK_THREADS = BlockThreads;
   static constexpr int ITEMS_PER_THREAD = ItemsPerThread;
   static constexpr int MIN_BLOCKS = MinBlocks;  // __launch_bounds__ blocks per SM (register cap)
@@ -151,12 +170,13 @@ __device__ __forceinline__ void st_relaxed_u32(unsigned* p, unsigned v) {
 
 // ---- tile status ------------------------------------------------------------------------------
 
-template <class T, bool Packed = (sizeof(T) <= 4)>
+template <class T, StatusScheme S>
 struct TileStatus;
 
 // Flag in the low half, value bits in the high half of one 64-bit word.
 template <class T>
-struct TileStatus<T, true> {
+struct TileStatus<T, StatusScheme::Packed> {
+  static_assert(sizeof(T) <= 4, "the packed status holds at most 32 bits of value");
   unsigned long long* words;
 
   static std::size_t flag_bytes(std::size_t tiles) { return tiles * sizeof(unsigned long long); }
@@ -178,9 +198,51 @@ struct TileStatus<T, true> {
   }
 };
 
-// Flag word + write-once value slots, ordered by release/acquire.
+// For T wider than 32 bits, each 32-bit piece of the value travels in its own 64-bit word next
+// to a copy of the flag. A word is written once with A and once with P, each write a single
+// 64-bit store, so a reader that finds the same flag in every word of a tile has all pieces from
+// the same publication; a mix (A in one word, P in another) reads as "not yet" and is polled
+// again. One round trip per poll, like the packed word, and no fences.
 template <class T>
-struct TileStatus<T, false> {
+struct TileStatus<T, StatusScheme::SplitWords> {
+  static constexpr int kWords = int((sizeof(T) + 3) / 4);
+  unsigned long long* words;  // tiles x kWords
+
+  static std::size_t flag_bytes(std::size_t tiles) { return tiles * kWords * 8; }
+  static std::size_t value_bytes(std::size_t) { return 0; }
+  static TileStatus make(unsigned char* flags, unsigned char*, std::size_t) {
+    return TileStatus{reinterpret_cast<unsigned long long*>(flags)};
+  }
+
+  __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
+    unsigned w[kWords];
+    w[kWords - 1] = 0;
+    memcpy(w, &v, sizeof(T));
+    unsigned long long* dst = words + std::size_t(tile) * kWords;
+#pragma unroll
+    for (int i = 0; i < kWords; ++i)
+      st_relaxed_u64(dst + i, (static_cast<unsigned long long>(w[i]) << 32) | flag);
+  }
+  __device__ __forceinline__ void read(unsigned tile, unsigned& flag, T& v) const {
+    const unsigned long long* src = words + std::size_t(tile) * kWords;
+    unsigned long long x[kWords];
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) x[i] = ld_relaxed_u64(src + i);
+    flag = static_cast<unsigned>(x[0]);
+#pragma unroll
+    for (int i = 1; i < kWords; ++i)
+      if (static_cast<unsigned>(x[i]) != flag) flag = kFlagInvalid;
+    unsigned w[kWords];
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) w[i] = static_cast<unsigned>(x[i] >> 32);
+    memcpy(&v, w, sizeof(T));
+  }
+};
+
+// Flag word + write-once value slots, ordered by release/acquire: two round trips per poll (flag,
+// then value). Kept as the measured alternative to SplitWords (notes, run 5).
+template <class T>
+struct TileStatus<T, StatusScheme::FlagSlots> {
   unsigned* flags;
   unsigned char* aggregates;  // tiles x T, raw bytes (T need not be default-constructible)
   unsigned char* inclusives;
@@ -216,6 +278,9 @@ struct TileStatus<T, false> {
   }
 };
 
+template <class T, class P>
+using StatusOf = TileStatus<T, resolve_scheme<T>(P::SCHEME)>;
+
 // ---- workspace layout: [tile counter | 256 B pad][flags][value slots] ---------------------------
 
 constexpr std::size_t kAlign = 256;
@@ -231,8 +296,8 @@ template <class T, class P>
 std::size_t workspace_bytes(std::size_t n) {
   const std::size_t tiles = num_tiles<T, P>(n);
   if (tiles <= 1) return 0;  // one tile needs no look-back, hence no scratch
-  return kAlign + align_up(TileStatus<T>::flag_bytes(tiles)) +
-         align_up(TileStatus<T>::value_bytes(tiles));
+  return kAlign + align_up(StatusOf<T, P>::flag_bytes(tiles)) +
+         align_up(StatusOf<T, P>::value_bytes(tiles));
 }
 
 // Clears the counter and every flag (values need no clearing: they are read only behind a flag).
@@ -254,7 +319,7 @@ struct SharedStorage {
   unsigned ticket[2];  // tile ids; two slots so a prefetched id never overwrites one being read
 };
 
-template <class T, class Op>
+template <class T, class Op, class Status>
 struct ScanArgs {
   const T* in;
   T* out;
@@ -262,7 +327,7 @@ struct ScanArgs {
   Op op;
   T identity;
   bool inclusive;
-  TileStatus<T> status;
+  Status status;
   unsigned* tile_counter;  // null when the input is a single tile
   unsigned tiles;
   LookbackDelays delays;
@@ -271,8 +336,8 @@ struct ScanArgs {
 // Scans tile `tile` with the whole block. When `ticket_slot` is non-null, thread 0 stores
 // `next_ticket` there before the first barrier (after the loads are issued, so the atomic that
 // produced it overlaps the loads instead of delaying them).
-template <class T, class Op, int kBlockThreads, int kItems, bool kAligned>
-__device__ __forceinline__ void scan_tile(const ScanArgs<T, Op>& a,
+template <class T, class Op, class Status, int kBlockThreads, int kItems, bool kAligned>
+__device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
                                           SharedStorage<T, kBlockThreads / 32>& smem,
                                           unsigned tile, unsigned* ticket_slot,
                                           unsigned next_ticket) {
@@ -453,9 +518,10 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op>& a,
 // L2 round trip leaves the critical path). Either way tile ids come from the global counter in
 // the order blocks ask, so every tile a block waits on belongs to a block that is running and
 // will publish without waiting on anything later: no deadlock.
-template <class T, class Op, int kBlockThreads, int kItems, int kMinBlocks, bool kPersistent,
-          bool kAligned>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocks) scan_kernel(ScanArgs<T, Op> a) {
+template <class T, class Op, class Status, int kBlockThreads, int kItems, int kMinBlocks,
+          bool kPersistent, bool kAligned>
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
+    scan_kernel(ScanArgs<T, Op, Status> a) {
   static_assert(kBlockThreads % 32 == 0 && kBlockThreads <= 1024, "whole warps, <= 1024 threads");
   static_assert(kItems % vec_items<T>() == 0,
                 "ITEMS_PER_THREAD must be a multiple of 16 / sizeof(T)");
@@ -465,20 +531,20 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) scan_kernel(ScanArg
   auto& smem = *reinterpret_cast<SharedStorage<T, kWarps>*>(smem_raw);
 
   if (a.tiles == 1) {  // the whole input is one tile: no counter, no status
-    scan_tile<T, Op, kBlockThreads, kItems, kAligned>(a, smem, 0, nullptr, 0);
+    scan_tile<T, Op, Status, kBlockThreads, kItems, kAligned>(a, smem, 0, nullptr, 0);
     return;
   }
   if (threadIdx.x == 0) smem.ticket[0] = atomicAdd(a.tile_counter, 1u);
   __syncthreads();
   unsigned tile = smem.ticket[0];
   if constexpr (!kPersistent) {
-    scan_tile<T, Op, kBlockThreads, kItems, kAligned>(a, smem, tile, nullptr, 0);
+    scan_tile<T, Op, Status, kBlockThreads, kItems, kAligned>(a, smem, tile, nullptr, 0);
   } else {
     for (unsigned it = 1; tile < a.tiles; ++it) {
       const unsigned slot = it & 1;
       unsigned next = 0;
       if (threadIdx.x == 0) next = atomicAdd(a.tile_counter, 1u);
-      scan_tile<T, Op, kBlockThreads, kItems, kAligned>(a, smem, tile, &smem.ticket[slot], next);
+      scan_tile<T, Op, Status, kBlockThreads, kItems, kAligned>(a, smem, tile, &smem.ticket[slot], next);
       tile = smem.ticket[slot];  // written before the tile's first barrier
     }
   }
@@ -506,17 +572,18 @@ void scan_with_policy_impl(ScanKind kind, const T* d_in, T* d_out, std::size_t n
   if (need > 0 && reinterpret_cast<std::uintptr_t>(d_workspace) % 16 != 0)
     throw std::invalid_argument("single_pass_scan: workspace must be 16-byte aligned");
 
-  ScanArgs<T, Op> a{d_in, d_out, n, op, identity, kind == ScanKind::Inclusive,
-                    TileStatus<T>{},  nullptr, unsigned(tiles),
+  using Status = StatusOf<T, P>;
+  ScanArgs<T, Op, Status> a{d_in,    d_out,   n, op, identity, kind == ScanKind::Inclusive,
+                            Status{}, nullptr, unsigned(tiles),
                     delays ? *delays : P::delays_for(tiles)};
   if (tiles > 1) {
     auto* base = static_cast<unsigned char*>(d_workspace);
     a.tile_counter = reinterpret_cast<unsigned*>(base);
     unsigned char* flags = base + kAlign;
-    unsigned char* values = flags + align_up(TileStatus<T>::flag_bytes(tiles));
-    a.status = TileStatus<T>::make(flags, values, tiles);
+    unsigned char* values = flags + align_up(Status::flag_bytes(tiles));
+    a.status = Status::make(flags, values, tiles);
     // Counter + flags are one contiguous run of 8-byte words.
-    const std::size_t words = (kAlign + TileStatus<T>::flag_bytes(tiles) + 7) / 8;
+    const std::size_t words = (kAlign + Status::flag_bytes(tiles) + 7) / 8;
     const int threads = 256;
     const std::size_t blocks = (words + threads - 1) / threads;
     init_kernel<><<<unsigned(blocks < 4096 ? blocks : 4096), threads, 0, stream>>>(
@@ -528,8 +595,8 @@ void scan_with_policy_impl(ScanKind kind, const T* d_in, T* d_out, std::size_t n
                        reinterpret_cast<std::uintptr_t>(d_out) % 16 == 0;
   constexpr int kBT = P::BLOCK_THREADS, kIPT = P::ITEMS_PER_THREAD, kMB = P::MIN_BLOCKS;
   constexpr bool kPers = P::PERSISTENT;
-  auto kernel = aligned ? scan_kernel<T, Op, kBT, kIPT, kMB, kPers, true>
-                        : scan_kernel<T, Op, kBT, kIPT, kMB, kPers, false>;
+  auto kernel = aligned ? scan_kernel<T, Op, Status, kBT, kIPT, kMB, kPers, true>
+                        : scan_kernel<T, Op, Status, kBT, kIPT, kMB, kPers, false>;
   unsigned grid = unsigned(tiles);
   if (kPers && tiles > 1) {
     // Only as many blocks as fit at once: a persistent block that cannot start would hold no
