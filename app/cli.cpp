@@ -52,6 +52,7 @@ void print_help(const char* argv0) {
       "  --all-variants        time every scan variant (and the fused path) into the report\n"
       "  --dump-sat FILE.npy   the last frame's SAT, shape (3, H, W), row 0 = bottom\n"
       "  --verify              compare the last frame's SAT with a CPU SAT; exit 1 on mismatch\n"
+      "  --compare             window: open the variant comparison after the first frame\n"
       "  --exercise-resize     window: resize, minimize and restore during the run (tests)\n"
       "  --resources DIR       folder with shaders/ and assets/ (default: next to the binary)\n"
       "  --help                this text\n",
@@ -147,6 +148,8 @@ Options parse_cli(int argc, char** argv) {
       o.dump_sat = value();
     } else if (a == "--verify") {
       o.verify = true;
+    } else if (a == "--compare") {
+      o.compare = true;
     } else if (a == "--exercise-resize") {
       o.exercise_resize = true;
     } else if (a == "--all-variants") {

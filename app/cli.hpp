@@ -20,7 +20,9 @@ struct Options {
   std::string dump_sat;       // .npy of the last frame's SAT
   std::string resources;      // folder holding shaders/ and assets/
   bool verify = false;
-  bool exercise_resize = false;  // window: resize, minimize and restore while running (tests)
+  bool exercise_resize = false;
+  bool compare = false;  // window: run the all-variants comparison after the first frame  //
+                         // window: resize, minimize and restore while running (tests)
   bool all_variants = false;
   bool help = false;
   Settings settings;

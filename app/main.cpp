@@ -317,6 +317,7 @@ int run_window(const Options& o, const std::string& res) {
       }
 
       app.frame(fbw, fbh, std::min(dt, 0.1f));
+      if (o.compare && frame_no == 0) app.compare(30);
       if (req.screenshot) {
         char name[64];
         std::snprintf(name, sizeof name, "scandof-%03d.png", shot_no++);

@@ -368,7 +368,9 @@ std::vector<VariantTiming> SatStage::compare_all(const Settings& s, int reps) {
     cfg.variant = algo;
     cfg.method = method;
     VariantTiming vt;
-    vt.name = method == scandof::SatMethod::Fused ? std::string("fused") : variant_name(algo);
+    vt.name = !using_cuda()                         ? std::string("CPU fallback")
+              : method == scandof::SatMethod::Fused ? std::string("fused")
+                                                    : std::string(variant_name(algo));
     vt.algo = algo;
     vt.method = method;
     std::vector<SatTimes> all;

@@ -67,7 +67,7 @@ void history_plot(const App& app) {
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "%s: %.3f ms (max %.3f)", label, v.back(), mx);
     ImGui::PlotLines("##h", v.data(), static_cast<int>(v.size()), 0, overlay, 0.0f,
-                     std::max(mx * 1.2f, 0.01f), ImVec2(-1, 42));
+                     std::max(mx * 1.2f, 0.01f), ImVec2(ImGui::GetContentRegionAvail().x, 42));
   };
   ImGui::PushID("scene");
   plot("scene", scene);
@@ -121,8 +121,10 @@ void comparison_panel(App& app) {
 void draw_ui(App& app, const UiInfo& info, UiRequests* req) {
   Settings& s = app.settings;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(460, std::max(200.0f, ImGui::GetIO().DisplaySize.y - 20)),
+                           ImGuiCond_FirstUseEver);
   ImGui::Begin("scandof: SAT depth of field");
+  ImGui::PushItemWidth(-130);  // room for the labels
   if (app.sat->using_cuda()) {
     ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.5f, 1.0f), "%s", app.sat->backend().c_str());
   } else {
@@ -137,11 +139,13 @@ void draw_ui(App& app, const UiInfo& info, UiRequests* req) {
   if (ImGui::CollapsingHeader("Lens", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::SliderFloat("focal distance", &s.focus_distance, 0.5f, 60.0f, "%.2f",
                        ImGuiSliderFlags_Logarithmic);
-    ImGui::SliderFloat("aperture (px at inf.)", &s.aperture, 0.0f, 48.0f, "%.1f");
-    ImGui::SliderFloat("max blur radius (px)", &s.max_radius, 0.0f, 64.0f, "%.1f");
-    ImGui::TextDisabled(
-        "Click the scene to focus there. Left drag: orbit, right/middle: pan, "
-        "wheel: zoom.");
+    ImGui::SliderFloat("aperture (px)", &s.aperture, 0.0f, 48.0f, "%.1f");
+    ImGui::SliderFloat("max radius (px)", &s.max_radius, 0.0f, 64.0f, "%.1f");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped(
+        "Click the scene to focus there. Left drag: orbit, right/middle drag: pan, wheel: zoom. "
+        "Aperture: blur radius of a point at infinity.");
+    ImGui::PopStyleColor();
   }
   if (ImGui::CollapsingHeader("Summed-area tables", ImGuiTreeNodeFlags_DefaultOpen)) {
     int v = static_cast<int>(s.variant);
@@ -176,7 +180,7 @@ void draw_ui(App& app, const UiInfo& info, UiRequests* req) {
     int vw = static_cast<int>(s.view);
     if (ImGui::Combo("debug view", &vw, views, kNumViews)) s.view = static_cast<View>(vw);
     if (s.view == View::Split) ImGui::SliderFloat("split", &s.split, 0.0f, 1.0f);
-    ImGui::SliderInt("teapot tessellation", &s.tessellation, 1, 32);
+    ImGui::SliderInt("tessellation", &s.tessellation, 1, 32);
     ImGui::Checkbox("animate", &s.animate);
     ImGui::SameLine();
     ImGui::Checkbox("vsync", &s.vsync);
@@ -187,7 +191,9 @@ void draw_ui(App& app, const UiInfo& info, UiRequests* req) {
     timings_table(app);
     history_plot(app);
   }
+  if (!app.comparison.empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
   if (ImGui::CollapsingHeader("Compare variants")) comparison_panel(app);
+  ImGui::PopItemWidth();
   ImGui::End();
 }
 

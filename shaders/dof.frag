@@ -56,7 +56,10 @@ float coc_radius(float z) { return min(u_aperture * abs(z - u_focus) / z, u_max_
 
 vec3 blurred(ivec2 p, float r) {
   // Fractional radius: blend the two neighbouring integer boxes, so blur grows smoothly with depth
-  // (no bands) while each box stays exact in integer arithmetic.
+  // (no bands) while each box stays exact in integer arithmetic. Along one axis this is exactly the
+  // bilinear corner lookup (lerp of S at p+r0 and p+r0+1); in 2D it drops bilinear's two mixed
+  // r0 x (r0+1) boxes, saving 16 of 40 buffer reads per pixel for a difference far below 1/255
+  // of smoothness. Interpolating uint corners in float would instead lose exactness.
   int r0 = int(floor(r));
   float t = r - float(r0);
   vec3 a = box_average(p, r0);
