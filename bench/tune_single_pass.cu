@@ -127,17 +127,31 @@ std::vector<T> make_input(std::size_t n, std::uint64_t seed) {
   return h;
 }
 
-const char* type_name(int32_t*) { return "int32"; }
-const char* type_name(uint32_t*) { return "uint32"; }
-const char* type_name(int64_t*) { return "int64"; }
-const char* type_name(float*) { return "float"; }
-const char* type_name(double*) { return "double"; }
-const char* type_name(Affine*) { return "affine"; }
+const char* type_name(int32_t*) {
+  return "int32";
+}
+const char* type_name(uint32_t*) {
+  return "uint32";
+}
+const char* type_name(int64_t*) {
+  return "int64";
+}
+const char* type_name(float*) {
+  return "float";
+}
+const char* type_name(double*) {
+  return "double";
+}
+const char* type_name(Affine*) {
+  return "affine";
+}
 template <class T>
 const char* tname() {
   return type_name(static_cast<T*>(nullptr));
 }
-const char* kind_name(ScanKind k) { return k == ScanKind::Exclusive ? "excl" : "incl"; }
+const char* kind_name(ScanKind k) {
+  return k == ScanKind::Exclusive ? "excl" : "incl";
+}
 
 // ---- checking ----------------------------------------------------------------------------------
 
@@ -187,8 +201,7 @@ std::size_t verify(ScanKind kind, const std::vector<T>& in, const std::vector<T>
       bad += bad_per[c];
       first = std::min(first, first_per[c]);
     }
-    if (bad)
-      std::printf("    MISMATCH %s: %zu bad, first at %zu\n", what, bad, first);
+    if (bad) std::printf("    MISMATCH %s: %zu bad, first at %zu\n", what, bad, first);
   }
   return bad;
 }
@@ -280,7 +293,10 @@ std::size_t check_one(cudaStream_t s, std::size_t n, Op op, ScanKind kind, int m
     CUDA_CHECK(cudaStreamSynchronize(s));
     if (n) CUDA_CHECK(cudaMemcpy(got.data(), pout, n * sizeof(T), cudaMemcpyDeviceToHost));
     std::snprintf(what, sizeof what, "%s %s %s n=%zu run %d", tname<T>(), kind_name(kind),
-                  mode == 0 ? "out-of-place" : mode == 1 ? "in-place" : "misaligned", n, rep);
+                  mode == 0   ? "out-of-place"
+                  : mode == 1 ? "in-place"
+                              : "misaligned",
+                  n, rep);
     bad += verify(kind, in, got, op, identity, what);
   }
   return bad;
@@ -302,9 +318,8 @@ std::size_t check_type(cudaStream_t s, const std::vector<std::size_t>& sizes, Op
 
 std::size_t run_checks(cudaStream_t s, const Options& o) {
   // Tile edges of the default policies: 8192 items (4-byte T), 4096 (8-byte T).
-  std::vector<std::size_t> sizes = {0,    1,    2,    31,    33,    1023,  1025,  4095,
-                                    4096, 4097, 8191, 8192,  8193,  16385, 65535, 65536,
-                                    65537};
+  std::vector<std::size_t> sizes = {0,    1,    2,    31,   33,    1023,  1025,  4095, 4096,
+                                    4097, 8191, 8192, 8193, 16385, 65535, 65536, 65537};
   if (!o.small) {
     sizes.push_back((1u << 20) + 7);
     sizes.push_back((1u << 22) + 4097);
@@ -380,11 +395,12 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
   Timer timer(s);
   for (ScanKind kind : {ScanKind::Exclusive, ScanKind::Inclusive}) {
     const sp::LookbackDelays big = delays ? *delays : P::delays_for(~std::size_t(0));
-    std::printf("\n%s %s scan, Sum; single-pass %dx%d, look-back pacing %u/%u ns%s; times in us "
-                "(median of %d), GB/s = 2n*%zu B / time\n",
-                tname<T>(), kind == ScanKind::Exclusive ? "exclusive" : "inclusive",
-                P::BLOCK_THREADS, P::ITEMS_PER_THREAD, big.first_ns, big.spin_ns,
-                delays ? "" : " (from 500 tiles)", o.reps, sizeof(T));
+    std::printf(
+        "\n%s %s scan, Sum; single-pass %dx%d, look-back pacing %u/%u ns%s; times in us "
+        "(median of %d), GB/s = 2n*%zu B / time\n",
+        tname<T>(), kind == ScanKind::Exclusive ? "exclusive" : "inclusive", P::BLOCK_THREADS,
+        P::ITEMS_PER_THREAD, big.first_ns, big.spin_ns, delays ? "" : " (from 500 tiles)", o.reps,
+        sizeof(T));
     std::printf("%10s %4s | %8s %7s | %8s %7s | %8s | %6s | %8s %7s | %6s | %8s %8s\n", "n", "sets",
                 "sp us", "GB/s", "cub us", "GB/s", "cubgen", "cub/sp", "memcpy", "GB/s", "%cpy",
                 "sp q.us", "cub q.us");
@@ -424,8 +440,8 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
       cub_bytes = std::max(cub_bytes, tmp);
       CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, tmp, ins[0], outs[0], n, s));
       cub_bytes = std::max(cub_bytes, tmp);
-      CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, tmp, ins[0], outs[0], scandof::Sum{},
-                                                T(0), n, s));
+      CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, tmp, ins[0], outs[0], scandof::Sum{}, T(0),
+                                                n, s));
       cub_bytes = std::max(cub_bytes, tmp);
       CUDA_CHECK(
           cub::DeviceScan::InclusiveScan(nullptr, tmp, ins[0], outs[0], scandof::Sum{}, n, s));
@@ -438,20 +454,19 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
           [&](int i) {
             std::size_t b = cub_bytes;
             if (kind == ScanKind::Exclusive)
-              CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_ws.ptr, b, ins[i % sets],
-                                                       outs[i % sets], n, s));
+              CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_ws.ptr, b, ins[i % sets], outs[i % sets],
+                                                       n, s));
             else
-              CUDA_CHECK(cub::DeviceScan::InclusiveSum(cub_ws.ptr, b, ins[i % sets],
-                                                       outs[i % sets], n, s));
+              CUDA_CHECK(cub::DeviceScan::InclusiveSum(cub_ws.ptr, b, ins[i % sets], outs[i % sets],
+                                                       n, s));
           },
           o.reps);
       const Timing t_gen = timer.measure(
           [&](int i) {
             std::size_t b = cub_bytes;
             if (kind == ScanKind::Exclusive)
-              CUDA_CHECK(cub::DeviceScan::ExclusiveScan(cub_ws.ptr, b, ins[i % sets],
-                                                        outs[i % sets], scandof::Sum{}, T(0), n,
-                                                        s));
+              CUDA_CHECK(cub::DeviceScan::ExclusiveScan(
+                  cub_ws.ptr, b, ins[i % sets], outs[i % sets], scandof::Sum{}, T(0), n, s));
             else
               CUDA_CHECK(cub::DeviceScan::InclusiveScan(cub_ws.ptr, b, ins[i % sets],
                                                         outs[i % sets], scandof::Sum{}, n, s));
@@ -468,9 +483,8 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
           "%10zu %4d | %8.2f %7.0f | %8.2f %7.0f | %8.2f | %6.3f | %8.2f %7.0f | %5.1f%% | %8.2f "
           "%8.2f\n",
           n, sets, t_sp.median_us, gbs(t_sp.median_us), t_cub.median_us, gbs(t_cub.median_us),
-          t_gen.median_us, t_cub.median_us / t_sp.median_us, t_cpy.median_us,
-          gbs(t_cpy.median_us), 100.0 * t_cpy.median_us / t_sp.median_us, t_sp.queued_us,
-          t_cub.queued_us);
+          t_gen.median_us, t_cub.median_us / t_sp.median_us, t_cpy.median_us, gbs(t_cpy.median_us),
+          100.0 * t_cpy.median_us / t_sp.median_us, t_sp.queued_us, t_cub.queued_us);
       std::fflush(stdout);
     }
   }
@@ -509,8 +523,8 @@ void tune_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps, sp::Lookb
   std::vector<T> got(n);
   CUDA_CHECK(cudaMemcpy(got.data(), td.outs[0], n * sizeof(T), cudaMemcpyDeviceToHost));
   bad += verify(ScanKind::Exclusive, td.h, got, scandof::Sum{}, T(0), "tune");
-  const Timing t = time_single_pass<P, T>(timer, s, ScanKind::Exclusive, td.ins, td.outs, n,
-                                          ws.ptr, wsb, reps, &d);
+  const Timing t = time_single_pass<P, T>(timer, s, ScanKind::Exclusive, td.ins, td.outs, n, ws.ptr,
+                                          wsb, reps, &d);
   std::printf("  %4dx%-3d minb %2d %s first %4u spin %4u: %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
               P::BLOCK_THREADS, P::ITEMS_PER_THREAD, P::MIN_BLOCKS,
               P::PERSISTENT ? "persist" : "1-tile ", d.first_ns, d.spin_ns, t.median_us,
@@ -527,12 +541,13 @@ void tune_cub_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps) {
   const Timing t = timer.measure(
       [&](int i) {
         std::size_t b = bytes;
-        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.ptr, b, td.ins[i % sets], td.outs[i % sets],
-                                                 td.n, s));
+        CUDA_CHECK(
+            cub::DeviceScan::ExclusiveSum(ws.ptr, b, td.ins[i % sets], td.outs[i % sets], td.n, s));
       },
       reps);
-  std::printf("  cub ExclusiveSum                        : %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
-              t.median_us, 2.0 * sizeof(T) * td.n / (t.median_us * 1e3), t.queued_us);
+  std::printf(
+      "  cub ExclusiveSum                        : %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
+      t.median_us, 2.0 * sizeof(T) * td.n / (t.median_us * 1e3), t.queued_us);
 }
 
 std::size_t run_tune(cudaStream_t s, const Options& o) {
@@ -578,21 +593,27 @@ int main(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--check") o.check = true;
-    else if (a == "--small") o.small = true;
-    else if (a == "--no-big") o.big = false;
-    else if (a == "--bench") o.bench = true;
-    else if (a == "--tune") o.tune = true;
-    else if (a == "--reps" && i + 1 < argc) o.reps = std::max(50, std::atoi(argv[++i]));
-    else if (a == "--max-log2" && i + 1 < argc) o.max_log2 = std::atoi(argv[++i]);
+    if (a == "--check")
+      o.check = true;
+    else if (a == "--small")
+      o.small = true;
+    else if (a == "--no-big")
+      o.big = false;
+    else if (a == "--bench")
+      o.bench = true;
+    else if (a == "--tune")
+      o.tune = true;
+    else if (a == "--reps" && i + 1 < argc)
+      o.reps = std::max(50, std::atoi(argv[++i]));
+    else if (a == "--max-log2" && i + 1 < argc)
+      o.max_log2 = std::atoi(argv[++i]);
     else if (a == "--spin" && i + 1 < argc) {
       o.delays.spin_ns = unsigned(std::atoi(argv[++i]));
       o.delays_set = true;
     } else if (a == "--first" && i + 1 < argc) {
       o.delays.first_ns = unsigned(std::atoi(argv[++i]));
       o.delays_set = true;
-    }
-    else {
+    } else {
       std::fprintf(stderr,
                    "usage: %s [--check] [--small] [--no-big] [--bench] [--tune] [--reps N] "
                    "[--max-log2 L] [--first NS] [--spin NS]\n",

@@ -73,8 +73,9 @@ enum class StatusScheme : int {
 };
 template <class T>
 constexpr StatusScheme resolve_scheme(StatusScheme s) {
-  return s != StatusScheme::Auto ? s
-                                 : (sizeof(T) <= 4 ? StatusScheme::Packed : StatusScheme::SplitWords);
+  return s != StatusScheme::Auto
+             ? s
+             : (sizeof(T) <= 4 ? StatusScheme::Packed : StatusScheme::SplitWords);
 }
 
 // Look-back pacing (CUB's "delay constructor" idea): sleeping after publishing the aggregate and
@@ -114,9 +115,9 @@ constexpr int default_items() {
   return want / v > 0 ? want / v * v : v;
 }
 template <class T>
-struct DefaultPolicy : Policy<256, default_items<T>(),
-                              (sizeof(T) == 8 && std::is_arithmetic<T>::value) ? 4 : 1, false,
-                              3000, 648> {};
+struct DefaultPolicy
+    : Policy<256, default_items<T>(), (sizeof(T) == 8 && std::is_arithmetic<T>::value) ? 4 : 1,
+             false, 3000, 648> {};
 
 // ---- warp shuffles of any trivially copyable T, 32 bits at a time ------------------------------
 
@@ -288,7 +289,9 @@ using StatusOf = TileStatus<T, resolve_scheme<T>(P::SCHEME)>;
 // ---- workspace layout: [tile counter | 256 B pad][flags][value slots] ---------------------------
 
 constexpr std::size_t kAlign = 256;
-inline std::size_t align_up(std::size_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
+inline std::size_t align_up(std::size_t x) {
+  return (x + kAlign - 1) / kAlign * kAlign;
+}
 
 template <class T, class P>
 std::size_t num_tiles(std::size_t n) {
@@ -342,9 +345,8 @@ struct ScanArgs {
 // produced it overlaps the loads instead of delaying them).
 template <class T, class Op, class Status, int kBlockThreads, int kItems, bool kAligned>
 __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
-                                          SharedStorage<T, kBlockThreads / 32>& smem,
-                                          unsigned tile, unsigned* ticket_slot,
-                                          unsigned next_ticket) {
+                                          SharedStorage<T, kBlockThreads / 32>& smem, unsigned tile,
+                                          unsigned* ticket_slot, unsigned next_ticket) {
   constexpr int kVec = vec_items<T>();
   constexpr bool kUint4 = vec_uses_uint4<T>();
   constexpr int kSlots = kItems / kVec;  // vectors per thread
@@ -548,7 +550,8 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
       const unsigned slot = it & 1;
       unsigned next = 0;
       if (threadIdx.x == 0) next = atomicAdd(a.tile_counter, 1u);
-      scan_tile<T, Op, Status, kBlockThreads, kItems, kAligned>(a, smem, tile, &smem.ticket[slot], next);
+      scan_tile<T, Op, Status, kBlockThreads, kItems, kAligned>(a, smem, tile, &smem.ticket[slot],
+                                                                next);
       tile = smem.ticket[slot];  // written before the tile's first barrier
     }
   }
@@ -557,9 +560,9 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
 // Host side with an explicit policy (the tuning harness calls this one directly).
 // `delays` overrides the policy's pacing (tuning); null: the policy's choice for this grid.
 template <class P, class T, class Op>
-void scan_with_policy_impl(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op,
-                           T identity, void* d_workspace, std::size_t ws_bytes,
-                           cudaStream_t stream, const LookbackDelays* delays) {
+void scan_with_policy_impl(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
+                           void* d_workspace, std::size_t ws_bytes, cudaStream_t stream,
+                           const LookbackDelays* delays) {
   static_assert(std::is_trivially_copyable<T>::value, "scan needs a trivially copyable T");
   if (n == 0) return;
   if (d_in == nullptr || d_out == nullptr)
@@ -577,9 +580,10 @@ void scan_with_policy_impl(ScanKind kind, const T* d_in, T* d_out, std::size_t n
     throw std::invalid_argument("single_pass_scan: workspace must be 16-byte aligned");
 
   using Status = StatusOf<T, P>;
-  ScanArgs<T, Op, Status> a{d_in,    d_out,   n, op, identity, kind == ScanKind::Inclusive,
-                            Status{}, nullptr, unsigned(tiles),
-                    delays ? *delays : P::delays_for(tiles)};
+  ScanArgs<T, Op, Status> a{d_in, d_out, n, op, identity, kind == ScanKind::Inclusive, Status{}};
+  a.tile_counter = nullptr;
+  a.tiles = unsigned(tiles);
+  a.delays = delays ? *delays : P::delays_for(tiles);
   if (tiles > 1) {
     auto* base = static_cast<unsigned char*>(d_workspace);
     a.tile_counter = reinterpret_cast<unsigned*>(base);
