@@ -1,5 +1,5 @@
-// Library instantiations of scan() for element type int64_t (the SCANDOF_FOR_EACH_BUILTIN_SCAN pairs
-// of that type). One file per type so the slow nvcc compiles run in parallel.
+// Library instantiations of scan() for element type int64_t (the SCANDOF_FOR_EACH_BUILTIN_SCAN
+// pairs of that type). One file per type so the slow nvcc compiles run in parallel.
 #include "scandof/scan.cuh"
 
 namespace scandof {

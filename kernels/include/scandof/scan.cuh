@@ -75,10 +75,10 @@ void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_
         "scandof::scan: d_in and d_out overlap without being equal (only in == out is allowed)");
   const std::size_t need = scan_workspace_bytes<T, Op>(algo, n);
   if (need > 0 && (d_workspace == nullptr || workspace_bytes < need))
-    throw std::invalid_argument("scandof::scan: " + std::string(to_string(algo)) + " needs " +
-                                std::to_string(need) + " workspace bytes for n = " +
-                                std::to_string(n) + ", got " + std::to_string(workspace_bytes) +
-                                (d_workspace == nullptr ? " (null pointer)" : ""));
+    throw std::invalid_argument(
+        "scandof::scan: " + std::string(to_string(algo)) + " needs " + std::to_string(need) +
+        " workspace bytes for n = " + std::to_string(n) + ", got " +
+        std::to_string(workspace_bytes) + (d_workspace == nullptr ? " (null pointer)" : ""));
 
   switch (algo) {
     case ScanAlgorithm::Naive:
@@ -109,7 +109,7 @@ void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_
 }  // namespace scandof
 
 // Explicit instantiation of one (T, Op) pair; use inside namespace scandof in a .cu file.
-#define SCANDOF_INSTANTIATE_SCAN(T, OP)                                                     \
-  template std::size_t scan_workspace_bytes<T, OP>(ScanAlgorithm, std::size_t);             \
+#define SCANDOF_INSTANTIATE_SCAN(T, OP)                                                       \
+  template std::size_t scan_workspace_bytes<T, OP>(ScanAlgorithm, std::size_t);               \
   template void scan<T, OP>(ScanAlgorithm, ScanKind, const T*, T*, std::size_t, OP, T, void*, \
                             std::size_t, cudaStream_t);

@@ -26,8 +26,12 @@ struct BlockScan;
 
 namespace detail {
 
-constexpr bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
-constexpr int log2_floor(int x) { return x <= 1 ? 0 : 1 + log2_floor(x / 2); }
+constexpr bool is_pow2(int x) {
+  return x > 0 && (x & (x - 1)) == 0;
+}
+constexpr int log2_floor(int x) {
+  return x <= 1 ? 0 : 1 + log2_floor(x / 2);
+}
 
 // Static shared memory for a static-size kernel is limited to 48 KiB per block.
 constexpr std::size_t kMaxStaticSharedBytes = 48 * 1024;

@@ -27,10 +27,10 @@ __global__ void __launch_bounds__(block::BlockScan<A, T, Op>::BLOCK_THREADS)
   // 64-bit from the start: blockIdx.x * TILE_ITEMS passes 2^31 for n > 2^31.
   const std::size_t base = static_cast<std::size_t>(blockIdx.x) * BS::TILE_ITEMS;
   const std::size_t left = n - base;
-  const int valid = left < static_cast<std::size_t>(BS::TILE_ITEMS) ? static_cast<int>(left)
-                                                                     : BS::TILE_ITEMS;
-  const T aggregate = BS(temp).scan_tile(in + base, out + base, valid, op, identity, inclusive,
-                                         identity);
+  const int valid =
+      left < static_cast<std::size_t>(BS::TILE_ITEMS) ? static_cast<int>(left) : BS::TILE_ITEMS;
+  const T aggregate =
+      BS(temp).scan_tile(in + base, out + base, valid, op, identity, inclusive, identity);
   if (tile_sums != nullptr && threadIdx.x == 0) tile_sums[blockIdx.x] = aggregate;
 }
 
@@ -50,7 +50,9 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 constexpr std::size_t kWorkspaceAlign = 256;
-constexpr std::size_t align_up(std::size_t x, std::size_t a) { return (x + a - 1) / a * a; }
+constexpr std::size_t align_up(std::size_t x, std::size_t a) {
+  return (x + a - 1) / a * a;
+}
 
 template <ScanAlgorithm A, class T, class Op>
 constexpr std::size_t three_phase_tile_items() {
@@ -88,9 +90,9 @@ void three_phase_scan(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op 
                                 std::to_string(workspace_bytes));
 
   T* sums = num_tiles > 1 ? static_cast<T*>(d_workspace) : nullptr;
-  three_phase_tiles_kernel<A, T, Op><<<static_cast<unsigned>(num_tiles), BS::BLOCK_THREADS, 0,
-                                       stream>>>(d_in, d_out, n, sums, op, identity,
-                                                 kind == ScanKind::Inclusive);
+  three_phase_tiles_kernel<A, T, Op>
+      <<<static_cast<unsigned>(num_tiles), BS::BLOCK_THREADS, 0, stream>>>(
+          d_in, d_out, n, sums, op, identity, kind == ScanKind::Inclusive);
   CUDA_CHECK_LAUNCH();
   if (num_tiles == 1) return;
 
