@@ -237,21 +237,32 @@ template <class T>
 std::vector<T> random_vector(std::size_t n, std::uint64_t seed, Pattern pattern = Pattern::Summable) {
   std::vector<T> v(n);
   if (pattern == Pattern::Walk) {
-    // Sequential by nature; about 1 ns per element.
-    if constexpr (std::is_integral_v<T>) {
-      const std::int64_t step = std::is_same_v<T, std::int64_t> ? (std::int64_t(1) << 32) : 1000;
-      T x = std::is_unsigned_v<T> ? static_cast<T>(T(1) << (sizeof(T) * 8 - 1)) : T(0);
-      for (std::size_t i = 0; i < n; ++i) {
-        x = static_cast<T>(x + static_cast<T>(detail::nonzero_in(hash_at(seed, i), step)));
-        v[i] = x;
+    // x[i] = start + step[0] + ... + step[i], summed exactly (int64, or doubles that are multiples
+    // of 2^-20 below 2^32), so the parallel sum gives the same values on any number of cores.
+    using Acc = std::conditional_t<std::is_integral_v<T>, std::int64_t, double>;
+    std::vector<Acc> walk(n);
+    const std::int64_t step = std::is_same_v<T, std::int64_t> ? (std::int64_t(1) << 32) : 1000;
+    parallel_for(n, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        if constexpr (std::is_integral_v<T>) {
+          walk[i] = detail::nonzero_in(hash_at(seed, i), step);
+        } else {
+          walk[i] = static_cast<double>(detail::nonzero_in(hash_at(seed, i), 1 << 20)) * 0x1p-20;
+        }
       }
-    } else {
-      double x = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        x += static_cast<double>(detail::nonzero_in(hash_at(seed, i), 1 << 20)) * 0x1p-20;
-        v[i] = static_cast<T>(x);
+    });
+    scan_gold_parallel(ScanKind::Inclusive, walk.data(), walk.data(), n, Sum{}, Acc(0));
+    const Acc start = std::is_unsigned_v<T> ? static_cast<Acc>(std::uint64_t(1) << (sizeof(T) * 8 - 1))
+                                            : Acc(0);
+    parallel_for(n, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        if constexpr (std::is_unsigned_v<T>) {
+          v[i] = static_cast<T>(static_cast<std::uint64_t>(start + walk[i]));  // wraps, defined
+        } else {
+          v[i] = static_cast<T>(start + walk[i]);
+        }
       }
-    }
+    });
     return v;
   }
   parallel_for(n, [&](std::size_t b, std::size_t e) {
@@ -324,20 +335,49 @@ FloatSumReference float_sum_reference(ScanKind kind, const T* in, std::size_t n)
   FloatSumReference r;
   r.value.resize(n);
   r.mag.resize(n);
-  long double acc = 0, macc = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const long double x = static_cast<long double>(in[i]);
-    if (kind == ScanKind::Inclusive) {
-      acc += x;
-      macc += std::fabs(x);
+  // Two passes over fixed chunks (chunk totals, then each chunk rescanned from its carry) so the
+  // cores share the slow x87 arithmetic; the association differs from a serial loop only at the
+  // long-double level, 2^-64 relative, far below any tolerance used with it.
+  const std::size_t chunk = std::size_t(1) << 20;
+  const std::size_t chunks = (n + chunk - 1) / chunk;
+  std::vector<long double> tot(chunks), mtot(chunks);
+  parallel_for(chunks, [&](std::size_t cb, std::size_t ce) {
+    for (std::size_t c = cb; c < ce; ++c) {
+      long double a = 0, m = 0;
+      for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
+        a += static_cast<long double>(in[i]);
+        m += std::fabs(static_cast<long double>(in[i]));
+      }
+      tot[c] = a;
+      mtot[c] = m;
     }
-    r.value[i] = static_cast<double>(acc);
-    r.mag[i] = static_cast<double>(macc);
-    if (kind == ScanKind::Exclusive) {
-      acc += x;
-      macc += std::fabs(x);
-    }
+  }, 1);
+  long double carry = 0, mcarry = 0;
+  for (std::size_t c = 0; c < chunks; ++c) {
+    const long double a = tot[c], m = mtot[c];
+    tot[c] = carry;
+    mtot[c] = mcarry;
+    carry += a;
+    mcarry += m;
   }
+  parallel_for(chunks, [&](std::size_t cb, std::size_t ce) {
+    for (std::size_t c = cb; c < ce; ++c) {
+      long double acc = tot[c], macc = mtot[c];
+      for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
+        const long double x = static_cast<long double>(in[i]);
+        if (kind == ScanKind::Inclusive) {
+          acc += x;
+          macc += std::fabs(x);
+        }
+        r.value[i] = static_cast<double>(acc);
+        r.mag[i] = static_cast<double>(macc);
+        if (kind == ScanKind::Exclusive) {
+          acc += x;
+          macc += std::fabs(x);
+        }
+      }
+    }
+  }, 1);
   return r;
 }
 
