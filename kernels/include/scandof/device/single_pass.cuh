@@ -580,10 +580,10 @@ void scan_with_policy_impl(ScanKind kind, const T* d_in, T* d_out, std::size_t n
     throw std::invalid_argument("single_pass_scan: workspace must be 16-byte aligned");
 
   using Status = StatusOf<T, P>;
-  ScanArgs<T, Op, Status> a{d_in, d_out, n, op, identity, kind == ScanKind::Inclusive, Status{}};
-  a.tile_counter = nullptr;
-  a.tiles = unsigned(tiles);
-  a.delays = delays ? *delays : P::delays_for(tiles);
+  const bool incl = kind == ScanKind::Inclusive;
+  const LookbackDelays pace = delays ? *delays : P::delays_for(tiles);
+  ScanArgs<T, Op, Status> a{d_in,    d_out,           n,   op, identity, incl, Status{},
+                            nullptr, unsigned(tiles), pace};
   if (tiles > 1) {
     auto* base = static_cast<unsigned char*>(d_workspace);
     a.tile_counter = reinterpret_cast<unsigned*>(base);
