@@ -81,6 +81,7 @@ struct Options {
   ScanAlgorithm paper_scan = ScanAlgorithm::Optimized;
   std::string csv, json;
   bool quick = false;
+  bool variants = false;  // also time the implementation knobs (detail::compact::Knobs)
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -185,6 +186,46 @@ void run_type(const char* tname, const Options& o, const bench::DeviceInfo& dev,
         if (a == CompactAlgorithm::Paper) name += std::string("/") + to_string(o.paper_scan);
         rows.push_back({tname, name, sel, n, got_k, ok, st, cub_st.median_ms});
       }
+      // The knobs behind the public defaults, each checked against CUB like the rest.
+      if (o.variants && lg >= 20 && lg % 2 == 0) {
+        for (CompactAlgorithm a : {CompactAlgorithm::SinglePass, CompactAlgorithm::ReduceThenScan}) {
+          for (int pers = 0; pers < (a == CompactAlgorithm::SinglePass ? 2 : 1); ++pers) {
+            for (int vec = 0; vec < 2; ++vec) {
+              detail::compact::Knobs kn;
+              kn.persistent = pers != 0;
+              kn.vector_loads = vec != 0;
+              const CompactOptions opt{a, o.paper_scan};
+              const std::size_t wb = compact_workspace_bytes<T>(n, opt);
+              auto go = [&](int rep) {
+                const std::size_t k = rep % sets;
+                detail::compact::run<false>("compactbench", ins[k].get(), outs[k].get(),
+                                            d_counts.get() + k, n,
+                                            detail::compact::PredSelect<LessThan<T>>{pred}, false,
+                                            nullptr, our_tmp.get(), wb, s, opt, kn);
+              };
+              const bench::Stats st = timer.measure(go, topt);
+              CUDA_CHECK(cudaMemsetAsync(outs[0].get(), 0xAB, n * sizeof(T), s));
+              go(0);
+              std::uint64_t got_k = 0;
+              CUDA_CHECK(cudaMemcpyAsync(&got_k, d_counts.get(), 8, cudaMemcpyDeviceToHost, s));
+              CUDA_CHECK(cudaMemsetAsync(d_bad.get(), 0, 8, s));
+              if (ref_k > 0) {
+                diff_kernel<T><<<1024, 256, 0, s>>>(outs[0].get(), ref_out.get(), ref_k, d_bad.get());
+                CUDA_CHECK_LAUNCH();
+              }
+              unsigned long long bad = 0;
+              CUDA_CHECK(cudaMemcpyAsync(&bad, d_bad.get(), 8, cudaMemcpyDeviceToHost, s));
+              CUDA_CHECK(cudaStreamSynchronize(s));
+              const bool ok = got_k == ref_k && bad == 0;
+              all_ok = all_ok && ok;
+              std::string name = std::string(to_string(a)) + (pers ? "[persistent" : "[per-tile") +
+                                 (vec ? ",vec16]" : ",scalar]");
+              if (a != CompactAlgorithm::SinglePass) name = std::string(to_string(a)) + (vec ? "[vec16]" : "[scalar]");
+              rows.push_back({tname, name, sel, n, got_k, ok, st, cub_st.median_ms});
+            }
+          }
+        }
+      }
     }
     auto run_copy = [&](int rep) {
       const std::size_t k = rep % sets;
@@ -217,6 +258,7 @@ int run(int argc, char** argv) {
     else if (a == "--csv") o.csv = next();
     else if (a == "--json") o.json = next();
     else if (a == "--quick") o.quick = true;
+    else if (a == "--variants") o.variants = true;
     else if (a == "--help" || a == "-h") {
       std::printf(
           "compactbench [--min-log 10] [--max-log 28] [--types int32,uint32,int64,float,double]\n"

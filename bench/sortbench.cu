@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bench_util.hpp"
+#include "scandof/device/sort_lsd.cuh"
 #include "scandof/sort.hpp"
 
 namespace scandof {
@@ -86,6 +87,7 @@ struct Options {
   std::vector<std::string> dists = {"uniform", "equal", "few", "sorted"};
   std::string csv, json;
   bool quick = false;
+  bool variants = false;  // also time the LSD knobs (detail::lsd::Knobs) and a per-kernel split
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -209,6 +211,80 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
         all_ok = all_ok && bad == 0;
         rows.push_back({kname, dname, to_string(a), n, item, bad == 0, st, cub_st.median_ms});
       }
+      if (o.variants && !kPairs && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
+        for (int ballot = 0; ballot < 2; ++ballot) {
+          for (int mb : {3, 4}) {
+            detail::lsd::Knobs kn;
+            kn.upsweep_ballot = ballot != 0;
+            kn.downsweep_min_blocks = mb;
+            const std::size_t wb = sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, n);
+            auto go = [&](const K* in, K* out) {
+              detail::lsd::sort<K, detail::lsd::NoValue, false>(in, out, nullptr, nullptr, n,
+                                                                our_tmp.get(), wb, s, 0,
+                                                                8 * sizeof(K), kn);
+            };
+            const bench::Stats st = timer.measure(
+                [&](int rep) { go(ins[rep % sets].get(), outs[rep % sets].get()); }, topt);
+            CUDA_CHECK(cudaMemsetAsync(outs[0].get(), 0xAB, n * sizeof(K), s));
+            go(ins[0].get(), outs[0].get());
+            CUDA_CHECK(cudaMemsetAsync(d_bad.get(), 0, 8, s));
+            diff_kernel<K><<<1024, 256, 0, s>>>(outs[0].get(), ref_k.get(), n, d_bad.get());
+            CUDA_CHECK_LAUNCH();
+            unsigned long long bad = 0;
+            CUDA_CHECK(cudaMemcpyAsync(&bad, d_bad.get(), 8, cudaMemcpyDeviceToHost, s));
+            CUDA_CHECK(cudaStreamSynchronize(s));
+            all_ok = all_ok && bad == 0;
+            rows.push_back({kname, dname,
+                            std::string("lsd[") + (ballot ? "ballot" : "atomic") + "-up,minblocks" +
+                                std::to_string(mb) + "]",
+                            n, item, bad == 0, st, cub_st.median_ms});
+          }
+        }
+        // Per-kernel split of one pass (digit 0) with the default knobs.
+        if (lg == o.max_log) {
+          constexpr int kTile = detail::lsd::Tuning<K>::kTile;
+          int sms = 0, per_sm = 0;
+          CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+          CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+              &per_sm, detail::lsd::downsweep_kernel<K, detail::lsd::NoValue, false, 3>,
+              detail::lsd::kThreads, 0));
+          const std::uint64_t tiles = (n + kTile - 1) / kTile;
+          const std::uint64_t want = std::min<std::uint64_t>(
+              tiles, std::min<std::uint64_t>(detail::lsd::kMaxBlocks, std::uint64_t(sms) * per_sm));
+          const std::uint64_t tpb = (tiles + want - 1) / want;
+          const int blocks = static_cast<int>((tiles + tpb - 1) / tpb);
+          DeviceArray<unsigned> hist(256 * detail::lsd::kMaxBlocks), tot(256);
+          cudaEvent_t ev[4];
+          for (auto& e : ev) CUDA_CHECK(cudaEventCreate(&e));
+          std::vector<double> up, sc, dn;
+          for (int r = 0; r < 10; ++r) {
+            CUDA_CHECK(cudaMemsetAsync(tot.get(), 0, 256 * 4, s));
+            CUDA_CHECK(cudaEventRecord(ev[0], s));
+            detail::lsd::upsweep_kernel<K, true><<<blocks, detail::lsd::kThreads, 0, s>>>(
+                ins[0].get(), n, 0, 255u, tpb, hist.get(), tot.get(), blocks);
+            CUDA_CHECK(cudaEventRecord(ev[1], s));
+            detail::lsd::scan_kernel<><<<256, 1024, 0, s>>>(hist.get(), tot.get(), blocks);
+            CUDA_CHECK(cudaEventRecord(ev[2], s));
+            detail::lsd::downsweep_kernel<K, detail::lsd::NoValue, false, 3>
+                <<<blocks, detail::lsd::kThreads, 0, s>>>(ins[0].get(), outs[0].get(), nullptr,
+                                                          nullptr, n, 0, 255u, tpb, hist.get(),
+                                                          blocks);
+            CUDA_CHECK(cudaEventRecord(ev[3], s));
+            CUDA_CHECK(cudaEventSynchronize(ev[3]));
+            float a = 0, b = 0, c = 0;
+            CUDA_CHECK(cudaEventElapsedTime(&a, ev[0], ev[1]));
+            CUDA_CHECK(cudaEventElapsedTime(&b, ev[1], ev[2]));
+            CUDA_CHECK(cudaEventElapsedTime(&c, ev[2], ev[3]));
+            up.push_back(a), sc.push_back(b), dn.push_back(c);
+          }
+          for (auto& e : ev) CUDA_CHECK(cudaEventDestroy(e));
+          std::printf("lsd pass split at n=%zu (%s, %d blocks x %llu tiles of %d): upsweep %.4f ms, "
+                      "scan %.4f ms, downsweep %.4f ms (medians of 10)\n",
+                      n, kname.c_str(), blocks, static_cast<unsigned long long>(tpb), kTile,
+                      bench::summarize(up).median_ms, bench::summarize(sc).median_ms,
+                      bench::summarize(dn).median_ms);
+        }
+      }
       if (dist == Dist::Uniform) {
         const bench::Stats cp = timer.measure(
             [&](int rep) {
@@ -238,6 +314,7 @@ int run(int argc, char** argv) {
     else if (a == "--csv") o.csv = next();
     else if (a == "--json") o.json = next();
     else if (a == "--quick") o.quick = true;
+    else if (a == "--variants") o.variants = true;
     else if (a == "--help" || a == "-h") {
       std::printf(
           "sortbench [--min-log 10] [--max-log 28] [--keys uint32,int32,float,uint64,pairs]\n"

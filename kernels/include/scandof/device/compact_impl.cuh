@@ -219,7 +219,7 @@ template <class T, class Sel>
 __global__ void __launch_bounds__(Tuning<T>::kThreads, Tuning<T>::kMinBlocks)
     single_pass_kernel(const T* __restrict__ in, T* __restrict__ out, std::uint64_t n, Sel sel,
                        std::uint64_t* status, unsigned* tile_counter, std::uint64_t* d_count,
-                       std::uint64_t num_tiles, bool vec_ok) {
+                       std::uint64_t num_tiles, bool vec_ok, bool persistent) {
   using Tn = Tuning<T>;
   __shared__ Stage<T> stage;
   __shared__ unsigned warp_tot[Tn::kWarps];
@@ -243,7 +243,9 @@ __global__ void __launch_bounds__(Tuning<T>::kThreads, Tuning<T>::kMinBlocks)
       load_tile<T, 1>(in, base, valid, v);
     // The next id: its latency overlaps the loads; only stored to shared memory after look-back.
     unsigned next = 0;
-    if (threadIdx.x == 0) next = single ? 1u : atomicAdd(tile_counter, 1u);
+    // Not persistent: one tile per block (a fresh block takes the next id).
+    if (threadIdx.x == 0)
+      next = single || !persistent ? static_cast<unsigned>(num_tiles) : atomicAdd(tile_counter, 1u);
     const unsigned count =
         vec ? rank_loaded<T, V, false>(v, base, valid, sel, stage.data(), warp_tot)
             : rank_loaded<T, 1, false>(v, base, valid, sel, stage.data(), warp_tot);
@@ -477,10 +479,20 @@ void paper_run(const T* in, T* out, std::uint64_t* d_count, std::size_t n, Sel s
   CUDA_CHECK_LAUNCH();
 }
 
+// Implementation choices of the single pass and the tile loads, fixed for the public API; the
+// benchmark compares them through run() directly.
+struct Knobs {
+  // Single pass: one resident wave of blocks looping over tiles (prefetching the next tile id)
+  // instead of one block per tile.
+  bool persistent = false;
+  // 16-byte loads for full tiles at aligned inputs (all algorithms' tile loads).
+  bool vector_loads = true;
+};
+
 template <bool kPartition, class T, class Sel>
 void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::size_t n, Sel sel,
          bool need_flags, const void* flags, void* ws, std::size_t ws_bytes, cudaStream_t stream,
-         CompactOptions opt) {
+         CompactOptions opt, Knobs knobs = Knobs()) {
   if (d_count == nullptr) throw std::invalid_argument(std::string(what) + ": d_count is null");
   if (n == 0) {
     CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::uint64_t), stream));
@@ -502,7 +514,7 @@ void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::siz
                                 std::to_string(need) + " bytes, got " + std::to_string(ws_bytes));
   using Tn = Tuning<T>;
   // 16-byte loads need a 16-byte aligned input (tiles start at multiples of 16 bytes after it).
-  const bool vec_ok = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  const bool vec_ok = knobs.vector_loads && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   switch (opt.algo) {
     case CompactAlgorithm::Paper:
       if (paper_wide_flags(n))
@@ -516,10 +528,13 @@ void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::siz
       if (!kPartition) {
         const std::uint64_t tiles = (n + Tn::kTile - 1) / Tn::kTile;
         int per_sm = 0;
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, single_pass_kernel<T, Sel>, Tn::kThreads, 0));
-        const std::uint64_t blocks = std::max<std::uint64_t>(
-            1, std::min<std::uint64_t>(tiles, std::uint64_t(per_sm) * sm_count()));
+        if (knobs.persistent)
+          CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+              &per_sm, single_pass_kernel<T, Sel>, Tn::kThreads, 0));
+        const std::uint64_t blocks =
+            knobs.persistent ? std::max<std::uint64_t>(
+                                   1, std::min<std::uint64_t>(tiles, std::uint64_t(per_sm) * sm_count()))
+                             : tiles;
         // The counter runs past the last tile by one per block.
         if (tiles + blocks >= 0xffffffffull)
           throw std::invalid_argument(std::string(what) + ": n too large for 32-bit tile ids");
@@ -529,7 +544,7 @@ void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::siz
         if (tiles > 1)
           CUDA_CHECK(cudaMemsetAsync(ws, 0, align_up(tiles * 8) + sizeof(unsigned), stream));
         single_pass_kernel<T><<<static_cast<unsigned>(blocks), Tn::kThreads, 0, stream>>>(
-            in, out, n, sel, status, counter, d_count, tiles, vec_ok);
+            in, out, n, sel, status, counter, d_count, tiles, vec_ok, knobs.persistent);
         CUDA_CHECK_LAUNCH();
         return;
       }

@@ -65,7 +65,7 @@ __device__ __forceinline__ unsigned match_digit(unsigned d, bool valid) {
   return peers;
 }
 
-template <class K>
+template <class K, bool kBallot>
 __global__ void __launch_bounds__(kThreads)
     upsweep_kernel(const K* __restrict__ in, std::uint64_t n, int shift, unsigned mask,
                    std::uint64_t tiles_per_block, unsigned* hist, unsigned* totals, int blocks) {
@@ -87,10 +87,14 @@ __global__ void __launch_bounds__(kThreads)
     for (int j = 0; j < kItems; ++j) {
       const bool valid = base + j * kThreads + t < last;
       const unsigned d = valid ? digit_of(k[j], shift, mask) : 0u;
-      const unsigned peers = match_digit(d, valid);
-      // One leader per distinct digit: distinct addresses, so a plain add is race-free.
-      if (valid && lane == __ffs(peers) - 1) wh[warp][d] += __popc(peers);
-      __syncwarp();
+      if (kBallot) {
+        const unsigned peers = match_digit(d, valid);
+        // One leader per distinct digit: distinct addresses, so a plain add is race-free.
+        if (valid && lane == __ffs(peers) - 1) wh[warp][d] += __popc(peers);
+        __syncwarp();
+      } else if (valid) {
+        atomicAdd(&wh[warp][d], 1u);  // equal digits in a warp serialize on one address
+      }
     }
   }
   __syncthreads();
@@ -136,8 +140,8 @@ struct alignas(16) SmemArray {
   T v[N];
 };
 
-template <class K, class V, bool kHasValues>
-__global__ void __launch_bounds__(kThreads)
+template <class K, class V, bool kHasValues, int kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     downsweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
                      V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
                      std::uint64_t tiles_per_block, const unsigned* __restrict__ hist, int blocks) {
@@ -244,9 +248,16 @@ std::size_t workspace_bytes(std::size_t n) {
   return b;
 }
 
+// Implementation choices, fixed for the public API; the benchmark compares them.
+struct Knobs {
+  bool upsweep_ballot = true;    // digit counts by ballot-matched warp aggregation, else atomics
+  int downsweep_min_blocks = 3;  // __launch_bounds__ residency (3: <= 80 registers, 4: <= 64)
+};
+
 template <class K, class V, bool kHasValues>
 void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
-          std::size_t ws_bytes, cudaStream_t stream, int begin_bit, int end_bit) {
+          std::size_t ws_bytes, cudaStream_t stream, int begin_bit, int end_bit,
+          Knobs knobs = Knobs()) {
   const int passes = num_passes(begin_bit, end_bit);
   if (passes == 0) {
     if (kin != kout)
@@ -273,8 +284,13 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
   int dev = 0, sms = 0, per_sm = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, downsweep_kernel<K, V, kHasValues>, kThreads, 0));
+  const bool four = knobs.downsweep_min_blocks >= 4;
+  if (four)
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, downsweep_kernel<K, V, kHasValues, 4>, kThreads, 0));
+  else
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, downsweep_kernel<K, V, kHasValues, 3>, kThreads, 0));
   constexpr int kTile = Tuning<K>::kTile;
   const std::uint64_t tiles = (n + kTile - 1) / kTile;
   const std::uint64_t cap = std::min<std::uint64_t>(kMaxBlocks, std::max(1, sms * per_sm));
@@ -302,13 +318,21 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     K* kdst = to_out ? kout : kalt;
     V* vdst = to_out ? vout : valt;
     unsigned* tot = totals + kRadix * pass;
-    upsweep_kernel<K>
-        <<<blocks, kThreads, 0, stream>>>(ksrc, n, shift, mask, tiles_per_block, hist, tot, blocks);
+    if (knobs.upsweep_ballot)
+      upsweep_kernel<K, true><<<blocks, kThreads, 0, stream>>>(ksrc, n, shift, mask,
+                                                               tiles_per_block, hist, tot, blocks);
+    else
+      upsweep_kernel<K, false><<<blocks, kThreads, 0, stream>>>(ksrc, n, shift, mask,
+                                                                tiles_per_block, hist, tot, blocks);
     CUDA_CHECK_LAUNCH();
     scan_kernel<><<<kRadix, 1024, 0, stream>>>(hist, tot, blocks);
     CUDA_CHECK_LAUNCH();
-    downsweep_kernel<K, V, kHasValues><<<blocks, kThreads, 0, stream>>>(
-        ksrc, kdst, vsrc, vdst, n, shift, mask, tiles_per_block, hist, blocks);
+    if (four)
+      downsweep_kernel<K, V, kHasValues, 4><<<blocks, kThreads, 0, stream>>>(
+          ksrc, kdst, vsrc, vdst, n, shift, mask, tiles_per_block, hist, blocks);
+    else
+      downsweep_kernel<K, V, kHasValues, 3><<<blocks, kThreads, 0, stream>>>(
+          ksrc, kdst, vsrc, vdst, n, shift, mask, tiles_per_block, hist, blocks);
     CUDA_CHECK_LAUNCH();
     ksrc = kdst;
     vsrc = vdst;
