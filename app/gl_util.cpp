@@ -136,8 +136,11 @@ void GlTimer::begin() {
     if (avail) {
       GLuint64 ns = 0;
       glGetQueryObjectui64v(q.get(), GL_QUERY_RESULT, &ns);
-      last_ms_ = static_cast<float>(ns * 1e-6);
-      have_ = true;
+      // Some drivers (seen on Mesa llvmpipe) occasionally report nonsense; a pass never takes 10 s.
+      if (ns < 10'000'000'000ull) {
+        last_ms_ = static_cast<float>(ns * 1e-6);
+        have_ = true;
+      }
     }
     pending_[next_] = false;
   }

@@ -219,6 +219,49 @@ int run_headless(const Options& o, const std::string& res) {
                 app.float_error);
   }
   if (!o.report.empty()) write_report(o.report, app, o, gl, runs, verify_msg, verify_ok);
+  if (o.compare || !o.screenshot_ui.empty()) {
+    app.compare(30);
+    for (const auto& v : app.comparison)
+      std::fprintf(stderr, "[compare] %-15s SAT %.4f ms (rows %.4f, columns %.4f)\n",
+                   v.name.c_str(), v.median.build_ms, v.median.row_scan_ms,
+                   v.median.column_scan_ms);
+  }
+  if (!o.screenshot_ui.empty()) {
+    // The panels drawn over the last frame with Dear ImGui's OpenGL3 renderer alone (no window
+    // backend): shows on a headless GPU what the window would show.
+    app.frame(o.width, o.height, 0.0f);
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(static_cast<float>(o.width), static_cast<float>(o.height));
+    io.DeltaTime = 1.0f / 60.0f;
+    ImGui::StyleColorsDark();
+    // The OpenGL3 backend loads GL through its own loader, which dlopens libGL.so.1 (glvnd): a
+    // headless machine without it gets the frame without panels rather than an abort.
+    if (!ImGui_ImplOpenGL3_Init("#version 450")) {
+      ImGui::DestroyContext();
+      throw std::runtime_error(
+          "--screenshot-ui: Dear ImGui's OpenGL3 backend could not load OpenGL (needs libGL.so.1)");
+    }
+    UiInfo info;
+    info.gl_renderer = gl;
+    info.fps = app.last().frame_ms > 0 ? 1000.0f / app.last().frame_ms : 0.0f;
+    UiRequests req;
+    // A few UI frames: windows settle their layout over the first two.
+    for (int i = 0; i < 3; ++i) {
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui::NewFrame();
+      draw_ui(app, info, &req);
+      ImGui::Render();
+    }
+    app.renderer.bind_output();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    app.screenshot(o.screenshot_ui);
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui::DestroyContext();
+  }
   return verify_ok == 0 ? 1 : 0;
 }
 
@@ -231,8 +274,10 @@ int run_window(const Options& o, const std::string& res) {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini littering the working directory
   ImGui::StyleColorsDark();
-  ImGui_ImplGlfw_InitForOpenGL(win, true);
-  ImGui_ImplOpenGL3_Init("#version 450");
+  if (!ImGui_ImplGlfw_InitForOpenGL(win, true) || !ImGui_ImplOpenGL3_Init("#version 450")) {
+    ImGui::DestroyContext();
+    throw std::runtime_error("Dear ImGui's GLFW/OpenGL3 backends failed to initialise");
+  }
   int rc = 0;
   {
     int fbw = 0, fbh = 0;

@@ -313,6 +313,11 @@ void Renderer::present(int fb_width, int fb_height) {
                          GL_COLOR_BUFFER_BIT, GL_NEAREST);
 }
 
+void Renderer::bind_output() const {
+  glBindFramebuffer(GL_FRAMEBUFFER, output_fbo_.get());
+  glViewport(0, 0, width_, height_);
+}
+
 float Renderer::distance_at(int x, int y) {
   if (x < 0 || y < 0 || x >= width_ || y >= height_) return -1.0f;
   float d = 1.0f;

@@ -45,6 +45,8 @@ class Renderer {
 
   GLuint color_texture() const { return color_.get(); }
   GLuint output_texture() const { return output_.get(); }
+  // Binds the output FBO for drawing on top of the frame (headless panels).
+  void bind_output() const;
   // Scene distance along the view axis at pixel (x, y) (GL order, bottom-left origin); reads one
   // depth value back (used on click, not per frame). Returns < 0 on the background clear.
   float distance_at(int x, int y);
