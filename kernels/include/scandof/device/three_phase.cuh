@@ -8,6 +8,7 @@
 
 #include <climits>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -59,9 +60,8 @@ constexpr std::size_t three_phase_tile_items() {
   return static_cast<std::size_t>(block::BlockScan<A, T, Op>::TILE_ITEMS);
 }
 
-// One SUMS array per recursion level (each 256-byte aligned) until a level fits in one tile.
 template <ScanAlgorithm A, class T, class Op>
-std::size_t three_phase_workspace_bytes(std::size_t n) {
+std::size_t three_phase_levels_bytes(std::size_t n) {
   constexpr std::size_t tile = three_phase_tile_items<A, T, Op>();
   std::size_t bytes = 0;
   while (n > tile) {
@@ -71,16 +71,45 @@ std::size_t three_phase_workspace_bytes(std::size_t n) {
   return bytes;
 }
 
+// One SUMS array per recursion level (each 256-byte aligned) until a level fits in one tile, plus
+// 255 bytes of slack so any workspace pointer can be aligned (0 when n fits in one tile).
 template <ScanAlgorithm A, class T, class Op>
-void three_phase_scan(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
-                      void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream) {
+std::size_t three_phase_workspace_bytes(std::size_t n) {
+  const std::size_t levels = three_phase_levels_bytes<A, T, Op>(n);
+  return levels == 0 ? 0 : levels + kWorkspaceAlign - 1;
+}
+
+// The recursion: `levels` is 256-byte aligned and holds three_phase_levels_bytes(n).
+template <ScanAlgorithm A, class T, class Op>
+void three_phase_scan_levels(bool inclusive, const T* d_in, T* d_out, std::size_t n, Op op,
+                             T identity, unsigned char* levels, cudaStream_t stream) {
   using BS = block::BlockScan<A, T, Op>;
   constexpr std::size_t tile = three_phase_tile_items<A, T, Op>();
   constexpr int kAddThreads = 256;
-  if (n == 0) return;
   const std::size_t num_tiles = (n + tile - 1) / tile;
+  T* sums = num_tiles > 1 ? reinterpret_cast<T*>(levels) : nullptr;
+  three_phase_tiles_kernel<A, T, Op>
+      <<<static_cast<unsigned>(num_tiles), BS::BLOCK_THREADS, 0, stream>>>(d_in, d_out, n, sums, op,
+                                                                           identity, inclusive);
+  CUDA_CHECK_LAUNCH();
+  if (num_tiles == 1) return;
+
+  // The sums' own sums live right after them; the recursion scans SUMS in place, exclusively.
+  three_phase_scan_levels<A, T, Op>(false, sums, sums, num_tiles, op, identity,
+                                    levels + align_up(num_tiles * sizeof(T), kWorkspaceAlign),
+                                    stream);
+  three_phase_add_kernel<BS::TILE_ITEMS, kAddThreads, T, Op>
+      <<<static_cast<unsigned>(num_tiles - 1), kAddThreads, 0, stream>>>(d_out, n, sums, op);
+  CUDA_CHECK_LAUNCH();
+}
+
+template <ScanAlgorithm A, class T, class Op>
+void three_phase_scan(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
+                      void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream) {
+  constexpr std::size_t tile = three_phase_tile_items<A, T, Op>();
+  if (n == 0) return;
   // gridDim.x allows 2^31 - 1 blocks: 2^41 elements at the smallest tile, far past any memory.
-  if (num_tiles > static_cast<std::size_t>(INT_MAX))
+  if ((n + tile - 1) / tile > static_cast<std::size_t>(INT_MAX))
     throw std::invalid_argument("scandof::scan: " + std::to_string(n) +
                                 " elements need more than 2^31-1 tiles");
   const std::size_t need = three_phase_workspace_bytes<A, T, Op>(n);
@@ -88,22 +117,11 @@ void three_phase_scan(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op 
     throw std::invalid_argument("scandof::scan: three-phase workspace needs " +
                                 std::to_string(need) + " bytes, got " +
                                 std::to_string(workspace_bytes));
-
-  T* sums = num_tiles > 1 ? static_cast<T*>(d_workspace) : nullptr;
-  three_phase_tiles_kernel<A, T, Op>
-      <<<static_cast<unsigned>(num_tiles), BS::BLOCK_THREADS, 0, stream>>>(
-          d_in, d_out, n, sums, op, identity, kind == ScanKind::Inclusive);
-  CUDA_CHECK_LAUNCH();
-  if (num_tiles == 1) return;
-
-  // The sums' own sums live right after them; the recursion scans SUMS in place, exclusively.
-  const std::size_t here = align_up(num_tiles * sizeof(T), kWorkspaceAlign);
-  three_phase_scan<A, T, Op>(ScanKind::Exclusive, sums, sums, num_tiles, op, identity,
-                             static_cast<unsigned char*>(d_workspace) + here,
-                             workspace_bytes - here, stream);
-  three_phase_add_kernel<BS::TILE_ITEMS, kAddThreads, T, Op>
-      <<<static_cast<unsigned>(num_tiles - 1), kAddThreads, 0, stream>>>(d_out, n, sums, op);
-  CUDA_CHECK_LAUNCH();
+  const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(d_workspace);
+  unsigned char* levels = reinterpret_cast<unsigned char*>((p + kWorkspaceAlign - 1) /
+                                                           kWorkspaceAlign * kWorkspaceAlign);
+  three_phase_scan_levels<A, T, Op>(kind == ScanKind::Inclusive, d_in, d_out, n, op, identity,
+                                    levels, stream);
 }
 
 }  // namespace detail
