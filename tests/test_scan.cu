@@ -711,4 +711,100 @@ TEST(ScanApiDevice, UnknownAlgorithmOrKindThrows) {
                std::invalid_argument);
 }
 
+// ---- the checks themselves can fail ------------------------------------------------------------
+
+// Every GPU check above passes when nothing is wrong; these prove each one reports a wrong
+// element, a write into a guard zone and a swapped operand order when there is one.
+TEST(CheckerSelfTest, DeviceComparisonsCatchErrors) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  t::MismatchCounter cnt;
+  const std::size_t n = (std::size_t(1) << 20) + 7;
+  {
+    const auto v = t::random_vector<std::int64_t>(n, 1);
+    auto bad = v;
+    bad[5] += 1;
+    bad[n - 1] -= 1;
+    t::DeviceBuffer<std::int64_t> a(v), b(bad);
+    EXPECT_EQ(cnt.exact(a.data(), a.data(), n).count, 0u);
+    const t::Mismatches m = cnt.exact(a.data(), b.data(), n);
+    EXPECT_EQ(m.count, 2u);
+    EXPECT_EQ(m.first, 5u);
+  }
+  {
+    const auto in = t::random_vector<float>(n, 2);
+    const auto ref = t::float_sum_reference(ScanKind::Inclusive, in.data(), n);
+    // A float scan rounded like a look-back scan: serial inside 1024-item tiles, then a serial
+    // float chain of tile prefixes (pessimistic: real tiles use trees inside).
+    std::vector<float> got(n);
+    float carry = 0.0f;
+    for (std::size_t b = 0; b < n; b += 1024) {
+      float local = 0.0f;
+      for (std::size_t i = b; i < std::min(n, b + 1024); ++i) {
+        local += in[i];
+        got[i] = carry + local;
+      }
+      carry += local;
+    }
+    t::DeviceBuffer<float> g(got);
+    t::DeviceBuffer<double> r(ref.value), m(ref.mag);
+    const double f = t::sum_tolerance_factor<float>(n);
+    EXPECT_EQ(cnt.close(g.data(), r.data(), m.data(), n, f).count, 0u)
+        << "a look-back-like float scan is out of bound: bound too tight";
+    got[n / 2] -= in[n / 2];  // one element missing from one prefix
+    t::DeviceBuffer<float> g2(got);
+    const t::Mismatches mm = cnt.close(g2.data(), r.data(), m.data(), n, f);
+    EXPECT_EQ(mm.count, 1u);
+    EXPECT_EQ(mm.first, n / 2);
+  }
+  {
+    t::DeviceBuffer<double> buf(1000);
+    buf.poison();
+    EXPECT_EQ(cnt.unpoisoned(buf.data(), 1000 * sizeof(double)).count, 0u);
+    CUDA_CHECK(cudaMemset(reinterpret_cast<char*>(buf.data()) + 4321, 0x00, 1));
+    const t::Mismatches m = cnt.unpoisoned(buf.data(), 1000 * sizeof(double));
+    EXPECT_EQ(m.count, 1u);
+    EXPECT_EQ(m.first, 4321u);
+  }
+  {
+    // The scan with operands swapped differs from the real one, and the device check sees it.
+    struct Swapped {
+      __host__ __device__ Affine operator()(const Affine& f, const Affine& g) const {
+        return ComposeAffine{}(g, f);
+      }
+    };
+    const auto in = t::random_vector<Affine>(n, 3);
+    std::vector<Affine> want(n), wrong(n);
+    scandof::scan_gold(ScanKind::Inclusive, in.data(), want.data(), n, ComposeAffine{});
+    scandof::scan_gold(ScanKind::Inclusive, in.data(), wrong.data(), n, Swapped{},
+                       Affine{1u, 0u});
+    t::DeviceBuffer<Affine> w(want), x(wrong);
+    const t::Mismatches m = cnt.exact(x.data(), w.data(), n);
+    EXPECT_GT(m.count, n / 2) << "a swapped operand order went unnoticed";
+    EXPECT_EQ(m.first, 1u);  // [0] is in[0] either way
+  }
+}
+
+// Information, never a failure: whether repeated float sums come out bitwise identical. Look-back
+// scans need not be (the reference's pitfall list); tests above compare within a bound.
+TEST(ScanInfo, FloatRunToRunDeterminism) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  const std::size_t n = std::min<std::size_t>(t::max_test_n(), (std::size_t(1) << 24) + 3);
+  const auto in = t::random_vector<float>(n, 4);
+  t::DeviceBuffer<float> d_in(in), first(n), again(n);
+  t::MismatchCounter cnt;
+  ScanWorkspace ws;
+  for (ScanAlgorithm a : t::every_algorithm()) {
+    scandof::scan(a, ScanKind::Inclusive, d_in.data(), first.data(), n, Sum{}, ws);
+    unsigned long long differing = 0;
+    for (int rep = 0; rep < 10; ++rep) {
+      scandof::scan(a, ScanKind::Inclusive, d_in.data(), again.data(), n, Sum{}, ws);
+      differing = std::max(differing, cnt.exact(again.data(), first.data(), n).count);
+    }
+    std::cout << "[ info ] " << t::algo_name(a) << " float Sum n=" << n << ", 11 runs: "
+              << (differing == 0 ? "bitwise identical"
+                                 : std::to_string(differing) + " elements differ between runs")
+              << "\n";
+  }
+}
+
 }  // namespace

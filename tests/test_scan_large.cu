@@ -165,6 +165,20 @@ class ScanLarge : public ::testing::TestWithParam<LargeParam> {
     return res;
   }
 
+  static LargeCheck verify(std::size_t n, bool incl) {
+    LargeCheck init{};
+    init.out.first = init.in.first = ~0ull;
+    LargeCheck* d_res = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_res, sizeof(LargeCheck)));
+    CUDA_CHECK(cudaMemcpy(d_res, &init, sizeof(init), cudaMemcpyHostToDevice));
+    verify_kernel<<<8192, 256>>>(in_->data(), out_->data(), n, seed(), incl, d_res);
+    CUDA_CHECK_LAUNCH();
+    LargeCheck res{};
+    CUDA_CHECK(cudaMemcpy(&res, d_res, sizeof(res), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_res));
+    return res;
+  }
+
   std::size_t n_ = 0;
   inline static std::unique_ptr<t::DeviceBuffer<std::uint32_t>> in_, out_;
   inline static std::unique_ptr<scandof::ScanWorkspace> ws_;
@@ -193,16 +207,7 @@ TEST_P(ScanLarge, Uint32SumEveryElement) {
   std::cout << "[ info ] " << name.str() << ": " << ms << " ms, "
             << 2.0 * n * sizeof(std::uint32_t) / (ms * 1e6) << " GB/s (one cold run)\n";
 
-  LargeCheck init{};
-  init.out.first = init.in.first = ~0ull;
-  LargeCheck* d_res = nullptr;
-  CUDA_CHECK(cudaMalloc(&d_res, sizeof(LargeCheck)));
-  CUDA_CHECK(cudaMemcpy(d_res, &init, sizeof(init), cudaMemcpyHostToDevice));
-  verify_kernel<<<8192, 256>>>(in_->data(), out_->data(), n, seed(), incl, d_res);
-  CUDA_CHECK_LAUNCH();
-  LargeCheck res{};
-  CUDA_CHECK(cudaMemcpy(&res, d_res, sizeof(res), cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaFree(d_res));
+  const LargeCheck res = verify(n, incl);
 
   EXPECT_EQ(res.checked, n) << "the checker did not visit every element";
   EXPECT_EQ(res.in.count, 0u) << name.str() << ": modified its input, first at [" << res.in.first
@@ -229,6 +234,17 @@ TEST_P(ScanLarge, Uint32SumEveryElement) {
     ASSERT_EQ(host_prefix_.count(prefix_at[j]), 1u) << prefix_at[j];
     EXPECT_EQ(t::fetch_element(out_->data(), ks[j]), host_prefix_.at(prefix_at[j]))
         << name.str() << " at [" << ks[j] << "] (host sum)";
+  }
+
+  // The checker itself can fail: one element off by one past 2^31 breaks the recurrence at that
+  // element and the next one.
+  if (res.out.count == 0) {
+    const std::size_t i = std::min(n - 2, (std::size_t(1) << 31) + 5);
+    const std::uint32_t v = t::fetch_element(out_->data(), i) + 1u;
+    CUDA_CHECK(cudaMemcpy(out_->data() + i, &v, sizeof(v), cudaMemcpyHostToDevice));
+    const LargeCheck broken = verify(n, incl);
+    EXPECT_EQ(broken.out.count, 2u) << "the recurrence check missed a corrupted element";
+    EXPECT_EQ(broken.out.first, i);
   }
 }
 
