@@ -1,0 +1,71 @@
+// LSD radix sort of n = 2^31 + 1000 uint32 keys (past 2^31: 64-bit indexing, 32-bit offsets up
+// to their limit). Checked on the GPU: the output is non-decreasing and has the same multiset
+// fingerprint as the input (count, sum, sum of squares and sum of a hash, all mod 2^64).
+// Skipped when the device lacks ~27 GB of free memory.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "scandof/sort.hpp"
+#include "test_util.hpp"
+
+namespace scandof {
+namespace {
+
+__global__ void fill_keys(std::uint32_t* p, std::uint64_t n) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += stride)
+    p[i] = static_cast<std::uint32_t>(test::hash_at(77, i));
+}
+
+// res[0..2]: sum, sum of squares, sum of mix64; res[3]: order violations.
+__global__ void fingerprint(const std::uint32_t* p, std::uint64_t n, bool check_order,
+                            unsigned long long* res) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  unsigned long long s = 0, q = 0, h = 0, bad = 0;
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += stride) {
+    const unsigned long long x = p[i];
+    s += x;
+    q += x * x;
+    h += test::mix64(x);
+    if (check_order && i + 1 < n) bad += p[i] > p[i + 1];
+  }
+  atomicAdd(res, s);
+  atomicAdd(res + 1, q);
+  atomicAdd(res + 2, h);
+  atomicAdd(res + 3, bad);
+}
+
+TEST(SortLarge, LsdPastTwoToThe31) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  const std::uint64_t n = (std::uint64_t(1) << 31) + 1000;
+  std::size_t free_b = 0, total_b = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  const std::size_t need =
+      2 * n * 4 + sort_keys_workspace_bytes<std::uint32_t>(SortAlgorithm::Lsd, n) + (1ull << 28);
+  if (free_b < need)
+    GTEST_SKIP() << "needs ~" << (need >> 30) << " GiB of free device memory, has "
+                 << (free_b >> 30) << " GiB";
+  test::DeviceBuffer<std::uint32_t> in(n), out(n);
+  test::DeviceBuffer<unsigned long long> a(4), b(4);
+  fill_keys<<<4096, 256>>>(in.data(), n);
+  CUDA_CHECK_LAUNCH();
+  out.poison();
+  ScanWorkspace ws;
+  sort_keys(SortAlgorithm::Lsd, in.data(), out.data(), n, ws);
+  CUDA_CHECK(cudaMemset(a.data(), 0, 32));
+  CUDA_CHECK(cudaMemset(b.data(), 0, 32));
+  fingerprint<<<4096, 256>>>(in.data(), n, false, a.data());
+  fingerprint<<<4096, 256>>>(out.data(), n, true, b.data());
+  CUDA_CHECK_LAUNCH();
+  const auto fa = a.download(4), fb = b.download(4);
+  EXPECT_EQ(fb[3], 0u) << "adjacent pairs out of order";
+  EXPECT_EQ(fa[0], fb[0]);
+  EXPECT_EQ(fa[1], fb[1]);
+  EXPECT_EQ(fa[2], fb[2]);
+}
+
+}  // namespace
+}  // namespace scandof
