@@ -10,10 +10,12 @@
 //    count kernel, one-block scan of the counts, rank-and-scatter kernel.
 //  - SinglePass: tiles take ids from an atomic counter (launch order, so look-back cannot
 //    deadlock), rank locally, publish their count, find their offset by a warp-wide decoupled
-//    look-back over 64-bit status words (2 flag bits + 62-bit count), and write out.
-// All three rank a tile the same way: the tile is loaded warp-striped (each warp owns a contiguous
-// run of 32*ITEMS elements, lane-consecutive loads), a ballot per item row gives the selection
-// mask, popc gives ranks; selected items go to shared memory in order and leave as one contiguous,
+//    look-back over 64-bit status words (2 flag bits + 62-bit count), and write out. Without any
+//    counter launch when n fits one tile.
+// ReduceThenScan and SinglePass rank a tile the same way: the tile is loaded warp-striped (each
+// warp owns a contiguous run of 32*ITEMS elements; 16-byte loads per lane for full tiles at
+// aligned inputs, else lane-consecutive scalar loads), a ballot per item gives the selection mask,
+// popc gives ranks; selected items go to shared memory in order and leave as one contiguous,
 // coalesced run. Partition stages the rejected items behind the selected ones.
 #pragma once
 
@@ -210,11 +212,15 @@ __device__ __forceinline__ void write_tile(const T* stage, unsigned count, int v
 }
 
 // ---------------------------------------------------------------- single pass (look-back)
-// Persistent blocks (one resident wave) take tile ids from an atomic counter in increasing order
-// and fetch the next id while the current tile's loads are in flight, so neither the atomic's
-// round trip nor a block launch sits between tiles. Look-back cannot deadlock: a block holds at
-// most its current tile and the next id; the smallest unfinished tile is always some block's
-// current tile, and it waits only on smaller, finished tiles.
+// Tile ids come from an atomic counter, so tiles start in id order whatever order the hardware
+// runs blocks in. Two modes (Knobs::persistent):
+//  - per tile (the default): one block per tile. Look-back only waits on tiles whose blocks
+//    already started, so it cannot deadlock.
+//  - persistent: one resident wave of blocks loops over tiles and fetches the next id while the
+//    current tile's loads are in flight. Still deadlock-free: a block holds at most its current
+//    tile and the next id; the smallest unfinished tile is always some block's current tile and
+//    waits only on smaller, finished ones. Measured slower at 2^28 (0.56x CUB against 0.84x per
+//    tile, H100, results/compact/README.md), so it is not the default.
 template <class T, class Sel>
 __global__ void __launch_bounds__(Tuning<T>::kThreads, Tuning<T>::kMinBlocks)
     single_pass_kernel(const T* __restrict__ in, T* __restrict__ out, std::uint64_t n, Sel sel,
@@ -532,9 +538,10 @@ void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::siz
           CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
               &per_sm, single_pass_kernel<T, Sel>, Tn::kThreads, 0));
         const std::uint64_t blocks =
-            knobs.persistent ? std::max<std::uint64_t>(
-                                   1, std::min<std::uint64_t>(tiles, std::uint64_t(per_sm) * sm_count()))
-                             : tiles;
+            knobs.persistent
+                ? std::max<std::uint64_t>(
+                      1, std::min<std::uint64_t>(tiles, std::uint64_t(per_sm) * sm_count()))
+                : tiles;
         // The counter runs past the last tile by one per block.
         if (tiles + blocks >= 0xffffffffull)
           throw std::invalid_argument(std::string(what) + ": n too large for 32-bit tile ids");
