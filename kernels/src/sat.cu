@@ -11,6 +11,7 @@
 #include "scandof/device/sat_fused.cuh"
 #include "scandof/device/sat_pixels.cuh"
 #include "scandof/device/sat_row_scan.cuh"
+#include "scandof/device/sat_tiled.cuh"
 #include "scandof/device/sat_transpose.cuh"
 #include "scandof/sat.hpp"
 
@@ -18,7 +19,8 @@ namespace scandof {
 
 namespace {
 // Events: 0 start, 1 after de-interleave, 2 after row scans, 3 after transpose, 4 after column
-// scans, 5 after transpose back. The fused path records 0, 2 and 4 only.
+// scans, 5 after transpose back. The fused paths record 0, 2 and 4 only (Fused: 2 = after the
+// tile-reduce and small scans, 4 = after the tile scan).
 constexpr int kNumEvents = 6;
 // Transposes launch ceil(rows/32) blocks in gridDim.y (max 65535): 2^20 keeps every side legal.
 constexpr int kMaxSide = 1 << 20;
@@ -102,9 +104,31 @@ struct SatBuilder::Impl {
     }
     // 16-byte stores of 4 table elements need every row start 16-byte aligned: width % 4 == 0.
     const bool vec = vec_ok && (w % 4 == 0);
+    // uint32 sums are exact up to 2^32/255 pixels; float tables of larger images accumulate in
+    // float, which only the two-pass kernels do.
+    const bool u32_exact = static_cast<double>(w) * h * 255.0 < 4294967296.0;
+    if (method == SatMethod::Fused && (format == SatFormat::U32 || u32_exact)) {
+      uint32_t* scratch_words = static_cast<uint32_t*>(
+          reserve(sat_detail::tile_scratch_words(w, h, ch) * sizeof(uint32_t)));
+      cudaEvent_t mid = timed ? ev[2] : nullptr;
+      uint32_t* o = static_cast<uint32_t*>(out);
+      if (format == SatFormat::U32) {
+        if (vec)
+          sat_detail::tiled_sat<Pixels, uint32_t, true>(px, w, h, ch, o, scratch_words, s, mid);
+        else
+          sat_detail::tiled_sat<Pixels, uint32_t, false>(px, w, h, ch, o, scratch_words, s, mid);
+      } else {
+        if (vec)
+          sat_detail::tiled_sat<Pixels, float, true>(px, w, h, ch, o, scratch_words, s, mid);
+        else
+          sat_detail::tiled_sat<Pixels, float, false>(px, w, h, ch, o, scratch_words, s, mid);
+      }
+      record(timed, 4, s);
+      return;
+    }
     if (format == SatFormat::U32) {
       fused<Pixels, uint32_t, uint32_t>(px, vec, w, h, ch, out, s, timed);
-    } else if (static_cast<double>(w) * h * 255.0 < 4294967296.0) {
+    } else if (u32_exact) {
       fused<Pixels, uint32_t, float>(px, vec, w, h, ch, out, s, timed);  // exact, rounded once
     } else {
       fused<Pixels, float, float>(px, vec, w, h, ch, out, s, timed);  // would wrap in 32 bits
@@ -124,7 +148,8 @@ void SatBuilder::build(const SatInput& in, void* d_out, SatFormat format, SatMet
                                 std::to_string(kMaxSide));
   if (format != SatFormat::U32 && format != SatFormat::F32)
     throw std::invalid_argument("SatBuilder::build: unknown SatFormat");
-  if (method != SatMethod::Paper && method != SatMethod::Fused)
+  if (method != SatMethod::Paper && method != SatMethod::Fused &&
+      method != SatMethod::FusedTwoPass)
     throw std::invalid_argument("SatBuilder::build: unknown SatMethod");
   if (static_cast<int>(algo) < 0 || static_cast<int>(algo) >= kNumScanAlgorithms)
     throw std::invalid_argument("SatBuilder::build: unknown ScanAlgorithm");

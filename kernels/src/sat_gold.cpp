@@ -20,6 +20,7 @@ const char* to_string(SatMethod m) {
   switch (m) {
     case SatMethod::Paper: return "paper";
     case SatMethod::Fused: return "fused";
+    case SatMethod::FusedTwoPass: return "fused-two-pass";
   }
   return "?";
 }

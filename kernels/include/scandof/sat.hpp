@@ -30,9 +30,15 @@ enum class SatMethod : int {
   // conflict-free), scan all rows again, transpose back. Rows are scanned with the chosen
   // ScanAlgorithm's block scan.
   Paper = 0,
-  // The fastest path: no separate de-interleave or transpose passes (e.g. rows scanned straight
-  // from the RGBA8 pixels, columns scanned with coalesced loads). Ignores the ScanAlgorithm.
+  // The fastest path: no separate de-interleave or transpose passes. Reduce-then-scan over
+  // 128 x 32 tiles straight from the RGBA8 pixels (tile row/column/total sums, small scans of
+  // those, then each tile's 2D scan plus its offsets): the table is written once. Ignores the
+  // ScanAlgorithm. Needs scratch of about 0.5 B per pixel.
   Fused = 1,
+  // The earlier fused path, kept for comparison and for float tables of images over 2^32/255
+  // pixels (which Fused hands to it): rows scanned straight from the pixels into the table, then
+  // an in-place column scan with coalesced loads (the table makes one extra round trip).
+  FusedTwoPass = 2,
 };
 
 const char* to_string(SatFormat f);
@@ -48,7 +54,9 @@ struct SatInput {
 };
 
 // GPU time of each stage of the last build(), in milliseconds (from CUDA events; stages a method
-// does not have are 0). Reading them synchronizes on the last build's end event.
+// does not have are 0). Reading them synchronizes on the last build's end event. The fused paths
+// report two stages: row_scan_ms (Fused: tile reduce + small scans; FusedTwoPass: row scans from
+// the pixels) and column_scan_ms (Fused: tile scans; FusedTwoPass: column scans).
 struct SatStageTimes {
   float deinterleave_ms = 0, row_scan_ms = 0, transpose_ms = 0, column_scan_ms = 0,
         transpose_back_ms = 0, total_ms = 0;
