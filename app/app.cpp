@@ -120,7 +120,7 @@ bool App::verify(std::string* message) {
         "SAT verify OK: %dx%d x 3 channels, %zu uint32 elements equal the CPU SAT exactly "
         "(%s, variant %s, method %s)",
         w, h, got.size(), sat->backend().c_str(), variant_name(settings.variant),
-        scandof::SatMethod::Fused == settings.method ? "fused" : "paper");
+        method_name(settings.method));
   } else {
     const std::size_t plane = static_cast<std::size_t>(w) * h;
     std::snprintf(

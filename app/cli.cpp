@@ -37,7 +37,7 @@ void print_help(const char* argv0) {
       "  --max-radius R        largest blur radius in pixels (default 24)\n"
       "  --variant NAME        naive|work-efficient|conflict-free|optimized|warp-shuffle|\n"
       "                        single-pass|cub (default work-efficient)\n"
-      "  --method paper|fused  SAT pipeline (default paper)\n"
+      "  --method NAME         SAT pipeline: paper|fused|fused-two-pass (default paper)\n"
       "  --format u32|f32      SAT element type (default u32, exact)\n"
       "  --view NAME           dof|sharp|coc|sat|split (default dof)\n"
       "  --cpu                 use the CPU fallback even when a CUDA device is present\n"
@@ -104,12 +104,11 @@ Options parse_cli(int argc, char** argv) {
                                     "warp-shuffle, single-pass, cub)");
     } else if (a == "--method") {
       std::string v = value();
-      if (v == "paper")
-        s.method = scandof::SatMethod::Paper;
-      else if (v == "fused")
-        s.method = scandof::SatMethod::Fused;
-      else
-        throw std::invalid_argument("--method: paper or fused, got '" + v + "'");
+      if (!parse_method(v, &s.method))
+        throw std::invalid_argument(
+            std::string("--method: ") +
+            (num_sat_methods() > 2 ? "paper, fused or fused-two-pass" : "paper or fused") +
+            ", got '" + v + "'");
     } else if (a == "--format") {
       std::string v = value();
       if (v == "u32")

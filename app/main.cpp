@@ -133,8 +133,7 @@ void write_report(const std::string& path, const App& app, const Options& o, con
   f << "  \"focus\": " << s.focus_distance << ", \"aperture\": " << s.aperture
     << ", \"max_radius\": " << s.max_radius << ",\n";
   f << "  \"format\": \"" << (s.format == scandof::SatFormat::U32 ? "u32" : "f32")
-    << "\", \"method\": \"" << (s.method == scandof::SatMethod::Fused ? "fused" : "paper")
-    << "\",\n";
+    << "\", \"method\": \"" << method_name(s.method) << "\",\n";
   if (app.float_error >= 0) f << "  \"float32_max_box_error\": " << app.float_error << ",\n";
   if (verify_ok >= 0)
     f << "  \"verify\": {\"ok\": " << (verify_ok ? "true" : "false") << ", \"message\": \""
@@ -186,13 +185,15 @@ int run_headless(const Options& o, const std::string& res) {
       if (!app.sat->using_cuda()) break;
     }
     if (app.sat->using_cuda()) {
-      app.settings.method = scandof::SatMethod::Fused;
-      runs.push_back(run("fused"));
+      for (int m = 1; m < num_sat_methods(); ++m) {
+        app.settings.method = static_cast<scandof::SatMethod>(m);
+        runs.push_back(run(method_name(app.settings.method)));
+      }
     }
     app.settings = chosen;
   }
-  std::string label =
-      chosen.method == scandof::SatMethod::Fused ? "fused" : variant_name(chosen.variant);
+  std::string label = chosen.method != scandof::SatMethod::Paper ? method_name(chosen.method)
+                                                                 : variant_name(chosen.variant);
   runs.push_back(run(label));  // the chosen configuration last: its frame is the one saved
   for (const auto& r : runs) {
     std::fprintf(stderr, "[scandof] %-15s", r.name.c_str());

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <exception>
 #include <stdexcept>
 #include <utility>
@@ -78,6 +79,43 @@ const char* variant_name(scandof::ScanAlgorithm a) {
       return "cub";
   }
   return "?";
+}
+
+namespace {
+// Whether the library's SatMethod has FusedTwoPass (added after the demo was written): detected at
+// compile time so the demo builds against either version of the header.
+template <class E, class = void>
+struct HasTwoPass : std::false_type {};
+template <class E>
+struct HasTwoPass<E, std::void_t<decltype(E::FusedTwoPass)>> : std::true_type {};
+}  // namespace
+
+int num_sat_methods() {
+  return HasTwoPass<scandof::SatMethod>::value ? 3 : 2;
+}
+
+const char* method_name(scandof::SatMethod m) {
+  switch (static_cast<int>(m)) {
+    case 0:
+      return "paper";
+    case 1:
+      return "fused";
+    case 2:
+      return "fused-two-pass";
+    default:
+      return "?";
+  }
+}
+
+bool parse_method(const std::string& s, scandof::SatMethod* out) {
+  for (int i = 0; i < num_sat_methods(); ++i) {
+    auto m = static_cast<scandof::SatMethod>(i);
+    if (s == method_name(m)) {
+      *out = m;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool parse_variant(const std::string& s, scandof::ScanAlgorithm* out) {
@@ -361,7 +399,8 @@ std::vector<VariantTiming> SatStage::compare_all(const Settings& s, int reps) {
   std::vector<std::pair<scandof::ScanAlgorithm, scandof::SatMethod>> runs;
   for (int i = 0; i < scandof::kNumScanAlgorithms; ++i)
     runs.emplace_back(static_cast<scandof::ScanAlgorithm>(i), scandof::SatMethod::Paper);
-  runs.emplace_back(scandof::ScanAlgorithm::Cub, scandof::SatMethod::Fused);
+  for (int m = 1; m < num_sat_methods(); ++m)
+    runs.emplace_back(scandof::ScanAlgorithm::Cub, static_cast<scandof::SatMethod>(m));
   std::vector<VariantTiming> out;
   for (auto [algo, method] : runs) {
     Settings cfg = s;
@@ -369,7 +408,7 @@ std::vector<VariantTiming> SatStage::compare_all(const Settings& s, int reps) {
     cfg.method = method;
     VariantTiming vt;
     vt.name = !using_cuda()                         ? std::string("CPU fallback")
-              : method == scandof::SatMethod::Fused ? std::string("fused")
+              : method != scandof::SatMethod::Paper ? std::string(method_name(method))
                                                     : std::string(variant_name(algo));
     vt.algo = algo;
     vt.method = method;

@@ -84,6 +84,11 @@ class SatStage {
 // Names and parsing for the UI and the CLI (kept here so the demo does not need the library's
 // string helpers to link).
 const char* variant_name(scandof::ScanAlgorithm a);
+// SatMethods this build of the library offers (Paper, Fused, and FusedTwoPass where it exists),
+// named "paper", "fused", "fused-two-pass".
+int num_sat_methods();
+const char* method_name(scandof::SatMethod m);
+bool parse_method(const std::string& s, scandof::SatMethod* out);
 bool parse_variant(const std::string& s, scandof::ScanAlgorithm* out);
 
 }  // namespace demo

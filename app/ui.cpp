@@ -158,6 +158,10 @@ void draw_ui(App& app, const UiInfo& info, UiRequests* req) {
     ImGui::RadioButton("paper pipeline", &m, 0);
     ImGui::SameLine();
     ImGui::RadioButton("fused (fastest)", &m, 1);
+    if (num_sat_methods() > 2) {
+      ImGui::SameLine();
+      ImGui::RadioButton("fused two-pass", &m, 2);
+    }
     s.method = static_cast<scandof::SatMethod>(m);
     int f = static_cast<int>(s.format);
     ImGui::RadioButton("uint32 (exact)", &f, 0);
