@@ -177,21 +177,29 @@ class ScopedMap {
     auto t0 = Clock::now();
     CUDA_CHECK(cudaGraphicsMapResources(2, res_, stream));
     if (t_) t_->map_ms = ms_since(t0);
-    CUDA_CHECK(cudaEventRecord(ev1, stream));
     mapped_ = true;
-    cudaArray_t arr = nullptr;
-    CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&arr, color, 0, 0));
-    cudaResourceDesc rd{};
-    rd.resType = cudaResourceTypeArray;
-    rd.res.array.array = arr;
-    cudaTextureDesc td{};
-    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
-    td.filterMode = cudaFilterModePoint;
-    td.readMode = cudaReadModeElementType;
-    td.normalizedCoords = 0;
-    CUDA_CHECK(cudaCreateTextureObject(&tex_, &rd, &td, nullptr));
-    std::size_t bytes = 0;
-    CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&sat_ptr_, &bytes, sat));
+    // The destructor does not run if the constructor throws: unmap here so GL gets its objects
+    // back.
+    try {
+      CUDA_CHECK(cudaEventRecord(ev1, stream));
+      cudaArray_t arr = nullptr;
+      CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&arr, color, 0, 0));
+      cudaResourceDesc rd{};
+      rd.resType = cudaResourceTypeArray;
+      rd.res.array.array = arr;
+      cudaTextureDesc td{};
+      td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+      td.filterMode = cudaFilterModePoint;
+      td.readMode = cudaReadModeElementType;
+      td.normalizedCoords = 0;
+      CUDA_CHECK(cudaCreateTextureObject(&tex_, &rd, &td, nullptr));
+      std::size_t bytes = 0;
+      CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&sat_ptr_, &bytes, sat));
+    } catch (...) {
+      if (tex_) cudaDestroyTextureObject(tex_);
+      cudaGraphicsUnmapResources(2, res_, stream_);
+      throw;
+    }
   }
   ~ScopedMap() noexcept(false) {
     if (tex_) cudaDestroyTextureObject(tex_);
