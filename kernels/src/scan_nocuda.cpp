@@ -1,8 +1,11 @@
-// The scan API of a build without CUDA: everything links, nothing runs. scan() throws, the
-// workspace holds no memory, and cuda_device_available() says why.
+// The scan API of a build without CUDA: everything links, nothing runs. scan() checks its
+// arguments exactly as the CUDA build does (so bad arguments and n == 0 behave alike), then throws;
+// the three-phase workspace query gives the CUDA build's answer; the workspace holds no memory;
+// cuda_device_available() says why.
 #include <stdexcept>
 #include <string>
 
+#include "scandof/block/host_shapes.hpp"
 #include "scandof/scan.hpp"
 
 namespace scandof {
@@ -13,14 +16,21 @@ namespace {
 }
 }  // namespace
 
+// Single-pass and CUB scratch depends on device code (and CUB asks the device): 0 here.
 template <class T, class Op>
-std::size_t scan_workspace_bytes(ScanAlgorithm, std::size_t) {
-  return 0;
+std::size_t scan_workspace_bytes(ScanAlgorithm algo, std::size_t n) {
+  if (!detail::is_known_algorithm(algo))
+    detail::throw_unknown_algorithm("scandof::scan_workspace_bytes", algo);
+  if (n == 0 || !block::shape::is_block_algorithm(algo)) return 0;
+  return detail::three_phase_workspace_bytes(
+      static_cast<std::size_t>(block::shape::tile_items(algo, sizeof(T))), sizeof(T), n);
 }
 
 template <class T, class Op>
-void scan(ScanAlgorithm, ScanKind, const T*, T*, std::size_t, Op, T, void*, std::size_t,
-          cudaStream_t) {
+void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op, T, void*,
+          std::size_t, cudaStream_t) {
+  detail::check_scan_arguments(algo, kind, d_in, d_out, n, sizeof(T));
+  if (n == 0) return;
   built_without_cuda("scandof::scan");
 }
 

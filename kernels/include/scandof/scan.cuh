@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "scandof/block/host_shapes.hpp"
 #include "scandof/cuda_check.hpp"
 #include "scandof/device/cub_scan.cuh"
 #include "scandof/device/single_pass.cuh"
@@ -15,20 +16,6 @@
 #include "scandof/scan.hpp"
 
 namespace scandof {
-namespace detail {
-
-inline bool is_known_algorithm(ScanAlgorithm a) {
-  const int v = static_cast<int>(a);
-  return v >= 0 && v < kNumScanAlgorithms;
-}
-
-[[noreturn]] inline void throw_unknown_algorithm(const char* where, ScanAlgorithm a) {
-  throw std::invalid_argument(std::string(where) + ": unknown ScanAlgorithm " +
-                              std::to_string(static_cast<int>(a)));
-}
-
-}  // namespace detail
-
 template <class T, class Op>
 std::size_t scan_workspace_bytes(ScanAlgorithm algo, std::size_t n) {
   if (!detail::is_known_algorithm(algo))
@@ -56,23 +43,8 @@ std::size_t scan_workspace_bytes(ScanAlgorithm algo, std::size_t n) {
 template <class T, class Op>
 void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op,
           T identity, void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream) {
-  if (!detail::is_known_algorithm(algo)) detail::throw_unknown_algorithm("scandof::scan", algo);
-  if (kind != ScanKind::Exclusive && kind != ScanKind::Inclusive)
-    throw std::invalid_argument("scandof::scan: unknown ScanKind " +
-                                std::to_string(static_cast<int>(kind)));
+  detail::check_scan_arguments(algo, kind, d_in, d_out, n, sizeof(T));
   if (n == 0) return;
-  if (d_in == nullptr) throw std::invalid_argument("scandof::scan: d_in is null with n > 0");
-  if (d_out == nullptr) throw std::invalid_argument("scandof::scan: d_out is null with n > 0");
-  if (n > SIZE_MAX / sizeof(T))
-    throw std::invalid_argument("scandof::scan: n * sizeof(T) overflows size_t");
-  // In place is fine (every variant reads a tile before writing it); a shifted overlap is not:
-  // tiles would read elements another tile already overwrote.
-  const auto in_b = reinterpret_cast<std::uintptr_t>(d_in);
-  const auto out_b = reinterpret_cast<std::uintptr_t>(d_out);
-  const std::size_t bytes = n * sizeof(T);
-  if (in_b != out_b && in_b < out_b + bytes && out_b < in_b + bytes)
-    throw std::invalid_argument(
-        "scandof::scan: d_in and d_out overlap without being equal (only in == out is allowed)");
   const std::size_t need = scan_workspace_bytes<T, Op>(algo, n);
   if (need > 0 && (d_workspace == nullptr || workspace_bytes < need))
     throw std::invalid_argument(

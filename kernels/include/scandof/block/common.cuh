@@ -7,6 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "scandof/block/host_shapes.hpp"
 #include "scandof/scan.hpp"
 
 namespace scandof {
@@ -56,13 +57,6 @@ struct BankPad {
   static constexpr int padded_size(int n) { return n + (n >> kLog); }
   static __device__ __forceinline__ int index(int i) { return i + (i >> kLog); }
 };
-
-// Register tile of the optimized variants: 32 bytes per thread (the paper's 8 floats), at most 16
-// items so 1- and 2-byte types do not blow up the register file.
-template <class T>
-constexpr int items_for_32_bytes() {
-  return sizeof(T) >= 32 ? 1 : (32 / sizeof(T) > 16 ? 16 : static_cast<int>(32 / sizeof(T)));
-}
 
 // Loads this thread's ITEMS consecutive elements (blocked arrangement). Whole 16-byte vectors when
 // the thread's run is complete and aligned: the tile start is aligned whenever the array is, since

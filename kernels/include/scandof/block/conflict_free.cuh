@@ -11,15 +11,17 @@ namespace block {
 
 template <class T, class Op>
 struct BlockScan<ScanAlgorithm::ConflictFree, T, Op> {
-  static constexpr int BLOCK_THREADS = 512;
-  static constexpr int ITEMS_PER_THREAD = 2;
+  static constexpr int BLOCK_THREADS = shape::block_threads(ScanAlgorithm::ConflictFree);  // 512
+  static constexpr int ITEMS_PER_THREAD =
+      shape::items_per_thread(ScanAlgorithm::ConflictFree, sizeof(T));
   static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
 
   using Pad = detail::BankPad<T>;
   static constexpr int kSharedItems = Pad::padded_size(TILE_ITEMS);
 
   static_assert(detail::element_ok<T>, "T must be trivially copyable with sizeof(T) <= 16");
-  static_assert(detail::is_pow2(BLOCK_THREADS), "the tree needs a power-of-two tile");
+  static_assert(detail::is_pow2(BLOCK_THREADS) && ITEMS_PER_THREAD == 2,
+                "two items per thread, a power-of-two tile");
   static_assert((kSharedItems + 1) * sizeof(T) <= detail::kMaxStaticSharedBytes,
                 "tile exceeds static shared memory");
 

@@ -10,12 +10,13 @@ namespace block {
 
 template <class T, class Op>
 struct BlockScan<ScanAlgorithm::Naive, T, Op> {
-  static constexpr int BLOCK_THREADS = 1024;
-  static constexpr int ITEMS_PER_THREAD = 1;
+  static constexpr int BLOCK_THREADS = shape::block_threads(ScanAlgorithm::Naive);  // 1024
+  static constexpr int ITEMS_PER_THREAD = shape::items_per_thread(ScanAlgorithm::Naive, sizeof(T));
   static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
 
   static_assert(detail::element_ok<T>, "T must be trivially copyable with sizeof(T) <= 16");
-  static_assert(detail::is_pow2(BLOCK_THREADS), "the step loop assumes a power-of-two tile");
+  static_assert(detail::is_pow2(BLOCK_THREADS) && ITEMS_PER_THREAD == 1,
+                "one item per thread, a power-of-two tile");
   static_assert(2 * TILE_ITEMS * sizeof(T) <= detail::kMaxStaticSharedBytes,
                 "double buffer exceeds static shared memory");
 

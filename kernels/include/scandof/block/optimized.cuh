@@ -12,8 +12,9 @@ namespace block {
 
 template <class T, class Op>
 struct BlockScan<ScanAlgorithm::Optimized, T, Op> {
-  static constexpr int BLOCK_THREADS = 256;
-  static constexpr int ITEMS_PER_THREAD = detail::items_for_32_bytes<T>();
+  static constexpr int BLOCK_THREADS = shape::block_threads(ScanAlgorithm::Optimized);  // 256
+  static constexpr int ITEMS_PER_THREAD =
+      shape::items_per_thread(ScanAlgorithm::Optimized, sizeof(T));
   static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
 
   using Pad = detail::BankPad<T>;

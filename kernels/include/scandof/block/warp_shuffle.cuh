@@ -11,8 +11,9 @@ namespace block {
 
 template <class T, class Op>
 struct BlockScan<ScanAlgorithm::WarpShuffle, T, Op> {
-  static constexpr int BLOCK_THREADS = 256;
-  static constexpr int ITEMS_PER_THREAD = detail::items_for_32_bytes<T>();
+  static constexpr int BLOCK_THREADS = shape::block_threads(ScanAlgorithm::WarpShuffle);  // 256
+  static constexpr int ITEMS_PER_THREAD =
+      shape::items_per_thread(ScanAlgorithm::WarpShuffle, sizeof(T));
   static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
   static constexpr int kWarps = BLOCK_THREADS / 32;
 

@@ -12,12 +12,14 @@ namespace block {
 
 template <class T, class Op>
 struct BlockScan<ScanAlgorithm::WorkEfficient, T, Op> {
-  static constexpr int BLOCK_THREADS = 512;
-  static constexpr int ITEMS_PER_THREAD = 2;
+  static constexpr int BLOCK_THREADS = shape::block_threads(ScanAlgorithm::WorkEfficient);  // 512
+  static constexpr int ITEMS_PER_THREAD =
+      shape::items_per_thread(ScanAlgorithm::WorkEfficient, sizeof(T));
   static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
 
   static_assert(detail::element_ok<T>, "T must be trivially copyable with sizeof(T) <= 16");
-  static_assert(detail::is_pow2(BLOCK_THREADS), "the tree needs a power-of-two tile");
+  static_assert(detail::is_pow2(BLOCK_THREADS) && ITEMS_PER_THREAD == 2,
+                "two items per thread, a power-of-two tile");
   static_assert((TILE_ITEMS + 1) * sizeof(T) <= detail::kMaxStaticSharedBytes,
                 "tile exceeds static shared memory");
 

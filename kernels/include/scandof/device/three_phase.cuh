@@ -13,6 +13,7 @@
 #include <string>
 
 #include "scandof/block/block_scan.cuh"
+#include "scandof/block/host_shapes.hpp"
 #include "scandof/cuda_check.hpp"
 #include "scandof/scan.hpp"
 
@@ -50,33 +51,16 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
-constexpr std::size_t kWorkspaceAlign = 256;
-constexpr std::size_t align_up(std::size_t x, std::size_t a) {
-  return (x + a - 1) / a * a;
-}
-
 template <ScanAlgorithm A, class T, class Op>
 constexpr std::size_t three_phase_tile_items() {
+  static_assert(block::BlockScan<A, T, Op>::TILE_ITEMS == block::shape::tile_items(A, sizeof(T)),
+                "host_shapes.hpp must describe the block scan's tile");
   return static_cast<std::size_t>(block::BlockScan<A, T, Op>::TILE_ITEMS);
 }
 
 template <ScanAlgorithm A, class T, class Op>
-std::size_t three_phase_levels_bytes(std::size_t n) {
-  constexpr std::size_t tile = three_phase_tile_items<A, T, Op>();
-  std::size_t bytes = 0;
-  while (n > tile) {
-    n = (n + tile - 1) / tile;
-    bytes += align_up(n * sizeof(T), kWorkspaceAlign);
-  }
-  return bytes;
-}
-
-// One SUMS array per recursion level (each 256-byte aligned) until a level fits in one tile, plus
-// 255 bytes of slack so any workspace pointer can be aligned (0 when n fits in one tile).
-template <ScanAlgorithm A, class T, class Op>
 std::size_t three_phase_workspace_bytes(std::size_t n) {
-  const std::size_t levels = three_phase_levels_bytes<A, T, Op>(n);
-  return levels == 0 ? 0 : levels + kWorkspaceAlign - 1;
+  return three_phase_workspace_bytes(three_phase_tile_items<A, T, Op>(), sizeof(T), n);
 }
 
 // The recursion: `levels` is 256-byte aligned and holds three_phase_levels_bytes(n).
