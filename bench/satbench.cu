@@ -32,7 +32,8 @@ struct Size {
   int w, h;
 };
 
-// Table 39-1 (GeForce 8800 GTX, float planes, 3 channels): (de)interleave, transpose, 6 scans, total.
+// Table 39-1 (GeForce 8800 GTX, float planes, 3 channels): (de)interleave, transpose, 6 scans,
+// total.
 struct PaperRow {
   double interleave, transpose, scans, total;
 };
@@ -49,7 +50,9 @@ struct Result {
   int reps = 0;
 };
 
-double median(std::vector<double> v) { return summarize(std::move(v)).median_ms; }
+double median(std::vector<double> v) {
+  return summarize(std::move(v)).median_ms;
+}
 
 std::vector<Size> parse_sizes(const std::string& s) {
   std::vector<Size> out;
@@ -68,9 +71,15 @@ std::vector<Size> parse_sizes(const std::string& s) {
 // then every stage reads and writes the whole table (4 passes over it); two-pass fused: rows pass
 // reads the pixels and writes the table, the column pass reads and writes it; tiled fused: the
 // pixels are read twice and the table written once (small per-tile arrays not counted).
-double paper_bytes(double px) { return px * (4 + 12) + 4 * px * 24; }
-double two_pass_bytes(double px) { return px * (4 + 12) + px * 24; }
-double tiled_bytes(double px) { return px * (4 + 4 + 12); }
+double paper_bytes(double px) {
+  return px * (4 + 12) + 4 * px * 24;
+}
+double two_pass_bytes(double px) {
+  return px * (4 + 12) + px * 24;
+}
+double tiled_bytes(double px) {
+  return px * (4 + 4 + 12);
+}
 
 }  // namespace
 
@@ -119,8 +128,8 @@ int main(int argc, char** argv) try {
     const std::size_t in_bytes = px * 4, table = SatBuilder::table_bytes(sz.w, sz.h);
     // A set = image + table (+ the paper path's scratch, one per builder, also rotated through by
     // the other sets' traffic).
-    const std::size_t sets = std::min<std::size_t>(
-        rotation_sets(in_bytes + 2 * table, dev.l2_bytes), 16);
+    const std::size_t sets =
+        std::min<std::size_t>(rotation_sets(in_bytes + 2 * table, dev.l2_bytes), 16);
     std::vector<DeviceArray<uint32_t>> imgs(sets), outs(sets);
     std::vector<uint32_t> host(px);
     for (std::size_t i = 0; i < px; ++i) host[i] = static_cast<uint32_t>(hash64(7, i));
@@ -142,10 +151,10 @@ int main(int argc, char** argv) try {
     // 40 B/pixel (the fused two-pass traffic).
     {
       DeviceArray<unsigned char> a(px * 20), b(px * 20);
-      const Stats s16 = timer.measure(
-          [&](int) { memcpy_d2d(b.get(), a.get(), px * 8, stream); }, opt);
-      const Stats s40 = timer.measure(
-          [&](int) { memcpy_d2d(b.get(), a.get(), px * 20, stream); }, opt);
+      const Stats s16 =
+          timer.measure([&](int) { memcpy_d2d(b.get(), a.get(), px * 8, stream); }, opt);
+      const Stats s40 =
+          timer.measure([&](int) { memcpy_d2d(b.get(), a.get(), px * 20, stream); }, opt);
       floors.push_back({sz, s16.median_ms, s40.median_ms});
     }
 
@@ -200,8 +209,8 @@ int main(int argc, char** argv) try {
   CUDA_CHECK(cudaStreamSynchronize(stream));
 
   // Console and Markdown.
-  Table con({"size", "fmt", "method", "algo", "deint", "row", "transp", "col", "transp2",
-             "stages", "total", "GB/s"});
+  Table con({"size", "fmt", "method", "algo", "deint", "row", "transp", "col", "transp2", "stages",
+             "total", "GB/s"});
   std::ostringstream md;
   md << "# Summed-area tables: Table 39-1 redone\n\n"
      << "Device: " << dev.name << " (sm_" << dev.cc_major << dev.cc_minor << ", " << dev.sm_count
@@ -227,15 +236,15 @@ int main(int argc, char** argv) try {
              fmt("%.0f", gb_per_s(r.bytes, r.total))});
     md << "| " << size << " | " << r.format << " | " << r.method << " | " << r.algo << " | "
        << fmt("%.4f", r.deinterleave) << " | " << fmt("%.4f", r.transpose + r.transpose_back)
-       << " | " << fmt("%.4f", r.row_scan + r.column_scan) << " | "
-       << fmt("%.4f", r.stages_total) << " | **" << fmt("%.4f", r.total) << "** | "
-       << fmt("%.0f", gb_per_s(r.bytes, r.total)) << " |\n";
+       << " | " << fmt("%.4f", r.row_scan + r.column_scan) << " | " << fmt("%.4f", r.stages_total)
+       << " | **" << fmt("%.4f", r.total) << "** | " << fmt("%.0f", gb_per_s(r.bytes, r.total))
+       << " |\n";
     const auto p = kPaper.find({r.size.w, r.size.h});
     if (p != kPaper.end() && r.format == "f32" && r.method == "paper" && r.algo == "optimized")
       md << "| " << size << " | f32 | *GPU Gems 3, 8800 GTX* | *paper* | *"
          << fmt("%.2f", p->second.interleave) << "* (with interleave) | *"
-         << fmt("%.2f", p->second.transpose) << "* | *" << fmt("%.2f", p->second.scans)
-         << "* | *" << fmt("%.2f", p->second.total) << "* | | |\n";
+         << fmt("%.2f", p->second.transpose) << "* | *" << fmt("%.2f", p->second.scans) << "* | *"
+         << fmt("%.2f", p->second.total) << "* | | |\n";
   }
   con.print();
   md << "\ncudaMemcpy D2D floors (same run): an ideal single-pass SAT moves 16 B/pixel (4 read + "
@@ -255,10 +264,9 @@ int main(int argc, char** argv) try {
            "total_ms", "bytes", "reps"});
   for (const Result& r : results)
     csv.row({dev.name, std::to_string(r.size.w), std::to_string(r.size.h), r.format, r.method,
-             r.algo, fmt("%.5f", r.deinterleave), fmt("%.5f", r.row_scan),
-             fmt("%.5f", r.transpose), fmt("%.5f", r.column_scan), fmt("%.5f", r.transpose_back),
-             fmt("%.5f", r.stages_total), fmt("%.5f", r.total), fmt("%.0f", r.bytes),
-             std::to_string(r.reps)});
+             r.algo, fmt("%.5f", r.deinterleave), fmt("%.5f", r.row_scan), fmt("%.5f", r.transpose),
+             fmt("%.5f", r.column_scan), fmt("%.5f", r.transpose_back), fmt("%.5f", r.stages_total),
+             fmt("%.5f", r.total), fmt("%.0f", r.bytes), std::to_string(r.reps)});
   for (const Floor& f : floors) {
     const double px = static_cast<double>(f.size.w) * f.size.h;
     csv.row({dev.name, std::to_string(f.size.w), std::to_string(f.size.h), "-", "memcpy16B", "-",

@@ -32,9 +32,9 @@ using scandof::SatInput;
 using scandof::SatMethod;
 using scandof::ScanAlgorithm;
 
-#define SKIP_WITHOUT_GPU()                                                       \
-  do {                                                                           \
-    std::string why;                                                             \
+#define SKIP_WITHOUT_GPU()                                                                \
+  do {                                                                                    \
+    std::string why;                                                                      \
     if (!scandof::cuda_device_available(&why)) GTEST_SKIP() << "no CUDA device: " << why; \
   } while (0)
 
@@ -205,10 +205,13 @@ TEST(Sat, ChannelsAndPitches) {
     int w, h, ch;
     std::size_t pitch;
   };
-  const Case cases[] = {{640, 37, 1, 640 * 4 + 4}, {640, 37, 4, 640 * 4 + 512},
-                        {333, 65, 4, 333 * 4 + 12}, {96, 300, 2, 96 * 4},
+  const Case cases[] = {{640, 37, 1, 640 * 4 + 4},
+                        {640, 37, 4, 640 * 4 + 512},
+                        {333, 65, 4, 333 * 4 + 12},
+                        {96, 300, 2, 96 * 4},
                         // 3 and more rounds of the fused row kernel (2048 pixels per round)
-                        {6000, 5, 3, 6000 * 4}, {4999, 3, 4, 4999 * 4 + 4}};
+                        {6000, 5, 3, 6000 * 4},
+                        {4999, 3, 4, 4999 * 4 + 4}};
   SatBuilder builder;
   for (const Case& c : cases) {
     const auto img = random_rgba(c.w, c.h, 77u + c.w + c.ch);
@@ -220,8 +223,8 @@ TEST(Sat, ChannelsAndPitches) {
     for (SatMethod method : {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass})
       for (SatFormat format : {SatFormat::U32, SatFormat::F32})
         for (ScanAlgorithm algo : {ScanAlgorithm::Optimized, ScanAlgorithm::Cub}) {
-          SCOPED_TRACE(std::to_string(c.w) + "x" + std::to_string(c.h) + " ch=" +
-                       std::to_string(c.ch) + " pitch=" + std::to_string(c.pitch) + " " +
+          SCOPED_TRACE(std::to_string(c.w) + "x" + std::to_string(c.h) +
+                       " ch=" + std::to_string(c.ch) + " pitch=" + std::to_string(c.pitch) + " " +
                        scandof::to_string(method) + " " + scandof::to_string(format) + " " +
                        scandof::to_string(algo));
           CUDA_CHECK(cudaMemset(out.p, kPoisonByte, bytes));
@@ -254,8 +257,8 @@ TEST(Sat, StreamAndStageTimes) {
     EXPECT_GT(t.total_ms, 0.0f);
     EXPECT_GT(t.row_scan_ms, 0.0f);
     EXPECT_GT(t.column_scan_ms, 0.0f);
-    const float sum = t.deinterleave_ms + t.row_scan_ms + t.transpose_ms + t.column_scan_ms +
-                      t.transpose_back_ms;
+    const float sum =
+        t.deinterleave_ms + t.row_scan_ms + t.transpose_ms + t.column_scan_ms + t.transpose_back_ms;
     EXPECT_NEAR(sum, t.total_ms, 0.01f + 0.01f * t.total_ms);
     if (method != SatMethod::Paper) {
       EXPECT_EQ(t.deinterleave_ms, 0.0f);
@@ -288,8 +291,7 @@ TEST(Sat, RebuildsAtChangingSizes) {
     builder.build(pi.input(sz.w, sz.h), out.p, SatFormat::F32, SatMethod::Paper,
                   ScanAlgorithm::ConflictFree);
     CUDA_CHECK(cudaDeviceSynchronize());
-    EXPECT_EQ(check_table(exact, out.p, SatFormat::F32, sz.w, sz.h, 3), "")
-        << sz.w << "x" << sz.h;
+    EXPECT_EQ(check_table(exact, out.p, SatFormat::F32, sz.w, sz.h, 3), "") << sz.w << "x" << sz.h;
   }
 }
 
@@ -310,12 +312,12 @@ TEST(Sat, BadArgumentsThrow) {
   EXPECT_THROW(b.build(in, dummy, SatFormat::U32, SatMethod::Paper, ScanAlgorithm::Cub),
                std::invalid_argument);
   in.pitch_bytes = 16;
-  EXPECT_THROW(b.build(in, dummy, SatFormat::U32, SatMethod::Paper, ScanAlgorithm::Cub, 0, false,
-                       0),
-               std::invalid_argument);
-  EXPECT_THROW(b.build(in, dummy, SatFormat::U32, SatMethod::Paper, ScanAlgorithm::Cub, 0, false,
-                       5),
-               std::invalid_argument);
+  EXPECT_THROW(
+      b.build(in, dummy, SatFormat::U32, SatMethod::Paper, ScanAlgorithm::Cub, 0, false, 0),
+      std::invalid_argument);
+  EXPECT_THROW(
+      b.build(in, dummy, SatFormat::U32, SatMethod::Paper, ScanAlgorithm::Cub, 0, false, 5),
+      std::invalid_argument);
   EXPECT_THROW(b.build(in, nullptr, SatFormat::U32, SatMethod::Fused, ScanAlgorithm::Cub),
                std::invalid_argument);
   EXPECT_THROW(b.build(in, reinterpret_cast<char*>(dummy) + 4, SatFormat::U32, SatMethod::Fused,

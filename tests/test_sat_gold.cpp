@@ -32,9 +32,9 @@ TEST(SatGold, HandChecked2x2) {
   const std::vector<uint8_t> img = {1, 10, 100, 0, 2, 20, 200, 0, 3, 30, 30, 0, 4, 40, 40, 0};
   std::vector<uint32_t> out(12, 0xDEADBEEFu);
   scandof::sat_gold(img.data(), 2, 2, out.data(), 3);
-  const std::vector<uint32_t> want = {1, 3, 4, 10,            // R: 1 1+2 / 1+3 1+2+3+4
-                                      10, 30, 40, 100,        // G
-                                      100, 300, 130, 370};    // B
+  const std::vector<uint32_t> want = {1,   3,   4,   10,    // R: 1 1+2 / 1+3 1+2+3+4
+                                      10,  30,  40,  100,   // G
+                                      100, 300, 130, 370};  // B
   EXPECT_EQ(out, want);
 }
 

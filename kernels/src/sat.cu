@@ -137,7 +137,9 @@ struct SatBuilder::Impl {
 };
 
 SatBuilder::SatBuilder() : impl_(new Impl) {}
-SatBuilder::~SatBuilder() { delete impl_; }
+SatBuilder::~SatBuilder() {
+  delete impl_;
+}
 
 void SatBuilder::build(const SatInput& in, void* d_out, SatFormat format, SatMethod method,
                        ScanAlgorithm algo, cudaStream_t stream, bool timed, int channels) {
@@ -148,8 +150,7 @@ void SatBuilder::build(const SatInput& in, void* d_out, SatFormat format, SatMet
                                 std::to_string(kMaxSide));
   if (format != SatFormat::U32 && format != SatFormat::F32)
     throw std::invalid_argument("SatBuilder::build: unknown SatFormat");
-  if (method != SatMethod::Paper && method != SatMethod::Fused &&
-      method != SatMethod::FusedTwoPass)
+  if (method != SatMethod::Paper && method != SatMethod::Fused && method != SatMethod::FusedTwoPass)
     throw std::invalid_argument("SatBuilder::build: unknown SatMethod");
   if (static_cast<int>(algo) < 0 || static_cast<int>(algo) >= kNumScanAlgorithms)
     throw std::invalid_argument("SatBuilder::build: unknown ScanAlgorithm");
@@ -176,11 +177,11 @@ void SatBuilder::build(const SatInput& in, void* d_out, SatFormat format, SatMet
     impl_->run(sat_detail::TexturePixels{in.texture}, true, in.width, in.height, channels, d_out,
                format, method, algo, stream, timed);
   } else {
-    const bool vec_ok = reinterpret_cast<std::uintptr_t>(in.pixels) % 16u == 0 &&
-                        in.pitch_bytes % 16u == 0;
-    impl_->run(sat_detail::PitchedPixels{static_cast<const unsigned char*>(in.pixels),
-                                         in.pitch_bytes},
-               vec_ok, in.width, in.height, channels, d_out, format, method, algo, stream, timed);
+    const bool vec_ok =
+        reinterpret_cast<std::uintptr_t>(in.pixels) % 16u == 0 && in.pitch_bytes % 16u == 0;
+    impl_->run(
+        sat_detail::PitchedPixels{static_cast<const unsigned char*>(in.pixels), in.pitch_bytes},
+        vec_ok, in.width, in.height, channels, d_out, format, method, algo, stream, timed);
   }
   impl_->have_times = timed;
   impl_->last_method = method;

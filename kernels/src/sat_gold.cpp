@@ -10,17 +10,22 @@ namespace scandof {
 
 const char* to_string(SatFormat f) {
   switch (f) {
-    case SatFormat::U32: return "u32";
-    case SatFormat::F32: return "f32";
+    case SatFormat::U32:
+      return "u32";
+    case SatFormat::F32:
+      return "f32";
   }
   return "?";
 }
 
 const char* to_string(SatMethod m) {
   switch (m) {
-    case SatMethod::Paper: return "paper";
-    case SatMethod::Fused: return "fused";
-    case SatMethod::FusedTwoPass: return "fused-two-pass";
+    case SatMethod::Paper:
+      return "paper";
+    case SatMethod::Fused:
+      return "fused";
+    case SatMethod::FusedTwoPass:
+      return "fused-two-pass";
   }
   return "?";
 }
@@ -81,7 +86,9 @@ void SatBuilder::build(const SatInput&, void*, SatFormat, SatMethod, ScanAlgorit
                        bool, int) {
   throw std::runtime_error("SatBuilder::build: scandof was built without CUDA (use sat_gold)");
 }
-SatStageTimes SatBuilder::stage_times() { return SatStageTimes{}; }
+SatStageTimes SatBuilder::stage_times() {
+  return SatStageTimes{};
+}
 #endif
 
 }  // namespace scandof

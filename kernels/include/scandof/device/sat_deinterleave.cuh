@@ -30,8 +30,7 @@ __global__ void __launch_bounds__(kDeinterleaveBlockX* kDeinterleaveBlockY)
 
 // Grid: (ceil(w/32), ceil(h/8)); gridDim.y caps h at 524280 rows, far beyond any frame.
 template <class Pixels, class T>
-void deinterleave(Pixels pixels, int width, int height, int channels, T* out,
-                  cudaStream_t stream) {
+void deinterleave(Pixels pixels, int width, int height, int channels, T* out, cudaStream_t stream) {
   const dim3 block(kDeinterleaveBlockX, kDeinterleaveBlockY);
   const dim3 grid((width + kDeinterleaveBlockX - 1) / kDeinterleaveBlockX,
                   (height + kDeinterleaveBlockY - 1) / kDeinterleaveBlockY);

@@ -54,7 +54,9 @@ __device__ __forceinline__ uint32_t channel_of(uint32_t packed, int c) {
   return (packed >> (8 * c)) & 0xFFu;
 }
 
-__device__ __forceinline__ uint32_t pack_pixel(uchar4 p) { return TexturePixels::pack(p); }
+__device__ __forceinline__ uint32_t pack_pixel(uchar4 p) {
+  return TexturePixels::pack(p);
+}
 
 }  // namespace sat_detail
 }  // namespace scandof

@@ -7,12 +7,12 @@
 // (BLOCK_THREADS, TILE_ITEMS, TempStorage, scan_tile). Which one each ScanAlgorithm uses:
 //   Naive .. WarpShuffle: the library's block scan of that name (kernels/include/scandof/block/).
 //   SinglePass: the warp-shuffle block scan. A row is at most a few thousand elements, one block's
-//     work: a device-wide decoupled look-back would add a tile-status array and a look-back per tile
-//     for nothing, since nothing crosses blocks here.
+//     work: a device-wide decoupled look-back would add a tile-status array and a look-back per
+//     tile for nothing, since nothing crosses blocks here.
 //   Cub: cub::BlockScan (warp-scans flavour) with cub::BlockLoad/BlockStore warp-transposed, in
 //     CubTileScan below. cub::DeviceSegmentedScan is not in every CCCL this project supports, and
-//     a segmented scan would also need offset iterators; the block-level scan is CUB's own answer to
-//     "many short independent scans".
+//     a segmented scan would also need offset iterators; the block-level scan is CUB's own answer
+//     to "many short independent scans".
 #pragma once
 
 #include <cuda_runtime.h>
@@ -42,7 +42,8 @@ struct CubTileScan {
   static constexpr int BLOCK_THREADS = 128, ITEMS_PER_THREAD = 8;
   static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
   using Load = cub::BlockLoad<T, BLOCK_THREADS, ITEMS_PER_THREAD, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-  using Store = cub::BlockStore<T, BLOCK_THREADS, ITEMS_PER_THREAD, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+  using Store =
+      cub::BlockStore<T, BLOCK_THREADS, ITEMS_PER_THREAD, cub::BLOCK_STORE_WARP_TRANSPOSE>;
   using Scan = cub::BlockScan<T, BLOCK_THREADS, cub::BLOCK_SCAN_WARP_SCANS>;
   union TempStorage {
     typename Load::TempStorage load;
@@ -172,15 +173,15 @@ void batched_row_scan(ScanAlgorithm algo, T* data, int rows, int len, int planes
       return batched_row_scan_with<LibraryTileScan<A::WorkEfficient, T, Op>>(data, rows, len,
                                                                              planes, op, stream);
     case A::ConflictFree:
-      return batched_row_scan_with<LibraryTileScan<A::ConflictFree, T, Op>>(data, rows, len,
-                                                                            planes, op, stream);
+      return batched_row_scan_with<LibraryTileScan<A::ConflictFree, T, Op>>(data, rows, len, planes,
+                                                                            op, stream);
     case A::Optimized:
       return batched_row_scan_with<LibraryTileScan<A::Optimized, T, Op>>(data, rows, len, planes,
                                                                          op, stream);
     case A::WarpShuffle:
     case A::SinglePass:  // see the top of this file
-      return batched_row_scan_with<LibraryTileScan<A::WarpShuffle, T, Op>>(data, rows, len,
-                                                                           planes, op, stream);
+      return batched_row_scan_with<LibraryTileScan<A::WarpShuffle, T, Op>>(data, rows, len, planes,
+                                                                           op, stream);
     case A::Cub:
       return batched_row_scan_with<CubTileScan<T, Op>>(data, rows, len, planes, op, stream);
   }

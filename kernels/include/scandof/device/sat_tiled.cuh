@@ -8,7 +8,8 @@
 //   top(x)  = sum over x0 <= x' <= x, y < y0     (in-tile scan of the column sums above the tile)
 //   left(y) = sum over x < x0, y0 <= y' <= y     (in-tile scan of the row sums left of the tile)
 //   local   = sum over x0 <= x' <= x, y0 <= y' <= y
-// 1. tile_reduce_kernel: per tile, each row's sum (Rt), each column's sum (Ct), the tile's sum (St).
+// 1. tile_reduce_kernel: per tile, each row's sum (Rt), each column's sum (Ct), the tile's sum
+// (St).
 // 2. tile_aux_scan_kernel: exclusive scans of Rt across tile columns, of Ct across tile rows, and a
 //    2D exclusive scan of St: about 1 MB at 1080p, a few microseconds.
 // 3. tile_scan_kernel: per tile, the local 2D scan plus corner, top and left; 16-byte stores.
@@ -76,8 +77,9 @@ __device__ __forceinline__ uint32_t warp_inclusive_sum(uint32_t v, int lane) {
 
 template <class Pixels, bool VEC>
 __global__ void __launch_bounds__(32 * kTileWarps)
-    tile_reduce_kernel(Pixels pixels, int width, int height, int channels, uint32_t* __restrict__ rt,
-                       uint32_t* __restrict__ ct, uint32_t* __restrict__ st) {
+    tile_reduce_kernel(Pixels pixels, int width, int height, int channels,
+                       uint32_t* __restrict__ rt, uint32_t* __restrict__ ct,
+                       uint32_t* __restrict__ st) {
   __shared__ uint32_t col_part[kTileWarps][4][kTileW];
   __shared__ uint32_t row_part[kTileWarps][4];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -105,7 +107,8 @@ __global__ void __launch_bounds__(32 * kTileWarps)
 #pragma unroll
       for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xFFFFFFFFu, s, d);
       rows_sum[c] += s;
-      if (lane == 0 && y < height) rt[(static_cast<std::size_t>(bx) * height + y) * channels + c] = s;
+      if (lane == 0 && y < height)
+        rt[(static_cast<std::size_t>(bx) * height + y) * channels + c] = s;
     }
   }
 #pragma unroll
@@ -135,8 +138,8 @@ __global__ void __launch_bounds__(32 * kTileWarps)
 // (column, channel). The last block: St -> 2D exclusive scan (down the tile rows, then across).
 // All in place.
 __global__ void __launch_bounds__(256)
-    tile_aux_scan_kernel(int width, int height, int channels, int tiles_x, int tiles_y,
-                         int nb_rows, int nb_cols, uint32_t* rt, uint32_t* ct, uint32_t* st) {
+    tile_aux_scan_kernel(int width, int height, int channels, int tiles_x, int tiles_y, int nb_rows,
+                         int nb_cols, uint32_t* rt, uint32_t* ct, uint32_t* st) {
   const int b = blockIdx.x;
   if (b < nb_rows) {
     const std::size_t t = static_cast<std::size_t>(b) * blockDim.x + threadIdx.x;
@@ -247,7 +250,8 @@ __global__ void __launch_bounds__(32 * kTileWarps)
 #pragma unroll
     for (int i = 0; i < 4; ++i) bottoms[buf][warp][lane * 4 + i] = v[kRowsPerWarp - 1][i];
     __syncthreads();
-    const uint32_t corner = corner_ex[(static_cast<std::size_t>(by) * gridDim.x + bx) * channels + c];
+    const uint32_t corner =
+        corner_ex[(static_cast<std::size_t>(by) * gridDim.x + bx) * channels + c];
     uint32_t base[4];
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
@@ -280,8 +284,8 @@ __global__ void __launch_bounds__(32 * kTileWarps)
 // scratch: tile_scratch_words(w, h, channels) words of device memory. `after_aux` (optional) is
 // recorded between the reduce + aux-scan phase and the final scan phase.
 template <class Pixels, class Out, bool VEC>
-void tiled_sat(Pixels pixels, int width, int height, int channels, uint32_t* out,
-               uint32_t* scratch, cudaStream_t stream, cudaEvent_t after_aux) {
+void tiled_sat(Pixels pixels, int width, int height, int channels, uint32_t* out, uint32_t* scratch,
+               cudaStream_t stream, cudaEvent_t after_aux) {
   const TileGrid g = tile_grid(width, height);
   uint32_t* rt = scratch;
   uint32_t* ct = rt + static_cast<std::size_t>(g.tiles_x) * height * channels;

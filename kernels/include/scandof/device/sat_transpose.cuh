@@ -38,7 +38,8 @@ __global__ void __launch_bounds__(kTransposeTile* kTransposeRowsPerPass)
   }
 }
 
-// Grid: (ceil(cols/32), ceil(rows/32), planes); gridDim.y caps rows at 2^21, gridDim.z planes at 64.
+// Grid: (ceil(cols/32), ceil(rows/32), planes); gridDim.y caps rows at 2^21, gridDim.z planes
+// at 64.
 template <class T>
 void transpose_planes(const T* in, T* out, int rows, int cols, int planes, cudaStream_t stream) {
   const dim3 block(kTransposeTile, kTransposeRowsPerPass);
