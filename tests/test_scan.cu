@@ -138,6 +138,11 @@ std::vector<SweepParam> sweep_params() {
   return v;
 }
 
+// Readable parameters in gtest / CTest listings instead of a byte dump.
+void PrintTo(const SweepParam& p, std::ostream* os) {
+  *os << op_str(p.op) << " " << t::kind_name(p.kind) << " " << t::algo_name(p.algo);
+}
+
 std::string sweep_name(const ::testing::TestParamInfo<SweepParam>& info) {
   return std::string(op_str(info.param.op)) + "_" + t::kind_name(info.param.kind) + "_" +
          t::algo_name(info.param.algo);
@@ -319,6 +324,10 @@ struct AffineParam {
   ScanKind kind;
   ScanAlgorithm algo;
 };
+
+void PrintTo(const AffineParam& p, std::ostream* os) {
+  *os << t::kind_name(p.kind) << " " << t::algo_name(p.algo);
+}
 
 class AffineSweep : public ::testing::TestWithParam<AffineParam> {
  protected:

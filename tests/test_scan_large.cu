@@ -95,6 +95,10 @@ struct LargeParam {
   ScanKind kind;
 };
 
+void PrintTo(const LargeParam& p, std::ostream* os) {
+  *os << t::algo_name(p.algo) << " " << t::kind_name(p.kind);
+}
+
 class ScanLarge : public ::testing::TestWithParam<LargeParam> {
  public:
   static void TearDownTestSuite() {
