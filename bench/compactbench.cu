@@ -188,12 +188,47 @@ void run_type(const char* tname, const Options& o, const bench::DeviceInfo& dev,
       }
       // The knobs behind the public defaults, each checked against CUB like the rest.
       if (o.variants && lg >= 20 && lg % 2 == 0) {
-        for (CompactAlgorithm a : {CompactAlgorithm::SinglePass, CompactAlgorithm::ReduceThenScan}) {
-          for (int pers = 0; pers < (a == CompactAlgorithm::SinglePass ? 2 : 1); ++pers) {
-            for (int vec = 0; vec < 2; ++vec) {
-              detail::compact::Knobs kn;
-              kn.persistent = pers != 0;
-              kn.vector_loads = vec != 0;
+        struct Variant {
+          std::string name;
+          CompactAlgorithm algo;
+          detail::compact::Knobs kn;
+        };
+        std::vector<Variant> variants;
+        for (int bytes : {64, 128}) {
+          for (int pace = 0; pace < 2; ++pace) {
+            detail::compact::Knobs kn;
+            kn.bytes_per_thread = bytes;
+            if (!pace) kn.first_ns = kn.spin_ns = 0;
+            variants.push_back({std::string("single-pass[per-tile,vec16,") +
+                                    std::to_string(bytes) + "B" + (pace ? ",paced]" : "]"),
+                                CompactAlgorithm::SinglePass, kn});
+          }
+        }
+        {
+          detail::compact::Knobs kn;
+          kn.bytes_per_thread = 128;
+          kn.first_ns = 2000;
+          kn.spin_ns = 400;
+          variants.push_back({"single-pass[per-tile,vec16,128B,paced2000/400]",
+                              CompactAlgorithm::SinglePass, kn});
+          kn.first_ns = 4000;
+          kn.spin_ns = 1000;
+          variants.push_back({"single-pass[per-tile,vec16,128B,paced4000/1000]",
+                              CompactAlgorithm::SinglePass, kn});
+          detail::compact::Knobs p64;
+          p64.bytes_per_thread = 64;
+          p64.persistent = true;
+          p64.first_ns = p64.spin_ns = 0;
+          variants.push_back({"single-pass[persistent,vec16,64B]", CompactAlgorithm::SinglePass,
+                              p64});
+          detail::compact::Knobs r;
+          variants.push_back({"reduce-then-scan[vec16]", CompactAlgorithm::ReduceThenScan, r});
+        }
+        for (const Variant& var : variants) {
+          {
+            {
+              const detail::compact::Knobs kn = var.kn;
+              const CompactAlgorithm a = var.algo;
               const CompactOptions opt{a, o.paper_scan};
               const std::size_t wb = compact_workspace_bytes<T>(n, opt);
               auto go = [&](int rep) {
@@ -218,10 +253,7 @@ void run_type(const char* tname, const Options& o, const bench::DeviceInfo& dev,
               CUDA_CHECK(cudaStreamSynchronize(s));
               const bool ok = got_k == ref_k && bad == 0;
               all_ok = all_ok && ok;
-              std::string name = std::string(to_string(a)) + (pers ? "[persistent" : "[per-tile") +
-                                 (vec ? ",vec16]" : ",scalar]");
-              if (a != CompactAlgorithm::SinglePass) name = std::string(to_string(a)) + (vec ? "[vec16]" : "[scalar]");
-              rows.push_back({tname, name, sel, n, got_k, ok, st, cub_st.median_ms});
+              rows.push_back({tname, var.name, sel, n, got_k, ok, st, cub_st.median_ms});
             }
           }
         }

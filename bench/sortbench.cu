@@ -212,11 +212,32 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
         rows.push_back({kname, dname, to_string(a), n, item, bad == 0, st, cub_st.median_ms});
       }
       if (o.variants && !kPairs && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
-        for (int ballot = 0; ballot < 2; ++ballot) {
-          for (int mb : {3, 4}) {
-            detail::lsd::Knobs kn;
-            kn.upsweep_ballot = ballot != 0;
-            kn.downsweep_min_blocks = mb;
+        struct Variant {
+          const char* name;
+          detail::lsd::Knobs kn;
+        };
+        std::vector<Variant> variants;
+        {
+          detail::lsd::Knobs kn;
+          kn.onesweep = false;
+          variants.push_back({"lsd[3-kernel,ballot-up,minblocks3]", kn});
+          kn.downsweep_min_blocks = 4;
+          variants.push_back({"lsd[3-kernel,ballot-up,minblocks4]", kn});
+          for (int mb : {2, 3, 4}) {
+            detail::lsd::Knobs o1;
+            o1.onesweep_min_blocks = mb;
+            variants.push_back({mb == 2 ? "lsd[onesweep,minblocks2]"
+                                        : mb == 3 ? "lsd[onesweep,minblocks3]"
+                                                  : "lsd[onesweep,minblocks4]",
+                                o1});
+          }
+          detail::lsd::Knobs o2;
+          o2.spin_ns = 100;
+          variants.push_back({"lsd[onesweep,spin100ns]", o2});
+        }
+        for (const Variant& var : variants) {
+          {
+            const detail::lsd::Knobs kn = var.kn;
             const std::size_t wb = sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, n);
             auto go = [&](const K* in, K* out) {
               detail::lsd::sort<K, detail::lsd::NoValue, false>(in, out, nullptr, nullptr, n,
@@ -234,10 +255,7 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
             CUDA_CHECK(cudaMemcpyAsync(&bad, d_bad.get(), 8, cudaMemcpyDeviceToHost, s));
             CUDA_CHECK(cudaStreamSynchronize(s));
             all_ok = all_ok && bad == 0;
-            rows.push_back({kname, dname,
-                            std::string("lsd[") + (ballot ? "ballot" : "atomic") + "-up,minblocks" +
-                                std::to_string(mb) + "]",
-                            n, item, bad == 0, st, cub_st.median_ms});
+            rows.push_back({kname, dname, var.name, n, item, bad == 0, st, cub_st.median_ms});
           }
         }
         // Per-kernel split of one pass (digit 0) with the default knobs.

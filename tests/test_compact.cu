@@ -257,6 +257,48 @@ TEST(Compact, NotEqualToWithRepeats) {
                   stream);
 }
 
+// The single pass's implementation choices behind the public default (the benchmark times
+// them): 64 or 128 bytes per thread, paced or not (pacing forced on for small grids too),
+// persistent blocks, scalar loads at a misaligned input.
+TEST(Compact, SinglePassKnobs) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  test::Stream stream;
+  std::vector<detail::compact::Knobs> knobs(6);
+  knobs[0].bytes_per_thread = 64;
+  knobs[1].first_ns = knobs[1].spin_ns = 0;
+  knobs[2].pace_min_tiles = 0;
+  knobs[3].persistent = true;
+  knobs[4].bytes_per_thread = 64;
+  knobs[4].persistent = true;
+  knobs[5].vector_loads = false;
+  for (std::size_t n : test::capped({1, 8191, 8192, 8193, 300007, 5000011})) {
+    std::vector<std::int32_t> in(n + 1);
+    for (std::size_t i = 0; i < n + 1; ++i) in[i] = static_cast<std::int32_t>(test::hash_at(6, i));
+    const LessThan<std::int32_t> pred{0};
+    DeviceBuffer<std::int32_t> d_in(in), d_out(n);
+    DeviceBuffer<std::uint64_t> d_count(1);
+    const CompactOptions opt{CompactAlgorithm::SinglePass};
+    const std::size_t wb = compact_workspace_bytes<std::int32_t>(n, opt);
+    DeviceBuffer<unsigned char> scratch(wb);
+    for (int off = 0; off < 2; ++off) {  // off 1: a 4-byte offset input (no 16-byte loads)
+      std::vector<std::int32_t> want(n);
+      const std::size_t k = compact_gold(in.data() + off, want.data(), n, pred);
+      for (std::size_t ki = 0; ki < knobs.size(); ++ki) {
+        SCOPED_TRACE("knobs " + std::to_string(ki) + " n=" + std::to_string(n) +
+                     " offset=" + std::to_string(off));
+        d_out.poison(stream);
+        detail::compact::run<false>("test", d_in.data() + off, d_out.data(), d_count.data(), n,
+                                    detail::compact::PredSelect<LessThan<std::int32_t>>{pred},
+                                    false, nullptr, scratch.data(), wb, stream, opt, knobs[ki]);
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        ASSERT_EQ(d_count.download(1)[0], k);
+        const auto got = d_out.download(n);
+        ASSERT_TRUE(test::all_equal(got.data(), want.data(), k));
+      }
+    }
+  }
+}
+
 TEST(Compact, UserStructAndPredicate) {
   SCANDOF_SKIP_WITHOUT_GPU();
   test::Stream stream;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "scandof/device/sort_lsd.cuh"  // the implementation knobs (LsdKnobs below)
 #include "scandof/sort.hpp"
 #include "test_util.hpp"
 
@@ -175,6 +176,45 @@ TEST(Sort, InPlace) {
     sort_pairs(SortAlgorithm::Lsd, dk.data(), dk.data(), dv.data(), dv.data(), n, ws, 0, 0, 24);
     ASSERT_TRUE(test::all_equal(dk.download().data(), wk.data(), n));
     ASSERT_TRUE(test::all_equal(dv.download().data(), wv.data(), n));
+  }
+}
+
+// The implementation choices behind the public default (which the benchmark times) sort too:
+// the three-kernel path, the onesweep kernel at every residency, the multi-tile path for one
+// tile, look-back sleeps. Pairs with a partial bit range prove stability.
+TEST(Sort, LsdKnobs) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  using K = std::uint32_t;
+  using V = std::uint32_t;
+  test::Stream stream;
+  std::vector<detail::lsd::Knobs> knobs(6);
+  knobs[0].onesweep = false;
+  knobs[1].onesweep_min_blocks = 2;
+  knobs[2].onesweep_min_blocks = 3;
+  knobs[3].onesweep_min_blocks = 4;
+  knobs[4].single_tile = false;
+  knobs[5].spin_ns = 100;
+  for (std::size_t n : test::capped({1, 777, 4096, 4097, 100003, 3000017})) {
+    const auto keys = make_keys<K>(n, Dist::FewDistinct, test::derive_seed(26, n));
+    std::vector<V> vals(n);
+    for (std::size_t i = 0; i < n; ++i) vals[i] = static_cast<V>(test::hash_at(27, i));
+    std::vector<K> wk(n);
+    std::vector<V> wv(n);
+    sort_pairs_gold(keys.data(), wk.data(), vals.data(), wv.data(), n, 2, 29);
+    DeviceBuffer<K> d_kin(keys), d_kout(n);
+    DeviceBuffer<V> d_vin(vals), d_vout(n);
+    const std::size_t wb = detail::lsd::workspace_bytes<K, V, true>(n);
+    DeviceBuffer<unsigned char> scratch(wb);
+    for (std::size_t ki = 0; ki < knobs.size(); ++ki) {
+      SCOPED_TRACE("knobs " + std::to_string(ki) + " n=" + std::to_string(n));
+      d_kout.poison(stream);
+      d_vout.poison(stream);
+      detail::lsd::sort<K, V, true>(d_kin.data(), d_kout.data(), d_vin.data(), d_vout.data(), n,
+                                    scratch.data(), wb, stream, 2, 29, knobs[ki]);
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      ASSERT_TRUE(test::all_equal(d_kout.download(n).data(), wk.data(), n)) << "keys";
+      ASSERT_TRUE(test::all_equal(d_vout.download(n).data(), wv.data(), n)) << "values";
+    }
   }
 }
 

@@ -36,19 +36,23 @@ namespace scandof {
 namespace detail {
 namespace compact {
 
-template <class T>
+// kBytes: input bytes per thread (64 or 128; the single pass defaults to 128, see Knobs).
+template <class T, int kBytes = 64>
 struct Tuning {
   static_assert(std::is_trivially_copyable<T>::value, "compaction moves elements bytewise");
+  static_assert(kBytes == 64 || kBytes == 128, "64 or 128 bytes per thread");
   static constexpr int kThreads = 256;
   static constexpr int kWarps = kThreads / 32;
-  // 16 items of 4 bytes keep 64 bytes per thread in flight; larger types keep about as many
-  // bytes with fewer items (and the 16-48 KiB staging buffer stays under the static 48 KiB).
-  static constexpr int kItems = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : sizeof(T) <= 16 ? 4 : 2;
+  // 64 bytes: 16 items of 4 bytes per thread; larger types keep about as many bytes with fewer
+  // items (and the 16-48 KiB staging buffer stays under the static 48 KiB).
+  static constexpr int kItems = (sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : sizeof(T) <= 16 ? 4 : 2) *
+                                (kBytes / 64);
   static constexpr int kTile = kThreads * kItems;
-  // Resident blocks per SM the single-pass kernel is compiled for (caps registers at 64K / (6 x
-  // 256) = 42): six blocks keep loads of other tiles in flight while one block waits on its
-  // look-back.
-  static constexpr int kMinBlocks = 6;
+  // Resident blocks per SM the single-pass kernel is compiled for. 64 bytes: six blocks (<= 42
+  // registers) keep loads of other tiles in flight while one block waits on its look-back.
+  // 128 bytes: the values alone take 32 registers, so four blocks (<= 64 registers; 32 warps,
+  // 128 KiB of staging per SM).
+  static constexpr int kMinBlocks = kBytes == 64 ? 6 : 4;
   static_assert(kTile * sizeof(T) <= 40 * 1024, "staging buffer exceeds the shared-memory budget");
 };
 
@@ -85,9 +89,9 @@ __device__ __forceinline__ std::uint64_t load_relaxed(const std::uint64_t* p) {
   return v;
 }
 
-template <class T>
+template <class T, int kB = 64>
 struct alignas(alignof(T) > 16 ? alignof(T) : 16) Stage {
-  unsigned char bytes[Tuning<T>::kTile * sizeof(T)];
+  unsigned char bytes[Tuning<T, kB>::kTile * sizeof(T)];
   __device__ T* data() { return reinterpret_cast<T*>(bytes); }
 };
 
@@ -101,10 +105,10 @@ constexpr int vec_width() {
 // run [w*32*kItems, (w+1)*32*kItems) of the tile, in rows of 32*V elements, lane l holding the V
 // consecutive elements l*V .. l*V+V-1 of each row. V > 1 only for full tiles at 16-byte aligned
 // addresses (one 16-byte load per row per lane: a quarter of the load instructions).
-template <class T, int V>
+template <class T, int V, int kB = 64>
 __device__ __forceinline__ void load_tile(const T* __restrict__ in, std::uint64_t base, int valid,
-                                          T (&v)[Tuning<T>::kItems]) {
-  constexpr int kItems = Tuning<T>::kItems;
+                                          T (&v)[Tuning<T, kB>::kItems]) {
+  constexpr int kItems = Tuning<T, kB>::kItems;
   static_assert(kItems % V == 0, "items per thread must be a multiple of the vector width");
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int wbase = warp * 32 * kItems;
@@ -127,18 +131,20 @@ __device__ __forceinline__ void load_tile(const T* __restrict__ in, std::uint64_
 // Ranks a loaded tile and writes it, compacted, to stage: selected items at [0, count), and with
 // kPartition the rejected ones at [count, valid). Returns the selected count in every thread.
 // The caller synchronizes before reading stage or calling again (warp_tot is reused).
-template <class T, int V, bool kPartition, class Sel>
-__device__ __forceinline__ unsigned rank_loaded(const T (&v)[Tuning<T>::kItems], std::uint64_t base,
-                                                int valid, Sel sel, T* stage, unsigned* warp_tot) {
-  using Tn = Tuning<T>;
+template <class T, int V, bool kPartition, class Sel, int kB = 64>
+__device__ __forceinline__ unsigned rank_loaded(const T (&v)[Tuning<T, kB>::kItems],
+                                                std::uint64_t base, int valid, Sel sel, T* stage,
+                                                unsigned* warp_tot) {
+  using Tn = Tuning<T, kB>;
   constexpr int kItems = Tn::kItems, kRows = kItems / V;
+  static_assert(kItems <= 32, "selection flags are kept as the bits of one register");
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int wbase = warp * 32 * kItems;
   const unsigned lt = (1u << lane) - 1u;
-  // Only the ballot masks stay live between the two loops (one register per item, as many as
-  // the values): per-row prefix counts are recomputed from them, which is cheaper than keeping
-  // them in registers (that cost occupancy: 71 instead of ~40 registers).
-  unsigned m[kItems];
+  // Only this thread's selection bits stay live between the two loops (one register); the
+  // ballots are taken again in the second loop. Keeping the 16-32 ballot masks instead would
+  // cost as many registers as the values (occupancy: 71 instead of ~40 registers at 16 items).
+  unsigned fl = 0;
   unsigned wc = 0;
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
@@ -146,8 +152,8 @@ __device__ __forceinline__ unsigned rank_loaded(const T (&v)[Tuning<T>::kItems],
     for (int k = 0; k < V; ++k) {
       const int L = wbase + r * 32 * V + lane * V + k;
       const bool f = L < valid && sel(v[r * V + k], base + static_cast<std::uint64_t>(L));
-      m[r * V + k] = __ballot_sync(0xffffffffu, f);
-      wc += __popc(m[r * V + k]);
+      fl |= f ? 1u << (r * V + k) : 0u;
+      wc += __popc(__ballot_sync(0xffffffffu, f));
     }
   }
   if (lane == 0) warp_tot[warp] = wc;
@@ -161,17 +167,19 @@ __device__ __forceinline__ unsigned rank_loaded(const T (&v)[Tuning<T>::kItems],
   }
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
+    unsigned m[V];
     unsigned rank = run;  // selected items before this lane's first item of the row
     unsigned row = 0;
 #pragma unroll
     for (int k = 0; k < V; ++k) {
-      rank += __popc(m[r * V + k] & lt);
-      row += __popc(m[r * V + k]);
+      m[k] = __ballot_sync(0xffffffffu, (fl >> (r * V + k)) & 1u);
+      rank += __popc(m[k] & lt);
+      row += __popc(m[k]);
     }
 #pragma unroll
     for (int k = 0; k < V; ++k) {
       const int L = wbase + r * 32 * V + lane * V + k;
-      if ((m[r * V + k] >> lane) & 1u) {
+      if ((fl >> (r * V + k)) & 1u) {
         stage[rank++] = v[r * V + k];
       } else if (kPartition && L < valid) {
         stage[tot + (static_cast<unsigned>(L) - rank)] =
@@ -221,13 +229,14 @@ __device__ __forceinline__ void write_tile(const T* stage, unsigned count, int v
 //    tile and the next id; the smallest unfinished tile is always some block's current tile and
 //    waits only on smaller, finished ones. Measured slower at 2^28 (0.56x CUB against 0.84x per
 //    tile, H100, results/compact/README.md), so it is not the default.
-template <class T, class Sel>
-__global__ void __launch_bounds__(Tuning<T>::kThreads, Tuning<T>::kMinBlocks)
+template <class T, int kB, class Sel>
+__global__ void __launch_bounds__(Tuning<T, kB>::kThreads, Tuning<T, kB>::kMinBlocks)
     single_pass_kernel(const T* __restrict__ in, T* __restrict__ out, std::uint64_t n, Sel sel,
                        std::uint64_t* status, unsigned* tile_counter, std::uint64_t* d_count,
-                       std::uint64_t num_tiles, bool vec_ok, bool persistent) {
-  using Tn = Tuning<T>;
-  __shared__ Stage<T> stage;
+                       std::uint64_t num_tiles, bool vec_ok, bool persistent, unsigned first_ns,
+                       unsigned spin_ns) {
+  using Tn = Tuning<T, kB>;
+  __shared__ Stage<T, kB> stage;
   __shared__ unsigned warp_tot[Tn::kWarps];
   __shared__ std::uint64_t s_prefix;
   __shared__ unsigned s_tile[2];  // current and next tile id, alternating by iteration
@@ -244,17 +253,17 @@ __global__ void __launch_bounds__(Tuning<T>::kThreads, Tuning<T>::kMinBlocks)
     const bool vec = V > 1 && vec_ok && valid == Tn::kTile;
     T v[Tn::kItems];
     if (vec)
-      load_tile<T, V>(in, base, valid, v);
+      load_tile<T, V, kB>(in, base, valid, v);
     else
-      load_tile<T, 1>(in, base, valid, v);
+      load_tile<T, 1, kB>(in, base, valid, v);
     // The next id: its latency overlaps the loads; only stored to shared memory after look-back.
     unsigned next = 0;
     // Not persistent: one tile per block (a fresh block takes the next id).
     if (threadIdx.x == 0)
       next = single || !persistent ? static_cast<unsigned>(num_tiles) : atomicAdd(tile_counter, 1u);
     const unsigned count =
-        vec ? rank_loaded<T, V, false>(v, base, valid, sel, stage.data(), warp_tot)
-            : rank_loaded<T, 1, false>(v, base, valid, sel, stage.data(), warp_tot);
+        vec ? rank_loaded<T, V, false, Sel, kB>(v, base, valid, sel, stage.data(), warp_tot)
+            : rank_loaded<T, 1, false, Sel, kB>(v, base, valid, sel, stage.data(), warp_tot);
 
     if (threadIdx.x < 32) {
       const int lane = threadIdx.x;
@@ -263,14 +272,20 @@ __global__ void __launch_bounds__(Tuning<T>::kThreads, Tuning<T>::kMinBlocks)
         if (lane == 0) store_relaxed(status, kFlagPrefix | count);
       } else {
         if (lane == 0) store_relaxed(status + tile, kFlagAggregate | count);
+        // Pacing (as in device/single_pass.cuh): polls of tiles that have not published yet
+        // are L2 round trips competing with the data; sleeping first and between polls leaves
+        // the predecessors time to publish. Zero for small grids (set by the host).
+        if (first_ns) __nanosleep(first_ns);
         std::int64_t window = static_cast<std::int64_t>(tile) - 1;
         while (true) {
           const std::int64_t idx = window - lane;
           std::uint64_t word;
           // Tiles before 0 read as an empty prefix; a flag of 0 means "not published yet".
-          do {
+          while (true) {
             word = idx >= 0 ? load_relaxed(status + idx) : kFlagPrefix;
-          } while (__any_sync(0xffffffffu, (word >> kFlagShift) == 0));
+            if (!__any_sync(0xffffffffu, (word >> kFlagShift) == 0)) break;
+            if (spin_ns) __nanosleep(spin_ns);
+          }
           const unsigned pmask = __ballot_sync(0xffffffffu, (word >> kFlagShift) == 2);
           const int stop = pmask ? __ffs(pmask) - 1 : 31;  // nearest tile with an inclusive prefix
           std::uint64_t val = lane <= stop ? (word & kValueMask) : 0;
@@ -493,7 +508,46 @@ struct Knobs {
   bool persistent = false;
   // 16-byte loads for full tiles at aligned inputs (all algorithms' tile loads).
   bool vector_loads = true;
+  // Single pass: input bytes per thread (64 or 128; 128 is 32 items of 4 bytes, a 32 KiB tile).
+  int bytes_per_thread = 128;
+  // Single pass look-back pacing for grids of at least pace_min_tiles tiles: sleep after
+  // publishing the tile count, and between polls of a window with an unpublished tile.
+  unsigned first_ns = 3000, spin_ns = 648;
+  std::uint64_t pace_min_tiles = 500;
 };
+
+template <class T, int kB, class Sel>
+void single_pass_launch(const char* what, const T* in, T* out, std::uint64_t* d_count,
+                        std::size_t n, Sel sel, void* ws, cudaStream_t stream, bool vec_ok,
+                        const Knobs& knobs) {
+  using Tn = Tuning<T, kB>;
+  const std::uint64_t tiles = (n + Tn::kTile - 1) / Tn::kTile;
+  int per_sm = 0;
+  if (knobs.persistent)
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, single_pass_kernel<T, kB, Sel>, Tn::kThreads, 0));
+  const std::uint64_t blocks =
+      knobs.persistent
+          ? std::max<std::uint64_t>(
+                1, std::min<std::uint64_t>(tiles, std::uint64_t(per_sm) * sm_count()))
+          : tiles;
+  // The counter runs past the last tile by one per block.
+  if (tiles + blocks >= 0xffffffffull)
+    throw std::invalid_argument(std::string(what) + ": n too large for 32-bit tile ids");
+  // Status words and counter sit where workspace_bytes put them for the 64-byte tiling, which
+  // has at least as many tiles.
+  const std::uint64_t ws_tiles = (n + Tuning<T>::kTile - 1) / Tuning<T>::kTile;
+  auto* status = static_cast<std::uint64_t*>(ws);
+  auto* counter =
+      reinterpret_cast<unsigned*>(static_cast<unsigned char*>(ws) + align_up(ws_tiles * 8));
+  if (tiles > 1)  // one launch for both (the 64-byte tiling's status words: up to 2x the bytes)
+    CUDA_CHECK(cudaMemsetAsync(ws, 0, align_up(ws_tiles * 8) + sizeof(unsigned), stream));
+  const bool pace = tiles >= knobs.pace_min_tiles;
+  single_pass_kernel<T, kB><<<static_cast<unsigned>(blocks), Tn::kThreads, 0, stream>>>(
+      in, out, n, sel, status, counter, d_count, tiles, vec_ok, knobs.persistent,
+      pace ? knobs.first_ns : 0u, pace ? knobs.spin_ns : 0u);
+  CUDA_CHECK_LAUNCH();
+}
 
 template <bool kPartition, class T, class Sel>
 void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::size_t n, Sel sel,
@@ -532,27 +586,10 @@ void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::siz
       return;
     case CompactAlgorithm::SinglePass:
       if (!kPartition) {
-        const std::uint64_t tiles = (n + Tn::kTile - 1) / Tn::kTile;
-        int per_sm = 0;
-        if (knobs.persistent)
-          CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-              &per_sm, single_pass_kernel<T, Sel>, Tn::kThreads, 0));
-        const std::uint64_t blocks =
-            knobs.persistent
-                ? std::max<std::uint64_t>(
-                      1, std::min<std::uint64_t>(tiles, std::uint64_t(per_sm) * sm_count()))
-                : tiles;
-        // The counter runs past the last tile by one per block.
-        if (tiles + blocks >= 0xffffffffull)
-          throw std::invalid_argument(std::string(what) + ": n too large for 32-bit tile ids");
-        auto* status = static_cast<std::uint64_t*>(ws);
-        auto* counter =
-            reinterpret_cast<unsigned*>(static_cast<unsigned char*>(ws) + align_up(tiles * 8));
-        if (tiles > 1)
-          CUDA_CHECK(cudaMemsetAsync(ws, 0, align_up(tiles * 8) + sizeof(unsigned), stream));
-        single_pass_kernel<T><<<static_cast<unsigned>(blocks), Tn::kThreads, 0, stream>>>(
-            in, out, n, sel, status, counter, d_count, tiles, vec_ok, knobs.persistent);
-        CUDA_CHECK_LAUNCH();
+        if (knobs.bytes_per_thread == 64)
+          single_pass_launch<T, 64>(what, in, out, d_count, n, sel, ws, stream, vec_ok, knobs);
+        else
+          single_pass_launch<T, 128>(what, in, out, d_count, n, sel, ws, stream, vec_ok, knobs);
         return;
       }
       // A stable partition must know the total before placing the rejected items; a single pass

@@ -46,6 +46,10 @@ struct Tuning {
   static_assert(kTile <= 65535, "local positions are packed into 16 bits");
 };
 
+__host__ __device__ __forceinline__ int num_passes_dev(int begin_bit, int end_bit) {
+  return (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
+}
+
 template <class K>
 __device__ __forceinline__ unsigned digit_of(K k, int shift, unsigned mask) {
   return static_cast<unsigned>((RadixTraits<K>::to_bits(k) >> shift) & mask);
@@ -230,6 +234,301 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   }
 }
 
+// ---------------------------------------------------------------- onesweep (the default)
+// One histogram kernel reads the keys once for every digit; then one kernel per digit ranks a
+// tile, publishes its 256 digit counts and finds each digit's global offset by decoupled
+// look-back over the earlier tiles' counts (Adinets & Merrill, "Onesweep", 2022). Per digit that
+// is one read and one write of the keys instead of two reads and a write, one launch instead of
+// three, and every tile is its own block (tile ids from an atomic counter, so look-back only ever
+// waits on tiles that already started), so loads of new tiles overlap the ranking of others.
+
+constexpr int kMaxPasses = 8;  // 64-bit keys
+constexpr int kCtrlWords = kMaxPasses * kRadix + kMaxPasses;  // digit totals + tile counters
+
+// Look-back status word: 2 flag bits on top, the count below. 32-bit words while n < 2^30 (half
+// the status traffic), 64-bit beyond.
+template <class W>
+struct StatusWord {
+  static constexpr int kShift = 8 * sizeof(W) - 2;
+  static constexpr W kAggregate = W(1) << kShift;
+  static constexpr W kPrefix = W(2) << kShift;
+  static constexpr W kValue = (W(1) << kShift) - 1;
+};
+__device__ __forceinline__ void st_relaxed(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ unsigned ld_relaxed(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_relaxed(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ unsigned long long ld_relaxed(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+
+template <class K, class V, bool kHasValues>
+struct TileSmem {
+  unsigned wh[kWarps][kRadix];  // per-warp digit counters, then their exclusive offsets
+  unsigned tile_start[kRadix];  // first local position of each digit in the staged tile
+  unsigned run_off[kRadix];     // global position of digit d's first key, minus tile_start[d]
+  unsigned warp_sum[kWarps];
+  unsigned scan_sum[kWarps];  // second block scan (digit totals) without racing warp_sum
+  unsigned tile_id;
+  SmemArray<K, Tuning<K>::kTile> kst;
+  SmemArray<V, kHasValues ? Tuning<K>::kTile : 1> vst;
+};
+
+// Exclusive scan of one value per thread over the 256 threads (digits); every thread calls it.
+__device__ __forceinline__ unsigned block_exclusive_256(unsigned x, unsigned* warp_sum) {
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  unsigned inc = x;
+#pragma unroll
+  for (int s = 1; s < 32; s <<= 1) {
+    const unsigned y = __shfl_up_sync(0xffffffffu, inc, s);
+    if (lane >= s) inc += y;
+  }
+  if (lane == 31) warp_sum[warp] = inc;
+  __syncthreads();
+  unsigned before = inc - x;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) before += w < warp ? warp_sum[w] : 0u;
+  return before;
+}
+
+// Warp-striped tile load: warp w owns items [w*32*kItems, (w+1)*32*kItems), row j of it is 32
+// consecutive items, so (warp, j, lane) order is input order.
+template <class K, class V, bool kHasValues>
+__device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V* __restrict__ vin,
+                                             std::uint64_t base, int valid,
+                                             K (&k)[Tuning<K>::kItems],
+                                             V (&v)[kHasValues ? Tuning<K>::kItems : 1]) {
+  constexpr int kItems = Tuning<K>::kItems;
+  const int lane = threadIdx.x & 31, wbase = (threadIdx.x >> 5) * 32 * kItems;
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int L = wbase + j * 32 + lane;
+    if (L < valid) {
+      k[j] = kin[base + L];
+      if (kHasValues) v[kHasValues ? j : 0] = vin[base + L];
+    }
+  }
+}
+
+// Stable local ranking of a loaded tile (the downsweep's, above): on return rk holds each key's
+// rank among the warp's earlier keys of its digit, two 16-bit ranks per register (item j in half
+// j & 1 of rk[j / 2]; the digit is recomputed from the key: 8 registers fewer, which is what
+// keeps this kernel from spilling at 80), s.wh the per-warp exclusive offsets, s.tile_start the
+// digit starts (synchronized). Returns the count of digit threadIdx.x in this tile.
+template <class K, class V, bool kHasValues>
+__device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues>& s,
+                                                 const K (&k)[Tuning<K>::kItems], int valid,
+                                                 int shift, unsigned mask,
+                                                 unsigned (&rk)[Tuning<K>::kItems / 2]) {
+  constexpr int kItems = Tuning<K>::kItems;
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const unsigned lt = (1u << lane) - 1u;
+  const int wbase = warp * 32 * kItems;
+#pragma unroll
+  for (int i = 0; i < kRadix / 32; ++i) s.wh[warp][lane + 32 * i] = 0;
+  __syncwarp();
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const bool ok = wbase + j * 32 + lane < valid;
+    const unsigned d = ok ? digit_of(k[j], shift, mask) : 0u;
+    const unsigned peers = match_digit(d, ok);
+    const unsigned cnt = ok ? s.wh[warp][d] : 0u;
+    __syncwarp();
+    if (ok && lane == __ffs(peers) - 1) s.wh[warp][d] = cnt + __popc(peers);
+    __syncwarp();
+    const unsigned r = cnt + __popc(peers & lt);
+    if (j & 1)
+      rk[j / 2] |= r << 16;
+    else
+      rk[j / 2] = r;
+  }
+  __syncthreads();
+  unsigned count = 0;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    const unsigned c = s.wh[w][t];
+    s.wh[w][t] = count;
+    count += c;
+  }
+  s.tile_start[t] = block_exclusive_256(count, s.warp_sum);
+  __syncthreads();
+  return count;
+}
+
+// Writes the ranked keys (and values) to the staging buffers in digit order. The caller
+// synchronizes before reading them.
+template <class K, class V, bool kHasValues>
+__device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues>& s,
+                                              const K (&k)[Tuning<K>::kItems],
+                                              const V (&v)[kHasValues ? Tuning<K>::kItems : 1],
+                                              const unsigned (&rk)[Tuning<K>::kItems / 2],
+                                              int valid, int shift, unsigned mask) {
+  constexpr int kItems = Tuning<K>::kItems;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int wbase = warp * 32 * kItems;
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    if (wbase + j * 32 + lane < valid) {
+      const unsigned d = digit_of(k[j], shift, mask);
+      const unsigned r = (rk[j / 2] >> (16 * (j & 1))) & 0xffffu;
+      const unsigned local = s.tile_start[d] + s.wh[warp][d] + r;
+      s.kst.v[local] = k[j];
+      if (kHasValues) s.vst.v[kHasValues ? local : 0] = v[kHasValues ? j : 0];
+    }
+  }
+}
+
+// All digit histograms in one read of the keys: per-block shared counters (shared atomics; a
+// warp whose keys all share a digit adds 32 once, so equal keys do not serialize 32-fold), one
+// global atomic per (pass, digit) per block.
+template <class K>
+__global__ void __launch_bounds__(kThreads)
+    histogram_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
+                     unsigned* totals) {
+  constexpr int kItems = 8;
+  __shared__ unsigned h[kMaxPasses][kRadix];
+  const int t = threadIdx.x, lane = t & 31;
+  const int passes = num_passes_dev(begin_bit, end_bit);
+  for (int i = t; i < kMaxPasses * kRadix; i += kThreads) (&h[0][0])[i] = 0;
+  __syncthreads();
+  const std::uint64_t chunk = std::uint64_t(kThreads) * kItems;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * chunk; base < n;
+       base += std::uint64_t(gridDim.x) * chunk) {
+    typename RadixTraits<K>::Bits b[kItems];
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const std::uint64_t i = base + j * kThreads + t;
+      b[j] = i < n ? RadixTraits<K>::to_bits(in[i]) : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const bool ok = base + j * kThreads + t < n;
+      for (int p = 0; p < passes; ++p) {
+        const int shift = begin_bit + p * kRadixBits;
+        const int width = min(kRadixBits, end_bit - shift);
+        const unsigned d = static_cast<unsigned>(b[j] >> shift) & ((1u << width) - 1u);
+        const unsigned d0 = __shfl_sync(0xffffffffu, d, 0);
+        if (__all_sync(0xffffffffu, ok && d == d0)) {
+          if (lane == 0) atomicAdd(&h[p][d0], 32u);
+        } else if (ok) {
+          atomicAdd(&h[p][d], 1u);
+        }
+      }
+    }
+  }
+  __syncthreads();
+  for (int p = 0; p < passes; ++p)
+    if (h[p][t]) atomicAdd(totals + p * kRadix + t, h[p][t]);
+}
+
+template <class K, class V, bool kHasValues, class W, int kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
+                    V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
+                    const unsigned* __restrict__ digit_totals, W* status, unsigned* counter,
+                    unsigned spin_ns) {
+  constexpr int kItems = Tuning<K>::kItems, kTile = Tuning<K>::kTile;
+  using SW = StatusWord<W>;
+  __shared__ TileSmem<K, V, kHasValues> s;
+  const int t = threadIdx.x;
+  if (t == 0) s.tile_id = atomicAdd(counter, 1u);
+  __syncthreads();
+  const std::uint64_t tile = s.tile_id;
+  const std::uint64_t base = tile * kTile;
+  const int valid = static_cast<int>(std::min<std::uint64_t>(kTile, n - base));
+  K k[kItems];
+  V v[kHasValues ? kItems : 1];
+  unsigned rk[kItems / 2];
+  load_striped<K, V, kHasValues>(kin, vin, base, valid, k, v);
+  const unsigned count = rank_striped<K, V, kHasValues>(s, k, valid, shift, mask, rk);
+  W* row = status + tile * kRadix;
+  W glob = 0;
+  if (tile == 0) {
+    // The first tile's prefix is the digit's global start: keys of all smaller digits.
+    glob = block_exclusive_256(digit_totals[t], s.scan_sum);
+    st_relaxed(row + t, SW::kPrefix | (glob + count));
+  } else {
+    st_relaxed(row + t, SW::kAggregate | W(count));
+  }
+  // Staging first: it gives the predecessors time to publish before this tile polls.
+  stage_striped<K, V, kHasValues>(s, k, v, rk, valid, shift, mask);
+  if (tile != 0) {
+    // Thread t walks back over digit t's column until a tile with an inclusive prefix.
+    W prefix = 0;
+    for (std::uint64_t j = tile - 1;; --j) {
+      W w = ld_relaxed(status + j * kRadix + t);
+      while ((w >> SW::kShift) == 0) {
+        if (spin_ns) __nanosleep(spin_ns);
+        w = ld_relaxed(status + j * kRadix + t);
+      }
+      prefix += w & SW::kValue;
+      if ((w >> SW::kShift) == 2) break;
+    }
+    st_relaxed(row + t, SW::kPrefix | (prefix + count));
+    glob = prefix;
+  }
+  s.run_off[t] = static_cast<unsigned>(glob) - s.tile_start[t];
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int i = j * kThreads + t;
+    if (i < valid) {
+      const K key = s.kst.v[i];
+      const unsigned dst = s.run_off[digit_of(key, shift, mask)] + static_cast<unsigned>(i);
+      kout[dst] = key;
+      if (kHasValues) vout[dst] = s.vst.v[kHasValues ? i : 0];
+    }
+  }
+}
+
+// n <= one tile: one block runs every digit pass in shared memory (one launch instead of a
+// histogram, memsets and one kernel per digit). The staged tile of one pass is the next pass's
+// input, read back in the same warp-striped order.
+template <class K, class V, bool kHasValues>
+__global__ void __launch_bounds__(kThreads)
+    single_tile_kernel(const K* kin, K* kout, const V* vin, V* vout,
+                       int n, int begin_bit, int end_bit) {
+  constexpr int kItems = Tuning<K>::kItems;
+  __shared__ TileSmem<K, V, kHasValues> s;
+  const int t = threadIdx.x, lane = t & 31, wbase = (t >> 5) * 32 * kItems;
+  const int passes = num_passes_dev(begin_bit, end_bit);
+  K k[kItems];
+  V v[kHasValues ? kItems : 1];
+  unsigned rk[kItems / 2];
+  load_striped<K, V, kHasValues>(kin, vin, 0, n, k, v);
+  for (int p = 0; p < passes; ++p) {
+    const int shift = begin_bit + p * kRadixBits;
+    const unsigned mask = (1u << min(kRadixBits, end_bit - shift)) - 1u;
+    if (p > 0) {
+#pragma unroll
+      for (int j = 0; j < kItems; ++j) {
+        const int L = wbase + j * 32 + lane;
+        if (L < n) {
+          k[j] = s.kst.v[L];
+          if (kHasValues) v[kHasValues ? j : 0] = s.vst.v[kHasValues ? L : 0];
+        }
+      }
+    }
+    rank_striped<K, V, kHasValues>(s, k, n, shift, mask, rk);  // ends with __syncthreads
+    stage_striped<K, V, kHasValues>(s, k, v, rk, n, shift, mask);
+    __syncthreads();
+  }
+  for (int i = t; i < n; i += kThreads) {
+    kout[i] = s.kst.v[i];
+    if (kHasValues) vout[i] = s.vst.v[kHasValues ? i : 0];
+  }
+}
+
+// ---------------------------------------------------------------- host side
 inline std::size_t align_up(std::size_t x) {
   return (x + 255) & ~std::size_t(255);
 }
@@ -238,21 +537,97 @@ inline int num_passes(int begin_bit, int end_bit) {
   return (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
 }
 
+// Look-back status: one row of 256 words per tile. Every pass gets its own rows (one memset per
+// sort) while that stays small; beyond 32 MiB one set of rows is cleared before each pass.
+struct StatusPlan {
+  std::size_t word_bytes = 4, tiles = 0;
+  bool per_pass = true;
+  std::size_t bytes = 0;
+};
+template <class K>
+StatusPlan status_plan(std::size_t n) {
+  StatusPlan p;
+  p.word_bytes = n < (std::size_t(1) << 30) ? 4 : 8;
+  p.tiles = (n + Tuning<K>::kTile - 1) / Tuning<K>::kTile;
+  const std::size_t row_set = p.tiles * kRadix * p.word_bytes;
+  const std::size_t max_passes = 8 * sizeof(K) / kRadixBits;
+  p.per_pass = row_set * max_passes <= (std::size_t(32) << 20);
+  p.bytes = align_up(p.per_pass ? row_set * max_passes : row_set);
+  return p;
+}
+
 template <class K, class V, bool kHasValues>
 std::size_t workspace_bytes(std::size_t n) {
   if (n == 0) return 0;
   std::size_t b = align_up(n * sizeof(K));
   if (kHasValues) b += align_up(n * sizeof(V));
-  b += align_up(sizeof(unsigned) * kRadix * kMaxBlocks);
-  b += align_up(sizeof(unsigned) * kRadix * (8 * sizeof(K) / kRadixBits));
+  b += align_up(sizeof(unsigned) * kRadix * kMaxBlocks);                 // legacy per-block counts
+  b += align_up(sizeof(unsigned) * kRadix * (8 * sizeof(K) / kRadixBits));  // legacy totals
+  b += align_up(sizeof(unsigned) * kCtrlWords);                          // onesweep totals, counters
+  b += status_plan<K>(n).bytes;
   return b;
 }
 
 // Implementation choices, fixed for the public API; the benchmark compares them.
 struct Knobs {
-  bool upsweep_ballot = true;    // digit counts by ballot-matched warp aggregation, else atomics
-  int downsweep_min_blocks = 3;  // __launch_bounds__ residency (3: <= 80 registers, 4: <= 64)
+  bool onesweep = true;          // else the three kernels per digit (upsweep, scan, downsweep)
+  bool single_tile = true;       // one block for n <= one tile (onesweep only)
+  // __launch_bounds__ residency of the onesweep kernel (2, 3, 4; 0: 4 for keys, which fit 64
+  // registers without spilling, 3 for pairs).
+  int onesweep_min_blocks = 0;
+  unsigned spin_ns = 0;          // sleep between look-back polls of an unpublished tile
+  bool upsweep_ballot = true;    // legacy: digit counts by ballot-matched warp aggregation
+  int downsweep_min_blocks = 3;  // legacy: __launch_bounds__ residency (3: <= 80 regs, 4: <= 64)
 };
+
+template <class K, class V, bool kHasValues, class W>
+void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* valt,
+                     std::size_t n, int begin_bit, int end_bit, int passes, unsigned* ctrl,
+                     W* status, const StatusPlan& sp, cudaStream_t stream, const Knobs& knobs) {
+  const std::size_t row_set_bytes = sp.tiles * kRadix * sizeof(W);
+  CUDA_CHECK(cudaMemsetAsync(ctrl, 0, sizeof(unsigned) * kCtrlWords, stream));
+  CUDA_CHECK(cudaMemsetAsync(status, 0, sp.per_pass ? row_set_bytes * passes : row_set_bytes,
+                             stream));
+  int dev = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const std::size_t chunks = (n + kThreads * 8 - 1) / (kThreads * 8);
+  const int hblocks = static_cast<int>(std::max<std::size_t>(
+      1, std::min<std::size_t>(chunks, static_cast<std::size_t>(sms) * 8)));
+  histogram_kernel<K><<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl);
+  CUDA_CHECK_LAUNCH();
+  unsigned* counters = ctrl + kMaxPasses * kRadix;
+  for (int pass = 0; pass < passes; ++pass) {
+    const int shift = begin_bit + pass * kRadixBits;
+    const unsigned mask = (1u << std::min(kRadixBits, end_bit - shift)) - 1u;
+    const bool to_out = (passes - 1 - pass) % 2 == 0;
+    K* kdst = to_out ? kout : kalt;
+    V* vdst = to_out ? vout : valt;
+    W* st = status;
+    if (sp.per_pass) {
+      st += static_cast<std::size_t>(pass) * sp.tiles * kRadix;
+    } else if (pass > 0) {
+      CUDA_CHECK(cudaMemsetAsync(status, 0, row_set_bytes, stream));
+    }
+    const unsigned grid = static_cast<unsigned>(sp.tiles);
+    const int mb = knobs.onesweep_min_blocks ? knobs.onesweep_min_blocks : kHasValues ? 3 : 4;
+    if (mb >= 4)
+      onesweep_kernel<K, V, kHasValues, W, 4><<<grid, kThreads, 0, stream>>>(
+          ksrc, kdst, vsrc, vdst, n, shift, mask, ctrl + pass * kRadix, st, counters + pass,
+          knobs.spin_ns);
+    else if (mb <= 2)
+      onesweep_kernel<K, V, kHasValues, W, 2><<<grid, kThreads, 0, stream>>>(
+          ksrc, kdst, vsrc, vdst, n, shift, mask, ctrl + pass * kRadix, st, counters + pass,
+          knobs.spin_ns);
+    else
+      onesweep_kernel<K, V, kHasValues, W, 3><<<grid, kThreads, 0, stream>>>(
+          ksrc, kdst, vsrc, vdst, n, shift, mask, ctrl + pass * kRadix, st, counters + pass,
+          knobs.spin_ns);
+    CUDA_CHECK_LAUNCH();
+    ksrc = kdst;
+    vsrc = vdst;
+  }
+}
 
 template <class K, class V, bool kHasValues>
 void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
@@ -264,6 +639,13 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
       CUDA_CHECK(cudaMemcpyAsync(kout, kin, n * sizeof(K), cudaMemcpyDeviceToDevice, stream));
     if (kHasValues && vin != vout)
       CUDA_CHECK(cudaMemcpyAsync(vout, vin, n * sizeof(V), cudaMemcpyDeviceToDevice, stream));
+    return;
+  }
+  constexpr int kTile = Tuning<K>::kTile;
+  if (knobs.onesweep && knobs.single_tile && n <= static_cast<std::size_t>(kTile)) {
+    single_tile_kernel<K, V, kHasValues><<<1, kThreads, 0, stream>>>(
+        kin, kout, vin, vout, static_cast<int>(n), begin_bit, end_bit);
+    CUDA_CHECK_LAUNCH();
     return;
   }
   (void)ws_bytes;
@@ -278,25 +660,10 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
   auto* hist = reinterpret_cast<unsigned*>(p);
   p += align_up(sizeof(unsigned) * kRadix * kMaxBlocks);
   auto* totals = reinterpret_cast<unsigned*>(p);
-  CUDA_CHECK(cudaMemsetAsync(totals, 0, sizeof(unsigned) * kRadix * passes, stream));
-
-  // One resident wave of blocks, each owning an equal run of tiles.
-  int dev = 0, sms = 0, per_sm = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  const bool four = knobs.downsweep_min_blocks >= 4;
-  if (four)
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, downsweep_kernel<K, V, kHasValues, 4>, kThreads, 0));
-  else
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, downsweep_kernel<K, V, kHasValues, 3>, kThreads, 0));
-  constexpr int kTile = Tuning<K>::kTile;
-  const std::uint64_t tiles = (n + kTile - 1) / kTile;
-  const std::uint64_t cap = std::min<std::uint64_t>(kMaxBlocks, std::max(1, sms * per_sm));
-  const std::uint64_t want = std::max<std::uint64_t>(1, std::min(tiles, cap));
-  const std::uint64_t tiles_per_block = (tiles + want - 1) / want;
-  const int blocks = static_cast<int>((tiles + tiles_per_block - 1) / tiles_per_block);
+  p += align_up(sizeof(unsigned) * kRadix * (8 * sizeof(K) / kRadixBits));
+  auto* ctrl = reinterpret_cast<unsigned*>(p);
+  p += align_up(sizeof(unsigned) * kCtrlWords);
+  void* status = p;
 
   // Ping-pong so that the last pass lands in kout. Sorting in place with an odd pass count
   // first moves the input to the spare buffer (one extra copy).
@@ -310,6 +677,38 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     CUDA_CHECK(cudaMemcpyAsync(valt, vin, n * sizeof(V), cudaMemcpyDeviceToDevice, stream));
     vsrc = valt;
   }
+
+  if (knobs.onesweep) {
+    const StatusPlan sp = status_plan<K>(n);
+    if (sp.word_bytes == 4)
+      onesweep_passes<K, V, kHasValues, unsigned>(ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit,
+                                                  end_bit, passes, ctrl,
+                                                  static_cast<unsigned*>(status), sp, stream,
+                                                  knobs);
+    else
+      onesweep_passes<K, V, kHasValues, unsigned long long>(
+          ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl,
+          static_cast<unsigned long long*>(status), sp, stream, knobs);
+    return;
+  }
+
+  CUDA_CHECK(cudaMemsetAsync(totals, 0, sizeof(unsigned) * kRadix * passes, stream));
+  // One resident wave of blocks, each owning an equal run of tiles.
+  int dev = 0, sms = 0, per_sm = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const bool four = knobs.downsweep_min_blocks >= 4;
+  if (four)
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, downsweep_kernel<K, V, kHasValues, 4>, kThreads, 0));
+  else
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, downsweep_kernel<K, V, kHasValues, 3>, kThreads, 0));
+  const std::uint64_t tiles = (n + kTile - 1) / kTile;
+  const std::uint64_t cap = std::min<std::uint64_t>(kMaxBlocks, std::max(1, sms * per_sm));
+  const std::uint64_t want = std::max<std::uint64_t>(1, std::min(tiles, cap));
+  const std::uint64_t tiles_per_block = (tiles + want - 1) / want;
+  const int blocks = static_cast<int>((tiles + tiles_per_block - 1) / tiles_per_block);
   for (int pass = 0; pass < passes; ++pass) {
     const int shift = begin_bit + pass * kRadixBits;
     const int width = std::min(kRadixBits, end_bit - shift);
