@@ -97,11 +97,11 @@ const char* op_str(OpKind op) {
 const std::vector<std::size_t>& sweep_sizes() {
   static const std::vector<std::size_t> sizes = [] {
     auto s = t::awkward_sizes();
-    for (auto x : t::random_sizes(2, std::size_t(1) << 17, std::size_t(1) << 25,
-                                  t::derive_seed(0x512E)))
+    for (auto x :
+         t::random_sizes(2, std::size_t(1) << 17, std::size_t(1) << 25, t::derive_seed(0x512E)))
       s.push_back(x);
-    s.push_back(t::random_sizes(1, std::size_t(1) << 25, std::size_t(1) << 26,
-                                t::derive_seed(0x512F))[0]);
+    s.push_back(
+        t::random_sizes(1, std::size_t(1) << 25, std::size_t(1) << 26, t::derive_seed(0x512F))[0]);
     s = t::capped(s);
     std::cout << "[ info ] sweep sizes:";
     for (auto x : s) std::cout << " " << x;
@@ -152,8 +152,8 @@ std::string sweep_name(const ::testing::TestParamInfo<SweepParam>& info) {
 template <class T>
 struct SizeCase {
   std::size_t n = 0;
-  t::DeviceBuffer<T> in, pristine;  // the scan's input, and a copy to prove it was not written
-  t::DeviceBuffer<T> want;          // exact reference (integers, Min/Max)
+  t::DeviceBuffer<T> in, pristine;   // the scan's input, and a copy to prove it was not written
+  t::DeviceBuffer<T> want;           // exact reference (integers, Min/Max)
   t::DeviceBuffer<double> ref, mag;  // float sums: long-double reference and sum of |x|
 };
 
@@ -243,8 +243,7 @@ class SweepTest : public ::testing::TestWithParam<SweepParam> {
     ReferenceCache<T>& cache = cache_for(p.op, p.kind);
     T* const out = out_->data() + kFrontGuard;
     for (SizeCase<T>& sc : cache.cases) {
-      const std::string what =
-          describe(p.algo, t::type_name<T>(), op_str(p.op), p.kind, sc.n);
+      const std::string what = describe(p.algo, t::type_name<T>(), op_str(p.op), p.kind, sc.n);
       out_->poison(0, kFrontGuard + sc.n + kBackGuard);
       try {
         with_op(p.op, [&](auto o) {
@@ -267,10 +266,9 @@ class SweepTest : public ::testing::TestWithParam<SweepParam> {
   void check_output(const std::string& what, SizeCase<T>& sc, const T* out, OpKind op) {
     const std::size_t n = sc.n;
     t::MismatchCounter& cnt = *counter_;
-    const t::Mismatches m = is_float_sum(op)
-                                ? cnt.close(out, sc.ref.data(), sc.mag.data(), n,
-                                            t::sum_tolerance_factor<T>(n))
-                                : cnt.exact(out, sc.want.data(), n);
+    const t::Mismatches m = is_float_sum(op) ? cnt.close(out, sc.ref.data(), sc.mag.data(), n,
+                                                         t::sum_tolerance_factor<T>(n))
+                                             : cnt.exact(out, sc.want.data(), n);
     if (m.count > 0) {
       const std::size_t i = m.first;
       std::ostringstream os;
@@ -296,8 +294,8 @@ class SweepTest : public ::testing::TestWithParam<SweepParam> {
     if (in.count > 0) {
       fail_run(what + ": modified its input, first at [" + std::to_string(in.first) + "]");
       // Restore it so the next algorithm is not blamed.
-      CUDA_CHECK(cudaMemcpy(sc.in.data(), sc.pristine.data(), n * sizeof(T),
-                            cudaMemcpyDeviceToDevice));
+      CUDA_CHECK(
+          cudaMemcpy(sc.in.data(), sc.pristine.data(), n * sizeof(T), cudaMemcpyDeviceToDevice));
     }
   }
 
@@ -307,9 +305,11 @@ class SweepTest : public ::testing::TestWithParam<SweepParam> {
   inline static std::unique_ptr<t::MismatchCounter> counter_;
 };
 
-#define SCANDOF_SWEEP(NAME, TYPE)                                                           \
-  class NAME : public SweepTest<TYPE> {};                                                   \
-  TEST_P(NAME, AllSizes) { run_sweep(); }                                                   \
+#define SCANDOF_SWEEP(NAME, TYPE)         \
+  class NAME : public SweepTest<TYPE> {}; \
+  TEST_P(NAME, AllSizes) {                \
+    run_sweep();                          \
+  }                                       \
   INSTANTIATE_TEST_SUITE_P(Scan, NAME, ::testing::ValuesIn(sweep_params()), sweep_name);
 
 SCANDOF_SWEEP(SweepInt32, std::int32_t)
@@ -344,8 +344,8 @@ std::vector<AffineParam> affine_params() {
 TEST_P(AffineSweep, AllSizes) {
   const AffineParam p = GetParam();
   auto sizes = t::awkward_sizes();
-  sizes.push_back(t::random_sizes(1, std::size_t(1) << 21, std::size_t(1) << 23,
-                                  t::derive_seed(0xAFF))[0]);
+  sizes.push_back(
+      t::random_sizes(1, std::size_t(1) << 21, std::size_t(1) << 23, t::derive_seed(0xAFF))[0]);
   sizes = t::capped(sizes);
   std::size_t max_n = 0;
   for (auto s : sizes) max_n = std::max(max_n, s);
@@ -525,7 +525,8 @@ TEST_P(ScanApi, NonBlockingStreamOrdering) {
       CUDA_CHECK(cudaStreamSynchronize(s));
       const char* how = explicit_ws ? " non-blocking stream, explicit workspace"
                                     : " non-blocking stream, ScanWorkspace";
-      EXPECT_TRUE(t::all_equal(d_out.download(), want)) << describe(a, "int32", "Sum", kind, n, how);
+      EXPECT_TRUE(t::all_equal(d_out.download(), want))
+          << describe(a, "int32", "Sum", kind, n, how);
       EXPECT_TRUE(t::all_equal(d_out2.download(), want))
           << describe(a, "int32", "Sum", kind, n, how) << ", second scan";
     }
@@ -560,8 +561,7 @@ TEST_P(ScanApi, TwoStreamsAtOnce) {
     CUDA_CHECK(cudaStreamSynchronize(s1));
     CUDA_CHECK(cudaStreamSynchronize(s2));
     ASSERT_TRUE(t::all_equal(o1.download(), want1))
-        << describe(a, "uint32", "Sum", ScanKind::Inclusive, n1, " concurrent, round ")
-        << round;
+        << describe(a, "uint32", "Sum", ScanKind::Inclusive, n1, " concurrent, round ") << round;
     ASSERT_TRUE(t::all_equal(o2.download(), want2))
         << describe(a, "Affine", "ComposeAffine", ScanKind::Exclusive, n2, " concurrent, round ")
         << round;
@@ -581,8 +581,8 @@ TEST_P(ScanApi, ExplicitWorkspace) {
     // Exactly the bytes asked for, in a buffer of exactly that size (memcheck sees overruns).
     t::DeviceBuffer<unsigned char> w(need);
     d_out.poison();
-    scandof::scan<std::int64_t, Sum>(a, ScanKind::Exclusive, d_in.data(), d_out.data(), n, Sum{},
-                                     0, w.data(), need);
+    scandof::scan<std::int64_t, Sum>(a, ScanKind::Exclusive, d_in.data(), d_out.data(), n, Sum{}, 0,
+                                     w.data(), need);
     CUDA_CHECK(cudaDeviceSynchronize());
     EXPECT_TRUE(t::all_equal(d_out.download(), want))
         << describe(a, "int64", "Sum", ScanKind::Exclusive, n, " exact workspace");
@@ -591,8 +591,8 @@ TEST_P(ScanApi, ExplicitWorkspace) {
     t::DeviceBuffer<unsigned char> big(need + 4096);
     for (int rep = 0; rep < 2; ++rep) {
       d_out.poison();
-      scandof::scan<std::int64_t, Sum>(a, ScanKind::Exclusive, d_in.data(), d_out.data(), n,
-                                       Sum{}, 0, big.data(), big.size());
+      scandof::scan<std::int64_t, Sum>(a, ScanKind::Exclusive, d_in.data(), d_out.data(), n, Sum{},
+                                       0, big.data(), big.size());
       CUDA_CHECK(cudaDeviceSynchronize());
       EXPECT_TRUE(t::all_equal(d_out.download(), want))
           << describe(a, "int64", "Sum", ScanKind::Exclusive, n, " larger workspace");
@@ -601,10 +601,10 @@ TEST_P(ScanApi, ExplicitWorkspace) {
     if (need > 0) {
       // Too small or missing: a bad argument, thrown before anything is launched.
       d_out.poison();
-      EXPECT_THROW((scandof::scan<std::int64_t, Sum>(a, ScanKind::Exclusive, d_in.data(),
-                                                     d_out.data(), n, Sum{}, 0, w.data(),
-                                                     need - 1)),
-                   std::invalid_argument)
+      EXPECT_THROW(
+          (scandof::scan<std::int64_t, Sum>(a, ScanKind::Exclusive, d_in.data(), d_out.data(), n,
+                                            Sum{}, 0, w.data(), need - 1)),
+          std::invalid_argument)
           << t::algo_name(a) << " n=" << n << " need=" << need;
       EXPECT_THROW((scandof::scan<std::int64_t, Sum>(a, ScanKind::Exclusive, d_in.data(),
                                                      d_out.data(), n, Sum{}, 0, nullptr, need)),
@@ -632,9 +632,8 @@ TEST_P(ScanApi, ScanWorkspaceGrowsReusesAndMoves) {
     const auto got = device_scan(in, [&](const float* i, float* o, std::size_t m) {
       scandof::scan(a, ScanKind::Inclusive, i, o, m, Min{}, ws);
     });
-    EXPECT_TRUE(t::all_equal(got, want)) << describe(a, "float", "Min", ScanKind::Inclusive, n,
-                                                     " ScanWorkspace: ")
-                                         << step;
+    EXPECT_TRUE(t::all_equal(got, want))
+        << describe(a, "float", "Min", ScanKind::Inclusive, n, " ScanWorkspace: ") << step;
     EXPECT_GE(ws.size(), (scandof::scan_workspace_bytes<float, Min>(a, n))) << step;
   };
   ScanWorkspace ws;
@@ -676,24 +675,25 @@ TEST_P(ScanApi, EmptyNullAndBadArguments) {
   for (auto v : obuf.download()) ASSERT_EQ(v, t::poison_value<std::uint32_t>());
 
   // Null with n > 0.
-  EXPECT_THROW(scandof::scan<std::uint32_t>(a, ScanKind::Exclusive, nullptr, obuf.data(), 10,
-                                            Sum{}, ws),
-               std::invalid_argument);
-  EXPECT_THROW(scandof::scan<std::uint32_t>(a, ScanKind::Inclusive, buf.data(), nullptr, 10,
-                                            Sum{}, ws),
-               std::invalid_argument);
+  EXPECT_THROW(
+      scandof::scan<std::uint32_t>(a, ScanKind::Exclusive, nullptr, obuf.data(), 10, Sum{}, ws),
+      std::invalid_argument);
+  EXPECT_THROW(
+      scandof::scan<std::uint32_t>(a, ScanKind::Inclusive, buf.data(), nullptr, 10, Sum{}, ws),
+      std::invalid_argument);
   EXPECT_THROW((scandof::scan(a, ScanKind::Inclusive, static_cast<const Affine*>(nullptr),
                               static_cast<Affine*>(nullptr), 5, ComposeAffine{}, ws)),
                std::invalid_argument);
   // Overlap that is not in place.
-  EXPECT_THROW(scandof::scan<std::uint32_t>(a, ScanKind::Inclusive, buf.data(), buf.data() + 1,
-                                            32, Sum{}, ws),
+  EXPECT_THROW(scandof::scan<std::uint32_t>(a, ScanKind::Inclusive, buf.data(), buf.data() + 1, 32,
+                                            Sum{}, ws),
                std::invalid_argument);
-  EXPECT_THROW(scandof::scan<std::uint32_t>(a, ScanKind::Inclusive, buf.data() + 1, buf.data(),
-                                            32, Sum{}, ws),
+  EXPECT_THROW(scandof::scan<std::uint32_t>(a, ScanKind::Inclusive, buf.data() + 1, buf.data(), 32,
+                                            Sum{}, ws),
                std::invalid_argument);
   CUDA_CHECK(cudaDeviceSynchronize());
-  for (auto v : buf.download()) ASSERT_EQ(v, t::poison_value<std::uint32_t>()) << "rejected call wrote";
+  for (auto v : buf.download())
+    ASSERT_EQ(v, t::poison_value<std::uint32_t>()) << "rejected call wrote";
   EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "an argument error left a CUDA error behind";
 }
 
@@ -711,8 +711,7 @@ TEST(ScanApiDevice, UnknownAlgorithmOrKindThrows) {
     EXPECT_THROW(scandof::scan(a, ScanKind::Exclusive, in.data(), out.data(), 100, Sum{}, ws),
                  std::invalid_argument)
         << bad;
-    EXPECT_THROW((scandof::scan_workspace_bytes<std::int32_t, Sum>(a, 100)),
-                 std::invalid_argument)
+    EXPECT_THROW((scandof::scan_workspace_bytes<std::int32_t, Sum>(a, 100)), std::invalid_argument)
         << bad;
   }
   EXPECT_THROW(scandof::scan(ScanAlgorithm::Cub, static_cast<ScanKind>(7), in.data(), out.data(),
@@ -788,8 +787,7 @@ TEST(CheckerSelfTest, DeviceComparisonsCatchErrors) {
     const auto in = t::random_vector<Affine>(n, 3);
     std::vector<Affine> want(n), wrong(n);
     scandof::scan_gold(ScanKind::Inclusive, in.data(), want.data(), n, ComposeAffine{});
-    scandof::scan_gold(ScanKind::Inclusive, in.data(), wrong.data(), n, Swapped{},
-                       Affine{1u, 0u});
+    scandof::scan_gold(ScanKind::Inclusive, in.data(), wrong.data(), n, Swapped{}, Affine{1u, 0u});
     t::DeviceBuffer<Affine> w(want), x(wrong);
     const t::Mismatches m = cnt.exact(x.data(), w.data(), n);
     EXPECT_GT(m.count, n / 2) << "a swapped operand order went unnoticed";

@@ -21,11 +21,11 @@ using scandof::Affine;
 using scandof::ComposeAffine;
 using scandof::Max;
 using scandof::Min;
+using scandof::scan_gold;
+using scandof::scan_gold_parallel;
 using scandof::ScanAlgorithm;
 using scandof::ScanKind;
 using scandof::Sum;
-using scandof::scan_gold;
-using scandof::scan_gold_parallel;
 namespace t = scandof::test;
 
 constexpr ScanKind kExcl = ScanKind::Exclusive;
@@ -110,7 +110,9 @@ TEST(ScanGoldHand, ExplicitIdentityAndEmpty) {
 struct SwappedCompose {
   Affine operator()(const Affine& f, const Affine& g) const { return ComposeAffine{}(g, f); }
   template <class T = Affine>
-  static constexpr Affine identity() { return Affine{1u, 0u}; }
+  static constexpr Affine identity() {
+    return Affine{1u, 0u};
+  }
 };
 
 // Proves the checks used everywhere (all_equal against scan_gold with ComposeAffine) catch an
@@ -136,8 +138,8 @@ TEST(ScanGoldNonCommutative, SwappedOperandsFailTheCheck) {
   const auto ints = t::random_vector<std::uint32_t>(n, t::derive_seed(2));
   std::vector<std::uint32_t> a(n), b(n);
   scan_gold(kIncl, ints.data(), a.data(), n, Sum{});
-  scan_gold(kIncl, ints.data(), b.data(), n,
-            [](std::uint32_t x, std::uint32_t y) { return y + x; }, 0u);
+  scan_gold(
+      kIncl, ints.data(), b.data(), n, [](std::uint32_t x, std::uint32_t y) { return y + x; }, 0u);
   EXPECT_TRUE(t::all_equal(a, b));
 }
 
@@ -356,8 +358,7 @@ TEST(ScanApiHost, DeviceDetectionNeverThrows) {
   EXPECT_EQ(have, scandof::cuda_device_available(nullptr)) << "two calls disagree";
   if (!have) EXPECT_FALSE(why.empty()) << "no device, but no reason given";
   // Without the NVIDIA driver's device nodes no CUDA device can exist: the answer must be false.
-  if (!path_exists("/dev/nvidiactl") && !path_exists("/dev/nvidia0") &&
-      !path_exists("/dev/dxg")) {
+  if (!path_exists("/dev/nvidiactl") && !path_exists("/dev/nvidia0") && !path_exists("/dev/dxg")) {
     EXPECT_FALSE(have) << "claims a device on a machine without NVIDIA device nodes";
   }
   std::cout << "[ info ] cuda_device_available: " << (have ? "yes" : "no")
@@ -414,9 +415,9 @@ TEST(ScanApiHost, EmptyWorkspaceNeedsNoGpu) {
 // The three-phase variants size their scratch on the host (sum arrays per recursion level): the
 // query must work without a GPU, be 0 or more for n = 0, and not shrink as n grows.
 TEST(ScanApiHost, ThreePhaseWorkspaceQueryNeedsNoGpu) {
-  for (ScanAlgorithm a : {ScanAlgorithm::Naive, ScanAlgorithm::WorkEfficient,
-                          ScanAlgorithm::ConflictFree, ScanAlgorithm::Optimized,
-                          ScanAlgorithm::WarpShuffle}) {
+  for (ScanAlgorithm a :
+       {ScanAlgorithm::Naive, ScanAlgorithm::WorkEfficient, ScanAlgorithm::ConflictFree,
+        ScanAlgorithm::Optimized, ScanAlgorithm::WarpShuffle}) {
     SCOPED_TRACE(t::algo_name(a));
     std::size_t prev = 0;
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1025), std::size_t(1) << 20,

@@ -35,7 +35,9 @@ namespace t = scandof::test;
 constexpr std::size_t kDefaultN = (std::size_t(1) << 31) + 1000;
 constexpr std::size_t kBackGuard = 8192;  // elements after out[n-1] that must stay poisoned
 
-std::size_t large_n() { return static_cast<std::size_t>(t::env_u64("SCANDOF_TEST_LARGE_N", kDefaultN)); }
+std::size_t large_n() {
+  return static_cast<std::size_t>(t::env_u64("SCANDOF_TEST_LARGE_N", kDefaultN));
+}
 
 __host__ __device__ inline std::uint32_t value_at(std::uint64_t seed, std::uint64_t i) {
   const std::uint32_t v = static_cast<std::uint32_t>(t::hash_at(seed, i));
@@ -44,14 +46,15 @@ __host__ __device__ inline std::uint32_t value_at(std::uint64_t seed, std::uint6
 
 __global__ void fill_kernel(std::uint32_t* in, unsigned long long n, std::uint64_t seed) {
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < n; i += stride)
     in[i] = value_at(seed, i);
 }
 
 struct LargeCheck {
-  t::Mismatches out;      // elements breaking the recurrence
-  t::Mismatches in;       // input elements that changed
+  t::Mismatches out;           // elements breaking the recurrence
+  t::Mismatches in;            // input elements that changed
   unsigned long long checked;  // elements visited (must equal n: proves the loop covers all)
 };
 
@@ -60,7 +63,8 @@ __global__ void verify_kernel(const std::uint32_t* in, const std::uint32_t* out,
                               LargeCheck* res) {
   unsigned long long bad = 0, first = ~0ull, bad_in = 0, first_in = ~0ull, seen = 0;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < n; i += stride) {
     ++seen;
     const std::uint32_t x = value_at(seed, i);
@@ -122,7 +126,8 @@ class ScanLarge : public ::testing::TestWithParam<LargeParam> {
     out_.reset();
     ws_.reset();
     std::size_t ws_bytes = 0;
-    for (ScanAlgorithm a : {ScanAlgorithm::SinglePass, ScanAlgorithm::Cub, ScanAlgorithm::Optimized})
+    for (ScanAlgorithm a :
+         {ScanAlgorithm::SinglePass, ScanAlgorithm::Cub, ScanAlgorithm::Optimized})
       ws_bytes = std::max(ws_bytes, scandof::scan_workspace_bytes<std::uint32_t, Sum>(a, n_));
     const std::size_t need =
         (2 * n_ + kBackGuard) * sizeof(std::uint32_t) + ws_bytes + (std::size_t(256) << 20);
@@ -218,8 +223,9 @@ TEST_P(ScanLarge, Uint32SumEveryElement) {
                               << "]";
   if (res.out.count > 0) {
     const std::size_t i = res.out.first;
-    ADD_FAILURE() << name.str() << ": " << res.out.count << " elements break the recurrence, first ["
-                  << i << "] = " << t::fetch_element(out_->data(), i)
+    ADD_FAILURE() << name.str() << ": " << res.out.count
+                  << " elements break the recurrence, first [" << i
+                  << "] = " << t::fetch_element(out_->data(), i)
                   << (i > 0 ? ", previous " + std::to_string(t::fetch_element(out_->data(), i - 1))
                             : std::string())
                   << (i >= (std::size_t(1) << 31) ? " (past 2^31)" : "");
@@ -230,7 +236,8 @@ TEST_P(ScanLarge, Uint32SumEveryElement) {
 
   // Independent spot checks from host sums.
   std::vector<std::size_t> ks = {0, n - 1};
-  for (std::size_t k : {(std::size_t(1) << 31) - 1, std::size_t(1) << 31, (std::size_t(1) << 31) + 1})
+  for (std::size_t k :
+       {(std::size_t(1) << 31) - 1, std::size_t(1) << 31, (std::size_t(1) << 31) + 1})
     if (k < n) ks.push_back(k);
   std::vector<std::size_t> prefix_at;
   for (std::size_t k : ks) prefix_at.push_back(incl ? k + 1 : k);

@@ -23,6 +23,7 @@
 
 #include <gtest/gtest.h>
 
+#include "scandof/config.hpp"
 #include "scandof/ops.hpp"
 #include "scandof/scan.hpp"
 #include "scandof/scan_gold.hpp"
@@ -46,7 +47,9 @@ inline std::uint64_t env_u64(const char* name, std::uint64_t fallback) {
   return (end != nullptr && *end == '\0') ? static_cast<std::uint64_t>(v) : fallback;
 }
 
-inline std::uint64_t base_seed() { return env_u64("SCANDOF_TEST_SEED", 0x5CA9D0Full); }
+inline std::uint64_t base_seed() {
+  return env_u64("SCANDOF_TEST_SEED", 0x5CA9D0Full);
+}
 
 // Sizes above this are skipped: memcheck is 10-100x slower, so sanitizer runs cap the sweep.
 inline std::size_t max_test_n() {
@@ -58,20 +61,14 @@ inline std::size_t max_test_n() {
 
 // splitmix64 finaliser: a counter-based generator, so element i of a seeded input can be made in
 // any order, on any thread, or on the GPU, and always comes out the same.
-#if defined(__CUDACC__)
-__host__ __device__
-#endif
-inline std::uint64_t mix64(std::uint64_t x) {
+SCANDOF_HD std::uint64_t mix64(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
 }
 
-#if defined(__CUDACC__)
-__host__ __device__
-#endif
-inline std::uint64_t hash_at(std::uint64_t seed, std::uint64_t i) {
+SCANDOF_HD std::uint64_t hash_at(std::uint64_t seed, std::uint64_t i) {
   return mix64(mix64(seed) ^ (i * 0xD6E8FEB86659FD93ull));
 }
 
@@ -88,8 +85,8 @@ inline std::uint64_t derive_seed(std::uint64_t a, std::uint64_t b = 0, std::uint
 template <class F>
 void parallel_for(std::size_t n, F&& f, std::size_t min_chunk = std::size_t(1) << 18) {
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::max<std::size_t>(
-      1, std::min<std::size_t>(threads, (n + min_chunk - 1) / min_chunk)));
+  threads = static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min<std::size_t>(threads, (n + min_chunk - 1) / min_chunk)));
   if (threads <= 1) {
     f(std::size_t(0), n);
     return;
@@ -107,23 +104,36 @@ void parallel_for(std::size_t n, F&& f, std::size_t min_chunk = std::size_t(1) <
 
 template <class T>
 const char* type_name() {
-  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
-  else if constexpr (std::is_same_v<T, std::uint32_t>) return "uint32";
-  else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
-  else if constexpr (std::is_same_v<T, std::uint64_t>) return "uint64";
-  else if constexpr (std::is_same_v<T, float>) return "float";
-  else if constexpr (std::is_same_v<T, double>) return "double";
-  else if constexpr (std::is_same_v<T, Affine>) return "Affine";
-  else return "T";
+  if constexpr (std::is_same_v<T, std::int32_t>)
+    return "int32";
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return "uint32";
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return "int64";
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return "uint64";
+  else if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else if constexpr (std::is_same_v<T, double>)
+    return "double";
+  else if constexpr (std::is_same_v<T, Affine>)
+    return "Affine";
+  else
+    return "T";
 }
 
 template <class Op>
 const char* op_name() {
-  if constexpr (std::is_same_v<Op, Sum>) return "Sum";
-  else if constexpr (std::is_same_v<Op, Min>) return "Min";
-  else if constexpr (std::is_same_v<Op, Max>) return "Max";
-  else if constexpr (std::is_same_v<Op, ComposeAffine>) return "ComposeAffine";
-  else return "Op";
+  if constexpr (std::is_same_v<Op, Sum>)
+    return "Sum";
+  else if constexpr (std::is_same_v<Op, Min>)
+    return "Min";
+  else if constexpr (std::is_same_v<Op, Max>)
+    return "Max";
+  else if constexpr (std::is_same_v<Op, ComposeAffine>)
+    return "ComposeAffine";
+  else
+    return "Op";
 }
 
 inline const char* kind_name(ScanKind k) {
@@ -234,7 +244,8 @@ T full_at(std::uint64_t h) {
 
 // n seeded values of T following `pattern`.
 template <class T>
-std::vector<T> random_vector(std::size_t n, std::uint64_t seed, Pattern pattern = Pattern::Summable) {
+std::vector<T> random_vector(std::size_t n, std::uint64_t seed,
+                             Pattern pattern = Pattern::Summable) {
   std::vector<T> v(n);
   if (pattern == Pattern::Walk) {
     // x[i] = start + step[0] + ... + step[i], summed exactly (int64, or doubles that are multiples
@@ -252,8 +263,8 @@ std::vector<T> random_vector(std::size_t n, std::uint64_t seed, Pattern pattern 
       }
     });
     scan_gold_parallel(ScanKind::Inclusive, walk.data(), walk.data(), n, Sum{}, Acc(0));
-    const Acc start = std::is_unsigned_v<T> ? static_cast<Acc>(std::uint64_t(1) << (sizeof(T) * 8 - 1))
-                                            : Acc(0);
+    const Acc start =
+        std::is_unsigned_v<T> ? static_cast<Acc>(std::uint64_t(1) << (sizeof(T) * 8 - 1)) : Acc(0);
     parallel_for(n, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) {
         if constexpr (std::is_unsigned_v<T>) {
@@ -295,9 +306,28 @@ inline std::vector<Affine> random_vector<Affine>(std::size_t n, std::uint64_t se
 // scan, plus the sizes of the paper's table. Ascending, so the first failure reported is the
 // smallest size that fails.
 inline std::vector<std::size_t> awkward_sizes() {
-  return {0,     1,     2,     31,    32,    33,    127,   129,   1023,
-          1024,  1025,  2047,  2049,  4095,  4096,  4097,  8193,  (1u << 16) - 1,
-          1u << 16, (1u << 16) + 1, (1u << 18) + 3, (1u << 20) + 7};
+  return {0,
+          1,
+          2,
+          31,
+          32,
+          33,
+          127,
+          129,
+          1023,
+          1024,
+          1025,
+          2047,
+          2049,
+          4095,
+          4096,
+          4097,
+          8193,
+          (1u << 16) - 1,
+          1u << 16,
+          (1u << 16) + 1,
+          (1u << 18) + 3,
+          (1u << 20) + 7};
 }
 
 // `count` sizes drawn log-uniformly from [lo, hi] (seeded; the same every run with one seed).
@@ -341,17 +371,20 @@ FloatSumReference float_sum_reference(ScanKind kind, const T* in, std::size_t n)
   const std::size_t chunk = std::size_t(1) << 20;
   const std::size_t chunks = (n + chunk - 1) / chunk;
   std::vector<long double> tot(chunks), mtot(chunks);
-  parallel_for(chunks, [&](std::size_t cb, std::size_t ce) {
-    for (std::size_t c = cb; c < ce; ++c) {
-      long double a = 0, m = 0;
-      for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
-        a += static_cast<long double>(in[i]);
-        m += std::fabs(static_cast<long double>(in[i]));
-      }
-      tot[c] = a;
-      mtot[c] = m;
-    }
-  }, 1);
+  parallel_for(
+      chunks,
+      [&](std::size_t cb, std::size_t ce) {
+        for (std::size_t c = cb; c < ce; ++c) {
+          long double a = 0, m = 0;
+          for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
+            a += static_cast<long double>(in[i]);
+            m += std::fabs(static_cast<long double>(in[i]));
+          }
+          tot[c] = a;
+          mtot[c] = m;
+        }
+      },
+      1);
   long double carry = 0, mcarry = 0;
   for (std::size_t c = 0; c < chunks; ++c) {
     const long double a = tot[c], m = mtot[c];
@@ -360,24 +393,27 @@ FloatSumReference float_sum_reference(ScanKind kind, const T* in, std::size_t n)
     carry += a;
     mcarry += m;
   }
-  parallel_for(chunks, [&](std::size_t cb, std::size_t ce) {
-    for (std::size_t c = cb; c < ce; ++c) {
-      long double acc = tot[c], macc = mtot[c];
-      for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
-        const long double x = static_cast<long double>(in[i]);
-        if (kind == ScanKind::Inclusive) {
-          acc += x;
-          macc += std::fabs(x);
+  parallel_for(
+      chunks,
+      [&](std::size_t cb, std::size_t ce) {
+        for (std::size_t c = cb; c < ce; ++c) {
+          long double acc = tot[c], macc = mtot[c];
+          for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
+            const long double x = static_cast<long double>(in[i]);
+            if (kind == ScanKind::Inclusive) {
+              acc += x;
+              macc += std::fabs(x);
+            }
+            r.value[i] = static_cast<double>(acc);
+            r.mag[i] = static_cast<double>(macc);
+            if (kind == ScanKind::Exclusive) {
+              acc += x;
+              macc += std::fabs(x);
+            }
+          }
         }
-        r.value[i] = static_cast<double>(acc);
-        r.mag[i] = static_cast<double>(macc);
-        if (kind == ScanKind::Exclusive) {
-          acc += x;
-          macc += std::fabs(x);
-        }
-      }
-    }
-  }, 1);
+      },
+      1);
   return r;
 }
 
@@ -409,7 +445,8 @@ template <class T>
   std::ostringstream os;
   for (std::size_t i = 0; i < n; ++i) {
     if (!same_bits(got[i], want[i])) {
-      if (bad < max_report) os << "\n  [" << i << "] got " << show(got[i]) << ", want " << show(want[i]);
+      if (bad < max_report)
+        os << "\n  [" << i << "] got " << show(got[i]) << ", want " << show(want[i]);
       ++bad;
     }
   }
@@ -441,18 +478,19 @@ template <class T>
     }
   }
   if (bad == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << bad << " of " << n << " elements out of bound" << os.str();
+  return ::testing::AssertionFailure()
+         << bad << " of " << n << " elements out of bound" << os.str();
 }
 
 // ---- device helpers (.cu files only) ----------------------------------------------------------
 #if defined(__CUDACC__)
 
 // GTEST_SKIP with the reason when no CUDA device is usable; use at the top of every GPU test.
-#define SCANDOF_SKIP_WITHOUT_GPU()                                                   \
-  do {                                                                               \
-    std::string scandof_why_;                                                        \
-    if (!::scandof::cuda_device_available(&scandof_why_))                            \
-      GTEST_SKIP() << "GPU test skipped: " << scandof_why_;                         \
+#define SCANDOF_SKIP_WITHOUT_GPU()                          \
+  do {                                                      \
+    std::string scandof_why_;                               \
+    if (!::scandof::cuda_device_available(&scandof_why_))   \
+      GTEST_SKIP() << "GPU test skipped: " << scandof_why_; \
   } while (0)
 
 // A device array of T that owns its memory. n == 0 holds nullptr.
@@ -504,7 +542,8 @@ class DeviceBuffer {
 
  private:
   void release() noexcept {
-    if (p_ != nullptr) cudaFree(p_);  // no throw from a destructor; errors surface at the next check
+    if (p_ != nullptr)
+      cudaFree(p_);  // no throw from a destructor; errors surface at the next check
     p_ = nullptr;
     n_ = 0;
   }
@@ -513,7 +552,7 @@ class DeviceBuffer {
 };
 
 struct Mismatches {
-  unsigned long long count = 0;  // elements that failed
+  unsigned long long count = 0;      // elements that failed
   unsigned long long first = ~0ull;  // smallest failing index (valid when count > 0)
 };
 
@@ -521,11 +560,12 @@ namespace kernels {
 
 // Exact comparison of n elements of wpe words each (4-byte words, or bytes for odd sizes).
 template <class W>
-__global__ void count_unequal(const W* a, const W* b, unsigned long long n,
-                              unsigned long long wpe, Mismatches* res) {
+__global__ void count_unequal(const W* a, const W* b, unsigned long long n, unsigned long long wpe,
+                              Mismatches* res) {
   unsigned long long bad = 0, first = ~0ull;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < n; i += stride) {
     for (unsigned long long w = 0; w < wpe; ++w) {
       if (a[i * wpe + w] != b[i * wpe + w]) {
@@ -546,7 +586,8 @@ __global__ void count_far(const T* got, const double* ref, const double* mag, un
                           double factor, Mismatches* res) {
   unsigned long long bad = 0, first = ~0ull;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < n; i += stride) {
     const double d = fabs(static_cast<double>(got[i]) - ref[i]);
     if (!(d <= factor * mag[i])) {
@@ -564,7 +605,8 @@ __global__ inline void count_not_byte(const unsigned char* p, unsigned long long
                                       unsigned char v, Mismatches* res) {
   unsigned long long bad = 0, first = ~0ull;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < bytes; i += stride) {
     if (p[i] != v) {
       ++bad;
@@ -582,7 +624,8 @@ __global__ inline void count_not_byte(const unsigned char* p, unsigned long long
 // Grid for a grid-stride loop over n items: enough blocks to fill an H100 several times over.
 inline unsigned compare_grid(unsigned long long n) {
   const unsigned long long blocks = (n + 255) / 256;
-  return static_cast<unsigned>(std::max<unsigned long long>(1, std::min<unsigned long long>(blocks, 4096)));
+  return static_cast<unsigned>(
+      std::max<unsigned long long>(1, std::min<unsigned long long>(blocks, 4096)));
 }
 
 // Runs one of the counting kernels above and returns its result (synchronizes the stream).
@@ -600,12 +643,12 @@ class MismatchCounter {
     if (n > 0) {
       if constexpr (sizeof(T) % 4 == 0) {
         kernels::count_unequal<<<compare_grid(n), 256, 0, s>>>(
-            reinterpret_cast<const std::uint32_t*>(a), reinterpret_cast<const std::uint32_t*>(b),
-            n, sizeof(T) / 4, d_);
+            reinterpret_cast<const std::uint32_t*>(a), reinterpret_cast<const std::uint32_t*>(b), n,
+            sizeof(T) / 4, d_);
       } else {
         kernels::count_unequal<<<compare_grid(n), 256, 0, s>>>(
-            reinterpret_cast<const unsigned char*>(a), reinterpret_cast<const unsigned char*>(b),
-            n, sizeof(T), d_);
+            reinterpret_cast<const unsigned char*>(a), reinterpret_cast<const unsigned char*>(b), n,
+            sizeof(T), d_);
       }
       CUDA_CHECK_LAUNCH();
     }
@@ -614,8 +657,8 @@ class MismatchCounter {
 
   // |got - ref| <= factor * mag for n elements.
   template <class T>
-  Mismatches close(const T* got, const double* ref, const double* mag, std::size_t n,
-                   double factor, cudaStream_t s = 0) {
+  Mismatches close(const T* got, const double* ref, const double* mag, std::size_t n, double factor,
+                   cudaStream_t s = 0) {
     reset(s);
     if (n > 0) {
       kernels::count_far<<<compare_grid(n), 256, 0, s>>>(got, ref, mag, n, factor, d_);
