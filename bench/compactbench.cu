@@ -194,33 +194,27 @@ void run_type(const char* tname, const Options& o, const bench::DeviceInfo& dev,
           detail::compact::Knobs kn;
         };
         std::vector<Variant> variants;
-        for (int bytes : {64, 128}) {
-          for (int pace = 0; pace < 2; ++pace) {
-            detail::compact::Knobs kn;
-            kn.bytes_per_thread = bytes;
-            if (!pace) kn.first_ns = kn.spin_ns = 0;
-            variants.push_back({std::string("single-pass[per-tile,vec16,") +
-                                    std::to_string(bytes) + "B" + (pace ? ",paced]" : "]"),
-                                CompactAlgorithm::SinglePass, kn});
-          }
-        }
-        {
+        auto add = [&](int bytes, bool block_order, unsigned first, unsigned spin) {
           detail::compact::Knobs kn;
-          kn.bytes_per_thread = 128;
-          kn.first_ns = 2000;
-          kn.spin_ns = 400;
-          variants.push_back({"single-pass[per-tile,vec16,128B,paced2000/400]",
+          kn.bytes_per_thread = bytes;
+          kn.block_order = block_order;
+          kn.first_ns = first;
+          kn.spin_ns = spin;
+          variants.push_back({std::string("single-pass[") + std::to_string(bytes) + "B," +
+                                  (block_order ? "blockidx" : "atomic") + ",pace" +
+                                  std::to_string(first) + "/" + std::to_string(spin) + "]",
                               CompactAlgorithm::SinglePass, kn});
-          kn.first_ns = 4000;
-          kn.spin_ns = 1000;
-          variants.push_back({"single-pass[per-tile,vec16,128B,paced4000/1000]",
-                              CompactAlgorithm::SinglePass, kn});
-          detail::compact::Knobs p64;
-          p64.bytes_per_thread = 64;
-          p64.persistent = true;
-          p64.first_ns = p64.spin_ns = 0;
-          variants.push_back({"single-pass[persistent,vec16,64B]", CompactAlgorithm::SinglePass,
-                              p64});
+        };
+        add(128, false, 3000, 648);  // run 3's default
+        add(128, false, 2000, 400);
+        add(128, true, 3000, 648);
+        add(128, true, 2000, 400);
+        add(128, true, 1000, 300);
+        add(128, true, 0, 0);
+        add(96, true, 2000, 400);
+        add(96, false, 2000, 400);
+        add(64, true, 3000, 648);
+        {
           detail::compact::Knobs r;
           variants.push_back({"reduce-then-scan[vec16]", CompactAlgorithm::ReduceThenScan, r});
         }

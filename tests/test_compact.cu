@@ -258,12 +258,13 @@ TEST(Compact, NotEqualToWithRepeats) {
 }
 
 // The single pass's implementation choices behind the public default (the benchmark times
-// them): 64 or 128 bytes per thread, paced or not (pacing forced on for small grids too),
-// persistent blocks, scalar loads at a misaligned input.
+// them): 64, 96 or 128 bytes per thread, paced or not (pacing forced on for small grids too),
+// tile ids from blockIdx or an atomic counter, persistent blocks, scalar loads at a misaligned
+// input.
 TEST(Compact, SinglePassKnobs) {
   SCANDOF_SKIP_WITHOUT_GPU();
   test::Stream stream;
-  std::vector<detail::compact::Knobs> knobs(6);
+  std::vector<detail::compact::Knobs> knobs(9);
   knobs[0].bytes_per_thread = 64;
   knobs[1].first_ns = knobs[1].spin_ns = 0;
   knobs[2].pace_min_tiles = 0;
@@ -271,6 +272,10 @@ TEST(Compact, SinglePassKnobs) {
   knobs[4].bytes_per_thread = 64;
   knobs[4].persistent = true;
   knobs[5].vector_loads = false;
+  knobs[6].block_order = false;
+  knobs[7].bytes_per_thread = 96;
+  knobs[8].bytes_per_thread = 96;
+  knobs[8].block_order = false;
   for (std::size_t n : test::capped({1, 8191, 8192, 8193, 300007, 5000011})) {
     std::vector<std::int32_t> in(n + 1);
     for (std::size_t i = 0; i < n + 1; ++i) in[i] = static_cast<std::int32_t>(test::hash_at(6, i));

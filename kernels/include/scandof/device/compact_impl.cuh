@@ -40,18 +40,18 @@ namespace compact {
 template <class T, int kBytes = 64>
 struct Tuning {
   static_assert(std::is_trivially_copyable<T>::value, "compaction moves elements bytewise");
-  static_assert(kBytes == 64 || kBytes == 128, "64 or 128 bytes per thread");
+  static_assert(kBytes == 64 || kBytes == 96 || kBytes == 128, "64, 96 or 128 bytes per thread");
   static constexpr int kThreads = 256;
   static constexpr int kWarps = kThreads / 32;
   // 64 bytes: 16 items of 4 bytes per thread; larger types keep about as many bytes with fewer
   // items (and the 16-48 KiB staging buffer stays under the static 48 KiB).
-  static constexpr int kItems = (sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : sizeof(T) <= 16 ? 4 : 2) *
-                                (kBytes / 64);
+  static constexpr int kItems =
+      (sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : sizeof(T) <= 16 ? 4 : 2) * kBytes / 64;
   static constexpr int kTile = kThreads * kItems;
   // Resident blocks per SM the single-pass kernel is compiled for. 64 bytes: six blocks (<= 42
   // registers) keep loads of other tiles in flight while one block waits on its look-back.
-  // 128 bytes: the values alone take 32 registers, so four blocks (<= 64 registers; 32 warps,
-  // 128 KiB of staging per SM).
+  // 96 and 128 bytes: the values alone take 24-32 registers, so four blocks (<= 64 registers;
+  // 32 warps, up to 128 KiB of staging per SM; 96 bytes spills at five).
   static constexpr int kMinBlocks = kBytes == 64 ? 6 : 4;
   static_assert(kTile * sizeof(T) <= 40 * 1024, "staging buffer exceeds the shared-memory budget");
 };
@@ -233,8 +233,8 @@ template <class T, int kB, class Sel>
 __global__ void __launch_bounds__(Tuning<T, kB>::kThreads, Tuning<T, kB>::kMinBlocks)
     single_pass_kernel(const T* __restrict__ in, T* __restrict__ out, std::uint64_t n, Sel sel,
                        std::uint64_t* status, unsigned* tile_counter, std::uint64_t* d_count,
-                       std::uint64_t num_tiles, bool vec_ok, bool persistent, unsigned first_ns,
-                       unsigned spin_ns) {
+                       std::uint64_t num_tiles, bool vec_ok, bool persistent, bool block_order,
+                       unsigned first_ns, unsigned spin_ns) {
   using Tn = Tuning<T, kB>;
   __shared__ Stage<T, kB> stage;
   __shared__ unsigned warp_tot[Tn::kWarps];
@@ -242,7 +242,10 @@ __global__ void __launch_bounds__(Tuning<T, kB>::kThreads, Tuning<T, kB>::kMinBl
   __shared__ unsigned s_tile[2];  // current and next tile id, alternating by iteration
   // One tile needs no counter (the small-n path skips the memset launch).
   const bool single = num_tiles == 1;
-  if (threadIdx.x == 0) s_tile[0] = single ? 0u : atomicAdd(tile_counter, 1u);
+  // block_order: the tile is blockIdx.x (no atomic round trip before the loads can start), which
+  // relies on the hardware dispatching blocks in index order, as CUB's look-back kernels do.
+  if (threadIdx.x == 0)
+    s_tile[0] = single || block_order ? blockIdx.x : atomicAdd(tile_counter, 1u);
   __syncthreads();
   for (int it = 0;; ++it) {
     const std::uint64_t tile = s_tile[it & 1];
@@ -508,8 +511,10 @@ struct Knobs {
   bool persistent = false;
   // 16-byte loads for full tiles at aligned inputs (all algorithms' tile loads).
   bool vector_loads = true;
-  // Single pass: input bytes per thread (64 or 128; 128 is 32 items of 4 bytes, a 32 KiB tile).
+  // Single pass: input bytes per thread (64, 96 or 128; 128 is 32 items of 4 bytes, 32 KiB tiles).
   int bytes_per_thread = 128;
+  // Single pass, per tile: tile = blockIdx.x instead of an atomic counter (not with persistent).
+  bool block_order = true;
   // Single pass look-back pacing for grids of at least pace_min_tiles tiles: sleep after
   // publishing the tile count, and between polls of a window with an unpublished tile.
   unsigned first_ns = 3000, spin_ns = 648;
@@ -545,7 +550,7 @@ void single_pass_launch(const char* what, const T* in, T* out, std::uint64_t* d_
   const bool pace = tiles >= knobs.pace_min_tiles;
   single_pass_kernel<T, kB><<<static_cast<unsigned>(blocks), Tn::kThreads, 0, stream>>>(
       in, out, n, sel, status, counter, d_count, tiles, vec_ok, knobs.persistent,
-      pace ? knobs.first_ns : 0u, pace ? knobs.spin_ns : 0u);
+      knobs.block_order && !knobs.persistent, pace ? knobs.first_ns : 0u, pace ? knobs.spin_ns : 0u);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -588,6 +593,8 @@ void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::siz
       if (!kPartition) {
         if (knobs.bytes_per_thread == 64)
           single_pass_launch<T, 64>(what, in, out, d_count, n, sel, ws, stream, vec_ok, knobs);
+        else if (knobs.bytes_per_thread == 96)
+          single_pass_launch<T, 96>(what, in, out, d_count, n, sel, ws, stream, vec_ok, knobs);
         else
           single_pass_launch<T, 128>(what, in, out, d_count, n, sel, ws, stream, vec_ok, knobs);
         return;
