@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Packs an sm_90 build for the lent GPU machine (see DEVELOPERS.md): gzipped binaries, the demo's
+# resources and the runtime libraries the GPU machine lacks, into one git-ignored folder to carry.
+#   scripts/gpu/pack.sh [BUILD_DIR] [OUT_DIR]     (defaults build/gpu, .gpu-final)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$here/build/gpu}
+out=${2:-$here/.gpu-final}
+bundle=${BUNDLE_RUNTIME:-$here/../shared/device/bundle-runtime.sh}
+rm -rf "$out"; mkdir -p "$out"
+bins=()
+for b in tests/test_scan tests/test_scan_gold tests/test_scan_large tests/test_sat tests/test_sat_gold \
+         tests/test_compact tests/test_compact_large tests/test_sort tests/test_sort_large \
+         tests/test_npy bench/scanbench bench/satbench bench/compactbench bench/sortbench \
+         bench/tune_single_pass app/scantool/scantool app/scandof; do
+  [[ -x $build/$b ]] && bins+=("$build/$b")
+done
+"$bundle" "$out/rt" "${bins[@]}"
+# glvnd's EGL/GL front ends: bundle-runtime.sh leaves them to the target, which lacks them.
+for lib in libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0; do
+  p=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
+  [[ -n $p ]] && cp -L "$p" "$out/rt/lib/$lib"
+done
+for b in "${bins[@]}"; do gzip -c "$b" > "$out/$(basename "$b").gz"; done
+cp -r "$build/app/shaders" "$build/app/assets" "$out/" 2>/dev/null || cp -r "$here/shaders" "$here/assets" "$out/"
+cp "$here/scripts/gpu/validate.sh" "$out/"
+du -sh "$out"

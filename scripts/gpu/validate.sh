@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from a folder made by pack.sh:  bash .gpu-final/validate.sh [steps...]
+# steps: tests prims sanitize bench demo tool (default: all). Logs go to $OUT/logs (tarred as it goes, so
+# a cut-off run still brings back what finished); a summary table is printed last.
+set -u
+D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; L=${OUT:-/tmp/out}/logs; mkdir -p "$L"
+steps=${*:-tests prims sanitize bench demo tool}
+for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
+if ! ls /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json >/dev/null 2>&1; then
+  echo '{"file_format_version":"1.0.0","ICD":{"library_path":"libEGL_nvidia.so.0"}}' > /tmp/10_nvidia.json
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/tmp/10_nvidia.json
+fi
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$L/gpu.txt"
+summary=()
+step() {  # step TIMEOUT NAME CMD...
+  local t=$1 name=$2; shift 2; local s=$(date +%s)
+  timeout "$t" "$@" > "$L/$name.log" 2>&1; local rc=$?
+  local line="$name rc=$rc $(( $(date +%s) - s ))s :: $(grep -aE 'PASSED|FAILED|ERROR SUMMARY|RACECHECK SUMMARY|tests? (passed|failed)|verify|all checks' "$L/$name.log" | tail -n 2 | tr '\n' ' ')"
+  echo "$line"; summary+=("$line")
+  (cd "$(dirname "$L")" && tar czf logs.tgz logs)
+}
+has() { [[ " $steps " == *" $1 "* ]]; }
+if has tests; then
+  step 60 test_scan_gold "$R" "$D/test_scan_gold"
+  step 200 test_scan "$R" "$D/test_scan"
+  step 120 test_scan_large "$R" "$D/test_scan_large"
+  step 120 test_sat "$R" "$D/test_sat"
+fi
+if has prims; then
+  step 120 test_compact "$R" "$D/test_compact"
+  step 120 test_sort "$R" "$D/test_sort"
+  step 120 test_compact_large "$R" "$D/test_compact_large"
+  step 120 test_sort_large "$R" "$D/test_sort_large"
+fi
+if has sanitize; then
+  export SCANDOF_TEST_MAX_N=70000
+  # One 4-byte and one 8-byte type over every algorithm and both kinds, plus the non-commutative
+  # operator: the kernels differ by element size, not by operator.
+  f='Scan/SweepInt32.*Sum*:Scan/SweepDouble.*Max*:Scan/AffineSweep.*:Scan/ScanApi.*InPlace*'
+  for tool in memcheck racecheck synccheck; do
+    step 150 "san_${tool}_scan" "$R" compute-sanitizer --tool $tool --error-exitcode 9 "$D/test_scan" --gtest_filter="$f"
+  done
+  for tool in memcheck racecheck synccheck; do
+    step 120 "san_${tool}_sat" "$R" compute-sanitizer --tool $tool --error-exitcode 9 "$D/test_sat" \
+      --gtest_filter='Sizes/SatSweep.*/1x1:Sizes/SatSweep.*/31x33:Sizes/SatSweep.*/7x1:Sat.ChannelsAndPitches'
+  done
+  unset SCANDOF_TEST_MAX_N
+fi
+if has bench; then
+  step 200 scanbench "$R" "$D/scanbench" --json "$L/scanbench.json" --csv "$L/scanbench.csv" --label "${LABEL:-}"
+  step 120 satbench "$R" "$D/satbench" --json "$L/satbench.json" --csv "$L/satbench.csv"
+fi
+if has demo; then
+  step 60 demo_smoke "$R" "$D/scandof" --resources "$D" --headless --size 64x64 --frames 2 --verify
+  step 200 demo_1080p "$R" "$D/scandof" --resources "$D" --headless --size 1920x1080 --frames 100 --no-animate \
+    --focus 10.7 --verify --all-variants --out "$L/focus_near.png" --report "$L/report_1080p.json"
+  step 60 demo_far "$R" "$D/scandof" --resources "$D" --headless --size 1920x1080 --frames 10 --no-animate \
+    --focus 30 --out "$L/focus_far.png"
+  step 60 demo_ui "$R" "$D/scandof" --resources "$D" --headless --size 1600x900 --frames 10 --no-animate \
+    --compare --screenshot-ui "$L/ui.png"
+fi
+if has tool; then
+  T="$R $D/scantool"
+  step 30 scantool_gen $T gen --dtype int32 --n 16777216 --seed 3 /tmp/a.npy
+  for a in naive work-efficient conflict-free optimized warp-shuffle single-pass cub; do
+    step 30 "scantool_$a" $T scan --verify --time --algo $a /tmp/a.npy /tmp/b_$a.npy
+  done
+fi
+(cd "$(dirname "$L")" && tar czf logs.tgz logs && rm -rf logs)
+printf '%s\n' "=== summary" "${summary[@]}"
