@@ -110,8 +110,8 @@ void run_type(const char* tname, const Options& o, const bench::DeviceInfo& dev,
   if (o.quick) topt.min_reps = 10, topt.min_total_ms = 2;
   const std::size_t max_n = std::size_t(1) << o.max_log;
   // Buffer sets: rotate while one set (in + out) fits in L2, total ~2 x L2.
-  const std::size_t max_sets = bench::rotation_sets(2 * (std::size_t(1) << o.min_log) * sizeof(T),
-                                                    dev.l2_bytes);
+  const std::size_t max_sets =
+      bench::rotation_sets(2 * (std::size_t(1) << o.min_log) * sizeof(T), dev.l2_bytes);
   std::vector<DeviceArray<T>> ins, outs;
   DeviceArray<T> ref_out(max_n);
   DeviceArray<std::uint64_t> d_counts(max_sets + 1);
@@ -157,14 +157,15 @@ void run_type(const char* tname, const Options& o, const bench::DeviceInfo& dev,
       std::uint64_t ref_k = 0;
       CUDA_CHECK(cudaMemcpyAsync(&ref_k, d_counts.get() + max_sets, 8, cudaMemcpyDeviceToHost, s));
       CUDA_CHECK(cudaStreamSynchronize(s));
-      rows.push_back({tname, "cub::DeviceSelect::If", sel, n, ref_k, true, cub_st, cub_st.median_ms});
+      rows.push_back(
+          {tname, "cub::DeviceSelect::If", sel, n, ref_k, true, cub_st, cub_st.median_ms});
       for (CompactAlgorithm a : o.algos) {
         const CompactOptions opt{a, o.paper_scan};
         const std::size_t wb = compact_workspace_bytes<T>(n, opt);
         auto run_ours = [&](int rep) {
           const std::size_t k = rep % sets;
-          compact_if(ins[k].get(), outs[k].get(), d_counts.get() + k, n, pred, our_tmp.get(), wb,
-                     s, opt);
+          compact_if(ins[k].get(), outs[k].get(), d_counts.get() + k, n, pred, our_tmp.get(), wb, s,
+                     opt);
         };
         const bench::Stats st = timer.measure(run_ours, topt);
         // Check: a fresh run on set 0 against CUB's output.
@@ -239,7 +240,8 @@ void run_type(const char* tname, const Options& o, const bench::DeviceInfo& dev,
               CUDA_CHECK(cudaMemcpyAsync(&got_k, d_counts.get(), 8, cudaMemcpyDeviceToHost, s));
               CUDA_CHECK(cudaMemsetAsync(d_bad.get(), 0, 8, s));
               if (ref_k > 0) {
-                diff_kernel<T><<<1024, 256, 0, s>>>(outs[0].get(), ref_out.get(), ref_k, d_bad.get());
+                diff_kernel<T>
+                    <<<1024, 256, 0, s>>>(outs[0].get(), ref_out.get(), ref_k, d_bad.get());
                 CUDA_CHECK_LAUNCH();
               }
               unsigned long long bad = 0;
@@ -271,20 +273,28 @@ int run(int argc, char** argv) {
       if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--min-log") o.min_log = std::stoi(next());
-    else if (a == "--max-log") o.max_log = std::stoi(next());
-    else if (a == "--types") o.types = split_list(next());
+    if (a == "--min-log")
+      o.min_log = std::stoi(next());
+    else if (a == "--max-log")
+      o.max_log = std::stoi(next());
+    else if (a == "--types")
+      o.types = split_list(next());
     else if (a == "--sel") {
       o.sels.clear();
       for (auto& x : split_list(next())) o.sels.push_back(std::stod(x));
     } else if (a == "--algos") {
       o.algos.clear();
       for (auto& x : split_list(next())) o.algos.push_back(parse_compact_algorithm(x));
-    } else if (a == "--paper-scan") o.paper_scan = parse_scan_algorithm(next());
-    else if (a == "--csv") o.csv = next();
-    else if (a == "--json") o.json = next();
-    else if (a == "--quick") o.quick = true;
-    else if (a == "--variants") o.variants = true;
+    } else if (a == "--paper-scan")
+      o.paper_scan = parse_scan_algorithm(next());
+    else if (a == "--csv")
+      o.csv = next();
+    else if (a == "--json")
+      o.json = next();
+    else if (a == "--quick")
+      o.quick = true;
+    else if (a == "--variants")
+      o.variants = true;
     else if (a == "--help" || a == "-h") {
       std::printf(
           "compactbench [--min-log 10] [--max-log 28] [--types int32,uint32,int64,float,double]\n"
@@ -307,22 +317,28 @@ int run(int argc, char** argv) {
   std::vector<Row> rows;
   bool all_ok = true;
   for (const auto& t : o.types) {
-    if (t == "int32") run_type<std::int32_t>("int32", o, dev, s, rows, all_ok);
-    else if (t == "uint32") run_type<std::uint32_t>("uint32", o, dev, s, rows, all_ok);
-    else if (t == "int64") run_type<std::int64_t>("int64", o, dev, s, rows, all_ok);
-    else if (t == "float") run_type<float>("float", o, dev, s, rows, all_ok);
-    else if (t == "double") run_type<double>("double", o, dev, s, rows, all_ok);
-    else throw std::invalid_argument("unknown type " + t);
+    if (t == "int32")
+      run_type<std::int32_t>("int32", o, dev, s, rows, all_ok);
+    else if (t == "uint32")
+      run_type<std::uint32_t>("uint32", o, dev, s, rows, all_ok);
+    else if (t == "int64")
+      run_type<std::int64_t>("int64", o, dev, s, rows, all_ok);
+    else if (t == "float")
+      run_type<float>("float", o, dev, s, rows, all_ok);
+    else if (t == "double")
+      run_type<double>("double", o, dev, s, rows, all_ok);
+    else
+      throw std::invalid_argument("unknown type " + t);
   }
   CUDA_CHECK(cudaStreamDestroy(s));
 
-  bench::Table table({"type", "sel", "impl", "n", "check", "kept", "median ms", "Gelem/s", "GB/s",
-                      "vs CUB"});
+  bench::Table table(
+      {"type", "sel", "impl", "n", "check", "kept", "median ms", "Gelem/s", "GB/s", "vs CUB"});
   std::unique_ptr<bench::CsvWriter> csv;
   if (!o.csv.empty()) {
     csv = std::make_unique<bench::CsvWriter>(o.csv);
-    csv->row({"device", "type", "selectivity", "impl", "n", "check", "kept", "median_ms",
-              "min_ms", "reps", "gelem_s", "gb_s", "vs_cub"});
+    csv->row({"device", "type", "selectivity", "impl", "n", "check", "kept", "median_ms", "min_ms",
+              "reps", "gelem_s", "gb_s", "vs_cub"});
   }
   std::vector<std::string> json_rows;
   for (const Row& r : rows) {

@@ -51,9 +51,15 @@ __global__ void fill_kernel(K* p, std::uint64_t n, std::uint64_t seed, Dist d) {
   for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
        i += stride) {
     switch (d) {
-      case Dist::Uniform: p[i] = key_at<K>(dhash(seed, i)); break;
-      case Dist::Equal: p[i] = key_at<K>(dhash(seed, 0)); break;
-      case Dist::Few: p[i] = key_at<K>(dhash(seed, dhash(seed ^ 1, i) % 16)); break;
+      case Dist::Uniform:
+        p[i] = key_at<K>(dhash(seed, i));
+        break;
+      case Dist::Equal:
+        p[i] = key_at<K>(dhash(seed, 0));
+        break;
+      case Dist::Few:
+        p[i] = key_at<K>(dhash(seed, dhash(seed ^ 1, i) % 16));
+        break;
       case Dist::Sorted:
         if constexpr (std::is_same_v<K, float>)
           p[i] = static_cast<float>(i);
@@ -134,21 +140,19 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
   }
   std::size_t cub_bytes = 0;
   if (kPairs)
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, cub_bytes, static_cast<const K*>(nullptr),
-                                               static_cast<K*>(nullptr),
-                                               static_cast<const V*>(nullptr),
-                                               static_cast<V*>(nullptr), static_cast<int>(max_n)));
+    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        nullptr, cub_bytes, static_cast<const K*>(nullptr), static_cast<K*>(nullptr),
+        static_cast<const V*>(nullptr), static_cast<V*>(nullptr), static_cast<int>(max_n)));
   else
     CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, static_cast<const K*>(nullptr),
                                               static_cast<K*>(nullptr), static_cast<int>(max_n)));
   DeviceArray<unsigned char> cub_tmp(cub_bytes);
-  const std::size_t our_bytes =
-      std::max(kPairs ? sort_pairs_workspace_bytes<K, V>(SortAlgorithm::Lsd, max_n)
-                      : sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, max_n),
-               kPairs ? std::size_t(0)
-                      : sort_keys_workspace_bytes<K>(SortAlgorithm::Split,
-                                                     std::size_t(1) << std::min(o.split_max_log,
-                                                                                o.max_log)));
+  const std::size_t our_bytes = std::max(
+      kPairs ? sort_pairs_workspace_bytes<K, V>(SortAlgorithm::Lsd, max_n)
+             : sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, max_n),
+      kPairs ? std::size_t(0)
+             : sort_keys_workspace_bytes<K>(
+                   SortAlgorithm::Split, std::size_t(1) << std::min(o.split_max_log, o.max_log)));
   DeviceArray<unsigned char> our_tmp(our_bytes);
   std::vector<DeviceArray<K>> ins, outs;
 
@@ -157,8 +161,8 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
     for (int lg = o.min_log; lg <= o.max_log; ++lg) {
       const std::size_t n = std::size_t(1) << lg;
       const std::size_t sets = std::min<std::size_t>(
-          256, bench::rotation_sets(n * sizeof(K) * 2 + (kPairs ? 2 * n * sizeof(V) : 0),
-                                    dev.l2_bytes));
+          256,
+          bench::rotation_sets(n * sizeof(K) * 2 + (kPairs ? 2 * n * sizeof(V) : 0), dev.l2_bytes));
       ins.clear();
       outs.clear();
       for (std::size_t k = 0; k < sets; ++k) {
@@ -174,8 +178,8 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
           CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_tmp.get(), b, in, out, vals.get(), vo,
                                                      static_cast<int>(n), 0, 8 * sizeof(K), s));
         else
-          CUDA_CHECK(cub::DeviceRadixSort::SortKeys(cub_tmp.get(), b, in, out,
-                                                    static_cast<int>(n), 0, 8 * sizeof(K), s));
+          CUDA_CHECK(cub::DeviceRadixSort::SortKeys(cub_tmp.get(), b, in, out, static_cast<int>(n),
+                                                    0, 8 * sizeof(K), s));
       };
       const bench::Stats cub_st = timer.measure(
           [&](int rep) { cub_sort(ins[rep % sets].get(), outs[rep % sets].get(), vout.get()); },
@@ -185,8 +189,8 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
                       cub_st, cub_st.median_ms});
       for (SortAlgorithm a : all_sort_algorithms()) {
         if (a == SortAlgorithm::Split && (kPairs || lg > o.split_max_log)) continue;
-        const std::size_t wb = kPairs ? sort_pairs_workspace_bytes<K, V>(a, n)
-                                      : sort_keys_workspace_bytes<K>(a, n);
+        const std::size_t wb =
+            kPairs ? sort_pairs_workspace_bytes<K, V>(a, n) : sort_keys_workspace_bytes<K>(a, n);
         auto ours = [&](const K* in, K* out, V* vo) {
           if constexpr (kPairs)
             sort_pairs<K, V>(a, in, out, vals.get(), vo, n, our_tmp.get(), wb, s);
@@ -226,9 +230,9 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
           for (int mb : {2, 3, 4}) {
             detail::lsd::Knobs o1;
             o1.onesweep_min_blocks = mb;
-            variants.push_back({mb == 2 ? "lsd[onesweep,minblocks2]"
-                                        : mb == 3 ? "lsd[onesweep,minblocks3]"
-                                                  : "lsd[onesweep,minblocks4]",
+            variants.push_back({mb == 2   ? "lsd[onesweep,minblocks2]"
+                                : mb == 3 ? "lsd[onesweep,minblocks3]"
+                                          : "lsd[onesweep,minblocks4]",
                                 o1});
           }
           detail::lsd::Knobs o2;
@@ -240,9 +244,8 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
             const detail::lsd::Knobs kn = var.kn;
             const std::size_t wb = sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, n);
             auto go = [&](const K* in, K* out) {
-              detail::lsd::sort<K, detail::lsd::NoValue, false>(in, out, nullptr, nullptr, n,
-                                                                our_tmp.get(), wb, s, 0,
-                                                                8 * sizeof(K), kn);
+              detail::lsd::sort<K, detail::lsd::NoValue, false>(
+                  in, out, nullptr, nullptr, n, our_tmp.get(), wb, s, 0, 8 * sizeof(K), kn);
             };
             const bench::Stats st = timer.measure(
                 [&](int rep) { go(ins[rep % sets].get(), outs[rep % sets].get()); }, topt);
@@ -296,11 +299,12 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
             up.push_back(a), sc.push_back(b), dn.push_back(c);
           }
           for (auto& e : ev) CUDA_CHECK(cudaEventDestroy(e));
-          std::printf("lsd pass split at n=%zu (%s, %d blocks x %llu tiles of %d): upsweep %.4f ms, "
-                      "scan %.4f ms, downsweep %.4f ms (medians of 10)\n",
-                      n, kname.c_str(), blocks, static_cast<unsigned long long>(tpb), kTile,
-                      bench::summarize(up).median_ms, bench::summarize(sc).median_ms,
-                      bench::summarize(dn).median_ms);
+          std::printf(
+              "lsd pass split at n=%zu (%s, %d blocks x %llu tiles of %d): upsweep %.4f ms, "
+              "scan %.4f ms, downsweep %.4f ms (medians of 10)\n",
+              n, kname.c_str(), blocks, static_cast<unsigned long long>(tpb), kTile,
+              bench::summarize(up).median_ms, bench::summarize(sc).median_ms,
+              bench::summarize(dn).median_ms);
         }
       }
       if (dist == Dist::Uniform) {
@@ -324,15 +328,24 @@ int run(int argc, char** argv) {
       if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--min-log") o.min_log = std::stoi(next());
-    else if (a == "--max-log") o.max_log = std::stoi(next());
-    else if (a == "--split-max-log") o.split_max_log = std::stoi(next());
-    else if (a == "--keys") o.keys = split_list(next());
-    else if (a == "--dists") o.dists = split_list(next());
-    else if (a == "--csv") o.csv = next();
-    else if (a == "--json") o.json = next();
-    else if (a == "--quick") o.quick = true;
-    else if (a == "--variants") o.variants = true;
+    if (a == "--min-log")
+      o.min_log = std::stoi(next());
+    else if (a == "--max-log")
+      o.max_log = std::stoi(next());
+    else if (a == "--split-max-log")
+      o.split_max_log = std::stoi(next());
+    else if (a == "--keys")
+      o.keys = split_list(next());
+    else if (a == "--dists")
+      o.dists = split_list(next());
+    else if (a == "--csv")
+      o.csv = next();
+    else if (a == "--json")
+      o.json = next();
+    else if (a == "--quick")
+      o.quick = true;
+    else if (a == "--variants")
+      o.variants = true;
     else if (a == "--help" || a == "-h") {
       std::printf(
           "sortbench [--min-log 10] [--max-log 28] [--keys uint32,int32,float,uint64,pairs]\n"
@@ -355,16 +368,23 @@ int run(int argc, char** argv) {
   std::vector<Row> rows;
   bool all_ok = true;
   for (const auto& k : o.keys) {
-    if (k == "uint32") run_keys<std::uint32_t, false>(k, o, dev, s, rows, all_ok);
-    else if (k == "int32") run_keys<std::int32_t, false>(k, o, dev, s, rows, all_ok);
-    else if (k == "float") run_keys<float, false>(k, o, dev, s, rows, all_ok);
-    else if (k == "uint64") run_keys<std::uint64_t, false>(k, o, dev, s, rows, all_ok);
-    else if (k == "pairs") run_keys<std::uint32_t, true>(k, o, dev, s, rows, all_ok);
-    else throw std::invalid_argument("unknown key type " + k);
+    if (k == "uint32")
+      run_keys<std::uint32_t, false>(k, o, dev, s, rows, all_ok);
+    else if (k == "int32")
+      run_keys<std::int32_t, false>(k, o, dev, s, rows, all_ok);
+    else if (k == "float")
+      run_keys<float, false>(k, o, dev, s, rows, all_ok);
+    else if (k == "uint64")
+      run_keys<std::uint64_t, false>(k, o, dev, s, rows, all_ok);
+    else if (k == "pairs")
+      run_keys<std::uint32_t, true>(k, o, dev, s, rows, all_ok);
+    else
+      throw std::invalid_argument("unknown key type " + k);
   }
   CUDA_CHECK(cudaStreamDestroy(s));
 
-  bench::Table table({"keys", "dist", "impl", "n", "check", "median ms", "Gkeys/s", "GB/s", "vs CUB"});
+  bench::Table table(
+      {"keys", "dist", "impl", "n", "check", "median ms", "Gkeys/s", "GB/s", "vs CUB"});
   std::unique_ptr<bench::CsvWriter> csv;
   if (!o.csv.empty()) {
     csv = std::make_unique<bench::CsvWriter>(o.csv);

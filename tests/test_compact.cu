@@ -36,14 +36,20 @@ struct OutsideRadius {
 enum class Mode { If, Flagged, PartitionIf, PartitionFlagged };
 const char* mode_name(Mode m) {
   switch (m) {
-    case Mode::If: return "compact_if";
-    case Mode::Flagged: return "compact_flagged";
-    case Mode::PartitionIf: return "partition_if";
-    case Mode::PartitionFlagged: return "partition_flagged";
+    case Mode::If:
+      return "compact_if";
+    case Mode::Flagged:
+      return "compact_flagged";
+    case Mode::PartitionIf:
+      return "partition_if";
+    case Mode::PartitionFlagged:
+      return "partition_flagged";
   }
   return "?";
 }
-bool is_partition(Mode m) { return m == Mode::PartitionIf || m == Mode::PartitionFlagged; }
+bool is_partition(Mode m) {
+  return m == Mode::PartitionIf || m == Mode::PartitionFlagged;
+}
 
 std::string opt_name(CompactOptions o) {
   std::string s = to_string(o.algo);
@@ -90,8 +96,8 @@ template <class T>
     for (std::size_t i = 0; i < n; ++i)
       if (!test::same_bits(got[i], want[i]) && bad++ == 0) first = i;
     if (bad == 0) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << bad << " of " << n << " elements differ, first at "
-                                         << first;
+    return ::testing::AssertionFailure()
+           << bad << " of " << n << " elements differ, first at " << first;
   }
 }
 
@@ -132,7 +138,9 @@ void run_and_check(const char* type, CompactOptions opt, Mode mode, std::size_t 
     got_k = static_cast<std::size_t>(d_count.download(1)[0]);
   } else {
     switch (mode) {
-      case Mode::If: got_k = compact_if(d_in.data(), d_out.data(), n, pred, ws, stream, opt); break;
+      case Mode::If:
+        got_k = compact_if(d_in.data(), d_out.data(), n, pred, ws, stream, opt);
+        break;
       case Mode::Flagged:
         got_k = compact_flagged(d_in.data(), d_flags.data(), d_out.data(), n, ws, stream, opt);
         break;
@@ -195,7 +203,9 @@ TYPED_TEST(CompactTyped, AllAlgorithmsModesSizes) {
         in[i] = value_at<T>(test::hash_at(seed, i));
         // Flags: any nonzero byte selects; about `sel` of them, independent of the values.
         const std::uint64_t h = test::hash_at(seed ^ 0xF1A6, i);
-        flags[i] = (static_cast<double>(h >> 11) * 0x1p-53 < sel) ? static_cast<std::uint8_t>(1 + h % 255) : 0;
+        flags[i] = (static_cast<double>(h >> 11) * 0x1p-53 < sel)
+                       ? static_cast<std::uint8_t>(1 + h % 255)
+                       : 0;
       }
     });
     const LessThan<T> pred{threshold_for<T>(sel)};
@@ -205,9 +215,15 @@ TYPED_TEST(CompactTyped, AllAlgorithmsModesSizes) {
       std::vector<T> want(n);
       std::size_t k = 0;
       switch (mode) {
-        case Mode::If: k = compact_gold(in.data(), want.data(), n, pred); break;
-        case Mode::Flagged: k = compact_flagged_gold(in.data(), flags.data(), want.data(), n); break;
-        case Mode::PartitionIf: k = partition_gold(in.data(), want.data(), n, pred); break;
+        case Mode::If:
+          k = compact_gold(in.data(), want.data(), n, pred);
+          break;
+        case Mode::Flagged:
+          k = compact_flagged_gold(in.data(), flags.data(), want.data(), n);
+          break;
+        case Mode::PartitionIf:
+          k = partition_gold(in.data(), want.data(), n, pred);
+          break;
         case Mode::PartitionFlagged:
           k = partition_flagged_gold(in.data(), flags.data(), want.data(), n);
           break;
@@ -228,7 +244,8 @@ TEST(Compact, PaperWithEveryScanAlgorithm) {
   test::Stream stream;
   ScanWorkspace ws;
   for (std::size_t n : test::capped({1, 33, 1025, 4097, (1u << 16) + 1, (1u << 20) + 7})) {
-    const auto in = test::random_vector<float>(n, test::derive_seed(12, n), test::Pattern::Summable);
+    const auto in =
+        test::random_vector<float>(n, test::derive_seed(12, n), test::Pattern::Summable);
     const LessThan<float> pred{0.5f};
     std::vector<float> want(n);
     const std::size_t k = partition_gold(in.data(), want.data(), n, pred);
@@ -358,13 +375,13 @@ TEST(Compact, BadArgumentsThrow) {
     EXPECT_THROW(compact_flagged<float>(a.data(), nullptr, b.data(), c.data(), 1000, ws.data(),
                                         need, 0, opt),
                  std::invalid_argument);
-    EXPECT_THROW(compact_if<float>(a.data(), a.data() + 10, c.data(), 500, p, ws.data(), need, 0,
-                                   opt),
-                 std::invalid_argument);  // overlap
+    EXPECT_THROW(
+        compact_if<float>(a.data(), a.data() + 10, c.data(), 500, p, ws.data(), need, 0, opt),
+        std::invalid_argument);  // overlap
     if (need > 0) {
-      EXPECT_THROW(compact_if<float>(a.data(), b.data(), c.data(), 1000, p, ws.data(), need - 1, 0,
-                                     opt),
-                   std::invalid_argument);
+      EXPECT_THROW(
+          compact_if<float>(a.data(), b.data(), c.data(), 1000, p, ws.data(), need - 1, 0, opt),
+          std::invalid_argument);
     }
     // n == 0: no work, count 0, null data allowed.
     c.poison();

@@ -1,8 +1,9 @@
 // Compaction past 2^31 elements (64-bit indexing, 64-bit counts): n = 2^31 + 1000 uint32 values
-// in[i] = i, kept where a hash of i says so (~75%). Checked on the GPU without a CPU copy: the
-// output must be strictly increasing, every element must pass the predicate, and the count must
-// equal the number of passing indices (counted independently) - together that is exactly the
-// ordered set of kept indices. Skipped when the device lacks ~18 GB of free memory.
+// in[i] = i, kept where a hash of i says so (~75%, so the count itself is ~1.6e9). Checked on the
+// GPU without a CPU copy: the output must be strictly increasing, every element must pass the
+// predicate, and the count must equal the number of passing indices (counted independently) -
+// together that is exactly the ordered set of kept indices. Skipped when the device lacks ~18 GB of
+// free memory.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -47,8 +48,9 @@ TEST(CompactLarge, PastTwoToThe31) {
   const std::uint64_t n = (std::uint64_t(1) << 31) + 1000;
   std::size_t free_b = 0, total_b = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  const std::size_t need = 2 * n * 4 + compact_workspace_bytes<std::uint32_t>(
-                                           n, {CompactAlgorithm::Paper, ScanAlgorithm::Optimized}) +
+  const std::size_t need = 2 * n * 4 +
+                           compact_workspace_bytes<std::uint32_t>(
+                               n, {CompactAlgorithm::Paper, ScanAlgorithm::Optimized}) +
                            (std::size_t(1) << 28);
   if (free_b < need)
     GTEST_SKIP() << "needs ~" << (need >> 30) << " GiB of free device memory, has "
@@ -58,9 +60,10 @@ TEST(CompactLarge, PastTwoToThe31) {
   iota_u32<<<4096, 256>>>(in.data(), n);
   CUDA_CHECK_LAUNCH();
   ScanWorkspace ws;
-  for (CompactOptions opt : {CompactOptions{CompactAlgorithm::SinglePass, ScanAlgorithm::Optimized},
-                             CompactOptions{CompactAlgorithm::ReduceThenScan, ScanAlgorithm::Optimized},
-                             CompactOptions{CompactAlgorithm::Paper, ScanAlgorithm::Optimized}}) {
+  for (CompactOptions opt :
+       {CompactOptions{CompactAlgorithm::SinglePass, ScanAlgorithm::Optimized},
+        CompactOptions{CompactAlgorithm::ReduceThenScan, ScanAlgorithm::Optimized},
+        CompactOptions{CompactAlgorithm::Paper, ScanAlgorithm::Optimized}}) {
     SCOPED_TRACE(to_string(opt.algo));
     out.poison();
     const std::size_t k = compact_if(in.data(), out.data(), n, HashKeep{}, ws, 0, opt);
@@ -70,7 +73,10 @@ TEST(CompactLarge, PastTwoToThe31) {
     const auto r = res.download(2);
     EXPECT_EQ(k, r[0]) << "count";
     EXPECT_EQ(r[1], 0u) << "output elements out of order or failing the predicate";
-    EXPECT_GT(k, std::uint64_t(1) << 31) << "the count itself must pass 2^31";
+    // ~75% of 2^31 + 1000 kept: the count passes 2^30 (the indices and positions pass 2^31).
+    // The earlier "count > 2^31" could never hold at this n (H100: k = 1610603939 for all three
+    // algorithms, equal to the independent count).
+    EXPECT_GT(k, std::uint64_t(1) << 30) << "the count itself must pass 2^30";
   }
 }
 

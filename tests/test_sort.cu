@@ -23,11 +23,16 @@ using test::DeviceBuffer;
 enum class Dist { Uniform, AllEqual, FewDistinct, Sorted, Reversed };
 const char* dist_name(Dist d) {
   switch (d) {
-    case Dist::Uniform: return "uniform";
-    case Dist::AllEqual: return "all-equal";
-    case Dist::FewDistinct: return "few-distinct";
-    case Dist::Sorted: return "sorted";
-    case Dist::Reversed: return "reversed";
+    case Dist::Uniform:
+      return "uniform";
+    case Dist::AllEqual:
+      return "all-equal";
+    case Dist::FewDistinct:
+      return "few-distinct";
+    case Dist::Sorted:
+      return "sorted";
+    case Dist::Reversed:
+      return "reversed";
   }
   return "?";
 }
@@ -49,9 +54,15 @@ std::vector<K> make_keys(std::size_t n, Dist d, std::uint64_t seed) {
       switch (d) {
         case Dist::Uniform:
         case Dist::Sorted:
-        case Dist::Reversed: v[i] = key_from_bits<K>(h); break;
-        case Dist::AllEqual: v[i] = key_from_bits<K>(same); break;
-        case Dist::FewDistinct: v[i] = key_from_bits<K>(test::hash_at(seed, h % 7)); break;
+        case Dist::Reversed:
+          v[i] = key_from_bits<K>(h);
+          break;
+        case Dist::AllEqual:
+          v[i] = key_from_bits<K>(same);
+          break;
+        case Dist::FewDistinct:
+          v[i] = key_from_bits<K>(test::hash_at(seed, h % 7));
+          break;
       }
     }
   });
@@ -66,8 +77,8 @@ std::vector<K> make_keys(std::size_t n, Dist d, std::uint64_t seed) {
 
 std::vector<std::size_t> sort_sizes(std::uint64_t tag, std::size_t max_random) {
   auto v = test::awkward_sizes();
-  for (std::size_t s : test::random_sizes(2, std::size_t(1) << 20, max_random,
-                                          test::derive_seed(tag, 77)))
+  for (std::size_t s :
+       test::random_sizes(2, std::size_t(1) << 20, max_random, test::derive_seed(tag, 77)))
     v.push_back(s);
   return test::capped(v);
 }
@@ -226,8 +237,9 @@ TEST(Sort, BadArgumentsThrow) {
                std::invalid_argument);
   EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Lsd, a.data(), b.data(), 1000, ws, 0, 9, 8),
                std::invalid_argument);
-  EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Split, a.data(), b.data(), 1000, ws, 0, 0, 16),
-               std::invalid_argument);
+  EXPECT_THROW(
+      sort_keys<std::uint32_t>(SortAlgorithm::Split, a.data(), b.data(), 1000, ws, 0, 0, 16),
+      std::invalid_argument);
   using U32 = std::uint32_t;
   EXPECT_THROW((sort_pairs<U32, U32>(SortAlgorithm::Split, a.data(), b.data(), a.data(), b.data(),
                                      1000, ws)),
@@ -238,9 +250,9 @@ TEST(Sort, BadArgumentsThrow) {
                std::invalid_argument);
   const std::size_t need = sort_keys_workspace_bytes<std::uint32_t>(SortAlgorithm::Lsd, 1000);
   DeviceBuffer<unsigned char> s(need);
-  EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Lsd, a.data(), b.data(), 1000, s.data(),
-                                        need - 1),
-               std::invalid_argument);
+  EXPECT_THROW(
+      sort_keys<std::uint32_t>(SortAlgorithm::Lsd, a.data(), b.data(), 1000, s.data(), need - 1),
+      std::invalid_argument);
   sort_keys<std::uint32_t>(SortAlgorithm::Lsd, nullptr, nullptr, 0, nullptr, 0);  // n == 0: no-op
 }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from a folder made by pack.sh:  bash .gpu-final/validate.sh [steps...]
-# steps: tests prims sanitize bench demo tool (default: all). Logs go to $OUT/logs (tarred as it goes, so
-# a cut-off run still brings back what finished); a summary table is printed last.
+# steps: tests prims sanitize bench demo tool (default: all). Logs go to $OUT/logs.tgz (tarred as it goes, so
+# a cut-off run still brings back what finished; logs from earlier calls of this script in the
+# same command are kept); a summary table is printed last.
 set -u
-D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; L=${OUT:-/tmp/out}/logs; mkdir -p "$L"
+D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=${OUT:-/tmp/out}; L=/tmp/scandof-logs/logs; mkdir -p "$L" "$O"
 steps=${*:-tests prims sanitize bench demo tool}
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
 if ! ls /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json >/dev/null 2>&1; then
@@ -17,7 +18,7 @@ step() {  # step TIMEOUT NAME CMD...
   timeout "$t" "$@" > "$L/$name.log" 2>&1; local rc=$?
   local line="$name rc=$rc $(( $(date +%s) - s ))s :: $(grep -aE 'PASSED|FAILED|ERROR SUMMARY|RACECHECK SUMMARY|tests? (passed|failed)|verify|all checks' "$L/$name.log" | tail -n 2 | tr '\n' ' ')"
   echo "$line"; summary+=("$line")
-  (cd "$(dirname "$L")" && tar czf logs.tgz logs)
+  (cd "$(dirname "$L")" && tar czf "$O/logs.tgz" logs)
 }
 has() { [[ " $steps " == *" $1 "* ]]; }
 if has tests; then
@@ -66,5 +67,5 @@ if has tool; then
     step 30 "scantool_$a" $T scan --verify --time --algo $a /tmp/a.npy /tmp/b_$a.npy
   done
 fi
-(cd "$(dirname "$L")" && tar czf logs.tgz logs && rm -rf logs)
+(cd "$(dirname "$L")" && tar czf "$O/logs.tgz" logs)
 printf '%s\n' "=== summary" "${summary[@]}"

@@ -8,10 +8,10 @@
 //    flags array: one read of the input is cheaper than n more flag bytes.
 //  - ReduceThenScan: a fixed number of blocks (<= 1024) each own a contiguous run of tiles;
 //    count kernel, one-block scan of the counts, rank-and-scatter kernel.
-//  - SinglePass: tiles take ids from an atomic counter (launch order, so look-back cannot
-//    deadlock), rank locally, publish their count, find their offset by a warp-wide decoupled
-//    look-back over 64-bit status words (2 flag bits + 62-bit count), and write out. Without any
-//    counter launch when n fits one tile.
+//  - SinglePass: one block per tile (tile = blockIdx.x, or an atomic counter), rank locally,
+//    publish their count, find their offset by a warp-wide, paced decoupled look-back over
+//    64-bit status words (2 flag bits + 62-bit count), and write out. Without any memset launch
+//    when n fits one tile.
 // ReduceThenScan and SinglePass rank a tile the same way: the tile is loaded warp-striped (each
 // warp owns a contiguous run of 32*ITEMS elements; 16-byte loads per lane for full tiles at
 // aligned inputs, else lane-consecutive scalar loads), a ballot per item gives the selection mask,
@@ -45,8 +45,11 @@ struct Tuning {
   static constexpr int kWarps = kThreads / 32;
   // 64 bytes: 16 items of 4 bytes per thread; larger types keep about as many bytes with fewer
   // items (and the 16-48 KiB staging buffer stays under the static 48 KiB).
-  static constexpr int kItems =
-      (sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : sizeof(T) <= 16 ? 4 : 2) * kBytes / 64;
+  static constexpr int kItems = (sizeof(T) <= 4    ? 16
+                                 : sizeof(T) <= 8  ? 8
+                                 : sizeof(T) <= 16 ? 4
+                                                   : 2) *
+                                kBytes / 64;
   static constexpr int kTile = kThreads * kItems;
   // Resident blocks per SM the single-pass kernel is compiled for. 64 bytes: six blocks (<= 42
   // registers) keep loads of other tiles in flight while one block waits on its look-back.
@@ -220,8 +223,10 @@ __device__ __forceinline__ void write_tile(const T* stage, unsigned count, int v
 }
 
 // ---------------------------------------------------------------- single pass (look-back)
-// Tile ids come from an atomic counter, so tiles start in id order whatever order the hardware
-// runs blocks in. Two modes (Knobs::persistent):
+// Tile ids: blockIdx.x by default (Knobs::block_order), like CUB's look-back kernels; this
+// relies on blocks being dispatched in index order (so a tile's predecessors are resident or
+// done). With an atomic counter instead, tiles start in id order whatever order the hardware
+// runs blocks in (guaranteed, one L2 round trip per block slower). Two modes (Knobs::persistent):
 //  - per tile (the default): one block per tile. Look-back only waits on tiles whose blocks
 //    already started, so it cannot deadlock.
 //  - persistent: one resident wave of blocks loops over tiles and fetches the next id while the
@@ -513,11 +518,15 @@ struct Knobs {
   bool vector_loads = true;
   // Single pass: input bytes per thread (64, 96 or 128; 128 is 32 items of 4 bytes, 32 KiB tiles).
   int bytes_per_thread = 128;
-  // Single pass, per tile: tile = blockIdx.x instead of an atomic counter (not with persistent).
+  // Single pass, per tile: tile = blockIdx.x instead of an atomic counter (not with persistent):
+  // +3-10% at 2^22-2^24, where every block paid the atomic's round trip before its first load.
   bool block_order = true;
   // Single pass look-back pacing for grids of at least pace_min_tiles tiles: sleep after
-  // publishing the tile count, and between polls of a window with an unpublished tile.
-  unsigned first_ns = 3000, spin_ns = 648;
+  // publishing the tile count, and between polls of a window with an unpublished tile. 2000/400
+  // rather than the scan's 3000/648: 1.03-1.10x CUB at 2^24 (3000/648: 0.97-1.07x); at 2^28
+  // 1.09-1.21x (3000/648: 1.07-1.13x, better at 50-99% kept, worse at 1%); unpaced 0.94-1.01x
+  // (H100, 128 B/thread, blockIdx tiles; results/compact/README.md, run 4).
+  unsigned first_ns = 2000, spin_ns = 400;
   std::uint64_t pace_min_tiles = 500;
 };
 
@@ -532,10 +541,9 @@ void single_pass_launch(const char* what, const T* in, T* out, std::uint64_t* d_
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, single_pass_kernel<T, kB, Sel>, Tn::kThreads, 0));
   const std::uint64_t blocks =
-      knobs.persistent
-          ? std::max<std::uint64_t>(
-                1, std::min<std::uint64_t>(tiles, std::uint64_t(per_sm) * sm_count()))
-          : tiles;
+      knobs.persistent ? std::max<std::uint64_t>(
+                             1, std::min<std::uint64_t>(tiles, std::uint64_t(per_sm) * sm_count()))
+                       : tiles;
   // The counter runs past the last tile by one per block.
   if (tiles + blocks >= 0xffffffffull)
     throw std::invalid_argument(std::string(what) + ": n too large for 32-bit tile ids");
@@ -550,7 +558,8 @@ void single_pass_launch(const char* what, const T* in, T* out, std::uint64_t* d_
   const bool pace = tiles >= knobs.pace_min_tiles;
   single_pass_kernel<T, kB><<<static_cast<unsigned>(blocks), Tn::kThreads, 0, stream>>>(
       in, out, n, sel, status, counter, d_count, tiles, vec_ok, knobs.persistent,
-      knobs.block_order && !knobs.persistent, pace ? knobs.first_ns : 0u, pace ? knobs.spin_ns : 0u);
+      knobs.block_order && !knobs.persistent, pace ? knobs.first_ns : 0u,
+      pace ? knobs.spin_ns : 0u);
   CUDA_CHECK_LAUNCH();
 }
 

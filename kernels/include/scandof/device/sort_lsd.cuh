@@ -242,7 +242,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 // three, and every tile is its own block (tile ids from an atomic counter, so look-back only ever
 // waits on tiles that already started), so loads of new tiles overlap the ranking of others.
 
-constexpr int kMaxPasses = 8;  // 64-bit keys
+constexpr int kMaxPasses = 8;                                 // 64-bit keys
 constexpr int kCtrlWords = kMaxPasses * kRadix + kMaxPasses;  // digit totals + tile counters
 
 // Look-back status word: 2 flag bits on top, the count below. 32-bit words while n < 2^30 (half
@@ -495,8 +495,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 // input, read back in the same warp-striped order.
 template <class K, class V, bool kHasValues>
 __global__ void __launch_bounds__(kThreads)
-    single_tile_kernel(const K* kin, K* kout, const V* vin, V* vout,
-                       int n, int begin_bit, int end_bit) {
+    single_tile_kernel(const K* kin, K* kout, const V* vin, V* vout, int n, int begin_bit,
+                       int end_bit) {
   constexpr int kItems = Tuning<K>::kItems;
   __shared__ TileSmem<K, V, kHasValues> s;
   const int t = threadIdx.x, lane = t & 31, wbase = (t >> 5) * 32 * kItems;
@@ -561,17 +561,17 @@ std::size_t workspace_bytes(std::size_t n) {
   if (n == 0) return 0;
   std::size_t b = align_up(n * sizeof(K));
   if (kHasValues) b += align_up(n * sizeof(V));
-  b += align_up(sizeof(unsigned) * kRadix * kMaxBlocks);                 // legacy per-block counts
+  b += align_up(sizeof(unsigned) * kRadix * kMaxBlocks);  // legacy per-block counts
   b += align_up(sizeof(unsigned) * kRadix * (8 * sizeof(K) / kRadixBits));  // legacy totals
-  b += align_up(sizeof(unsigned) * kCtrlWords);                          // onesweep totals, counters
+  b += align_up(sizeof(unsigned) * kCtrlWords);  // onesweep totals, counters
   b += status_plan<K>(n).bytes;
   return b;
 }
 
 // Implementation choices, fixed for the public API; the benchmark compares them.
 struct Knobs {
-  bool onesweep = true;          // else the three kernels per digit (upsweep, scan, downsweep)
-  bool single_tile = true;       // one block for n <= one tile (onesweep only)
+  bool onesweep = true;     // else the three kernels per digit (upsweep, scan, downsweep)
+  bool single_tile = true;  // one block for n <= one tile (onesweep only)
   // __launch_bounds__ residency of the onesweep kernel (2, 3, 4; 0: 4 for keys, which fit 64
   // registers without spilling, 3 for pairs).
   int onesweep_min_blocks = 0;
@@ -586,14 +586,14 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
                      W* status, const StatusPlan& sp, cudaStream_t stream, const Knobs& knobs) {
   const std::size_t row_set_bytes = sp.tiles * kRadix * sizeof(W);
   CUDA_CHECK(cudaMemsetAsync(ctrl, 0, sizeof(unsigned) * kCtrlWords, stream));
-  CUDA_CHECK(cudaMemsetAsync(status, 0, sp.per_pass ? row_set_bytes * passes : row_set_bytes,
-                             stream));
+  CUDA_CHECK(
+      cudaMemsetAsync(status, 0, sp.per_pass ? row_set_bytes * passes : row_set_bytes, stream));
   int dev = 0, sms = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   const std::size_t chunks = (n + kThreads * 8 - 1) / (kThreads * 8);
-  const int hblocks = static_cast<int>(std::max<std::size_t>(
-      1, std::min<std::size_t>(chunks, static_cast<std::size_t>(sms) * 8)));
+  const int hblocks = static_cast<int>(
+      std::max<std::size_t>(1, std::min<std::size_t>(chunks, static_cast<std::size_t>(sms) * 8)));
   histogram_kernel<K><<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl);
   CUDA_CHECK_LAUNCH();
   unsigned* counters = ctrl + kMaxPasses * kRadix;
@@ -612,17 +612,17 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     const unsigned grid = static_cast<unsigned>(sp.tiles);
     const int mb = knobs.onesweep_min_blocks ? knobs.onesweep_min_blocks : kHasValues ? 3 : 4;
     if (mb >= 4)
-      onesweep_kernel<K, V, kHasValues, W, 4><<<grid, kThreads, 0, stream>>>(
-          ksrc, kdst, vsrc, vdst, n, shift, mask, ctrl + pass * kRadix, st, counters + pass,
-          knobs.spin_ns);
+      onesweep_kernel<K, V, kHasValues, W, 4>
+          <<<grid, kThreads, 0, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask,
+                                          ctrl + pass * kRadix, st, counters + pass, knobs.spin_ns);
     else if (mb <= 2)
-      onesweep_kernel<K, V, kHasValues, W, 2><<<grid, kThreads, 0, stream>>>(
-          ksrc, kdst, vsrc, vdst, n, shift, mask, ctrl + pass * kRadix, st, counters + pass,
-          knobs.spin_ns);
+      onesweep_kernel<K, V, kHasValues, W, 2>
+          <<<grid, kThreads, 0, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask,
+                                          ctrl + pass * kRadix, st, counters + pass, knobs.spin_ns);
     else
-      onesweep_kernel<K, V, kHasValues, W, 3><<<grid, kThreads, 0, stream>>>(
-          ksrc, kdst, vsrc, vdst, n, shift, mask, ctrl + pass * kRadix, st, counters + pass,
-          knobs.spin_ns);
+      onesweep_kernel<K, V, kHasValues, W, 3>
+          <<<grid, kThreads, 0, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask,
+                                          ctrl + pass * kRadix, st, counters + pass, knobs.spin_ns);
     CUDA_CHECK_LAUNCH();
     ksrc = kdst;
     vsrc = vdst;
@@ -643,8 +643,8 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
   }
   constexpr int kTile = Tuning<K>::kTile;
   if (knobs.onesweep && knobs.single_tile && n <= static_cast<std::size_t>(kTile)) {
-    single_tile_kernel<K, V, kHasValues><<<1, kThreads, 0, stream>>>(
-        kin, kout, vin, vout, static_cast<int>(n), begin_bit, end_bit);
+    single_tile_kernel<K, V, kHasValues>
+        <<<1, kThreads, 0, stream>>>(kin, kout, vin, vout, static_cast<int>(n), begin_bit, end_bit);
     CUDA_CHECK_LAUNCH();
     return;
   }
@@ -681,10 +681,9 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
   if (knobs.onesweep) {
     const StatusPlan sp = status_plan<K>(n);
     if (sp.word_bytes == 4)
-      onesweep_passes<K, V, kHasValues, unsigned>(ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit,
-                                                  end_bit, passes, ctrl,
-                                                  static_cast<unsigned*>(status), sp, stream,
-                                                  knobs);
+      onesweep_passes<K, V, kHasValues, unsigned>(
+          ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl,
+          static_cast<unsigned*>(status), sp, stream, knobs);
     else
       onesweep_passes<K, V, kHasValues, unsigned long long>(
           ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl,
