@@ -1,4 +1,10 @@
-// Device-wide LSD radix sort with 8-bit digits, the classic three kernels per digit:
+// Device-wide LSD radix sort with 8-bit digits. Default (Knobs::onesweep): one histogram kernel for
+// all digits, then one kernel per digit that ranks a tile and finds its digit offsets by decoupled
+// look-back (below, "onesweep"); n <= one tile runs every pass in one block. Read + write of the
+// keys per digit; 0.76-0.77x CUB at 2^24-2^28 uint32 on the H100 (results/sort/README.md, run 3),
+// 2x the three-kernel path, which stays as a knob:
+//
+// The classic three kernels per digit:
 //  1. upsweep: each of a fixed number of blocks (one resident wave) histograms the digits of its
 //     contiguous chunk of tiles (warp-aggregated through a ballot-based digit match so equal keys
 //     cost one shared-memory update per warp, not 32 serialized ones) and adds them to 256 digit
