@@ -49,7 +49,7 @@ if has sanitize; then
 fi
 if has bench; then
   step 200 scanbench "$R" "$D/scanbench" --json "$L/scanbench.json" --csv "$L/scanbench.csv" --label "${LABEL:-}"
-  step 120 satbench "$R" "$D/satbench" --json "$L/satbench.json" --csv "$L/satbench.csv"
+  step 120 satbench "$R" "$D/satbench" --out "$L/sat"
 fi
 if has demo; then
   step 60 demo_smoke "$R" "$D/scandof" --resources "$D" --headless --size 64x64 --frames 2 --verify
