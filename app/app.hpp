@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "primitives_panel.hpp"
 #include "renderer.hpp"
 #include "sat_stage.hpp"
 #include "settings.hpp"
@@ -33,6 +34,7 @@ class App {
   Camera camera;
   Renderer renderer;
   std::unique_ptr<SatStage> sat;
+  PrimitivesPanel primitives;  // its window state; drawn by draw_ui
 
   const FrameTimes& last() const { return last_; }
   const std::deque<FrameTimes>& history() const { return history_; }

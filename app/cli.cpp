@@ -54,6 +54,10 @@ void print_help(const char* argv0) {
       "  --verify              compare the last frame's SAT with a CPU SAT; exit 1 on mismatch\n"
       "  --compare             run the variant comparison (window: after the first frame)\n"
       "  --exercise-resize     window: resize, minimize and restore during the run (tests)\n"
+      "  --primitives          headless: time scan, compaction and sort against CUB, print a\n"
+      "                        table (and add it to --report); window: open the Primitives panel\n"
+      "  --prim-size N         elements for --primitives: 2^K as K, 2^K, or a power of two\n"
+      "                        (default 22, i.e. 4194304)\n"
       "  --resources DIR       folder with shaders/ and assets/ (default: next to the binary)\n"
       "  --help                this text\n",
       argv0);
@@ -153,6 +157,29 @@ Options parse_cli(int argc, char** argv) {
       o.exercise_resize = true;
     } else if (a == "--all-variants") {
       o.all_variants = true;
+    } else if (a == "--primitives") {
+      o.primitives = true;
+    } else if (a == "--prim-size") {
+      std::string v = value();
+      int k = -1;
+      if (v.rfind("2^", 0) == 0) {
+        k = to_int(a, v.substr(2));
+      } else {
+        char* end = nullptr;
+        unsigned long long x = std::strtoull(v.c_str(), &end, 10);
+        if (v.empty() || *end) throw std::invalid_argument(a + ": not a size: '" + v + "'");
+        if (x <= 40) {
+          k = static_cast<int>(x);
+        } else if ((x & (x - 1)) == 0) {
+          for (k = 0; (1ull << k) != x; ++k) {
+          }
+        } else {
+          throw std::invalid_argument(a + ": " + v + " is not a power of two");
+        }
+      }
+      if (k < 10 || k > 30) throw std::invalid_argument(a + ": size must be 2^10 .. 2^30");
+      o.prim_log2 = k;
+      o.settings.primitives.log2_n = k;
     } else if (a == "--resources") {
       o.resources = value();
     } else {

@@ -24,6 +24,10 @@ struct Options {
   bool compare = false;  // window: run the all-variants comparison after the first frame  //
                          // window: resize, minimize and restore while running (tests)
   bool all_variants = false;
+  // Headless: run the primitives set (scan, compaction, sort vs CUB) once at 2^prim_log2 elements,
+  // print the table, add it to the report. Window: open the Primitives window and run it once.
+  bool primitives = false;
+  int prim_log2 = 22;
   bool help = false;
   Settings settings;
 };

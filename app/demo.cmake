@@ -12,11 +12,19 @@ add_executable(scandof
   ${CMAKE_CURRENT_SOURCE_DIR}/sat_stage.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/image_io.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/ui.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/app.cpp)
+  ${CMAKE_CURRENT_SOURCE_DIR}/app.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/primitives_host.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/primitives_panel.cpp)
+# The primitives benchmark's GPU half calls CUB, so it needs nvcc: only in CUDA builds (without,
+# primitives_host.cpp stubs it and the panel says it needs a CUDA device).
+if(SCANDOF_CUDA)
+  target_sources(scandof PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/primitives_bench.cu)
+endif()
 target_include_directories(scandof PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(scandof PRIVATE scandof::kernels scandof_glad scandof_imgui scandof_stb
                                       scandof_egl PkgConfig::SCANDOF_GLFW)
-target_compile_options(scandof PRIVATE -Wall -Wextra)
+target_compile_options(scandof PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>
+                                       $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
 # Shaders and assets are found next to the executable (copied below) so the build folder can be
 # carried to another machine; the source tree is the fallback, --resources DIR overrides both.
 target_compile_definitions(scandof PRIVATE SCANDOF_SOURCE_DIR="${PROJECT_SOURCE_DIR}"

@@ -23,6 +23,7 @@
 #include "cli.hpp"
 #include "context.hpp"
 #include "image_io.hpp"
+#include "primitives_bench.hpp"
 #include "ui.hpp"
 
 #if SCANDOF_WITH_CUDA
@@ -118,7 +119,7 @@ std::string json_escape(const std::string& s) {
 
 void write_report(const std::string& path, const App& app, const Options& o, const std::string& gl,
                   const std::vector<StageMedians>& runs, const std::string& verify_msg,
-                  int verify_ok) {
+                  int verify_ok, const std::vector<PrimResult>& prims) {
   std::ofstream f(path);
   if (!f) throw std::runtime_error("cannot write report " + path);
   const Settings& s = app.settings;
@@ -141,6 +142,11 @@ void write_report(const std::string& path, const App& app, const Options& o, con
   f << "  \"note\": \"medians over frames after 5 warm-up frames; GL stages from GL_TIME_ELAPSED "
        "queries, SAT stages from CUDA events, interop map/unmap as host wall time (one map call "
        "for colour texture + SAT buffer per frame) and as stream time\",\n";
+  if (!prims.empty())
+    f << "  \"primitives_note\": \"library vs CUB on the same uint32 input: medians of the timed "
+         "runs after 3 warm-ups (CUDA events), bytes = reads + writes once, cub_over_lib > 1: "
+         "library faster, both outputs checked against the CPU reference\",\n"
+      << "  \"primitives\": " << primitives_json(prims, "  ") << ",\n";
   f << "  \"runs\": [\n";
   for (std::size_t i = 0; i < runs.size(); ++i) {
     f << "    {\"variant\": \"" << runs[i].name << "\", \"frames\": " << runs[i].frames;
@@ -153,7 +159,40 @@ void write_report(const std::string& path, const App& app, const Options& o, con
 
 // ---------------------------------------------------------------------------------------------
 
+// --primitives: every entry of the headless set once (GPU half, then the CPU check), the table on
+// stdout. Needs no GL, so it runs before the context exists.
+std::vector<PrimResult> run_primitives_headless(int log2_n) {
+  std::vector<PrimResult> out;
+  std::string why;
+  if (!primitives_available(&why)) {
+    PrimResult r;
+    r.req.log2_n = log2_n;
+    r.label = "primitives (scan, compaction, sort)";
+    r.error = "needs a CUDA device: " + why;
+    out.push_back(r);
+  } else {
+    const std::vector<PrimRequest> set = headless_primitive_set(log2_n);
+    for (std::size_t i = 0; i < set.size(); ++i) {
+      PrimResult r = run_primitive_gpu(set[i]);
+      verify_primitive(&r);
+      std::fprintf(stderr, "[primitives] %zu/%zu %s: %s\n", i + 1, set.size(), r.label.c_str(),
+                   !r.ran ? r.error.c_str() : r.verified() ? "verified" : "CHECK FAILED");
+      out.push_back(std::move(r));
+    }
+    if (!out.empty() && !out.front().device.empty())
+      std::printf("Primitives on %s, n = 2^%d = %zu uint32 elements\n",
+                  out.front().device.c_str(), log2_n, std::size_t(1) << log2_n);
+  }
+  std::printf("%s", primitives_table(out).c_str());
+  std::fflush(stdout);
+  return out;
+}
+
 int run_headless(const Options& o, const std::string& res) {
+  std::vector<PrimResult> prims;
+  if (o.primitives) prims = run_primitives_headless(o.prim_log2);
+  bool prims_failed = false;
+  for (const auto& r : prims) prims_failed |= r.ran && !r.verified();
   HeadlessContext ctx;
   const std::string gl = gl_description();
   App app(res, o.settings, o.width, o.height);
@@ -219,7 +258,7 @@ int run_headless(const Options& o, const std::string& res) {
     std::printf("float32 SAT: max box-average error %.6g (of 255) over 200000 random boxes\n",
                 app.float_error);
   }
-  if (!o.report.empty()) write_report(o.report, app, o, gl, runs, verify_msg, verify_ok);
+  if (!o.report.empty()) write_report(o.report, app, o, gl, runs, verify_msg, verify_ok, prims);
   if (o.compare || !o.screenshot_ui.empty()) {
     app.compare(30);
     for (const auto& v : app.comparison)
@@ -245,6 +284,14 @@ int run_headless(const Options& o, const std::string& res) {
       throw std::runtime_error(
           "--screenshot-ui: Dear ImGui's OpenGL3 backend could not load OpenGL (needs libGL.so.1)");
     }
+    if (o.primitives) {
+      // The panel shows the first run of the set (scan) as it would after pressing Run.
+      app.settings.show_primitives = true;
+      if (!prims.empty() && prims.front().ran) {
+        app.settings.primitives = prims.front().req;
+        app.primitives.set_result(prims.front());
+      }
+    }
     UiInfo info;
     info.gl_renderer = gl;
     info.fps = app.last().frame_ms > 0 ? 1000.0f / app.last().frame_ms : 0.0f;
@@ -263,7 +310,8 @@ int run_headless(const Options& o, const std::string& res) {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui::DestroyContext();
   }
-  return verify_ok == 0 ? 1 : 0;
+  if (prims_failed) std::fprintf(stderr, "[scandof] a primitive's output differs from the CPU reference\n");
+  return verify_ok == 0 || prims_failed ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,6 +332,10 @@ int run_window(const Options& o, const std::string& res) {
     int fbw = 0, fbh = 0;
     glfwGetFramebufferSize(win, &fbw, &fbh);
     App app(res, o.settings, std::max(fbw, 1), std::max(fbh, 1));
+    if (o.primitives) {
+      app.settings.show_primitives = true;
+      app.primitives.request_run();
+    }
     UiInfo info;
     info.gl_renderer = gl_description();
     std::fprintf(stderr, "[scandof] window %dx%d, SAT backend: %s\n", fbw, fbh,

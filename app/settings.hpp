@@ -3,6 +3,7 @@
 // touches GL or CUDA state directly.
 #pragma once
 
+#include "primitives_bench.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
 
@@ -29,6 +30,10 @@ struct Settings {
   bool animate = true;
   bool vsync = true;
   bool show_ui = true;
+  // The Primitives window (library vs CUB on one primitive). Not part of operator==: changing it
+  // rebuilds nothing.
+  bool show_primitives = false;
+  PrimRequest primitives;
 
   bool operator==(const Settings& o) const;
   bool operator!=(const Settings& o) const { return !(*this == o); }

@@ -197,8 +197,10 @@ void draw_ui(App& app, const UiInfo& info, UiRequests* req) {
   }
   if (!app.comparison.empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
   if (ImGui::CollapsingHeader("Compare variants")) comparison_panel(app);
+  ImGui::Checkbox("Primitives window (scan, compaction, sort vs CUB)", &s.show_primitives);
   ImGui::PopItemWidth();
   ImGui::End();
+  app.primitives.draw(&s.primitives, &s.show_primitives);
 }
 
 }  // namespace demo

@@ -1,0 +1,199 @@
+#include "primitives_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <utility>
+#include <vector>
+
+#include "scandof/scan.hpp"
+
+namespace demo {
+
+void PrimitivesPanel::advance(const PrimRequest& req) {
+  if (state_ == State::Requested) {
+    if (!available_) {
+      state_ = State::Idle;  // the window already says why
+      return;
+    }
+    if (!shown_running_) {
+      shown_running_ = true;  // let one frame show "running..." before the loop blocks
+      return;
+    }
+    shown_running_ = false;
+    PrimResult r = run_primitive_gpu(req);
+    max_log2_ = primitives_max_log2();  // free memory may have changed (window size, SAT format)
+    if (!r.ran) {
+      result_ = std::move(r);
+      has_result_ = true;
+      state_ = State::Idle;
+      return;
+    }
+    // Show the timings now, without the host copies (up to 768 MiB); the worker checks those.
+    std::vector<std::uint32_t> in, lo, co;
+    in.swap(r.input);
+    lo.swap(r.lib_out);
+    co.swap(r.cub_out);
+    result_ = r;
+    has_result_ = true;
+    r.input.swap(in);
+    r.lib_out.swap(lo);
+    r.cub_out.swap(co);
+    verifying_ = std::async(std::launch::async, [job = std::move(r)]() mutable {
+      verify_primitive(&job);
+      return std::move(job);
+    });
+    state_ = State::Verifying;
+  } else if (state_ == State::Verifying &&
+             verifying_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    result_ = verifying_.get();
+    state_ = State::Idle;
+  }
+}
+
+namespace {
+
+void row(const char* name, double ms, double gelem, double gbs, const char* check, bool ok) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(name);
+  ImGui::TableNextColumn();
+  ImGui::Text("%.4f", ms);
+  ImGui::TableNextColumn();
+  if (gelem > 0)
+    ImGui::Text("%.2f", gelem);
+  else
+    ImGui::TextDisabled("-");
+  ImGui::TableNextColumn();
+  ImGui::Text("%.1f", gbs);
+  ImGui::TableNextColumn();
+  if (check == nullptr)
+    ImGui::TextDisabled("-");
+  else if (*check == 0)
+    ImGui::TextDisabled("checking...");
+  else if (ok)
+    ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.5f, 1.0f), "verified");
+  else
+    ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s", check);
+}
+
+}  // namespace
+
+void PrimitivesPanel::results_table() const {
+  const PrimResult& r = result_;
+  if (!r.ran) {
+    ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "not run: %s", r.error.c_str());
+    return;
+  }
+  ImGui::TextWrapped("%s, n = 2^%d = %zu on %s", r.label.c_str(), r.req.log2_n, r.n,
+                     r.device.c_str());
+  if (ImGui::BeginTable("prim_results", 5,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
+                            ImGuiTableFlags_SizingFixedFit)) {
+    for (const char* h : {"", "median ms", "Gelem/s", "GB/s", "result"})
+      ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    row("library", r.lib.ms, r.lib.gelem_s, r.lib.gb_s, r.lib.check.c_str(), r.lib.verified);
+    row("CUB", r.cub.ms, r.cub.gelem_s, r.cub.gb_s, r.cub.check.c_str(), r.cub.verified);
+    row("memcpy D2D", r.memcpy_ms, 0, r.memcpy_gb_s, nullptr, true);
+    ImGui::EndTable();
+  }
+  const ImVec4 col = r.ratio >= 1.0 ? ImVec4(0.5f, 1.0f, 0.5f, 1.0f) : ImVec4(1.0f, 0.8f, 0.3f, 1);
+  ImGui::TextColored(col, "CUB / library: %.2fx (%s)", r.ratio,
+                     r.ratio >= 1.0 ? "library faster" : "CUB faster");
+  if (r.req.primitive == Primitive::Compact)
+    ImGui::Text("kept %zu of %zu (%.1f%%)", r.selected, r.n, 100.0 * r.selected / r.n);
+  ImGui::TextDisabled("medians of %d runs after 3 warm-ups; %d rotated input copies; GPU part "
+                      "%.0f ms, CPU check %.0f ms",
+                      r.reps, r.input_copies, r.gpu_wall_ms, r.verify_wall_ms);
+}
+
+void PrimitivesPanel::draw(PrimRequest* req, bool* open) {
+  if (!probed_) {
+    probed_ = true;
+    available_ = primitives_available(&why_not_);
+    max_log2_ = available_ ? primitives_max_log2() : 0;
+  }
+  advance(*req);
+  if (!*open) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(std::max(10.0f, io.DisplaySize.x - 490.0f), 10.0f),
+                          ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(480, 0), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Primitives", open)) {
+    ImGui::End();
+    return;
+  }
+  ImGui::PushItemWidth(-150);
+  if (!available_) {
+    ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.2f, 1.0f), "needs a CUDA device");
+    ImGui::TextDisabled("%s", why_not_.c_str());
+  }
+  ImGui::BeginDisabled(!available_ || busy());
+  int p = static_cast<int>(req->primitive);
+  const char* prims[] = {"scan", "stream compaction", "radix sort"};
+  if (ImGui::Combo("primitive", &p, prims, kNumPrimitives))
+    req->primitive = static_cast<Primitive>(p);
+  switch (req->primitive) {
+    case Primitive::Scan: {
+      const char* names[] = {"naive",        "work-efficient", "conflict-free", "optimized",
+                             "warp-shuffle", "single-pass",    "cub (via library)"};
+      ImGui::Combo("algorithm", &req->scan_algo, names, scandof::kNumScanAlgorithms);
+      ImGui::TextDisabled("exclusive sum of uniform random uint32");
+      break;
+    }
+    case Primitive::Compact: {
+      const char* algos[] = {"paper (flags + scan)", "reduce-then-scan", "single-pass"};
+      ImGui::Combo("algorithm", &req->compact_algo, algos, 3);
+      int m = static_cast<int>(req->compact_mode);
+      const char* modes[] = {"select (compact_if)", "partition (partition_if)",
+                             "flagged (compact_flagged)"};
+      if (ImGui::Combo("operation", &m, modes, kNumCompactModes))
+        req->compact_mode = static_cast<CompactMode>(m);
+      ImGui::Text("selectivity");
+      for (int pct : {1, 50, 99}) {
+        ImGui::SameLine();
+        char lbl[16];
+        std::snprintf(lbl, sizeof lbl, "%d%%", pct);
+        ImGui::RadioButton(lbl, &req->selectivity_pct, pct);
+      }
+      break;
+    }
+    case Primitive::Sort: {
+      const char* algos[] = {"split (chapter: 1 bit/pass + bitonic merge)", "lsd (8-bit digits)"};
+      ImGui::Combo("algorithm", &req->sort_algo, algos, 2);
+      int d = static_cast<int>(req->distribution);
+      const char* dists[] = {"uniform random", "all equal", "few distinct (16)", "already sorted"};
+      if (ImGui::Combo("keys", &d, dists, kNumDistributions))
+        req->distribution = static_cast<Distribution>(d);
+      break;
+    }
+  }
+  const int hi = std::max(10, max_log2_);
+  req->log2_n = std::min(std::max(req->log2_n, 10), hi);
+  ImGui::SliderInt("size (log2)", &req->log2_n, 10, hi, "2^%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SameLine();
+  ImGui::TextDisabled("%zu", std::size_t(1) << req->log2_n);
+  ImGui::SliderInt("timed runs", &req->reps, 5, 100, "%d", ImGuiSliderFlags_AlwaysClamp);
+  if (available_)
+    ImGui::TextDisabled("largest size that fits the free device memory: 2^%d", max_log2_);
+  if (ImGui::Button("Run")) request_run();
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (state_ == State::Requested)
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "running...");
+  else if (state_ == State::Verifying)
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "checking against the CPU reference...");
+  else
+    ImGui::TextDisabled("library vs CUB on the same input");
+  if (has_result_) {
+    ImGui::Separator();
+    results_table();
+  }
+  ImGui::PopItemWidth();
+  ImGui::End();
+}
+
+}  // namespace demo
