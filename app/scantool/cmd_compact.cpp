@@ -25,8 +25,10 @@ const char* const kUsage =
     "float32, float64. Runs on the GPU; without a device (or with --cpu) on the CPU reference.\n"
     "\n"
     "The test (exactly one):\n"
-    "  --less-than X     keep x < X\n"
-    "  --not-equal X     keep x != X\n"
+    "  --keep TEST       TEST is one of  '<X' '<=X' '>X' '>=X' '==X' '!=X'  (quote it for the\n"
+    "                    shell) or  nonzero | odd | even  (odd/even: integer dtypes only)\n"
+    "  --less-than X     same as --keep '<X'\n"
+    "  --not-equal X     same as --keep '!=X'\n"
     "  --flags F.npy     keep x[i] where F[i] != 0 (uint8, same length)\n"
     "\n"
     "Options:\n"
@@ -42,12 +44,14 @@ const char* const kUsage =
     "\n"
     "Example:\n"
     "  scantool gen --dtype float32 --n 2^24 in.npy\n"
-    "  scantool compact --less-than 0.5 --algo paper --paper-scan optimized --time in.npy "
-    "out.npy\n";
+    "  scantool compact --keep '<0.5' --algo paper --paper-scan optimized --time in.npy "
+    "out.npy\n"
+    "  scantool compact --keep odd --partition ints.npy parted.npy\n";
 
 struct Options {
   scandof::CompactOptions copt;
-  enum class Test { LessThan, NotEqual, Flags } test = Test::LessThan;
+  enum class Test { Value, Flags } test = Test::Value;
+  scandof::ValueTestKind kind = scandof::ValueTestKind::Less;
   std::string value, flags_path;
   bool partition = false, cpu = false, time = false, verify = false;
   std::size_t reps = 20;
@@ -55,16 +59,21 @@ struct Options {
 
 template <class T>
 T parse_value(const std::string& s) {
+  std::size_t used = 0;
+  T v{};
   try {
     if constexpr (std::is_floating_point_v<T>)
-      return static_cast<T>(std::stod(s));
+      v = static_cast<T>(std::stod(s, &used));
     else if constexpr (std::is_signed_v<T>)
-      return static_cast<T>(std::stoll(s));
+      v = static_cast<T>(std::stoll(s, &used));
     else
-      return static_cast<T>(std::stoull(s));
+      v = static_cast<T>(std::stoull(s, &used));
   } catch (const std::exception&) {
-    throw UsageError("cannot parse the test value '" + s + "'");
+    used = 0;
   }
+  if (s.empty() || used != s.size())
+    throw UsageError("cannot parse the test value '" + s + "' as the array's dtype");
+  return v;
 }
 
 // The CPU reference; returns the count.
@@ -160,10 +169,14 @@ int run_typed(const Options& o, bool gpu, const scandof::npy::Array& in,
       if (bad) throw std::runtime_error("verification failed");
     }
   };
-  if (o.test == Options::Test::NotEqual)
-    go(scandof::NotEqualTo<T>{parse_value<T>(o.value)});
-  else
-    go(scandof::LessThan<T>{o.test == Options::Test::LessThan ? parse_value<T>(o.value) : T(0)});
+  using K = scandof::ValueTestKind;
+  if (!std::is_integral_v<T> && (o.kind == K::Odd || o.kind == K::Even))
+    throw UsageError("odd/even need an integer dtype");
+  const bool takes_value = o.kind != K::NonZero && o.kind != K::Odd && o.kind != K::Even;
+  // With --flags the predicate is unused: any value does.
+  go(scandof::ValueTest<T>{o.kind, o.test == Options::Test::Value && takes_value
+                                       ? parse_value<T>(o.value)
+                                       : T(0)});
   std::printf("%zu\n", count);
   out.resize(o.partition ? n : count);
   scandof::npy::save(out_path, scandof::npy::dtype_of<T>(), {out.size()}, out.data());
@@ -171,7 +184,8 @@ int run_typed(const Options& o, bool gpu, const scandof::npy::Array& in,
 }
 
 int run_compact(const std::vector<std::string>& args) {
-  const ParsedArgs p = parse_args(args, {{"--less-than", true},
+  const ParsedArgs p = parse_args(args, {{"--keep", true},
+                                         {"--less-than", true},
                                          {"--not-equal", true},
                                          {"--flags", true},
                                          {"--algo", true},
@@ -182,10 +196,30 @@ int run_compact(const std::vector<std::string>& args) {
                                          {"--reps", true},
                                          {"--verify", false}});
   Options o;
-  const int tests = p.has("--less-than") + p.has("--not-equal") + p.has("--flags");
-  if (tests != 1) throw UsageError("give exactly one of --less-than, --not-equal, --flags");
-  if (p.has("--not-equal")) o.test = Options::Test::NotEqual, o.value = p.get("--not-equal", "");
-  if (p.has("--less-than")) o.test = Options::Test::LessThan, o.value = p.get("--less-than", "");
+  const int tests = p.has("--keep") + p.has("--less-than") + p.has("--not-equal") + p.has("--flags");
+  if (tests != 1) throw UsageError("give exactly one of --keep, --less-than, --not-equal, --flags");
+  using K = scandof::ValueTestKind;
+  if (p.has("--not-equal")) o.kind = K::NotEqual, o.value = p.get("--not-equal", "");
+  if (p.has("--less-than")) o.kind = K::Less, o.value = p.get("--less-than", "");
+  if (p.has("--keep")) {
+    const std::string t = p.get("--keep", "");
+    static const std::pair<const char*, K> kOps[] = {{"<=", K::LessEqual}, {">=", K::GreaterEqual},
+                                                     {"==", K::Equal},     {"!=", K::NotEqual},
+                                                     {"<", K::Less},       {">", K::Greater}};
+    bool found = false;
+    if (t == "nonzero") o.kind = K::NonZero, found = true;
+    if (t == "odd") o.kind = K::Odd, found = true;
+    if (t == "even") o.kind = K::Even, found = true;
+    for (const auto& [sym, kind] : kOps) {
+      const std::size_t len = std::char_traits<char>::length(sym);
+      if (!found && t.compare(0, len, sym) == 0) {
+        o.kind = kind, o.value = t.substr(len), found = true;
+        if (o.value.empty()) throw UsageError("--keep '" + t + "' needs a value, e.g. '" + sym + "0'");
+      }
+    }
+    if (!found)
+      throw UsageError("--keep: unknown test '" + t + "' (use <X <=X >X >=X ==X !=X nonzero odd even)");
+  }
   if (p.has("--flags")) o.test = Options::Test::Flags, o.flags_path = p.get("--flags", "");
   try {
     if (p.has("--algo")) o.copt.algo = scandof::parse_compact_algorithm(p.get("--algo", ""));

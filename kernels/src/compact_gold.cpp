@@ -72,7 +72,8 @@ std::size_t partition_flagged_gold(const T* in, const std::uint8_t* flags, T* ou
   template std::size_t compact_flagged_gold<T>(const T*, const std::uint8_t*, T*, std::size_t);   \
   template std::size_t partition_flagged_gold<T>(const T*, const std::uint8_t*, T*, std::size_t); \
   SCANDOF_GOLD_PRED(T, LessThan<T>)                                                               \
-  SCANDOF_GOLD_PRED(T, NotEqualTo<T>)
+  SCANDOF_GOLD_PRED(T, NotEqualTo<T>)                                                             \
+  SCANDOF_GOLD_PRED(T, ValueTest<T>)
 SCANDOF_FOR_EACH_COMPACT_TYPE(SCANDOF_GOLD)
 
 }  // namespace scandof

@@ -24,6 +24,7 @@ namespace scandof {
   template std::size_t partition_flagged<T>(const T*, const std::uint8_t*, T*, std::size_t,        \
                                             ScanWorkspace&, cudaStream_t, CompactOptions);         \
   SCANDOF_COMPACT_PRED(T, LessThan<T>)                                                             \
-  SCANDOF_COMPACT_PRED(T, NotEqualTo<T>)
+  SCANDOF_COMPACT_PRED(T, NotEqualTo<T>)                                                           \
+  SCANDOF_COMPACT_PRED(T, ValueTest<T>)
 SCANDOF_COMPACT(uint32_t)
 }  // namespace scandof

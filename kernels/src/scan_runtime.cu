@@ -56,7 +56,7 @@ bool cuda_device_available(std::string* why_not) {
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
     cudaGetLastError();  // leave no error behind for the caller's next check
-    return fail(std::string("no usable CUDA device: ") + cudaGetErrorString(err));
+    return fail(std::string("cudaGetDeviceCount: ") + cudaGetErrorString(err));
   }
   if (count == 0) return fail("no CUDA device found");
   // A GPU older or newer than the compiled architectures (and no PTX to JIT) fails every launch;

@@ -66,6 +66,14 @@ if has tool; then
   for a in naive work-efficient conflict-free optimized warp-shuffle single-pass cub; do
     step 30 "scantool_$a" $T scan --verify --time --algo $a /tmp/a.npy /tmp/b_$a.npy
   done
+  for k in '>3' '<-2' '!=0' nonzero odd even; do
+    for a in paper reduce-then-scan single-pass; do
+      step 30 "scantool_compact_${a}_$(echo "$k" | tr -c 'a-z0-9' '_')" $T compact --verify --time \
+        --algo $a --keep "$k" /tmp/a.npy /tmp/k.npy
+    done
+  done
+  step 30 scantool_sort $T sort --verify --time /tmp/a.npy /tmp/s.npy
+  step 30 scantool_sort_split $T sort --verify --algo split /tmp/a.npy /tmp/s2.npy
 fi
 (cd "$(dirname "$L")" && tar czf "$O/logs.tgz" logs)
 printf '%s\n' "=== summary" "${summary[@]}"

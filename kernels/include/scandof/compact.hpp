@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,37 @@ template <class T>
 struct NotEqualTo {
   T value;
   SCANDOF_HD bool operator()(const T& x) const { return !(x == value); }
+};
+
+// One predicate type for the tests a command line or a UI picks at run time (scantool compact
+// uses it), so the library compiles one kernel set per type for all of them instead of one per
+// test. The switch costs a few instructions per element, hidden behind the loads. Odd and Even
+// test integers; for floating-point T they are false (callers reject them first).
+enum class ValueTestKind : int {
+  Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual, NonZero, Odd, Even
+};
+template <class T>
+struct ValueTest {
+  ValueTestKind kind;
+  T value;
+  SCANDOF_HD bool operator()(const T& x) const {
+    switch (kind) {
+      case ValueTestKind::Less: return x < value;
+      case ValueTestKind::LessEqual: return x <= value;
+      case ValueTestKind::Greater: return value < x;
+      case ValueTestKind::GreaterEqual: return value <= x;
+      case ValueTestKind::Equal: return x == value;
+      case ValueTestKind::NotEqual: return !(x == value);
+      case ValueTestKind::NonZero: return !(x == T(0));
+      case ValueTestKind::Odd:
+      case ValueTestKind::Even:
+        if constexpr (std::is_integral<T>::value)
+          return ((x & T(1)) != T(0)) == (kind == ValueTestKind::Odd);
+        else
+          return false;
+    }
+    return false;
+  }
 };
 
 // Scratch bytes for n elements of T with the given options (the same for every predicate, for
@@ -117,7 +149,8 @@ std::size_t partition_gold(const T* in, T* out, std::size_t n, Pred pred);
 template <class T>
 std::size_t partition_flagged_gold(const T* in, const std::uint8_t* flags, T* out, std::size_t n);
 
-// The element types the library compiles (with LessThan<T> and NotEqualTo<T> as predicates).
+// The element types the library compiles (with LessThan<T>, NotEqualTo<T> and ValueTest<T> as
+// predicates).
 #define SCANDOF_FOR_EACH_COMPACT_TYPE(X) \
   X(int32_t)                             \
   X(uint32_t)                            \
@@ -153,7 +186,8 @@ std::size_t partition_flagged_gold(const T* in, const std::uint8_t* flags, T* ou
   extern template std::size_t partition_flagged_gold<T>(const T*, const std::uint8_t*, T*,         \
                                                         std::size_t);                              \
   SCANDOF_DECLARE_COMPACT_PRED(T, LessThan<T>)                                                     \
-  SCANDOF_DECLARE_COMPACT_PRED(T, NotEqualTo<T>)
+  SCANDOF_DECLARE_COMPACT_PRED(T, NotEqualTo<T>)                                                   \
+  SCANDOF_DECLARE_COMPACT_PRED(T, ValueTest<T>)
 SCANDOF_FOR_EACH_COMPACT_TYPE(SCANDOF_DECLARE_COMPACT)
 #undef SCANDOF_DECLARE_COMPACT
 
