@@ -76,7 +76,7 @@ void row(const char* name, double ms, double gelem, double gbs, const char* chec
   else if (ok)
     ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.5f, 1.0f), "verified");
   else
-    ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s", check);
+    ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "WRONG");  // details below the table
 }
 
 }  // namespace
@@ -87,7 +87,7 @@ void PrimitivesPanel::results_table() const {
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "not run: %s", r.error.c_str());
     return;
   }
-  ImGui::TextWrapped("%s, n = 2^%d = %zu on %s", r.label.c_str(), r.req.log2_n, r.n,
+  ImGui::Text("%s, n = 2^%d = %zu on %s", r.label.c_str(), r.req.log2_n, r.n,
                      r.device.c_str());
   if (ImGui::BeginTable("prim_results", 5,
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
@@ -100,6 +100,10 @@ void PrimitivesPanel::results_table() const {
     row("memcpy D2D", r.memcpy_ms, 0, r.memcpy_gb_s, nullptr, true);
     ImGui::EndTable();
   }
+  for (const auto* t : {&r.lib, &r.cub})
+    if (!t->check.empty() && !t->verified)
+      ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s: %s", t == &r.lib ? "library" : "CUB",
+                         t->check.c_str());
   const ImVec4 col = r.ratio >= 1.0 ? ImVec4(0.5f, 1.0f, 0.5f, 1.0f) : ImVec4(1.0f, 0.8f, 0.3f, 1);
   ImGui::TextColored(col, "CUB / library: %.2fx (%s)", r.ratio,
                      r.ratio >= 1.0 ? "library faster" : "CUB faster");
@@ -121,12 +125,14 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(std::max(10.0f, io.DisplaySize.x - 490.0f), 10.0f),
                           ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(480, 0), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Primitives", open)) {
+  // Auto-sized to its contents (the results add rows); wrapped text wraps at a fixed width so
+  // the width does not feed back into itself.
+  if (!ImGui::Begin("Primitives", open, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
     return;
   }
-  ImGui::PushItemWidth(-150);
+  ImGui::PushItemWidth(320);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 460.0f);
   if (!available_) {
     ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.2f, 1.0f), "needs a CUDA device");
     ImGui::TextDisabled("%s", why_not_.c_str());
@@ -171,7 +177,8 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open) {
       break;
     }
   }
-  const int hi = std::max(10, max_log2_);
+  // Without a device nothing runs: keep the request's size rather than clamping it to 2^10.
+  const int hi = available_ ? std::max(10, max_log2_) : 26;
   req->log2_n = std::min(std::max(req->log2_n, 10), hi);
   ImGui::SliderInt("size (log2)", &req->log2_n, 10, hi, "2^%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine();
@@ -192,6 +199,7 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open) {
     ImGui::Separator();
     results_table();
   }
+  ImGui::PopTextWrapPos();
   ImGui::PopItemWidth();
   ImGui::End();
 }

@@ -4,6 +4,7 @@ region blurred.
 
   check_screenshot.py DOF.png SHARP.png
   check_screenshot.py --size WxH FILE.png    (only checks the image size: the resize test)
+  check_screenshot.py --primitives REPORT.json (the --primitives entries of a --report)
 
 DOF.png is the depth-of-field output focused near the camera, SHARP.png the same still frame in the
 sharp view (--view sharp). Sharpness is local contrast (mean absolute Laplacian) in a band of the
@@ -11,6 +12,7 @@ image; comparing each band against the sharp frame cancels out what the texture 
 the near band (bottom of the image, the floor in focus) must keep its contrast, the far band (top,
 the back wall) must lose most of it. Exit status 0 when every check passes.
 """
+import json
 import sys
 
 import matplotlib.image as mpimg
@@ -62,9 +64,38 @@ def check_size(spec, path):
     return 0
 
 
+def check_primitives(path):
+    """Every primitive that ran must have both outputs (library and CUB) equal to the CPU
+    reference and positive times; without a CUDA device the single not-run entry must say so."""
+    with open(path) as f:
+        report = json.load(f)
+    entries = report.get("primitives")
+    if not entries:
+        print(f"FAILED: {path} has no primitives entries")
+        return 1
+    bad = 0
+    for e in entries:
+        if not e["ran"]:
+            ok = "CUDA device" in e.get("error", "")
+            print(f"{e['label']}: not run ({e.get('error', '')})" + ("" if ok else "  <- FAILED"))
+            bad += not ok
+            continue
+        ok = e["lib_verified"] and e["cub_verified"] and e["lib_ms"] > 0 and e["cub_ms"] > 0
+        print(f"{e['label']} 2^{e['log2_n']}: lib {e['lib_ms']:.4f} ms ({e['lib_check']}), "
+              f"CUB {e['cub_ms']:.4f} ms ({e['cub_check']})" + ("" if ok else "  <- FAILED"))
+        bad += not ok
+    if bad:
+        print(f"FAILED: {bad} of {len(entries)} primitive entries")
+        return 1
+    print("primitives checks passed")
+    return 0
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--size":
         return check_size(sys.argv[2], sys.argv[3])
+    if len(sys.argv) == 3 and sys.argv[1] == "--primitives":
+        return check_primitives(sys.argv[2])
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
     dof, sharp = load(sys.argv[1]), load(sys.argv[2])

@@ -25,5 +25,15 @@ ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' '${_dir}
 ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 800x450 --frames 25 --exit --no-vsync --exercise-resize --screenshot '${_dir}/resized.png' && \
 ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --size 517x389 '${_dir}/resized.png'")
     set_tests_properties(demo_resize PROPERTIES TIMEOUT 300 LABELS "demo")
+    # The primitives benchmark: headless --primitives at 2^16 into the report (with a device every
+    # entry must match the CPU reference; without one the report must say it needs a device), then
+    # the window with the Primitives panel open (--primitives) must still render.
+    add_test(NAME demo_primitives
+      COMMAND sh -c "mkdir -p '${_dir}' && \
+'$<TARGET_FILE:scandof>' --headless --size 320x240 --frames 3 --primitives --prim-size 16 --report '${_dir}/primitives.json' && \
+${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --primitives '${_dir}/primitives.json' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 960x540 --frames 10 --exit --no-vsync --primitives --prim-size 12 --screenshot-ui '${_dir}/primitives_ui.png' && \
+${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --size 960x540 '${_dir}/primitives_ui.png'")
+    set_tests_properties(demo_primitives PROPERTIES TIMEOUT 300 LABELS "demo")
   endif()
 endif()
