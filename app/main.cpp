@@ -176,12 +176,14 @@ std::vector<PrimResult> run_primitives_headless(int log2_n) {
       PrimResult r = run_primitive_gpu(set[i]);
       verify_primitive(&r);
       std::fprintf(stderr, "[primitives] %zu/%zu %s: %s\n", i + 1, set.size(), r.label.c_str(),
-                   !r.ran ? r.error.c_str() : r.verified() ? "verified" : "CHECK FAILED");
+                   !r.ran         ? r.error.c_str()
+                   : r.verified() ? "verified"
+                                  : "CHECK FAILED");
       out.push_back(std::move(r));
     }
     if (!out.empty() && !out.front().device.empty())
-      std::printf("Primitives on %s, n = 2^%d = %zu uint32 elements\n",
-                  out.front().device.c_str(), log2_n, std::size_t(1) << log2_n);
+      std::printf("Primitives on %s, n = 2^%d = %zu uint32 elements\n", out.front().device.c_str(),
+                  log2_n, std::size_t(1) << log2_n);
   }
   std::printf("%s", primitives_table(out).c_str());
   std::fflush(stdout);
@@ -310,7 +312,8 @@ int run_headless(const Options& o, const std::string& res) {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui::DestroyContext();
   }
-  if (prims_failed) std::fprintf(stderr, "[scandof] a primitive's output differs from the CPU reference\n");
+  if (prims_failed)
+    std::fprintf(stderr, "[scandof] a primitive's output differs from the CPU reference\n");
   return verify_ok == 0 || prims_failed ? 1 : 0;
 }
 

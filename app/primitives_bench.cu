@@ -90,8 +90,8 @@ class Events {
 };
 
 // Median and minimum of `reps` timed calls after 3 untimed ones; call(k) uses input copy k.
-void measure(Events& ev, cudaStream_t s, int reps, int copies,
-             const std::function<void(int)>& call, double* median_ms, double* min_ms) {
+void measure(Events& ev, cudaStream_t s, int reps, int copies, const std::function<void(int)>& call,
+             double* median_ms, double* min_ms) {
   for (int i = 0; i < 3; ++i) call(i % copies);
   CUDA_CHECK(cudaStreamSynchronize(s));
   std::vector<float> t;
@@ -118,13 +118,15 @@ std::string device_name() {
 
 }  // namespace
 
-bool primitives_available(std::string* why) { return scandof::cuda_device_available(why); }
+bool primitives_available(std::string* why) {
+  return scandof::cuda_device_available(why);
+}
 
 int primitives_max_log2(int cap) {
   if (!scandof::cuda_device_available()) return 0;
   std::size_t free_b = 0, total_b = 0;
   if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
-    cudaGetLastError();  // clear the sticky-free error state of this failed query
+    cudaGetLastError();  // clear the error the failed query left, so later calls do not see it
     return 0;
   }
   // Leave a quarter of the free memory to the renderer and the SAT stage.
@@ -202,8 +204,8 @@ PrimResult run_primitive_gpu(const PrimRequest& req_in) {
           CUDA_CHECK(cub::DeviceSelect::If(nullptr, cub_ws, ins[0].as<Key>(), cub_out.as<Key>(),
                                            d_cub_count, n_int, pred, s));
         else if (req.compact_mode == CompactMode::Partition)
-          CUDA_CHECK(cub::DevicePartition::If(nullptr, cub_ws, ins[0].as<Key>(),
-                                              cub_out.as<Key>(), d_cub_count, n_int, pred, s));
+          CUDA_CHECK(cub::DevicePartition::If(nullptr, cub_ws, ins[0].as<Key>(), cub_out.as<Key>(),
+                                              d_cub_count, n_int, pred, s));
         else
           CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, cub_ws, ins[0].as<Key>(),
                                                 flags[0].as<std::uint8_t>(), cub_out.as<Key>(),
@@ -251,15 +253,14 @@ PrimResult run_primitive_gpu(const PrimRequest& req_in) {
           break;
         case Primitive::Compact:
           if (req.compact_mode == CompactMode::Select)
-            CUDA_CHECK(cub::DeviceSelect::If(cub_tmp.as(), b, in, out, d_cub_count, n_int, pred,
-                                             s));
+            CUDA_CHECK(
+                cub::DeviceSelect::If(cub_tmp.as(), b, in, out, d_cub_count, n_int, pred, s));
           else if (req.compact_mode == CompactMode::Partition)
-            CUDA_CHECK(cub::DevicePartition::If(cub_tmp.as(), b, in, out, d_cub_count, n_int,
-                                                pred, s));
+            CUDA_CHECK(
+                cub::DevicePartition::If(cub_tmp.as(), b, in, out, d_cub_count, n_int, pred, s));
           else
-            CUDA_CHECK(cub::DeviceSelect::Flagged(cub_tmp.as(), b, in,
-                                                  flags[c].as<std::uint8_t>(), out, d_cub_count,
-                                                  n_int, s));
+            CUDA_CHECK(cub::DeviceSelect::Flagged(cub_tmp.as(), b, in, flags[c].as<std::uint8_t>(),
+                                                  out, d_cub_count, n_int, s));
           break;
         case Primitive::Sort:
           CUDA_CHECK(cub::DeviceRadixSort::SortKeys(cub_tmp.as(), b, in, out, n_int, 0, 32, s));
@@ -286,8 +287,10 @@ PrimResult run_primitive_gpu(const PrimRequest& req_in) {
     CUDA_CHECK(cudaMemcpyAsync(hc, counts.as(), sizeof hc, cudaMemcpyDeviceToHost, s));
     r.lib_out.resize(n);
     r.cub_out.resize(n);
-    CUDA_CHECK(cudaMemcpyAsync(r.lib_out.data(), lib_out.as(), in_bytes, cudaMemcpyDeviceToHost, s));
-    CUDA_CHECK(cudaMemcpyAsync(r.cub_out.data(), cub_out.as(), in_bytes, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK(
+        cudaMemcpyAsync(r.lib_out.data(), lib_out.as(), in_bytes, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK(
+        cudaMemcpyAsync(r.cub_out.data(), cub_out.as(), in_bytes, cudaMemcpyDeviceToHost, s));
     CUDA_CHECK(cudaStreamSynchronize(s));
     if (req.primitive == Primitive::Compact) {
       r.selected = static_cast<std::size_t>(hc[0]);

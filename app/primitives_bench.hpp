@@ -54,7 +54,7 @@ struct PrimTiming {
 };
 
 struct PrimResult {
-  bool ran = false;    // false: `error` says why (no device, out of memory, bad size, ...)
+  bool ran = false;  // false: `error` says why (no device, out of memory, bad size, ...)
   std::string error;
   std::string label;   // e.g. "scan single-pass (exclusive, uint32 sum)"
   std::string device;  // GPU name

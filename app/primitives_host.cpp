@@ -114,8 +114,9 @@ std::string label_of(const PrimRequest& r) {
 
 // Names without the library's string helpers: they are compiled only into CUDA builds' library.
 const char* scan_algo_name(int a) {
-  static const char* n[] = {"naive",        "work-efficient", "conflict-free", "optimized",
-                            "warp-shuffle", "single-pass",    "cub"};
+  static const char* n[] = {"naive",     "work-efficient", "conflict-free",
+                            "optimized", "warp-shuffle",   "single-pass",
+                            "cub"};
   return a >= 0 && a < 7 ? n[a] : "?";
 }
 const char* compact_algo_name(int a) {
@@ -176,8 +177,8 @@ void verify_primitive(PrimResult* r) {
   } else {
     const std::uint32_t thr = prim_detail::compact_threshold(r->req.selectivity_pct);
     auto keep = [thr](std::uint32_t x) { return x < thr; };
-    const std::size_t k = static_cast<std::size_t>(
-        std::copy_if(in, in + n, want.begin(), keep) - want.begin());
+    const std::size_t k =
+        static_cast<std::size_t>(std::copy_if(in, in + n, want.begin(), keep) - want.begin());
     auto check_count = [k](std::size_t got) -> std::string {
       if (got == k) return "OK";
       return "count " + std::to_string(got) + ", want " + std::to_string(k);
@@ -254,8 +255,8 @@ std::vector<PrimRequest> headless_primitive_set(int log2_n) {
 std::string primitives_table(const std::vector<PrimResult>& rs) {
   std::ostringstream o;
   char line[512];
-  std::snprintf(line, sizeof line, "%-50s %-6s %9s %8s %9s %9s %9s %8s %7s  %s\n", "primitive",
-                "n", "lib ms", "Gelem/s", "lib GB/s", "CUB ms", "CUB GB/s", "CUB/lib", "%copy",
+  std::snprintf(line, sizeof line, "%-50s %-6s %9s %8s %9s %9s %9s %8s %7s  %s\n", "primitive", "n",
+                "lib ms", "Gelem/s", "lib GB/s", "CUB ms", "CUB GB/s", "CUB/lib", "%copy",
                 "check (lib / CUB)");
   o << line;
   for (const auto& r : rs) {
@@ -268,11 +269,10 @@ std::string primitives_table(const std::vector<PrimResult>& rs) {
     }
     const char* lib_chk = r.lib.check.empty() ? "unchecked" : r.lib.check.c_str();
     const char* cub_chk = r.cub.check.empty() ? "unchecked" : r.cub.check.c_str();
-    std::snprintf(line, sizeof line,
-                  "%-50s 2^%-4d %9.4f %8.2f %9.1f %9.4f %9.1f %7.2fx %6.1f%%  %s / %s\n",
-                  label.c_str(), r.req.log2_n, r.lib.ms, r.lib.gelem_s, r.lib.gb_s, r.cub.ms,
-                  r.cub.gb_s, r.ratio, r.memcpy_ms > 0 ? 100.0 * r.lib.gb_s / r.memcpy_gb_s : 0.0,
-                  lib_chk, cub_chk);
+    std::snprintf(
+        line, sizeof line, "%-50s 2^%-4d %9.4f %8.2f %9.1f %9.4f %9.1f %7.2fx %6.1f%%  %s / %s\n",
+        label.c_str(), r.req.log2_n, r.lib.ms, r.lib.gelem_s, r.lib.gb_s, r.cub.ms, r.cub.gb_s,
+        r.ratio, r.memcpy_ms > 0 ? 100.0 * r.lib.gb_s / r.memcpy_gb_s : 0.0, lib_chk, cub_chk);
     o << line;
   }
   o << "(medians of the timed runs after 3 warm-ups, CUDA events; GB/s counts bytes read + "
@@ -299,13 +299,14 @@ std::string primitives_json(const std::vector<PrimResult>& rs, const std::string
     if (!r.ran) {
       o << ", \"error\": \"" << esc(r.error) << "\"}";
     } else {
-      o << ", \"n\": " << r.n << ", \"reps\": " << r.reps << ", \"input_copies\": "
-        << r.input_copies << ", \"bytes\": " << r.bytes << ", \"lib_ms\": " << r.lib.ms
-        << ", \"lib_min_ms\": " << r.lib.min_ms << ", \"lib_gelem_s\": " << r.lib.gelem_s
-        << ", \"lib_gb_s\": " << r.lib.gb_s << ", \"cub_ms\": " << r.cub.ms
-        << ", \"cub_min_ms\": " << r.cub.min_ms << ", \"cub_gelem_s\": " << r.cub.gelem_s
-        << ", \"cub_gb_s\": " << r.cub.gb_s << ", \"cub_over_lib\": " << r.ratio
-        << ", \"memcpy_ms\": " << r.memcpy_ms << ", \"memcpy_gb_s\": " << r.memcpy_gb_s;
+      o << ", \"n\": " << r.n << ", \"reps\": " << r.reps
+        << ", \"input_copies\": " << r.input_copies << ", \"bytes\": " << r.bytes
+        << ", \"lib_ms\": " << r.lib.ms << ", \"lib_min_ms\": " << r.lib.min_ms
+        << ", \"lib_gelem_s\": " << r.lib.gelem_s << ", \"lib_gb_s\": " << r.lib.gb_s
+        << ", \"cub_ms\": " << r.cub.ms << ", \"cub_min_ms\": " << r.cub.min_ms
+        << ", \"cub_gelem_s\": " << r.cub.gelem_s << ", \"cub_gb_s\": " << r.cub.gb_s
+        << ", \"cub_over_lib\": " << r.ratio << ", \"memcpy_ms\": " << r.memcpy_ms
+        << ", \"memcpy_gb_s\": " << r.memcpy_gb_s;
       if (r.req.primitive == Primitive::Compact) o << ", \"selected\": " << r.selected;
       o << ", \"lib_verified\": " << (r.lib.verified ? "true" : "false") << ", \"lib_check\": \""
         << esc(r.lib.check) << "\", \"cub_verified\": " << (r.cub.verified ? "true" : "false")
@@ -322,7 +323,9 @@ bool primitives_available(std::string* why) {
   if (why) *why = "built without CUDA (SCANDOF_CUDA=OFF)";
   return false;
 }
-int primitives_max_log2(int) { return 0; }
+int primitives_max_log2(int) {
+  return 0;
+}
 PrimResult run_primitive_gpu(const PrimRequest& req) {
   PrimResult r;
   r.req = req;

@@ -87,13 +87,11 @@ void PrimitivesPanel::results_table() const {
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "not run: %s", r.error.c_str());
     return;
   }
-  ImGui::Text("%s, n = 2^%d = %zu on %s", r.label.c_str(), r.req.log2_n, r.n,
-                     r.device.c_str());
-  if (ImGui::BeginTable("prim_results", 5,
-                        ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
-                            ImGuiTableFlags_SizingFixedFit)) {
-    for (const char* h : {"", "median ms", "Gelem/s", "GB/s", "result"})
-      ImGui::TableSetupColumn(h);
+  ImGui::Text("%s, n = 2^%d = %zu on %s", r.label.c_str(), r.req.log2_n, r.n, r.device.c_str());
+  if (ImGui::BeginTable(
+          "prim_results", 5,
+          ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+    for (const char* h : {"", "median ms", "Gelem/s", "GB/s", "result"}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     row("library", r.lib.ms, r.lib.gelem_s, r.lib.gb_s, r.lib.check.c_str(), r.lib.verified);
     row("CUB", r.cub.ms, r.cub.gelem_s, r.cub.gb_s, r.cub.check.c_str(), r.cub.verified);
@@ -109,9 +107,10 @@ void PrimitivesPanel::results_table() const {
                      r.ratio >= 1.0 ? "library faster" : "CUB faster");
   if (r.req.primitive == Primitive::Compact)
     ImGui::Text("kept %zu of %zu (%.1f%%)", r.selected, r.n, 100.0 * r.selected / r.n);
-  ImGui::TextDisabled("medians of %d runs after 3 warm-ups; %d rotated input copies; GPU part "
-                      "%.0f ms, CPU check %.0f ms",
-                      r.reps, r.input_copies, r.gpu_wall_ms, r.verify_wall_ms);
+  ImGui::TextDisabled(
+      "medians of %d runs after 3 warm-ups; %d rotated input copies; GPU part "
+      "%.0f ms, CPU check %.0f ms",
+      r.reps, r.input_copies, r.gpu_wall_ms, r.verify_wall_ms);
 }
 
 void PrimitivesPanel::draw(PrimRequest* req, bool* open) {
@@ -144,7 +143,7 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open) {
     req->primitive = static_cast<Primitive>(p);
   switch (req->primitive) {
     case Primitive::Scan: {
-      const char* names[] = {"naive",        "work-efficient", "conflict-free", "optimized",
+      const char* names[] = {"naive",        "work-efficient", "conflict-free",    "optimized",
                              "warp-shuffle", "single-pass",    "cub (via library)"};
       ImGui::Combo("algorithm", &req->scan_algo, names, scandof::kNumScanAlgorithms);
       ImGui::TextDisabled("exclusive sum of uniform random uint32");
