@@ -59,6 +59,8 @@ if has demo; then
     --focus 30 --out "$L/focus_far.png"
   step 60 demo_ui "$R" "$D/scandof" --resources "$D" --headless --size 1600x900 --frames 10 --no-animate \
     --compare --screenshot-ui "$L/ui.png"
+  step 120 demo_primitives "$R" "$D/scandof" --resources "$D" --headless --size 1600x900 --frames 5 \
+    --no-animate --primitives --prim-size 2^24 --report "$L/primitives.json" --screenshot-ui "$L/ui_primitives.png"
 fi
 if has tool; then
   T="$R $D/scantool"
