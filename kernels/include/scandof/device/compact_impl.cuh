@@ -727,3 +727,30 @@ std::size_t partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_o
 }
 
 }  // namespace scandof
+
+// Explicit instantiation of every compaction entry point for element type T with the built-in
+// predicates (inside namespace scandof). kernels/src/compact_inst_<type>.cu use it, one file per
+// type so the slow nvcc compiles run in parallel.
+#define SCANDOF_INSTANTIATE_COMPACT_PRED(T, P)                                                                 \
+  template void compact_if<T, P>(const T*, T*, std::uint64_t*, std::size_t, P, void*, std::size_t, \
+                                 cudaStream_t, CompactOptions);                                    \
+  template void partition_if<T, P>(const T*, T*, std::uint64_t*, std::size_t, P, void*,            \
+                                   std::size_t, cudaStream_t, CompactOptions);                     \
+  template std::size_t compact_if<T, P>(const T*, T*, std::size_t, P, ScanWorkspace&,              \
+                                        cudaStream_t, CompactOptions);                             \
+  template std::size_t partition_if<T, P>(const T*, T*, std::size_t, P, ScanWorkspace&,            \
+                                          cudaStream_t, CompactOptions);
+#define SCANDOF_INSTANTIATE_COMPACT(T)                                                                         \
+  template std::size_t compact_workspace_bytes<T>(std::size_t, CompactOptions);                    \
+  template void compact_flagged<T>(const T*, const std::uint8_t*, T*, std::uint64_t*, std::size_t, \
+                                   void*, std::size_t, cudaStream_t, CompactOptions);              \
+  template void partition_flagged<T>(const T*, const std::uint8_t*, T*, std::uint64_t*,            \
+                                     std::size_t, void*, std::size_t, cudaStream_t,                \
+                                     CompactOptions);                                              \
+  template std::size_t compact_flagged<T>(const T*, const std::uint8_t*, T*, std::size_t,          \
+                                          ScanWorkspace&, cudaStream_t, CompactOptions);           \
+  template std::size_t partition_flagged<T>(const T*, const std::uint8_t*, T*, std::size_t,        \
+                                            ScanWorkspace&, cudaStream_t, CompactOptions);         \
+  SCANDOF_INSTANTIATE_COMPACT_PRED(T, LessThan<T>)                                                             \
+  SCANDOF_INSTANTIATE_COMPACT_PRED(T, NotEqualTo<T>)                                                           \
+  SCANDOF_INSTANTIATE_COMPACT_PRED(T, ValueTest<T>)
