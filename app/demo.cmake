@@ -29,7 +29,16 @@ target_compile_options(scandof PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>
 # carried to another machine; the source tree is the fallback, --resources DIR overrides both.
 target_compile_definitions(scandof PRIVATE SCANDOF_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                            $<$<CONFIG:Debug>:SCANDOF_GL_DEBUG=1>)
-add_custom_command(TARGET scandof POST_BUILD
+# A stamp that depends on every resource file, so editing a shader and rebuilding copies it even
+# when the executable itself is up to date (a POST_BUILD step would not run then).
+file(GLOB_RECURSE _scandof_resources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/shaders/*
+     ${PROJECT_SOURCE_DIR}/assets/*)
+set(_scandof_res_stamp ${CMAKE_CURRENT_BINARY_DIR}/scandof_resources.stamp)
+add_custom_command(OUTPUT ${_scandof_res_stamp}
   COMMAND ${CMAKE_COMMAND} -E copy_directory ${PROJECT_SOURCE_DIR}/shaders $<TARGET_FILE_DIR:scandof>/shaders
   COMMAND ${CMAKE_COMMAND} -E copy_directory ${PROJECT_SOURCE_DIR}/assets $<TARGET_FILE_DIR:scandof>/assets
+  COMMAND ${CMAKE_COMMAND} -E touch ${_scandof_res_stamp}
+  DEPENDS ${_scandof_resources}
   COMMENT "Copying shaders/ and assets/ next to scandof")
+add_custom_target(scandof_resources DEPENDS ${_scandof_res_stamp})
+add_dependencies(scandof scandof_resources)

@@ -32,20 +32,21 @@ SAT_T fetch(int c, int x, int y) {
   return sat[(c * u_size.y + y) * u_size.x + x];
 }
 
-// Average colour of the box of integer radius r around p, clamped to the image and divided by the
-// true (clamped) area, so the border does not darken.
-vec3 box_average(ivec2 p, int r) {
-  int x0 = max(p.x - r - 1, -1), x1 = min(p.x + r, u_size.x - 1);
-  int y0 = max(p.y - r - 1, -1), y1 = min(p.y + r, u_size.y - 1);
-  float area = float((x1 - x0) * (y1 - y0));
-  vec3 s;
+// Colour sum (rgb, in units of 1/255) and true pixel count (a) of the box of integer half-widths
+// rx, ry around p, clamped to the image, so border boxes are divided by their real area and the
+// border does not darken.
+vec4 box_sum(ivec2 p, int rx, int ry) {
+  int x0 = max(p.x - rx - 1, -1), x1 = min(p.x + rx, u_size.x - 1);
+  int y0 = max(p.y - ry - 1, -1), y1 = min(p.y + ry, u_size.y - 1);
+  vec4 s;
   for (int c = 0; c < 3; ++c) {
     // For uint tables the corner differences run in uint: wrap-around cancels exactly, and the
     // box sum (< 2^32) converts to float only at the end.
     SAT_T v = fetch(c, x1, y1) - fetch(c, x0, y1) - fetch(c, x1, y0) + fetch(c, x0, y0);
     s[c] = float(v);
   }
-  return s / (area * 255.0);
+  s.a = float((x1 - x0) * (y1 - y0));
+  return s;
 }
 
 float linear_depth(float d) { return u_near * u_far / (u_far - d * (u_far - u_near)); }
@@ -55,16 +56,21 @@ float linear_depth(float d) { return u_near * u_far / (u_far - d * (u_far - u_ne
 float coc_radius(float z) { return min(u_aperture * abs(z - u_focus) / z, u_max_radius); }
 
 vec3 blurred(ivec2 p, float r) {
-  // Fractional radius: blend the two neighbouring integer boxes, so blur grows smoothly with depth
-  // (no bands) while each box stays exact in integer arithmetic. Along one axis this is exactly the
-  // bilinear corner lookup (lerp of S at p+r0 and p+r0+1); in 2D it drops bilinear's two mixed
-  // r0 x (r0+1) boxes, saving 16 of 40 buffer reads per pixel for a difference far below 1/255
-  // of smoothness. Interpolating uint corners in float would instead lose exactness.
+  // Fractional radius r = r0 + t by bilinear corner lookups: each corner of the box is the SAT
+  // interpolated between r0 and r0 + 1 in x and in y. That interpolation is separable, so the
+  // fractional box equals the weighted sum of the four integer boxes (r0|r0+1) x (r0|r0+1) with
+  // weights (1-t)^2, t(1-t), t(1-t), t^2: the outer ring of pixels gets weight t, its corners t^2.
+  // Summing exact integer boxes first keeps uint tables exact (interpolating wrapped uint corners
+  // in float would not). 16 corner reads per channel instead of 4; only where t > 0.
   int r0 = int(floor(r));
   float t = r - float(r0);
-  vec3 a = box_average(p, r0);
-  if (t <= 0.0) return a;
-  return mix(a, box_average(p, r0 + 1), t);
+  vec4 s = box_sum(p, r0, r0);
+  if (t > 0.0) {
+    s = (1.0 - t) * (1.0 - t) * s +
+        t * (1.0 - t) * (box_sum(p, r0 + 1, r0) + box_sum(p, r0, r0 + 1)) +
+        t * t * box_sum(p, r0 + 1, r0 + 1);
+  }
+  return s.rgb / (s.a * 255.0);
 }
 
 void main() {
