@@ -243,13 +243,7 @@ int run_compact(const std::vector<std::string>& args) {
       throw std::runtime_error(o.flags_path + ": flags must be uint8 with as many elements as " +
                                p.positional[0]);
   }
-  bool gpu = !o.cpu;
-  std::string why;
-  if (gpu && !scandof::cuda_device_available(&why)) {
-    gpu = false;
-    std::fprintf(stderr, "scantool: no CUDA device (%s); computed on the CPU reference\n",
-                 why.c_str());
-  }
+  const bool gpu = use_gpu(o.cpu, "reference");
   const scandof::npy::Array* fl = o.flags_path.empty() ? nullptr : &flags;
   using scandof::npy::DType;
   switch (in.dtype) {

@@ -285,16 +285,8 @@ int run_scan(const std::vector<std::string>& args) {
                              ": dtype uint8 ('|u1') cannot be scanned; supported: int32, "
                              "uint32, int64, float32, float64 (convert, e.g. a.astype(np.uint32))");
 
-  bool on_gpu = !o.cpu;
-  std::string why;
-  if (o.cpu) {
-    std::fprintf(stderr, "scantool: --cpu: computed on the CPU with the reference scan\n");
-  } else if (!scandof::cuda_device_available(&why)) {
-    on_gpu = false;
-    std::fprintf(stderr,
-                 "scantool: no CUDA device (%s); computed on the CPU with the reference scan\n",
-                 why.c_str());
-  }
+  if (o.cpu) std::fprintf(stderr, "scantool: --cpu: computed on the CPU with the reference scan\n");
+  const bool on_gpu = use_gpu(o.cpu, "with the reference scan");
 
   scandof::npy::Array out(in.dtype, in.shape);
   std::size_t bad = 0;

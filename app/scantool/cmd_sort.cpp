@@ -172,13 +172,7 @@ int run_sort(const std::vector<std::string>& args) {
   if (o.algo == scandof::SortAlgorithm::Split &&
       (o.begin_bit != 0 || (o.end_bit >= 0 && o.end_bit != bits) || !o.values.empty()))
     throw UsageError("--algo split sorts keys only, on all bits (its bitonic merge is not stable)");
-  bool gpu = !o.cpu;
-  std::string why;
-  if (gpu && !scandof::cuda_device_available(&why)) {
-    gpu = false;
-    std::fprintf(stderr, "scantool: no CUDA device (%s); computed on the CPU reference\n",
-                 why.c_str());
-  }
+  const bool gpu = use_gpu(o.cpu, "reference");
   const scandof::npy::Array* vp = o.values.empty() ? nullptr : &vals;
   using scandof::npy::DType;
   switch (in.dtype) {

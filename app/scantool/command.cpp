@@ -4,7 +4,10 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+
+#include "scandof/scan.hpp"
 
 namespace scantool {
 namespace {
@@ -104,6 +107,15 @@ double parse_double(const std::string& text, const std::string& what) {
   if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
     throw UsageError(what + " must be a finite number, got '" + text + "'");
   return v;
+}
+
+bool use_gpu(bool cpu_requested, const char* cpu_what) {
+  if (cpu_requested) return false;
+  std::string why;
+  if (scandof::cuda_device_available(&why)) return true;
+  std::fprintf(stderr, "scantool: no CUDA device (%s); computed on the CPU %s\n", why.c_str(),
+               cpu_what);
+  return false;
 }
 
 }  // namespace scantool

@@ -67,4 +67,9 @@ std::size_t parse_size(const std::string& text, const std::string& what);
 std::uint64_t parse_u64(const std::string& text, const std::string& what);
 double parse_double(const std::string& text, const std::string& what);
 
+// Whether a subcommand runs on the GPU: false when --cpu was given or no usable CUDA device is
+// present; the latter is said on stderr as "scantool: no CUDA device (<why>); computed on the CPU
+// <cpu_what>", so every subcommand reports its fallback the same way.
+bool use_gpu(bool cpu_requested, const char* cpu_what);
+
 }  // namespace scantool
