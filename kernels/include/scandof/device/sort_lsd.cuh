@@ -145,6 +145,23 @@ __global__ void __launch_bounds__(1024)
   if (t < blocks) row[t] = before + inc - x;
 }
 
+// Exclusive scan of one value per thread over the 256 threads (digits); every thread calls it.
+__device__ __forceinline__ unsigned block_exclusive_256(unsigned x, unsigned* warp_sum) {
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  unsigned inc = x;
+#pragma unroll
+  for (int s = 1; s < 32; s <<= 1) {
+    const unsigned y = __shfl_up_sync(0xffffffffu, inc, s);
+    if (lane >= s) inc += y;
+  }
+  if (lane == 31) warp_sum[warp] = inc;
+  __syncthreads();
+  unsigned before = inc - x;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) before += w < warp ? warp_sum[w] : 0u;
+  return before;
+}
+
 template <class T, int N>
 struct alignas(16) SmemArray {
   T v[N];
@@ -206,17 +223,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
       wh[w][t] = count;
       count += c;
     }
-    unsigned inc = count;
-#pragma unroll
-    for (int s = 1; s < 32; s <<= 1) {
-      const unsigned y = __shfl_up_sync(0xffffffffu, inc, s);
-      if (lane >= s) inc += y;
-    }
-    if (lane == 31) warp_sum[warp] = inc;
-    __syncthreads();
-    unsigned start = inc - count;
-    for (int w = 0; w < warp; ++w) start += warp_sum[w];
-    tile_start[t] = start;
+    tile_start[t] = block_exclusive_256(count, warp_sum);
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
@@ -288,23 +295,6 @@ struct TileSmem {
   SmemArray<K, Tuning<K>::kTile> kst;
   SmemArray<V, kHasValues ? Tuning<K>::kTile : 1> vst;
 };
-
-// Exclusive scan of one value per thread over the 256 threads (digits); every thread calls it.
-__device__ __forceinline__ unsigned block_exclusive_256(unsigned x, unsigned* warp_sum) {
-  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-  unsigned inc = x;
-#pragma unroll
-  for (int s = 1; s < 32; s <<= 1) {
-    const unsigned y = __shfl_up_sync(0xffffffffu, inc, s);
-    if (lane >= s) inc += y;
-  }
-  if (lane == 31) warp_sum[warp] = inc;
-  __syncthreads();
-  unsigned before = inc - x;
-#pragma unroll
-  for (int w = 0; w < kWarps; ++w) before += w < warp ? warp_sum[w] : 0u;
-  return before;
-}
 
 // Warp-striped tile load: warp w owns items [w*32*kItems, (w+1)*32*kItems), row j of it is 32
 // consecutive items, so (warp, j, lane) order is input order.
