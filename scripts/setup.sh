@@ -7,7 +7,7 @@ set -euo pipefail
 
 pkgs=(cmake ninja-build g++ pkg-config ccache
       libglfw3-dev python3-glad libimgui-dev libstb-dev libegl-dev libgl-dev
-      libgtest-dev libbenchmark-dev
+      libgtest-dev libcli11-dev nlohmann-json3-dev libglm-dev
       python3-numpy python3-matplotlib
       xvfb xauth libgl1-mesa-dri libegl-mesa0)
 

@@ -1,0 +1,24 @@
+// The one way the project's programs write a file: into a temporary file in the destination's own
+// folder, every write and the close checked, then renamed over the destination. A full disk, a
+// killed process or a failed write leaves the old file as it was (rename is atomic on POSIX) and
+// never a half-written one. Paths that are not regular files (/dev/null, /dev/full, a FIFO) are
+// written in place, since they cannot be renamed over; failures there are still reported.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace scandof {
+namespace util {
+
+// Calls write(out) and commits what it wrote to `path`. Throws std::runtime_error naming the path
+// and the reason (errno's text) when anything fails; the destination is then untouched.
+void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write);
+
+inline void write_text_file(const std::string& path, const std::string& text) {
+  write_file_atomic(path, [&](std::ostream& o) { o << text; });
+}
+
+}  // namespace util
+}  // namespace scandof
