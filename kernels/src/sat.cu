@@ -27,19 +27,53 @@ constexpr int kMaxSide = 1 << 20;
 }  // namespace
 
 struct SatBuilder::Impl {
+  static constexpr int kRing = SatBuilder::kTimingRing;
   void* scratch = nullptr;
   std::size_t scratch_bytes = 0;
-  cudaEvent_t ev[kNumEvents] = {};
+  // One event set per ring slot: a timed build records into slot `cur`; poll_stage_times reads
+  // older slots once their last event has passed, so a frame loop never waits on the GPU.
+  cudaEvent_t ring[kRing][kNumEvents] = {};
+  SatMethod slot_method[kRing] = {};
+  bool slot_pending[kRing] = {};
+  unsigned long long slot_seq[kRing] = {};
+  unsigned long long seq = 0;
+  int cur = 0, last = -1;
+  bool last_timed = false;  // whether the most recent build() was timed (stage_times' subject)
   bool have_events = false;
-  bool have_times = false;
-  SatMethod last_method = SatMethod::Paper;
+  cudaEvent_t* ev = ring[0];
 
   ~Impl() {
     // Destructors must not throw: errors here are dropped (the context may already be gone).
     if (scratch) cudaFree(scratch);
     if (have_events)
-      for (auto& e : ev) cudaEventDestroy(e);
+      for (auto& set : ring)
+        for (auto& e : set) cudaEventDestroy(e);
   }
+
+  static float elapsed(cudaEvent_t a, cudaEvent_t b) {
+    float v = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&v, a, b));
+    return v;
+  }
+  // The times of slot k (its events must have completed).
+  SatStageTimes times_of(int k) const {
+    const cudaEvent_t* e = ring[k];
+    SatStageTimes t;
+    if (slot_method[k] == SatMethod::Paper) {
+      t.deinterleave_ms = elapsed(e[0], e[1]);
+      t.row_scan_ms = elapsed(e[1], e[2]);
+      t.transpose_ms = elapsed(e[2], e[3]);
+      t.column_scan_ms = elapsed(e[3], e[4]);
+      t.transpose_back_ms = elapsed(e[4], e[5]);
+      t.total_ms = elapsed(e[0], e[5]);
+    } else {
+      t.row_scan_ms = elapsed(e[0], e[2]);
+      t.column_scan_ms = elapsed(e[2], e[4]);
+      t.total_ms = elapsed(e[0], e[4]);
+    }
+    return t;
+  }
+  cudaEvent_t end_event(int k) const { return ring[k][slot_method[k] == SatMethod::Paper ? 5 : 4]; }
 
   void* reserve(std::size_t bytes) {
     if (bytes > scratch_bytes) {
@@ -59,7 +93,7 @@ struct SatBuilder::Impl {
 
   template <class Pixels, class T>
   void paper(Pixels px, int w, int h, int ch, T* out, ScanAlgorithm algo, cudaStream_t s,
-             bool timed) {
+             bool timed, bool interleaved) {
     sat_detail::deinterleave<Pixels, T>(px, w, h, ch, out, s);
     CUDA_CHECK_LAUNCH();
     record(timed, 1, s);
@@ -73,33 +107,48 @@ struct SatBuilder::Impl {
     sat_detail::batched_row_scan<T>(algo, tmp, w, h, ch, s);
     CUDA_CHECK_LAUNCH();
     record(timed, 4, s);
-    sat_detail::transpose_planes<T>(tmp, out, w, h, ch, s);
+    if (interleaved)
+      sat_detail::transpose_planes_interleaved<T>(tmp, out, w, h, ch, s);
+    else
+      sat_detail::transpose_planes<T>(tmp, out, w, h, ch, s);
     CUDA_CHECK_LAUNCH();
     record(timed, 5, s);
   }
 
   template <class Pixels, class Acc, class Out>
-  void fused(Pixels px, bool vec, int w, int h, int ch, void* out, cudaStream_t s, bool timed) {
+  void fused(Pixels px, bool vec, int w, int h, int ch, void* out, cudaStream_t s, bool timed,
+             bool interleaved) {
     Acc* a = static_cast<Acc*>(out);
-    if (vec)
-      sat_detail::fused_rows<Pixels, Acc, true>(px, w, h, ch, a, s);
-    else
-      sat_detail::fused_rows<Pixels, Acc, false>(px, w, h, ch, a, s);
+    if (interleaved) {
+      if (vec)
+        sat_detail::fused_rows<Pixels, Acc, true, true>(px, w, h, ch, a, s);
+      else
+        sat_detail::fused_rows<Pixels, Acc, false, true>(px, w, h, ch, a, s);
+    } else {
+      if (vec)
+        sat_detail::fused_rows<Pixels, Acc, true>(px, w, h, ch, a, s);
+      else
+        sat_detail::fused_rows<Pixels, Acc, false>(px, w, h, ch, a, s);
+    }
     CUDA_CHECK_LAUNCH();
     record(timed, 2, s);
-    sat_detail::fused_columns<Acc, Out>(a, w, h, ch, s);
+    // Interleaved rows are one plane of 4*w columns: column c of pixel x is column 4x + c.
+    if (interleaved)
+      sat_detail::fused_columns<Acc, Out>(a, 4 * w, h, 1, s);
+    else
+      sat_detail::fused_columns<Acc, Out>(a, w, h, ch, s);
     CUDA_CHECK_LAUNCH();
     record(timed, 4, s);
   }
 
   template <class Pixels>
   void run(Pixels px, bool vec_ok, int w, int h, int ch, void* out, SatFormat format,
-           SatMethod method, ScanAlgorithm algo, cudaStream_t s, bool timed) {
+           SatMethod method, ScanAlgorithm algo, cudaStream_t s, bool timed, bool il) {
     if (method == SatMethod::Paper) {
       if (format == SatFormat::U32)
-        paper<Pixels, uint32_t>(px, w, h, ch, static_cast<uint32_t*>(out), algo, s, timed);
+        paper<Pixels, uint32_t>(px, w, h, ch, static_cast<uint32_t*>(out), algo, s, timed, il);
       else
-        paper<Pixels, float>(px, w, h, ch, static_cast<float*>(out), algo, s, timed);
+        paper<Pixels, float>(px, w, h, ch, static_cast<float*>(out), algo, s, timed, il);
       return;
     }
     // 16-byte stores of 4 table elements need every row start 16-byte aligned: width % 4 == 0.
@@ -112,26 +161,41 @@ struct SatBuilder::Impl {
           reserve(sat_detail::tile_scratch_words(w, h, ch) * sizeof(uint32_t)));
       cudaEvent_t mid = timed ? ev[2] : nullptr;
       uint32_t* o = static_cast<uint32_t*>(out);
-      if (format == SatFormat::U32) {
-        if (vec)
-          sat_detail::tiled_sat<Pixels, uint32_t, true>(px, w, h, ch, o, scratch_words, s, mid);
-        else
-          sat_detail::tiled_sat<Pixels, uint32_t, false>(px, w, h, ch, o, scratch_words, s, mid);
-      } else {
-        if (vec)
-          sat_detail::tiled_sat<Pixels, float, true>(px, w, h, ch, o, scratch_words, s, mid);
-        else
-          sat_detail::tiled_sat<Pixels, float, false>(px, w, h, ch, o, scratch_words, s, mid);
-      }
+      tiled<Pixels>(px, vec, il, format == SatFormat::U32, w, h, ch, o, scratch_words, s, mid);
       record(timed, 4, s);
       return;
     }
     if (format == SatFormat::U32) {
-      fused<Pixels, uint32_t, uint32_t>(px, vec, w, h, ch, out, s, timed);
+      fused<Pixels, uint32_t, uint32_t>(px, vec, w, h, ch, out, s, timed, il);
     } else if (u32_exact) {
-      fused<Pixels, uint32_t, float>(px, vec, w, h, ch, out, s, timed);  // exact, rounded once
+      fused<Pixels, uint32_t, float>(px, vec, w, h, ch, out, s, timed, il);  // exact, rounded once
     } else {
-      fused<Pixels, float, float>(px, vec, w, h, ch, out, s, timed);  // would wrap in 32 bits
+      fused<Pixels, float, float>(px, vec, w, h, ch, out, s, timed, il);  // would wrap in 32 bits
+    }
+  }
+
+  // The eight instantiations of the tiled path (vector loads x layout x element type).
+  template <class Pixels, class Out, bool VEC>
+  static void tiled_layout(Pixels px, bool il, int w, int h, int ch, uint32_t* o, uint32_t* scr,
+                           cudaStream_t s, cudaEvent_t mid) {
+    if (il)
+      sat_detail::tiled_sat<Pixels, Out, VEC, true>(px, w, h, ch, o, scr, s, mid);
+    else
+      sat_detail::tiled_sat<Pixels, Out, VEC, false>(px, w, h, ch, o, scr, s, mid);
+  }
+  template <class Pixels>
+  static void tiled(Pixels px, bool vec, bool il, bool u32, int w, int h, int ch, uint32_t* o,
+                    uint32_t* scr, cudaStream_t s, cudaEvent_t mid) {
+    if (u32) {
+      if (vec)
+        tiled_layout<Pixels, uint32_t, true>(px, il, w, h, ch, o, scr, s, mid);
+      else
+        tiled_layout<Pixels, uint32_t, false>(px, il, w, h, ch, o, scr, s, mid);
+    } else {
+      if (vec)
+        tiled_layout<Pixels, float, true>(px, il, w, h, ch, o, scr, s, mid);
+      else
+        tiled_layout<Pixels, float, false>(px, il, w, h, ch, o, scr, s, mid);
     }
   }
 };
@@ -142,7 +206,8 @@ SatBuilder::~SatBuilder() {
 }
 
 void SatBuilder::build(const SatInput& in, void* d_out, SatFormat format, SatMethod method,
-                       ScanAlgorithm algo, cudaStream_t stream, bool timed, int channels) {
+                       ScanAlgorithm algo, cudaStream_t stream, bool timed, int channels,
+                       SatLayout layout) {
   if (channels < 1 || channels > 4)
     throw std::invalid_argument("SatBuilder::build: channels must be 1..4");
   if (in.width < 0 || in.height < 0 || in.width > kMaxSide || in.height > kMaxSide)
@@ -154,7 +219,12 @@ void SatBuilder::build(const SatInput& in, void* d_out, SatFormat format, SatMet
     throw std::invalid_argument("SatBuilder::build: unknown SatMethod");
   if (static_cast<int>(algo) < 0 || static_cast<int>(algo) >= kNumScanAlgorithms)
     throw std::invalid_argument("SatBuilder::build: unknown ScanAlgorithm");
-  impl_->have_times = false;
+  if (layout != SatLayout::Planar && layout != SatLayout::Interleaved)
+    throw std::invalid_argument("SatBuilder::build: unknown SatLayout");
+  if (layout == SatLayout::Interleaved && in.width > kMaxSide / 4)
+    throw std::invalid_argument("SatBuilder::build: interleaved tables need width <= " +
+                                std::to_string(kMaxSide / 4));
+  impl_->last_timed = false;
   if (in.width == 0 || in.height == 0) return;
   if (d_out == nullptr) throw std::invalid_argument("SatBuilder::build: null output");
   if (in.texture == 0) {
@@ -169,47 +239,61 @@ void SatBuilder::build(const SatInput& in, void* d_out, SatFormat format, SatMet
     throw std::invalid_argument("SatBuilder::build: d_out must be 16-byte aligned (cudaMalloc is)");
 
   if (timed && !impl_->have_events) {
-    for (auto& e : impl_->ev) CUDA_CHECK(cudaEventCreate(&e));
+    for (auto& set : impl_->ring)
+      for (auto& e : set) CUDA_CHECK(cudaEventCreate(&e));
     impl_->have_events = true;
+  }
+  const bool il = layout == SatLayout::Interleaved;
+  if (timed) {
+    // Claim the next slot. An unread slot is overwritten: its build is kRing - 1 timed builds old,
+    // and a reader that has not polled since only wants the newest anyway.
+    impl_->cur = (impl_->last + 1) % Impl::kRing;
+    impl_->ev = impl_->ring[impl_->cur];
   }
   impl_->record(timed, 0, stream);
   if (in.texture != 0) {
     impl_->run(sat_detail::TexturePixels{in.texture}, true, in.width, in.height, channels, d_out,
-               format, method, algo, stream, timed);
+               format, method, algo, stream, timed, il);
   } else {
     const bool vec_ok =
         reinterpret_cast<std::uintptr_t>(in.pixels) % 16u == 0 && in.pitch_bytes % 16u == 0;
     impl_->run(
         sat_detail::PitchedPixels{static_cast<const unsigned char*>(in.pixels), in.pitch_bytes},
-        vec_ok, in.width, in.height, channels, d_out, format, method, algo, stream, timed);
+        vec_ok, in.width, in.height, channels, d_out, format, method, algo, stream, timed, il);
   }
-  impl_->have_times = timed;
-  impl_->last_method = method;
+  if (timed) {
+    const int k = impl_->cur;
+    impl_->slot_method[k] = method;
+    impl_->slot_pending[k] = true;
+    impl_->slot_seq[k] = ++impl_->seq;
+    impl_->last = k;
+    impl_->last_timed = true;
+  }
 }
 
 SatStageTimes SatBuilder::stage_times() {
-  SatStageTimes t;
-  if (!impl_->have_times) return t;
-  auto ms = [&](int a, int b) {
-    float v = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&v, impl_->ev[a], impl_->ev[b]));
-    return v;
-  };
-  if (impl_->last_method == SatMethod::Paper) {
-    CUDA_CHECK(cudaEventSynchronize(impl_->ev[5]));
-    t.deinterleave_ms = ms(0, 1);
-    t.row_scan_ms = ms(1, 2);
-    t.transpose_ms = ms(2, 3);
-    t.column_scan_ms = ms(3, 4);
-    t.transpose_back_ms = ms(4, 5);
-    t.total_ms = ms(0, 5);
-  } else {
-    CUDA_CHECK(cudaEventSynchronize(impl_->ev[4]));
-    t.row_scan_ms = ms(0, 2);
-    t.column_scan_ms = ms(2, 4);
-    t.total_ms = ms(0, 4);
+  const int k = impl_->last;
+  if (k < 0 || !impl_->last_timed) return SatStageTimes{};
+  CUDA_CHECK(cudaEventSynchronize(impl_->end_event(k)));
+  return impl_->times_of(k);
+}
+
+bool SatBuilder::poll_stage_times(SatStageTimes& out) {
+  // The newest finished slot wins; every finished slot is retired so it is reported once.
+  int best = -1;
+  for (int k = 0; k < Impl::kRing; ++k) {
+    if (!impl_->slot_pending[k]) continue;
+    const cudaError_t err = cudaEventQuery(impl_->end_event(k));
+    if (err == cudaErrorNotReady) continue;
+    CUDA_CHECK(err);
+    if (best < 0 || impl_->slot_seq[k] > impl_->slot_seq[best]) best = k;
   }
-  return t;
+  if (best < 0) return false;
+  out = impl_->times_of(best);
+  for (int k = 0; k < Impl::kRing; ++k)
+    if (impl_->slot_pending[k] && impl_->slot_seq[k] <= impl_->slot_seq[best])
+      impl_->slot_pending[k] = false;
+  return true;
 }
 
 }  // namespace scandof

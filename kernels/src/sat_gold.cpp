@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 #include "scandof/sat.hpp"
 
@@ -63,19 +64,38 @@ void sat_gold_impl(const uint8_t* rgba, int width, int height, T* out, int chann
 
 }  // namespace
 
-void sat_gold(const uint8_t* rgba, int width, int height, uint32_t* out, int channels) {
-  sat_gold_impl<uint32_t, uint32_t>(rgba, width, height, out, channels);
+// Interleaved tables are the planar ones with the planes zipped (4 words per pixel, zeros past
+// `channels`): the reference stays one algorithm, the layout one copy.
+template <class T>
+void sat_gold_layout(const uint8_t* rgba, int width, int height, T* out, int channels,
+                     SatLayout layout) {
+  if (layout == SatLayout::Planar) {
+    sat_gold_impl<T, T>(rgba, width, height, out, channels);
+    return;
+  }
+  const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  std::vector<T> planes(n * static_cast<std::size_t>(channels));
+  sat_gold_impl<T, T>(rgba, width, height, planes.data(), channels);
+  for (std::size_t i = 0; i < n; ++i)
+    for (int c = 0; c < 4; ++c) out[4 * i + c] = c < channels ? planes[c * n + i] : T(0);
 }
 
-void sat_gold(const uint8_t* rgba, int width, int height, float* out, int channels) {
-  sat_gold_impl<float, float>(rgba, width, height, out, channels);
+void sat_gold(const uint8_t* rgba, int width, int height, uint32_t* out, int channels,
+              SatLayout layout) {
+  sat_gold_layout<uint32_t>(rgba, width, height, out, channels, layout);
 }
 
-std::size_t SatBuilder::table_bytes(int width, int height, int channels) {
+void sat_gold(const uint8_t* rgba, int width, int height, float* out, int channels,
+              SatLayout layout) {
+  sat_gold_layout<float>(rgba, width, height, out, channels, layout);
+}
+
+std::size_t SatBuilder::table_bytes(int width, int height, int channels, SatLayout layout) {
   if (width < 0 || height < 0 || channels < 1 || channels > 4)
     throw std::invalid_argument("SatBuilder::table_bytes: bad width, height or channels");
-  return static_cast<std::size_t>(channels) * static_cast<std::size_t>(width) *
-         static_cast<std::size_t>(height) * 4u;
+  const std::size_t words =
+      layout == SatLayout::Interleaved ? 4u : static_cast<std::size_t>(channels);
+  return words * static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4u;
 }
 
 #if !SCANDOF_WITH_CUDA
@@ -83,11 +103,14 @@ struct SatBuilder::Impl {};
 SatBuilder::SatBuilder() : impl_(nullptr) {}
 SatBuilder::~SatBuilder() = default;
 void SatBuilder::build(const SatInput&, void*, SatFormat, SatMethod, ScanAlgorithm, cudaStream_t,
-                       bool, int) {
+                       bool, int, SatLayout) {
   throw std::runtime_error("SatBuilder::build: scandof was built without CUDA (use sat_gold)");
 }
 SatStageTimes SatBuilder::stage_times() {
   return SatStageTimes{};
+}
+bool SatBuilder::poll_stage_times(SatStageTimes&) {
+  return false;
 }
 #endif
 

@@ -1,8 +1,9 @@
 // Summed-area tables of an RGBA8 image (GPU Gems 3, 39.3): the API the demo and the tools use.
 // Host-only header (no nvcc needed). The implementation lives in kernels/src/sat*.cu.
 //
-// Layout of a table: `channels` planes (R, G, B), plane c at out + c * width * height, each plane
-// row-major with `width` elements per row, row 0 = the image's first row in memory (for a GL
+// Layout of a table (SatLayout::Planar): `channels` planes (R, G, B), plane c at
+// out + c * width * height, each plane row-major with `width` elements per row (Interleaved: see
+// SatLayout), row 0 = the image's first row in memory (for a GL
 // texture that is the bottom row). Element (x, y) is the inclusive sum of the channel over all
 // pixels (x', y') with x' <= x and y' <= y. U32 tables are exact for 8-bit input and box sums stay
 // exact under wrap-around (a box of up to 2^24 pixels fits in 32 bits); F32 tables are the paper's.
@@ -23,6 +24,16 @@ typedef struct CUevent_st* cudaEvent_t;
 namespace scandof {
 
 enum class SatFormat : int { U32 = 0, F32 = 1 };
+
+// Where each channel's sums go.
+enum class SatLayout : int {
+  // `channels` planes one after another (the paper's layout; the scans and the benchmarks use it).
+  Planar = 0,
+  // 4 words per pixel, R G B A sums side by side (words >= channels are 0): a reader gets every
+  // channel of one corner with one 16-byte load, which is what a depth-of-field gather wants
+  // (16 corners per pixel). Built directly by the last pass of every method; same element type.
+  Interleaved = 1,
+};
 
 // How the table is built.
 enum class SatMethod : int {
@@ -70,16 +81,27 @@ class SatBuilder {
   SatBuilder(const SatBuilder&) = delete;
   SatBuilder& operator=(const SatBuilder&) = delete;
 
-  // Bytes of the output tables: channels * width * height * 4.
-  static std::size_t table_bytes(int width, int height, int channels = 3);
+  // Bytes of the output tables: channels * width * height * 4 (Planar) or 16 * width * height
+  // (Interleaved).
+  static std::size_t table_bytes(int width, int height, int channels = 3,
+                                 SatLayout layout = SatLayout::Planar);
 
   // Builds `channels` (1..4, from R) tables into d_out (table_bytes() bytes of device memory,
   // uint32_t or float by `format`). Asynchronous on `stream`; with `timed`, stage events are
   // recorded (a little overhead) and stage_times() reports them.
   void build(const SatInput& in, void* d_out, SatFormat format, SatMethod method,
-             ScanAlgorithm algo, cudaStream_t stream = 0, bool timed = false, int channels = 3);
+             ScanAlgorithm algo, cudaStream_t stream = 0, bool timed = false, int channels = 3,
+             SatLayout layout = SatLayout::Planar);
 
+  // Stage times of the last timed build; waits for it to finish (tools, tests, benchmarks).
   SatStageTimes stage_times();
+
+  // For a frame loop that must not stall: the stage times of the newest timed build that the GPU
+  // has finished, read with cudaEventQuery only. Timed builds rotate through a ring of event sets
+  // (kTimingRing deep), so a build's times can be read up to kTimingRing - 1 builds later.
+  // Returns false (and leaves `out`) when no timed build has finished since the last true.
+  bool poll_stage_times(SatStageTimes& out);
+  static constexpr int kTimingRing = 4;
 
  private:
   struct Impl;
@@ -87,7 +109,9 @@ class SatBuilder {
 };
 
 // CPU reference: tables of an RGBA8 image (4 bytes per pixel, rows of width pixels).
-void sat_gold(const uint8_t* rgba, int width, int height, uint32_t* out, int channels = 3);
-void sat_gold(const uint8_t* rgba, int width, int height, float* out, int channels = 3);
+void sat_gold(const uint8_t* rgba, int width, int height, uint32_t* out, int channels = 3,
+              SatLayout layout = SatLayout::Planar);
+void sat_gold(const uint8_t* rgba, int width, int height, float* out, int channels = 3,
+              SatLayout layout = SatLayout::Planar);
 
 }  // namespace scandof

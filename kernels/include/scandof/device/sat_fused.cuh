@@ -53,7 +53,9 @@ struct Vec4Of<float> {
 // channel across the barrier (the 4-pixel serial sums are recomputed: 3 adds, not 16 registers).
 // `group` (1..kFusedRowMaxGroup, uniform) spreads short rows over all warps.
 // VEC: width % 4 == 0 and 16-byte aligned input rows: 16-byte pixel loads and table stores.
-template <class Pixels, class Acc, bool VEC>
+// INTERLEAVED: 4 words per pixel (channel sums; words >= channels are 0), one 16-byte store per
+// pixel; the column pass then treats the table as one plane of 4 * width columns.
+template <class Pixels, class Acc, bool VEC, bool INTERLEAVED = false>
 __global__ void __launch_bounds__(32 * kFusedRowWarps)
     fused_row_kernel(Pixels pixels, int width, int height, int channels, int group,
                      Acc* __restrict__ out) {
@@ -64,7 +66,7 @@ __global__ void __launch_bounds__(32 * kFusedRowWarps)
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int y = blockIdx.x;
   const std::size_t plane = static_cast<std::size_t>(width) * height;
-  Acc* row_out = out + static_cast<std::size_t>(y) * width;
+  Acc* row_out = out + static_cast<std::size_t>(y) * width * (INTERLEAVED ? 4 : 1);
   Acc carry[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
   const int round_px = kFusedRowWarps * group * kChunk;
   int parity = 0;
@@ -130,38 +132,61 @@ __global__ void __launch_bounds__(32 * kFusedRowWarps)
     for (int g = 0; g < G; ++g) {
       const int x0 = warp_base + g * kChunk;
       if (g >= group || x0 >= width) continue;
+      if constexpr (INTERLEAVED) {
+        Acc res[4][4];  // [pixel][channel]
 #pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        if (c >= channels) continue;
-        const Acc add = off[c] + prefix[g][c];
-        Acc v[4];
-        v[0] = add + Acc(channel_of(px[g][0], c));
+        for (int c = 0; c < 4; ++c) {
+          Acc run = off[c] + prefix[g][c];
 #pragma unroll
-        for (int i = 1; i < 4; ++i) v[i] = v[i - 1] + Acc(channel_of(px[g][i], c));
-        Acc* dst = row_out + c * plane + x0;
-        if (VEC) {
+          for (int i = 0; i < 4; ++i) {
+            run += Acc(channel_of(px[g][i], c));
+            res[i][c] = c < channels ? run : Acc(0);
+          }
+        }
+        auto* dst = reinterpret_cast<typename Vec4Of<Acc>::type*>(row_out) + x0;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
           typename Vec4Of<Acc>::type o;
-          o.x = v[0];
-          o.y = v[1];
-          o.z = v[2];
-          o.w = v[3];
-          *reinterpret_cast<typename Vec4Of<Acc>::type*>(dst) = o;
-        } else {
+          o.x = res[i][0];
+          o.y = res[i][1];
+          o.z = res[i][2];
+          o.w = res[i][3];
+          if (x0 + i < width) dst[i] = o;
+        }
+      } else {
 #pragma unroll
-          for (int i = 0; i < 4; ++i)
-            if (x0 + i < width) dst[i] = v[i];
+        for (int c = 0; c < 4; ++c) {
+          if (c >= channels) continue;
+          const Acc add = off[c] + prefix[g][c];
+          Acc v[4];
+          v[0] = add + Acc(channel_of(px[g][0], c));
+#pragma unroll
+          for (int i = 1; i < 4; ++i) v[i] = v[i - 1] + Acc(channel_of(px[g][i], c));
+          Acc* dst = row_out + c * plane + x0;
+          if (VEC) {
+            typename Vec4Of<Acc>::type o;
+            o.x = v[0];
+            o.y = v[1];
+            o.z = v[2];
+            o.w = v[3];
+            *reinterpret_cast<typename Vec4Of<Acc>::type*>(dst) = o;
+          } else {
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+              if (x0 + i < width) dst[i] = v[i];
+          }
         }
       }
     }
   }
 }
 
-template <class Pixels, class Acc, bool VEC>
+template <class Pixels, class Acc, bool VEC, bool INTERLEAVED = false>
 void fused_rows(Pixels pixels, int width, int height, int channels, Acc* out, cudaStream_t stream) {
   const int chunks = (width + 127) / 128;
   int group = (chunks + kFusedRowWarps - 1) / kFusedRowWarps;
   group = group < 1 ? 1 : (group > kFusedRowMaxGroup ? kFusedRowMaxGroup : group);
-  fused_row_kernel<Pixels, Acc, VEC>
+  fused_row_kernel<Pixels, Acc, VEC, INTERLEAVED>
       <<<height, 32 * kFusedRowWarps, 0, stream>>>(pixels, width, height, channels, group, out);
 }
 

@@ -189,7 +189,11 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-template <class Pixels, class Out, bool VEC>
+// INTERLEAVED: the table holds 4 words per pixel (R, G, B, A sums; words >= channels are 0), so a
+// reader gets all channels of one corner in one 16-byte load. The lane then keeps its 4 rows x 4
+// pixels x 4 channels of results in registers and writes one 16-byte word per pixel after the
+// channel loop: a warp's stores cover 2 KB contiguously, as the planar path's do.
+template <class Pixels, class Out, bool VEC, bool INTERLEAVED = false>
 __global__ void __launch_bounds__(32 * kTileWarps)
     tile_scan_kernel(Pixels pixels, int width, int height, int channels,
                      const uint32_t* __restrict__ left_ex, const uint32_t* __restrict__ above_ex,
@@ -205,6 +209,7 @@ __global__ void __launch_bounds__(32 * kTileWarps)
 #pragma unroll
   for (int r = 0; r < kRowsPerWarp; ++r)
     load_quad<Pixels, VEC>(pixels, x0, y0 + warp * kRowsPerWarp + r, width, height, px[r]);
+  uint32_t res[INTERLEAVED ? kRowsPerWarp : 1][4][4] = {};  // [row][pixel][channel]
   // left(y): warp c scans the 32 row sums left of the tile (one per lane) for channel c.
   if (warp < channels) {
     const int y = y0 + lane;
@@ -264,6 +269,13 @@ __global__ void __launch_bounds__(32 * kTileWarps)
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r) {
       const int yl = warp * kRowsPerWarp + r, y = y0 + yl;
+      if (INTERLEAVED) {
+        const uint32_t l = left_in[c][yl];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          res[INTERLEAVED ? r : 0][i][c] = out_bits(v[r][i] + base[i] + l, Out{});
+        continue;
+      }
       if (y >= height || x0 >= width) continue;
       const uint32_t l = left_in[c][yl];
       uint32_t* dst = out + c * plane + static_cast<std::size_t>(y) * width + x0;
@@ -279,11 +291,24 @@ __global__ void __launch_bounds__(32 * kTileWarps)
       }
     }
   }
+  if (INTERLEAVED) {
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r) {
+      const int y = y0 + warp * kRowsPerWarp + r;
+      if (y >= height) continue;
+      uint4* dst = reinterpret_cast<uint4*>(out) + static_cast<std::size_t>(y) * width + x0;
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const auto& p = res[INTERLEAVED ? r : 0][i];
+        if (x0 + i < width) dst[i] = make_uint4(p[0], p[1], p[2], p[3]);
+      }
+    }
+  }
 }
 
 // scratch: tile_scratch_words(w, h, channels) words of device memory. `after_aux` (optional) is
 // recorded between the reduce + aux-scan phase and the final scan phase.
-template <class Pixels, class Out, bool VEC>
+template <class Pixels, class Out, bool VEC, bool INTERLEAVED = false>
 void tiled_sat(Pixels pixels, int width, int height, int channels, uint32_t* out, uint32_t* scratch,
                cudaStream_t stream, cudaEvent_t after_aux) {
   const TileGrid g = tile_grid(width, height);
@@ -300,7 +325,7 @@ void tiled_sat(Pixels pixels, int width, int height, int channels, uint32_t* out
       width, height, channels, g.tiles_x, g.tiles_y, nb_rows, nb_cols, rt, ct, st);
   CUDA_CHECK_LAUNCH();
   if (after_aux) CUDA_CHECK(cudaEventRecord(after_aux, stream));
-  tile_scan_kernel<Pixels, Out, VEC>
+  tile_scan_kernel<Pixels, Out, VEC, INTERLEAVED>
       <<<grid, 32 * kTileWarps, 0, stream>>>(pixels, width, height, channels, rt, ct, st, out);
   CUDA_CHECK_LAUNCH();
 }

@@ -1,0 +1,52 @@
+// Depth of field on the GPU from interleaved summed-area tables (SatLayout::Interleaved): the
+// compute twin of shaders/dof.frag's gather, for a frame loop that keeps its tables in CUDA memory.
+// Host-only header; the kernels are in kernels/src/dof.cu.
+//
+// Each pixel reads its linear view depth once, turns it into a circle-of-confusion radius
+// r = min(A |z - z_f| / z, r_max) (thin lens, A = radius at infinity in pixels) and averages the
+// box of half-width r: an integer radius costs 4 corner loads of 16 bytes (every channel of a
+// corner at once); a fractional one the four exact integer boxes of the bilinear-corner scheme
+// (weights (1-t)^2, t(1-t), t(1-t), t^2), 16 loads. uint32 box sums are exact (wrap-around
+// cancels) and become float only when weighted.
+#pragma once
+
+#include <cstdint>
+
+#include "scandof/sat.hpp"
+
+#if __has_include(<cuda_runtime_api.h>)
+#include <cuda_runtime_api.h>
+#else
+typedef unsigned long long cudaSurfaceObject_t;
+typedef struct CUstream_st* cudaStream_t;
+#endif
+
+namespace scandof {
+
+struct DofParams {
+  float focus = 10;       // focal distance z_f, scene units along the view axis
+  float aperture = 8;     // CoC radius in pixels of a point at infinity (A)
+  float max_radius = 16;  // CoC clamp in pixels
+};
+
+// Thin-lens CoC radius in pixels (host and device code share this formula through the shader
+// constants header; it is repeated here for C++ callers).
+inline float coc_radius(float z, const DofParams& p) {
+  const float r = z > 0 ? p.aperture * (z > p.focus ? z - p.focus : p.focus - z) / z : p.max_radius;
+  return r < p.max_radius ? r : p.max_radius;
+}
+
+struct DofGatherArgs {
+  const void* sat = nullptr;  // interleaved tables, 4 words per pixel, W*H pixels
+  SatFormat format = SatFormat::U32;
+  cudaTextureObject_t depth = 0;  // linear view depth z (float, one channel), W x H texels
+  cudaSurfaceObject_t out = 0;    // RGBA8 surface, W x H, written as uchar4 (alpha 255)
+  int width = 0, height = 0;
+  DofParams params;
+};
+
+// Asynchronous on `stream`. Throws std::invalid_argument on a null table/texture/surface or a
+// non-positive size, and where scandof was built without CUDA.
+void dof_gather(const DofGatherArgs& args, cudaStream_t stream = 0);
+
+}  // namespace scandof

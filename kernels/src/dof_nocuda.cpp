@@ -1,0 +1,13 @@
+// Without CUDA the GPU depth-of-field entry points exist and say why they cannot run; the demo's
+// CPU fallback uses the CPU references instead.
+#include <stdexcept>
+
+#include "scandof/dof_cuda.hpp"
+
+namespace scandof {
+
+void dof_gather(const DofGatherArgs&, cudaStream_t) {
+  throw std::runtime_error("dof_gather: scandof was built without CUDA");
+}
+
+}  // namespace scandof
