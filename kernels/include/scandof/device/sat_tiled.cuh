@@ -291,17 +291,30 @@ __global__ void __launch_bounds__(32 * kTileWarps)
       }
     }
   }
-  if (INTERLEAVED) {
+  if constexpr (INTERLEAVED) {
+    // Written straight from the registers, a lane's 4 pixels are 64 contiguous bytes, so each
+    // 16-byte store instruction of the warp touches 32 separate 64-byte runs (measured 0.056 ms
+    // against 0.031 ms planar at 1080p). Staging one row of the warp's 128 pixels in shared
+    // memory lets every store instruction write 512 contiguous bytes.
+    __shared__ uint4 stage[kTileWarps][kTileW];
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r) {
       const int y = y0 + warp * kRowsPerWarp + r;
-      if (y >= height) continue;
-      uint4* dst = reinterpret_cast<uint4*>(out) + static_cast<std::size_t>(y) * width + x0;
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
-        const auto& p = res[INTERLEAVED ? r : 0][i];
-        if (x0 + i < width) dst[i] = make_uint4(p[0], p[1], p[2], p[3]);
+        const auto& p = res[r][i];
+        stage[warp][lane * 4 + i] = make_uint4(p[0], p[1], p[2], p[3]);
       }
+      __syncwarp();
+      if (y < height) {
+        uint4* dst = reinterpret_cast<uint4*>(out) + static_cast<std::size_t>(y) * width;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+          const int xl = k * 32 + lane, x = bx * kTileW + xl;
+          if (x < width) dst[x] = stage[warp][xl];
+        }
+      }
+      __syncwarp();
     }
   }
 }

@@ -1,0 +1,202 @@
+// dofbench: the depth-of-field gather kernel (scandof/dof_cuda.hpp) against its floors, with the
+// SAT build that feeds it (planar vs interleaved, Fused) and cudaMemcpy beside it in the same run.
+//
+// Two timings of the DoF pass, medians of CUDA-event times after warm-up:
+//  - "in frame": SAT build then DoF, as the demo's frame runs them; only the DoF is timed, so its
+//    table reads hit whatever the build left in L2 (all of it at 1080p: 33 MB < 50 MB).
+//  - "cold": the tables rotate over enough sets that each read comes from DRAM.
+// Input: a smooth RGBA8 image and a depth map with near, focused and far regions (the radii are
+// fractional almost everywhere, so most pixels take the 16-corner path), the demo's default lens.
+#include <cuda_runtime.h>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "scandof/cuda_check.hpp"
+#include "scandof/dof_cuda.hpp"
+#include "scandof/sat.hpp"
+#include "scandof/util/device_buffer.hpp"
+#include "scandof/util/event_timer.hpp"
+#include "scandof/util/file_io.hpp"
+#include "scandof/util/rng.hpp"
+#include "scandof/util/stream.hpp"
+
+namespace {
+
+using scandof::util::DeviceBuffer;
+
+// An RGBA8 surface (cudaArray) the kernel writes, as the demo's GL texture would be.
+struct Surface {
+  cudaArray_t array = nullptr;
+  cudaSurfaceObject_t surf = 0;
+  Surface(int w, int h) {
+    const cudaChannelFormatDesc d = cudaCreateChannelDesc<uchar4>();
+    CUDA_CHECK(cudaMallocArray(&array, &d, w, h, cudaArraySurfaceLoadStore));
+    cudaResourceDesc r{};
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = array;
+    CUDA_CHECK(cudaCreateSurfaceObject(&surf, &r));
+  }
+  ~Surface() {
+    cudaDestroySurfaceObject(surf);
+    cudaFreeArray(array);
+  }
+};
+
+struct DepthTexture {
+  cudaArray_t array = nullptr;
+  cudaTextureObject_t tex = 0;
+  DepthTexture(const std::vector<float>& z, int w, int h) {
+    const cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
+    CUDA_CHECK(cudaMallocArray(&array, &d, w, h));
+    CUDA_CHECK(cudaMemcpy2DToArray(array, 0, 0, z.data(), w * sizeof(float), w * sizeof(float), h,
+                                   cudaMemcpyHostToDevice));
+    cudaResourceDesc r{};
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = array;
+    cudaTextureDesc t{};
+    t.addressMode[0] = t.addressMode[1] = cudaAddressModeClamp;
+    t.filterMode = cudaFilterModePoint;
+    t.readMode = cudaReadModeElementType;
+    CUDA_CHECK(cudaCreateTextureObject(&tex, &r, &t, nullptr));
+  }
+  ~DepthTexture() {
+    cudaDestroyTextureObject(tex);
+    cudaFreeArray(array);
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "dofbench: the CUDA depth-of-field gather against its floors (see bench/dofbench.cu)"};
+  std::string json_path;
+  std::vector<std::string> sizes{"1920x1080", "3840x2160"};
+  float focus = 15, aperture = 12, max_radius = 24;
+  app.add_option("--json", json_path, "write the results as JSON");
+  app.add_option("--sizes", sizes, "WxH sizes")->expected(1, 16);
+  app.add_option("--focus", focus, "focal distance (scene units)")->check(CLI::PositiveNumber);
+  app.add_option("--aperture", aperture, "CoC radius at infinity (px)")
+      ->check(CLI::Range(0.f, 256.f));
+  app.add_option("--max-radius", max_radius, "CoC clamp (px)")->check(CLI::Range(0.f, 256.f));
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    const auto dev = scandof::util::current_device();
+    std::printf("dofbench on %s (CUDA %s, %d SMs, L2 %.0f MB)\n", dev.name.c_str(),
+                scandof::util::cuda_version_string(dev.runtime_version).c_str(), dev.sm_count,
+                dev.l2_bytes / 1e6);
+    std::printf("%-10s %-28s %10s %10s %10s\n", "size", "pass", "median ms", "min ms", "GB/s");
+    scandof::util::Stream stream;
+    scandof::util::EventTimer timer(stream);
+    nlohmann::json out = {{"device", dev.name}, {"runs", nlohmann::json::array()}};
+    for (const std::string& sz : sizes) {
+      int w = 0, h = 0;
+      if (std::sscanf(sz.c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0)
+        throw std::invalid_argument("bad size " + sz);
+      const std::size_t n = static_cast<std::size_t>(w) * h;
+      std::vector<uint32_t> img(n);
+      std::vector<float> z(n);
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+          const std::size_t i = static_cast<std::size_t>(y) * w + x;
+          const uint64_t r = scandof::util::hash_at(17, i);
+          img[i] = static_cast<uint32_t>(r) | 0xFF000000u;
+          // Depth from 3 (near, blurred) through the focal plane to 60 (far), with a band in focus.
+          const float v = static_cast<float>(y) / h, u = static_cast<float>(x) / w;
+          z[i] = 3.f + 57.f * v * v + 4.f * std::sin(12.f * u);
+        }
+      DeviceBuffer<uint32_t> px(n);
+      px.upload(img.data(), n);
+      DepthTexture depth(z, w, h);
+      Surface surf(w, h);
+      scandof::SatInput in;
+      in.pixels = px.get();
+      in.pitch_bytes = static_cast<std::size_t>(w) * 4;
+      in.width = w;
+      in.height = h;
+      scandof::SatBuilder builder;
+      const std::size_t il_bytes =
+          scandof::SatBuilder::table_bytes(w, h, 3, scandof::SatLayout::Interleaved);
+      const std::size_t pl_bytes = scandof::SatBuilder::table_bytes(w, h, 3);
+      // Enough table sets that one set's reuse is 2 x L2 of traffic away (cold timing).
+      const int sets = static_cast<int>(std::max<std::size_t>(1, 2 * dev.l2_bytes / il_bytes + 1));
+      std::vector<DeviceBuffer<uint32_t>> tables;
+      for (int i = 0; i < sets; ++i) tables.emplace_back(il_bytes / 4);
+      DeviceBuffer<uint32_t> planar(pl_bytes / 4), copy_dst(il_bytes / 4);
+      for (auto& t : tables)
+        builder.build(in, t.get(), scandof::SatFormat::U32, scandof::SatMethod::Fused,
+                      scandof::ScanAlgorithm::SinglePass, stream, false, 3,
+                      scandof::SatLayout::Interleaved);
+      scandof::DofGatherArgs args;
+      args.format = scandof::SatFormat::U32;
+      args.depth = depth.tex;
+      args.out = surf.surf;
+      args.width = w;
+      args.height = h;
+      args.params = {focus, aperture, max_radius};
+
+      auto row = [&](const char* pass, const scandof::util::Stats& st, double bytes) {
+        const double gbs = bytes / (st.median_ms * 1e6);
+        std::printf("%-10s %-28s %10.4f %10.4f %10.0f\n", sz.c_str(), pass, st.median_ms, st.min_ms,
+                    gbs);
+        out["runs"].push_back({{"size", sz},
+                               {"pass", pass},
+                               {"median_ms", st.median_ms},
+                               {"min_ms", st.min_ms},
+                               {"reps", st.reps},
+                               {"bytes", bytes},
+                               {"gb_per_s", gbs}});
+      };
+      const double img_bytes = 4.0 * n;
+      row("sat fused planar", timer.measure([&](int) {
+        builder.build(in, planar.get(), scandof::SatFormat::U32, scandof::SatMethod::Fused,
+                      scandof::ScanAlgorithm::SinglePass, stream, false, 3);
+      }),
+          img_bytes + pl_bytes);
+      row("sat fused interleaved", timer.measure([&](int rep) {
+        builder.build(in, tables[rep % sets].get(), scandof::SatFormat::U32,
+                      scandof::SatMethod::Fused, scandof::ScanAlgorithm::SinglePass, stream, false,
+                      3, scandof::SatLayout::Interleaved);
+      }),
+          img_bytes + il_bytes);
+      // In frame: build (untimed) then DoF (timed) on the same table.
+      {
+        scandof::util::Event a, b;
+        std::vector<double> ms;
+        for (int rep = 0; rep < 210; ++rep) {
+          builder.build(in, tables[0].get(), scandof::SatFormat::U32, scandof::SatMethod::Fused,
+                        scandof::ScanAlgorithm::SinglePass, stream, false, 3,
+                        scandof::SatLayout::Interleaved);
+          args.sat = tables[0].get();
+          a.record(stream);
+          scandof::dof_gather(args, stream);
+          b.record(stream);
+          if (rep >= 10) ms.push_back(b.since(a));
+        }
+        row("dof gather (in frame)", scandof::util::summarize(ms), il_bytes + 4.0 * n + 4.0 * n);
+      }
+      row("dof gather (cold tables)", timer.measure([&](int rep) {
+        args.sat = tables[rep % sets].get();
+        scandof::dof_gather(args, stream);
+      }),
+          il_bytes + 4.0 * n + 4.0 * n);
+      row("cudaMemcpy D2D (table size)", timer.measure([&](int) {
+        CUDA_CHECK(cudaMemcpyAsync(copy_dst.get(), tables[0].get(), il_bytes,
+                                   cudaMemcpyDeviceToDevice, stream));
+      }),
+          2.0 * il_bytes);
+    }
+    if (!json_path.empty()) scandof::util::write_text_file(json_path, out.dump(2) + "\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dofbench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
