@@ -1,5 +1,6 @@
 #include "camera_input.hpp"
 
+#define GLFW_INCLUDE_NONE  // key codes only; no GL header
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
