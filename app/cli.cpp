@@ -121,39 +121,27 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          [&](const std::string& v) { s.max_radius = checked_float("--max-radius", v, 0, false); },
          "largest blur radius in pixels (default 24)")
       ->type_name("R");
-  app.add_option_function<std::string>(
-         "--variant",
-         [&](const std::string& v) {
-           try {
-             s.variant = scandof::parse_scan_algorithm(v);
-           } catch (const std::invalid_argument& e) {
-             throw CLI::ValidationError("--variant", e.what());
-           }
-         },
-         "naive|work-efficient|conflict-free|optimized|warp-shuffle|\n"
-         "single-pass|cub (default work-efficient)")
+  // Names parsed by the library's parsers (kernels/src/scan_names.cpp), which name the choices.
+  auto named = [&](const std::string& flag, auto* target, auto parse, const std::string& help) {
+    return app.add_option_function<std::string>(
+        flag,
+        [flag, target, parse](const std::string& v) {
+          try {
+            *target = parse(v);
+          } catch (const std::invalid_argument& e) {
+            throw CLI::ValidationError(flag, e.what());
+          }
+        },
+        help);
+  };
+  named("--variant", &s.variant, scandof::parse_scan_algorithm,
+        "naive|work-efficient|conflict-free|optimized|warp-shuffle|\n"
+        "single-pass|cub (default work-efficient)")
       ->type_name("NAME");
-  app.add_option_function<std::string>(
-         "--method",
-         [&](const std::string& v) {
-           try {
-             s.method = scandof::parse_sat_method(v);
-           } catch (const std::invalid_argument& e) {
-             throw CLI::ValidationError("--method", e.what());
-           }
-         },
-         "SAT pipeline: paper|fused|fused-two-pass (default paper)")
+  named("--method", &s.method, scandof::parse_sat_method,
+        "SAT pipeline: paper|fused|fused-two-pass (default paper)")
       ->type_name("NAME");
-  app.add_option_function<std::string>(
-         "--format",
-         [&](const std::string& v) {
-           try {
-             s.format = scandof::parse_sat_format(v);
-           } catch (const std::invalid_argument& e) {
-             throw CLI::ValidationError("--format", e.what());
-           }
-         },
-         "SAT element type (default u32, exact)")
+  named("--format", &s.format, scandof::parse_sat_format, "SAT element type (default u32, exact)")
       ->type_name("u32|f32");
   app.add_option_function<std::string>(
          "--view",

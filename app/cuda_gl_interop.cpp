@@ -1,20 +1,12 @@
 #include "cuda_gl_interop.hpp"
 
 #if SCANDOF_WITH_CUDA
-#include <chrono>
 #include <exception>
 #include <utility>
 
 #include "scandof/cuda_check.hpp"
 
 namespace demo {
-
-namespace {
-using Clock = std::chrono::steady_clock;
-float ms_since(Clock::time_point t0) {
-  return std::chrono::duration<float, std::milli>(Clock::now() - t0).count();
-}
-}  // namespace
 
 CudaGlRegistration CudaGlRegistration::image(GLuint texture, unsigned flags) {
   CudaGlRegistration r;
@@ -44,12 +36,9 @@ void CudaGlRegistration::reset() noexcept {
   res_ = nullptr;
 }
 
-ScopedMap::ScopedMap(const std::array<cudaGraphicsResource_t, kCount>& res, cudaStream_t stream,
-                     float* map_ms, float* unmap_ms)
-    : res_(res), stream_(stream), unmap_ms_(unmap_ms) {
-  const auto t0 = Clock::now();
+ScopedMap::ScopedMap(const std::array<cudaGraphicsResource_t, kCount>& res, cudaStream_t stream)
+    : res_(res), stream_(stream) {
   CUDA_CHECK(cudaGraphicsMapResources(kCount, res_.data(), stream_));
-  if (map_ms) *map_ms = ms_since(t0);
   mapped_ = true;
 }
 
@@ -64,9 +53,7 @@ ScopedMap::~ScopedMap() noexcept(false) {
 void ScopedMap::unmap() {
   if (!mapped_) return;
   mapped_ = false;
-  const auto t0 = Clock::now();
   CUDA_CHECK(cudaGraphicsUnmapResources(kCount, res_.data(), stream_));
-  if (unmap_ms_) *unmap_ms_ = ms_since(t0);
 }
 
 cudaArray_t ScopedMap::array(int i) const {

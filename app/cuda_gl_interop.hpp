@@ -34,15 +34,13 @@ class CudaGlRegistration {
   cudaGraphicsResource_t res_ = nullptr;
 };
 
-// Maps kCount registrations on `stream` for the scope. Host wall time of the map and unmap calls
-// goes to *map_ms / *unmap_ms when given (the UI and report show them: the map call is where the
-// driver waits for GL). unmap() ends the mapping early so the caller can put an event after it;
+// Maps kCount registrations on `stream` for the scope (one map call, where the driver waits for
+// GL). unmap() ends the mapping early so the caller can time it and put an event after it;
 // otherwise the destructor unmaps (and throws on failure unless already unwinding).
 class ScopedMap {
  public:
   static constexpr int kCount = 2;
-  ScopedMap(const std::array<cudaGraphicsResource_t, kCount>& res, cudaStream_t stream,
-            float* map_ms = nullptr, float* unmap_ms = nullptr);
+  ScopedMap(const std::array<cudaGraphicsResource_t, kCount>& res, cudaStream_t stream);
   ~ScopedMap() noexcept(false);
   ScopedMap(const ScopedMap&) = delete;
   ScopedMap& operator=(const ScopedMap&) = delete;
@@ -54,7 +52,6 @@ class ScopedMap {
  private:
   std::array<cudaGraphicsResource_t, kCount> res_;
   cudaStream_t stream_;
-  float* unmap_ms_;
   bool mapped_ = false;
 };
 

@@ -136,7 +136,9 @@ void SatStage::build(const Settings& s, SatTiming timing) {
     const cudaStream_t stream = c.stream.get();
     c.ring.record(kBeforeMap, stream);
     {
-      ScopedMap map({c.color.get(), c.sat.get()}, stream, &times_.map_ms, &times_.unmap_ms);
+      auto t0 = Clock::now();
+      ScopedMap map({c.color.get(), c.sat.get()}, stream);
+      times_.map_ms = ms_since(t0);  // host wall time: where the driver waits for GL
       c.ring.record(kAfterMap, stream);
       // The previous build's stage times, if the GPU is past it (checked after the map, which
       // orders this frame after GL's use of the last tables); build() below re-records them.
@@ -151,7 +153,9 @@ void SatStage::build(const Settings& s, SatTiming timing) {
                         /*timed=*/true, 3);
       }
       c.ring.record(kBeforeUnmap, stream);
+      t0 = Clock::now();
       map.unmap();
+      times_.unmap_ms = ms_since(t0);
       c.ring.record(kAfterUnmap, stream);
     }
     c.built.record(stream);
