@@ -258,8 +258,9 @@ std::string primitives_table(const std::vector<PrimResult>& rs) {
         r.ratio, r.memcpy_ms > 0 ? 100.0 * r.lib.gb_s / r.memcpy_gb_s : 0.0, lib_chk, cub_chk);
     o << line;
   }
-  o << "(medians of the timed runs after 3 warm-ups, CUDA events; GB/s counts bytes read + "
-       "written once; CUB/lib > 1: the library is faster; %copy: library GB/s as % of cudaMemcpy "
+  o << "(medians of the timed runs after " << kPrimWarmups
+    << " warm-ups, CUDA events; GB/s counts bytes read + written once; CUB/lib > 1: the library is "
+       "faster; %copy: library GB/s as % of cudaMemcpy "
        "D2D's in the same run)\n";
   return o.str();
 }

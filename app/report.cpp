@@ -68,9 +68,11 @@ void write_report(const std::string& path, const ReportInput& in) {
       "host wall time (one map call for colour texture + SAT buffer per frame) and as stream time";
   if (in.primitives && !in.primitives->empty()) {
     j["primitives_note"] =
-        "library vs CUB on the same uint32 input: medians of the timed runs after 3 warm-ups (CUDA "
-        "events), bytes = reads + writes once, cub_over_lib > 1: library faster, both outputs "
-        "checked against the CPU reference";
+        "library vs CUB on the same uint32 input: medians of the timed runs "
+        "after " +
+        std::to_string(kPrimWarmups) +
+        " warm-ups (CUDA events), bytes = reads + writes once, cub_over_lib > "
+        "1: library faster, both outputs checked against the CPU reference";
     j["primitives"] = primitives_json(*in.primitives);
   }
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
