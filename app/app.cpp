@@ -2,35 +2,12 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 
 #include "image_io.hpp"
+#include "scandof/npy.hpp"
+#include "scandof/util/file_io.hpp"
 
 namespace demo {
-
-const char* to_string(View v) {
-  switch (v) {
-    case View::DepthOfField:
-      return "dof";
-    case View::Sharp:
-      return "sharp";
-    case View::CircleOfConfusion:
-      return "coc";
-    case View::Sat:
-      return "sat";
-    case View::Split:
-      return "split";
-  }
-  return "?";
-}
-
-bool Settings::operator==(const Settings& o) const {
-  return focus_distance == o.focus_distance && aperture == o.aperture &&
-         max_radius == o.max_radius && variant == o.variant && method == o.method &&
-         format == o.format && force_cpu == o.force_cpu && view == o.view && split == o.split &&
-         tessellation == o.tessellation && animate == o.animate && vsync == o.vsync &&
-         show_ui == o.show_ui;
-}
 
 App::App(const std::string& resources, const Settings& initial, int width, int height)
     : settings(initial), renderer(resources, initial.tessellation), applied_(initial) {
@@ -38,13 +15,14 @@ App::App(const std::string& resources, const Settings& initial, int width, int h
   sat = std::make_unique<SatStage>(settings.force_cpu);
   renderer.resize(width, height);
   sat->resize(width, height, renderer.color_texture());
+  primitives.probe();
 }
 
 void App::apply_settings() {
   if (settings == applied_) return;
   if (settings.format != applied_.format) {
     renderer.set_sat_format(settings.format);
-    float_error = -1;
+    float_error_ = -1;
   }
   if (settings.tessellation != applied_.tessellation)
     renderer.set_tessellation(settings.tessellation);
@@ -52,20 +30,20 @@ void App::apply_settings() {
     sat.reset();  // unregister before the new stage registers the same GL objects
     sat = std::make_unique<SatStage>(settings.force_cpu);
     sat->resize(renderer.width(), renderer.height(), renderer.color_texture());
-    comparison.clear();
+    comparison_.clear();
   }
   applied_ = settings;
 }
 
 void App::frame(int width, int height, float dt_s) {
-  auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
   apply_settings();
   if (width != renderer.width() || height != renderer.height()) {
     // New GL targets need new CUDA registrations: the stage drops its old ones first.
     sat->release();
     renderer.resize(width, height);
     sat->resize(width, height, renderer.color_texture());
-    comparison.clear();
+    comparison_.clear();
   }
   if (settings.animate) time_s_ += dt_s;
   renderer.render_scene(camera, time_s_);
@@ -80,69 +58,58 @@ void App::frame(int width, int height, float dt_s) {
   if (history_.size() > kHistory) history_.pop_front();
 }
 
+void App::carry_out(const Requests& req) {
+  // A run asked for on an earlier frame goes first, so the frame after the press shows
+  // "running..." before the GPU part blocks the loop.
+  primitives.advance(settings.primitives);
+  if (req.run_primitives) primitives.request_run();
+  if (req.focus_at_pixel) {
+    const float d = renderer.distance_at(req.focus_x, req.focus_y);
+    if (d > 0) settings.focus_distance = d;
+  }
+  if (req.compare_variants) compare_variants();
+  if (req.measure_float_error) measure_float_error();
+  if (req.screenshot) {
+    char name[64];
+    std::snprintf(name, sizeof name, "scandof-%03d.png", screenshot_no_++);
+    screenshot(name);
+  }
+}
+
 void App::screenshot(const std::string& path) {
-  std::vector<uint8_t> px = renderer.read_rgba(renderer.output_texture());
+  const std::vector<uint8_t> px = renderer.read_rgba(renderer.output_texture());
   write_png_bottom_up(path, renderer.width(), renderer.height(), px.data());
   std::fprintf(stderr, "[scandof] screenshot written: %s (%dx%d)\n", path.c_str(), renderer.width(),
                renderer.height());
 }
 
-void App::focus_at_pixel(int x, int y) {
-  float d = renderer.distance_at(x, y);
-  if (d > 0) settings.focus_distance = d;
-}
-
-void App::compare(int reps) {
-  comparison = sat->compare_all(settings, reps);
+void App::compare_variants(int reps) {
+  comparison_ = demo::compare_variants(*sat, settings, reps);
 }
 
 void App::measure_float_error() {
-  float_error = sat->float_box_error(settings, static_cast<int>(settings.max_radius) + 1, 200000);
+  float_error_ =
+      float_box_error(*sat, settings, static_cast<int>(settings.max_radius) + 1, kFloatErrorBoxes);
 }
 
 bool App::verify(std::string* message) {
-  Settings s = settings;
-  s.format = scandof::SatFormat::U32;
-  sat->build(s);
-  std::vector<uint32_t> got = sat->read_u32();
-  std::vector<uint8_t> px = renderer.read_rgba(renderer.color_texture());
-  const int w = renderer.width(), h = renderer.height();
-  std::vector<uint32_t> want(got.size());
-  sat_cpu(px.data(), w, h, want.data());
-  sat->build(settings);
-  std::size_t bad = 0, first = 0;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (got[i] != want[i] && bad++ == 0) first = i;
-  char buf[512];
-  if (bad == 0) {
-    std::snprintf(
-        buf, sizeof buf,
-        "SAT verify OK: %dx%d x 3 channels, %zu uint32 elements equal the CPU SAT exactly "
-        "(%s, variant %s, method %s)",
-        w, h, got.size(), sat->backend().c_str(), variant_name(settings.variant),
-        method_name(settings.method));
-  } else {
-    const std::size_t plane = static_cast<std::size_t>(w) * h;
-    std::snprintf(
-        buf, sizeof buf,
-        "SAT verify FAILED: %zu of %zu elements differ; first at channel %zu x %zu y %zu: "
-        "got %u, want %u (%s, variant %s)",
-        bad, got.size(), first / plane, first % plane % w, first % plane / w, got[first],
-        want[first], sat->backend().c_str(), variant_name(settings.variant));
-  }
-  *message = buf;
-  return bad == 0;
+  return verify_sat(*sat, settings, renderer.read_rgba(renderer.color_texture()), message);
 }
 
 void App::dump_sat(const std::string& path) {
   const std::vector<std::size_t> shape = {3, static_cast<std::size_t>(renderer.height()),
                                           static_cast<std::size_t>(renderer.width())};
+  // Through the atomic writer: a failed write (full disk, /dev/full) throws naming the path.
   if (settings.format == scandof::SatFormat::U32) {
-    std::vector<uint32_t> t = sat->read_u32();
-    write_npy(path, shape, t.data());
+    const std::vector<uint32_t> t = sat->read_u32();
+    scandof::util::write_file_atomic(path, [&](std::ostream& o) {
+      scandof::npy::save(o, scandof::npy::DType::UInt32, shape, t.data(), path);
+    });
   } else {
-    std::vector<float> t = sat->read_f32();
-    write_npy(path, shape, t.data());
+    const std::vector<float> t = sat->read_f32();
+    scandof::util::write_file_atomic(path, [&](std::ostream& o) {
+      scandof::npy::save(o, scandof::npy::DType::Float32, shape, t.data(), path);
+    });
   }
   std::fprintf(stderr, "[scandof] SAT written: %s\n", path.c_str());
 }

@@ -1,23 +1,27 @@
-// What a frame does, shared by the window and the headless runner: apply settings changes, draw
-// the scene, build the SATs, draw the depth of field; plus the timing history and the actions the
-// UI and the CLI trigger (screenshot, comparison, verification, float error).
+// One frame, shared by the window loop and the headless runner: apply what changed in Settings,
+// draw the scene (renderer.*), build the SATs (sat_stage.*), draw the depth of field (renderer.*,
+// shaders/dof.frag); keep the timing history. Then carry_out() runs the frame's Requests: the
+// one-shot actions widgets, keys and flags asked for (screenshot, comparison, float error,
+// primitives run, click to focus). Verification and SAT dumps for the command line are here too.
 #pragma once
 
-#include <array>
 #include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "camera.hpp"
 #include "primitives_panel.hpp"
 #include "renderer.hpp"
+#include "requests.hpp"
+#include "sat_analysis.hpp"
 #include "sat_stage.hpp"
 #include "settings.hpp"
 
 namespace demo {
 
-// One frame's stage times in milliseconds (GL timer queries and CUDA events; CPU wall time where
-// marked in SatTimes).
+// One frame's stage times in milliseconds (GL timer queries and CUDA events, both read without
+// waiting, so they trail the frame by a few frames; CPU wall time where marked in SatTimes).
 struct FrameTimes {
   float scene_ms = 0, dof_ms = 0, frame_ms = 0;
   SatTimes sat;
@@ -29,35 +33,36 @@ class App {
 
   // Renders one frame at the given size (> 0) into the renderer's output texture.
   void frame(int width, int height, float dt_s);
+  // Runs the requests gathered while this frame was drawn, and advances a pending primitives run.
+  void carry_out(const Requests& req);
 
-  Settings settings;  // edited by the UI / CLI; compared with applied_ each frame
+  Settings settings;  // edited by the UI / CLI; compared with last frame's copy in frame()
   Camera camera;
   Renderer renderer;
   std::unique_ptr<SatStage> sat;
-  PrimitivesPanel primitives;  // its window state; drawn by draw_ui
+  PrimitivesPanel primitives;  // the Primitives window's state; drawn by draw_ui
 
   const FrameTimes& last() const { return last_; }
   const std::deque<FrameTimes>& history() const { return history_; }
   static constexpr std::size_t kHistory = 240;
+  const std::vector<VariantTiming>& comparison() const { return comparison_; }
+  double float_error() const { return float_error_; }  // < 0: not measured yet
 
-  // Actions.
   void screenshot(const std::string& path);  // output texture (no UI) as PNG
-  void focus_at_pixel(int x, int y);         // click to focus (GL pixel coordinates)
-  std::vector<VariantTiming> comparison;     // filled by compare()
-  void compare(int reps);
-  double float_error = -1;  // < 0: not measured yet
+  void compare_variants(int reps = kCompareReps);
   void measure_float_error();
-  // Compares the buffer's tables (built as u32) with sat_cpu of the read-back frame.
-  bool verify(std::string* message);
+  bool verify(std::string* message);  // the tables (built as u32) against sat_gold of the frame
   void dump_sat(const std::string& path);
-  float time_s() const { return time_s_; }
 
  private:
   void apply_settings();
-  Settings applied_;
-  float time_s_ = 0;
+  Settings applied_;  // last frame's copy
+  float time_s_ = 0;  // animation clock
+  int screenshot_no_ = 0;
   FrameTimes last_;
   std::deque<FrameTimes> history_;
+  std::vector<VariantTiming> comparison_;
+  double float_error_ = -1;
 };
 
 }  // namespace demo

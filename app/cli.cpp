@@ -1,193 +1,221 @@
 #include "cli.hpp"
 
-#include <cstdio>
-#include <cstdlib>
-#include <stdexcept>
+#include <CLI/CLI.hpp>
 
-#include "sat_stage.hpp"
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace demo {
 
 namespace {
-float to_float(const std::string& opt, const std::string& v) {
-  char* end = nullptr;
-  float f = std::strtof(v.c_str(), &end);
-  if (v.empty() || *end) throw std::invalid_argument(opt + ": not a number: '" + v + "'");
+
+// A finite float >= lo (> lo when open_lo). CLI11's Range lets NaN through, since every comparison
+// with NaN is false, and accepts "inf": hence this check.
+float checked_float(const std::string& flag, const std::string& v, float lo, bool open_lo) {
+  std::size_t used = 0;
+  float f = 0;
+  try {
+    f = std::stof(v, &used);
+  } catch (const std::exception&) {
+    throw CLI::ValidationError(flag, "not a number: '" + v + "'");
+  }
+  if (used != v.size()) throw CLI::ValidationError(flag, "not a number: '" + v + "'");
+  if (!std::isfinite(f) || f < lo || (open_lo && f == lo))
+    throw CLI::ValidationError(
+        flag, "must be a finite number " + std::string(open_lo ? ">" : ">=") + " " +
+                  std::to_string(static_cast<int>(lo)) + ", got '" + v + "'");
   return f;
 }
-int to_int(const std::string& opt, const std::string& v) {
-  char* end = nullptr;
-  long i = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end) throw std::invalid_argument(opt + ": not an integer: '" + v + "'");
-  return static_cast<int>(i);
-}
-}  // namespace
 
-void print_help(const char* argv0) {
-  std::printf(
-      "Usage: %s [options]\n"
-      "Teapots with summed-area-table depth of field (GPU Gems 3, ch. 39). Opens a window unless\n"
-      "--headless is given.\n\n"
-      "  --headless            render through EGL without a window (no X server needed)\n"
-      "  --size WxH            frame size (default 1280x720)\n"
-      "  --frames N            frames to render (headless default 60; window: with --exit)\n"
-      "  --exit                window: exit after --frames frames\n"
-      "  --focus D             focal distance in scene units (default 15)\n"
-      "  --aperture A          blur radius in pixels of a point at infinity (default 12)\n"
-      "  --max-radius R        largest blur radius in pixels (default 24)\n"
-      "  --variant NAME        naive|work-efficient|conflict-free|optimized|warp-shuffle|\n"
-      "                        single-pass|cub (default work-efficient)\n"
-      "  --method NAME         SAT pipeline: paper|fused|fused-two-pass (default paper)\n"
-      "  --format u32|f32      SAT element type (default u32, exact)\n"
-      "  --view NAME           dof|sharp|coc|sat|split (default dof)\n"
-      "  --cpu                 use the CPU fallback even when a CUDA device is present\n"
-      "  --no-animate          still scene (deterministic frames)\n"
-      "  --no-vsync            window: do not wait for vertical sync\n"
-      "  --tess N              teapot patch subdivisions (default 10)\n"
-      "  --out FILE.png        headless: screenshot of the last frame\n"
-      "  --out-frame FILE.png  headless: the sharp frame the last SAT was built from\n"
-      "  --screenshot FILE.png window: screenshot after the last frame (needs --frames)\n"
-      "  --screenshot-ui FILE the frame with the UI panels over it (headless too)\n"
-      "  --report FILE.json    per-stage timings (medians over frames), device and renderer\n"
-      "  --all-variants        time every scan variant (and the fused path) into the report\n"
-      "  --dump-sat FILE.npy   the last frame's SAT, shape (3, H, W), row 0 = bottom\n"
-      "  --verify              compare the last frame's SAT with a CPU SAT; exit 1 on mismatch\n"
-      "  --compare             run the variant comparison (window: after the first frame)\n"
-      "  --exercise-resize     window: resize, minimize and restore during the run (tests)\n"
-      "  --primitives          headless: time scan, compaction and sort against CUB, print a\n"
-      "                        table (and add it to --report); window: open the Primitives panel\n"
-      "  --prim-size N         elements for --primitives: 2^K as K, 2^K, or a power of two\n"
-      "                        (default 22, i.e. 4194304)\n"
-      "  --resources DIR       folder with shaders/ and assets/ (default: next to the binary)\n"
-      "  --help                this text\n",
-      argv0);
+// An integer in [lo, hi], parsed as 64 bits: overflow is an error, never a wrapped value.
+long long checked_int(const std::string& flag, const std::string& v, long long lo, long long hi) {
+  std::size_t used = 0;
+  long long x = 0;
+  try {
+    x = std::stoll(v, &used);
+  } catch (const std::exception&) {
+    throw CLI::ValidationError(flag, "not an integer: '" + v + "'");
+  }
+  if (used != v.size() || x < lo || x > hi)
+    throw CLI::ValidationError(
+        flag, "'" + v + "' is not an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+  return x;
 }
 
-Options parse_cli(int argc, char** argv) {
-  Options o;
-  bool frames_given = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
-      return argv[++i];
-    };
-    Settings& s = o.settings;
-    if (a == "--help" || a == "-h") {
-      o.help = true;
-    } else if (a == "--headless") {
-      o.headless = true;
-    } else if (a == "--size") {
-      std::string v = value();
-      std::size_t x = v.find('x');
-      if (x == std::string::npos) throw std::invalid_argument("--size wants WxH, got '" + v + "'");
-      o.width = to_int(a, v.substr(0, x));
-      o.height = to_int(a, v.substr(x + 1));
-      if (o.width < 1 || o.height < 1 || o.width > 16384 || o.height > 16384)
-        throw std::invalid_argument("--size out of range: " + v);
-    } else if (a == "--frames") {
-      o.frames = to_int(a, value());
-      frames_given = true;
-      if (o.frames < 1) throw std::invalid_argument("--frames must be >= 1");
-    } else if (a == "--exit") {
-      o.exit_after = true;
-    } else if (a == "--focus") {
-      s.focus_distance = to_float(a, value());
-      if (s.focus_distance <= 0) throw std::invalid_argument("--focus must be > 0");
-    } else if (a == "--aperture") {
-      s.aperture = to_float(a, value());
-      if (s.aperture < 0) throw std::invalid_argument("--aperture must be >= 0");
-    } else if (a == "--max-radius") {
-      s.max_radius = to_float(a, value());
-      if (s.max_radius < 0) throw std::invalid_argument("--max-radius must be >= 0");
-    } else if (a == "--variant") {
-      std::string v = value();
-      if (!parse_variant(v, &s.variant))
-        throw std::invalid_argument("--variant: unknown '" + v +
-                                    "' (naive, work-efficient, conflict-free, optimized, "
-                                    "warp-shuffle, single-pass, cub)");
-    } else if (a == "--method") {
-      std::string v = value();
-      if (!parse_method(v, &s.method))
-        throw std::invalid_argument(
-            std::string("--method: ") +
-            (num_sat_methods() > 2 ? "paper, fused or fused-two-pass" : "paper or fused") +
-            ", got '" + v + "'");
-    } else if (a == "--format") {
-      std::string v = value();
-      if (v == "u32")
-        s.format = scandof::SatFormat::U32;
-      else if (v == "f32")
-        s.format = scandof::SatFormat::F32;
-      else
-        throw std::invalid_argument("--format: u32 or f32, got '" + v + "'");
-    } else if (a == "--view") {
-      std::string v = value();
-      int k = 0;
-      for (; k < kNumViews; ++k)
-        if (v == to_string(static_cast<View>(k))) break;
-      if (k == kNumViews) throw std::invalid_argument("--view: dof, sharp, coc, sat or split");
-      s.view = static_cast<View>(k);
-    } else if (a == "--cpu") {
-      s.force_cpu = true;
-    } else if (a == "--no-animate") {
-      s.animate = false;
-    } else if (a == "--no-vsync") {
-      s.vsync = false;
-    } else if (a == "--tess") {
-      s.tessellation = to_int(a, value());
-      if (s.tessellation < 1 || s.tessellation > 64) throw std::invalid_argument("--tess: 1..64");
-    } else if (a == "--out") {
-      o.out = value();
-    } else if (a == "--screenshot") {
-      o.screenshot = value();
-    } else if (a == "--out-frame") {
-      o.out_frame = value();
-    } else if (a == "--screenshot-ui") {
-      o.screenshot_ui = value();
-    } else if (a == "--report") {
-      o.report = value();
-    } else if (a == "--dump-sat") {
-      o.dump_sat = value();
-    } else if (a == "--verify") {
-      o.verify = true;
-    } else if (a == "--compare") {
-      o.compare = true;
-    } else if (a == "--exercise-resize") {
-      o.exercise_resize = true;
-    } else if (a == "--all-variants") {
-      o.all_variants = true;
-    } else if (a == "--primitives") {
-      o.primitives = true;
-    } else if (a == "--prim-size") {
-      std::string v = value();
-      int k = -1;
-      if (v.rfind("2^", 0) == 0) {
-        k = to_int(a, v.substr(2));
-      } else {
-        char* end = nullptr;
-        unsigned long long x = std::strtoull(v.c_str(), &end, 10);
-        if (v.empty() || *end) throw std::invalid_argument(a + ": not a size: '" + v + "'");
-        if (x <= 40) {
-          k = static_cast<int>(x);
-        } else if ((x & (x - 1)) == 0) {
-          for (k = 0; (1ull << k) != x; ++k) {
-          }
-        } else {
-          throw std::invalid_argument(a + ": " + v + " is not a power of two");
-        }
+// 2^K as "K", "2^K" or the power of two itself; K in 10..30.
+int parse_prim_size(const std::string& v) {
+  const std::string flag = "--prim-size";
+  int k = -1;
+  if (v.rfind("2^", 0) == 0) {
+    k = static_cast<int>(checked_int(flag, v.substr(2), 0, 63));
+  } else {
+    std::size_t used = 0;
+    unsigned long long x = 0;
+    try {
+      x = std::stoull(v, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (v.empty() || v[0] == '-' || used != v.size())
+      throw CLI::ValidationError(flag, "not a size: '" + v + "'");
+    if (x <= 40) {
+      k = static_cast<int>(x);
+    } else if ((x & (x - 1)) == 0) {
+      for (k = 0; (1ull << k) != x; ++k) {
       }
-      if (k < 10 || k > 30) throw std::invalid_argument(a + ": size must be 2^10 .. 2^30");
-      o.prim_log2 = k;
-      o.settings.primitives.log2_n = k;
-    } else if (a == "--resources") {
-      o.resources = value();
     } else {
-      throw std::invalid_argument("unknown option '" + a + "' (see --help)");
+      throw CLI::ValidationError(flag, v + " is not a power of two");
     }
   }
-  if (o.headless && !frames_given) o.frames = 60;
-  return o;
+  if (k < 10 || k > 30) throw CLI::ValidationError(flag, "size must be 2^10 .. 2^30");
+  return k;
+}
+
+}  // namespace
+
+std::optional<int> parse_cli(int argc, char** argv, Options* out) {
+  Options o;
+  Settings& s = o.settings;
+  CLI::App app(
+      "Teapots with summed-area-table depth of field (GPU Gems 3, ch. 39). Opens a window unless\n"
+      "--headless is given.",
+      "scandof");
+  app.get_formatter()->column_width(24);
+
+  app.add_flag("--headless", o.headless,
+               "render through EGL without a window (no X server needed)");
+  app.add_option_function<std::string>(
+         "--size",
+         [&](const std::string& v) {
+           const std::size_t x = v.find('x');
+           if (x == std::string::npos)
+             throw CLI::ValidationError("--size", "wants WxH, got '" + v + "'");
+           o.width = static_cast<int>(checked_int("--size", v.substr(0, x), 1, 16384));
+           o.height = static_cast<int>(checked_int("--size", v.substr(x + 1), 1, 16384));
+         },
+         "frame size (default 1280x720)")
+      ->type_name("WxH");
+  app.add_option_function<std::string>(
+         "--frames",
+         [&](const std::string& v) {
+           o.frames = checked_int("--frames", v, 1, std::numeric_limits<std::int64_t>::max());
+         },
+         "frames to render (headless default 60; window: with --exit)")
+      ->type_name("N");
+  app.add_flag("--exit", o.exit_after, "window: exit after --frames frames");
+  app.add_option_function<std::string>(
+         "--focus",
+         [&](const std::string& v) { s.focus_distance = checked_float("--focus", v, 0.0f, true); },
+         "focal distance in scene units (default 15)")
+      ->type_name("D");
+  app.add_option_function<std::string>(
+         "--aperture",
+         [&](const std::string& v) { s.aperture = checked_float("--aperture", v, 0, false); },
+         "blur radius in pixels of a point at infinity (default 12)")
+      ->type_name("A");
+  app.add_option_function<std::string>(
+         "--max-radius",
+         [&](const std::string& v) { s.max_radius = checked_float("--max-radius", v, 0, false); },
+         "largest blur radius in pixels (default 24)")
+      ->type_name("R");
+  // Names parsed by the library's parsers (kernels/src/scan_names.cpp), which name the choices.
+  auto named = [&](const std::string& flag, auto* target, auto parse, const std::string& help) {
+    return app.add_option_function<std::string>(
+        flag,
+        [flag, target, parse](const std::string& v) {
+          try {
+            *target = parse(v);
+          } catch (const std::invalid_argument& e) {
+            throw CLI::ValidationError(flag, e.what());
+          }
+        },
+        help);
+  };
+  named("--variant", &s.variant, scandof::parse_scan_algorithm,
+        "naive|work-efficient|conflict-free|optimized|warp-shuffle|\n"
+        "single-pass|cub (default work-efficient)")
+      ->type_name("NAME");
+  named("--method", &s.method, scandof::parse_sat_method,
+        "SAT pipeline: paper|fused|fused-two-pass (default paper)")
+      ->type_name("NAME");
+  named("--format", &s.format, scandof::parse_sat_format, "SAT element type (default u32, exact)")
+      ->type_name("u32|f32");
+  app.add_option_function<std::string>(
+         "--view",
+         [&](const std::string& v) {
+           for (int k = 0; k < kNumViews; ++k) {
+             if (v == to_string(static_cast<View>(k))) {
+               s.view = static_cast<View>(k);
+               return;
+             }
+           }
+           throw CLI::ValidationError("--view", "dof, sharp, coc, sat or split, got '" + v + "'");
+         },
+         "dof|sharp|coc|sat|split (default dof)")
+      ->type_name("NAME");
+  app.add_flag("--cpu", s.force_cpu, "use the CPU fallback even when a CUDA device is present");
+  app.add_flag_callback(
+      "--no-animate", [&] { s.animate = false; }, "still scene (deterministic frames)");
+  app.add_flag_callback(
+      "--no-vsync", [&] { s.vsync = false; }, "window: do not wait for vertical sync");
+  app.add_option_function<std::string>(
+         "--tess",
+         [&](const std::string& v) {
+           s.tessellation = static_cast<int>(checked_int("--tess", v, 1, 64));
+         },
+         "teapot patch subdivisions (default 10)")
+      ->type_name("N");
+  app.add_option("--out", o.out, "headless: screenshot of the last frame")->type_name("FILE.png");
+  app.add_option("--out-frame", o.out_frame,
+                 "headless: the sharp frame the last SAT was built from")
+      ->type_name("FILE.png");
+  app.add_option("--screenshot", o.screenshot,
+                 "window: screenshot after the last frame (needs --frames)")
+      ->type_name("FILE.png");
+  app.add_option("--screenshot-ui", o.screenshot_ui,
+                 "the frame with the UI panels over it (headless too)")
+      ->type_name("FILE");
+  app.add_option("--report", o.report,
+                 "per-stage timings (medians over frames), device and renderer")
+      ->type_name("FILE.json");
+  app.add_flag("--all-variants", o.all_variants,
+               "time every scan variant (and the fused path) into the report");
+  app.add_option("--dump-sat", o.dump_sat, "the last frame's SAT, shape (3, H, W), row 0 = bottom")
+      ->type_name("FILE.npy");
+  app.add_flag("--verify", o.verify,
+               "compare the last frame's SAT with a CPU SAT; exit 1 on mismatch");
+  app.add_flag("--compare", o.compare,
+               "run the variant comparison (window: after the first frame)");
+  app.add_flag("--exercise-resize", o.exercise_resize,
+               "window: resize, minimize and restore during the run (tests)");
+  app.add_flag("--primitives", o.primitives,
+               "headless: time scan, compaction and sort against CUB, print a\n"
+               "table (and add it to --report); window: open the Primitives panel");
+  app.add_option_function<std::string>(
+         "--prim-size",
+         [&](const std::string& v) {
+           o.prim_log2 = parse_prim_size(v);
+           s.primitives.log2_n = o.prim_log2;
+         },
+         "elements for --primitives: 2^K as K, 2^K, or a power of two\n"
+         "(default 22, i.e. 4194304)")
+      ->type_name("N");
+  app.add_option("--resources", o.resources,
+                 "folder with shaders/ and assets/ (default: next to the binary)")
+      ->type_name("DIR");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);  // prints help (rc 0) or the error (stderr)
+    return rc == 0 ? 0 : kExitBadArguments;
+  }
+  if (o.headless && o.frames < 0) o.frames = 60;
+  *out = o;
+  return std::nullopt;
 }
 
 }  // namespace demo

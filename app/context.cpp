@@ -106,15 +106,16 @@ HeadlessContext::HeadlessContext() {
   auto get_platform_display = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
       eglGetProcAddress("eglGetPlatformDisplayEXT"));
   EGLDisplay dpy = EGL_NO_DISPLAY;
+  std::string platform;  // named in the log line below
   // The surfaceless platform needs neither X nor a DRM node; NVIDIA's and Mesa's EGL both offer it.
   if (get_platform_display && client_ext &&
       std::strstr(client_ext, "EGL_MESA_platform_surfaceless")) {
     dpy = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-    platform_ = "surfaceless";
+    platform = "surfaceless";
   }
   if (dpy == EGL_NO_DISPLAY) {
     dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-    platform_ = "default";
+    platform = "default";
   }
   EGLint major = 0, minor = 0;
   if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &major, &minor))
@@ -168,7 +169,7 @@ HeadlessContext::HeadlessContext() {
     throw std::runtime_error("glad could not load OpenGL 4.5 core functions through EGL");
   }
   after_load(
-      ("EGL " + std::to_string(major) + "." + std::to_string(minor) + " " + platform_).c_str());
+      ("EGL " + std::to_string(major) + "." + std::to_string(minor) + " " + platform).c_str());
 }
 
 HeadlessContext::~HeadlessContext() {

@@ -28,12 +28,10 @@ class HeadlessContext {
   ~HeadlessContext();
   HeadlessContext(const HeadlessContext&) = delete;
   HeadlessContext& operator=(const HeadlessContext&) = delete;
-  const std::string& platform() const { return platform_; }
 
  private:
   void* display_ = nullptr;  // EGLDisplay
   void* context_ = nullptr;  // EGLContext
-  std::string platform_;
 };
 
 // "vendor / renderer / version" of the current context.

@@ -2,27 +2,28 @@
 # the library's SatBuilder (CUDA builds) or from the CPU path (SCANDOF_CUDA=OFF, or no device).
 include(${PROJECT_SOURCE_DIR}/third_party/deps.cmake)
 
-add_executable(scandof
-  ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/cli.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/context.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/gl_util.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/teapot.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/renderer.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/sat_stage.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/image_io.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/ui.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/app.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/primitives_host.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/primitives_panel.cpp)
+# Sources in the order a frame meets them (app/README.md follows one frame through them).
+set(_scandof_sources
+  main.cpp cli.cpp resources.cpp                      # entry, command line, shaders/ + assets/
+  window_loop.cpp headless_runner.cpp report.cpp      # the two runners, the JSON report
+  context.cpp                                         # GLFW window / EGL headless contexts
+  app.cpp settings.cpp                                # one frame; every adjustable value
+  camera.cpp camera_input.cpp                         # orbit camera (glm); mouse and keys
+  renderer.cpp gl_util.cpp teapot.cpp image_io.cpp    # GL passes, GL RAII + shader loader
+  sat_stage.cpp cuda_gl_interop.cpp sat_analysis.cpp  # SAT build, interop RAII, measurements
+  ui.cpp primitives_panel.cpp primitives_host.cpp)    # panels; primitives benchmark (host half)
+list(TRANSFORM _scandof_sources PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
+add_executable(scandof ${_scandof_sources})
 # The primitives benchmark's GPU half calls CUB, so it needs nvcc: only in CUDA builds (without,
 # primitives_host.cpp stubs it and the panel says it needs a CUDA device).
 if(SCANDOF_CUDA)
   target_sources(scandof PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/primitives_bench.cu)
 endif()
-target_include_directories(scandof PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+# shaders/ is on the include path for shared.h, the constants C++ and GLSL share.
+target_include_directories(scandof PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/shaders)
 target_link_libraries(scandof PRIVATE scandof::kernels scandof_glad scandof_imgui scandof_stb
-                                      scandof_egl PkgConfig::SCANDOF_GLFW)
+                                      scandof_egl PkgConfig::SCANDOF_GLFW CLI11::CLI11
+                                      nlohmann_json::nlohmann_json glm::glm)
 target_compile_options(scandof PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>
                                        $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
 # Shaders and assets are found next to the executable (copied below) so the build folder can be

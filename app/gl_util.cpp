@@ -58,9 +58,12 @@ std::string read_text_file(const std::string& path) {
 
 namespace {
 
-std::string inject_defines(const std::string& src, const std::vector<std::string>& defines) {
+std::string inject_prelude(const std::string& src, const std::vector<std::string>& defines,
+                           const std::string& shared) {
   std::string block;
   for (const auto& d : defines) block += "#define " + d + "\n";
+  block += shared;
+  if (!block.empty() && block.back() != '\n') block += '\n';
   // #version must stay the first line; defines go right after it.
   std::size_t pos = src.find("#version");
   if (pos == std::string::npos) return block + src;
@@ -69,8 +72,9 @@ std::string inject_defines(const std::string& src, const std::vector<std::string
   return src.substr(0, eol + 1) + block + "#line 2\n" + src.substr(eol + 1);
 }
 
-GLuint compile(GLenum type, const std::string& path, const std::vector<std::string>& defines) {
-  std::string src = inject_defines(read_text_file(path), defines);
+GLuint compile(GLenum type, const std::string& path, const std::vector<std::string>& defines,
+               const std::string& shared) {
+  std::string src = inject_prelude(read_text_file(path), defines, shared);
   GLuint sh = glCreateShader(type);
   const char* p = src.c_str();
   glShaderSource(sh, 1, &p, nullptr);
@@ -92,12 +96,14 @@ GLuint compile(GLenum type, const std::string& path, const std::vector<std::stri
 
 }  // namespace
 
-GlProgram build_program(const std::string& vert_path, const std::string& frag_path,
+GlProgram build_program(const std::string& dir, const std::string& vert, const std::string& frag,
                         const std::vector<std::string>& defines) {
-  GLuint vs = compile(GL_VERTEX_SHADER, vert_path, defines);
+  const std::string shared = read_text_file(dir + "/shared.h");
+  const std::string vert_path = dir + "/" + vert, frag_path = dir + "/" + frag;
+  GLuint vs = compile(GL_VERTEX_SHADER, vert_path, defines, shared);
   GLuint fs = 0;
   try {
-    fs = compile(GL_FRAGMENT_SHADER, frag_path, defines);
+    fs = compile(GL_FRAGMENT_SHADER, frag_path, defines, shared);
   } catch (...) {
     glDeleteShader(vs);
     throw;
@@ -139,7 +145,6 @@ void GlTimer::begin() {
       // Some drivers (seen on Mesa llvmpipe) occasionally report nonsense; a pass never takes 10 s.
       if (ns < 10'000'000'000ull) {
         last_ms_ = static_cast<float>(ns * 1e-6);
-        have_ = true;
       }
     }
     pending_[next_] = false;
@@ -166,15 +171,6 @@ void install_gl_debug_callback() {
   glEnable(GL_DEBUG_OUTPUT);
   glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
   glDebugMessageCallback(debug_message, nullptr);
-}
-
-void check_gl(const char* where) {
-  GLenum e = glGetError();
-  if (e != GL_NO_ERROR) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "0x%04x", e);
-    throw std::runtime_error(std::string("OpenGL error ") + buf + " at " + where);
-  }
 }
 
 }  // namespace demo

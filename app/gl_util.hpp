@@ -61,9 +61,11 @@ GlVertexArray make_vertex_array();
 // Reads a text file; throws std::runtime_error naming the file when it is missing or unreadable.
 std::string read_text_file(const std::string& path);
 
-// Compiles and links a program from files, inserting `defines` ("NAME" or "NAME VALUE") after the
-// #version line. Compile and link logs are printed in full; failure throws naming the file.
-GlProgram build_program(const std::string& vert_path, const std::string& frag_path,
+// Compiles and links a program from dir/vert and dir/frag. After each #version line it pastes
+// `defines` ("NAME" or "NAME VALUE") and dir/shared.h, the constants C++ shares with GLSL (uniform
+// locations, bindings, view ids, array sizes). Compile and link logs are printed in full; failure
+// throws naming the file.
+GlProgram build_program(const std::string& dir, const std::string& vert, const std::string& frag,
                         const std::vector<std::string>& defines = {});
 
 // GL_TIME_ELAPSED around a pass. Results are read a few frames late from a ring of queries, so
@@ -73,7 +75,6 @@ class GlTimer {
   void begin();
   void end();
   float ms() const { return last_ms_; }
-  bool valid() const { return have_; }
 
  private:
   static constexpr int kRing = 4;
@@ -81,13 +82,9 @@ class GlTimer {
   std::array<bool, kRing> pending_{};
   int next_ = 0;
   float last_ms_ = 0;
-  bool have_ = false;
 };
 
 // Installs a KHR_debug message callback (debug builds) that prints GL errors and warnings.
 void install_gl_debug_callback();
-
-// Throws std::runtime_error naming `where` if glGetError reports an error.
-void check_gl(const char* where);
 
 }  // namespace demo

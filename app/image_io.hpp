@@ -1,4 +1,4 @@
-// Image and array files: PNG in (textures) and out (screenshots), NumPy .npy out (SAT dumps).
+// PNG files: in (textures) and out (screenshots). SAT dumps use the library's npy writer.
 #pragma once
 
 #include <cstdint>
@@ -16,12 +16,8 @@ struct Image {
 // and stb's reason when it is missing or corrupt.
 Image load_png(const std::string& path);
 
-// Writes RGBA8 rows given bottom-up (as GL reads them) as a top-down PNG. Throws on failure.
+// Writes RGBA8 rows given bottom-up (as GL reads them) as a top-down PNG, through
+// scandof::util::write_file_atomic (every write checked). Throws naming the path on failure.
 void write_png_bottom_up(const std::string& path, int width, int height, const uint8_t* rgba);
-
-// Writes a C-order .npy array of shape `shape` with dtype '<u4' or '<f4'. Throws on failure.
-void write_npy(const std::string& path, const std::vector<std::size_t>& shape,
-               const uint32_t* data);
-void write_npy(const std::string& path, const std::vector<std::size_t>& shape, const float* data);
 
 }  // namespace demo

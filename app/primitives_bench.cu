@@ -20,101 +20,38 @@
 #include "scandof/cuda_check.hpp"
 #include "scandof/scan.hpp"
 #include "scandof/sort.hpp"
+#include "scandof/util/device_buffer.hpp"
+#include "scandof/util/event_timer.hpp"
+#include "scandof/util/stats.hpp"
+#include "scandof/util/stream.hpp"
 
 namespace demo {
 namespace {
 
 using Key = std::uint32_t;
 
-class DevMem {
- public:
-  explicit DevMem(std::size_t bytes) : bytes_(bytes) {
-    if (bytes) CUDA_CHECK(cudaMalloc(&p_, bytes));
-  }
-  ~DevMem() {
-    if (p_) cudaFree(p_);  // not thrown from a destructor; a failed free is not actionable here
-  }
-  DevMem(DevMem&& o) noexcept : p_(o.p_), bytes_(o.bytes_) { o.p_ = nullptr; }
-  DevMem(const DevMem&) = delete;
-  DevMem& operator=(const DevMem&) = delete;
-  template <class T = void>
-  T* as() const {
-    return static_cast<T*>(p_);
-  }
-  std::size_t bytes() const { return bytes_; }
+// Bytes as the unit: the buffers hold keys, flags and CUB/library scratch alike.
+using Bytes = scandof::util::DeviceBuffer<unsigned char>;
+template <class T>
+T* as(const Bytes& b) {
+  return reinterpret_cast<T*>(b.get());
+}
 
- private:
-  void* p_ = nullptr;
-  std::size_t bytes_ = 0;
-};
-
-class Stream {
- public:
-  Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~Stream() {
-    if (s_) cudaStreamDestroy(s_);
-  }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
-
-class Events {
- public:
-  Events() {
-    CUDA_CHECK(cudaEventCreate(&a_));
-    CUDA_CHECK(cudaEventCreate(&b_));
-  }
-  ~Events() {
-    cudaEventDestroy(a_);
-    cudaEventDestroy(b_);
-  }
-  Events(const Events&) = delete;
-  Events& operator=(const Events&) = delete;
-  // Milliseconds of one call of fn on the stream (event pair around it; waits for the end).
-  float time(cudaStream_t s, const std::function<void()>& fn) {
-    CUDA_CHECK(cudaEventRecord(a_, s));
-    fn();
-    CUDA_CHECK(cudaEventRecord(b_, s));
-    CUDA_CHECK(cudaEventSynchronize(b_));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, a_, b_));
-    return ms;
-  }
-
- private:
-  cudaEvent_t a_ = nullptr, b_ = nullptr;
-};
-
-// Median and minimum of `reps` timed calls after 3 untimed ones; call(k) uses input copy k.
-void measure(Events& ev, cudaStream_t s, int reps, int copies, const std::function<void(int)>& call,
-             double* median_ms, double* min_ms) {
-  for (int i = 0; i < 3; ++i) call(i % copies);
-  CUDA_CHECK(cudaStreamSynchronize(s));
-  std::vector<float> t;
-  t.reserve(reps);
-  for (int i = 0; i < reps; ++i) t.push_back(ev.time(s, [&] { call(i % copies); }));
-  std::sort(t.begin(), t.end());
-  const std::size_t m = t.size() / 2;
-  *median_ms = t.size() % 2 ? t[m] : 0.5 * (t[m - 1] + t[m]);
-  if (min_ms) *min_ms = t.front();
+// Median and minimum of `reps` timed calls after kPrimWarmups untimed ones; call(k) uses input
+// copy k (rotated). Each call is bracketed by its own event pair; one synchronize at the end.
+void measure(scandof::util::EventTimer& timer, int reps, int copies,
+             const std::function<void(int)>& call, double* median_ms, double* min_ms) {
+  const std::vector<double> t =
+      timer.samples([&](int rep) { call(rep % copies); }, reps, kPrimWarmups);
+  const scandof::util::Stats st = scandof::util::summarize(t);
+  *median_ms = st.median_ms;
+  if (min_ms) *min_ms = st.min_ms;
 }
 
 // Device bytes per key of a run: input, two outputs, flags, and both scratch areas (sorts' are
 // the largest, up to about two key arrays each); plus the rotated input copies of small sizes.
 constexpr std::size_t kBytesPerKeyEstimate = 32;
 constexpr std::size_t kRotateBytes = 150u << 20;
-
-std::string device_name() {
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  cudaDeviceProp p{};
-  CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
-  return p.name;
-}
 
 }  // namespace
 
@@ -147,7 +84,7 @@ PrimResult run_primitive_gpu(const PrimRequest& req_in) {
     if (!scandof::cuda_device_available(&why)) throw std::runtime_error("no CUDA device: " + why);
     if (req.log2_n < 1 || req.log2_n > 30) throw std::invalid_argument("size must be 2^1 .. 2^30");
     if (req.reps < 1) throw std::invalid_argument("reps must be >= 1");
-    r.device = device_name();
+    r.device = scandof::util::current_device().name;
     const std::size_t n = std::size_t(1) << req.log2_n;
     const std::size_t in_bytes = n * sizeof(Key);
     r.n = n;
@@ -163,134 +100,135 @@ PrimResult run_primitive_gpu(const PrimRequest& req_in) {
         req.primitive == Primitive::Compact && req.compact_mode == CompactMode::Flagged;
     const std::uint32_t thr = prim_detail::compact_threshold(req.selectivity_pct);
 
-    Stream stream;
+    scandof::util::Stream stream;
     const cudaStream_t s = stream.get();
-    std::vector<DevMem> ins, flags;
+    std::vector<Bytes> ins, flags;
     for (int c = 0; c < copies; ++c) ins.emplace_back(in_bytes);
-    CUDA_CHECK(cudaMemcpyAsync(ins[0].as(), r.input.data(), in_bytes, cudaMemcpyHostToDevice, s));
+    CUDA_CHECK(cudaMemcpyAsync(ins[0].get(), r.input.data(), in_bytes, cudaMemcpyHostToDevice, s));
     for (int c = 1; c < copies; ++c)
-      CUDA_CHECK(cudaMemcpyAsync(ins[c].as(), ins[0].as(), in_bytes, cudaMemcpyDeviceToDevice, s));
+      CUDA_CHECK(
+          cudaMemcpyAsync(ins[c].get(), ins[0].get(), in_bytes, cudaMemcpyDeviceToDevice, s));
     if (flagged) {
       std::vector<std::uint8_t> h(n);
       for (std::size_t i = 0; i < n; ++i) h[i] = r.input[i] < thr ? 1 : 0;
       for (int c = 0; c < copies; ++c) {
         flags.emplace_back(n);
-        CUDA_CHECK(cudaMemcpyAsync(flags[c].as(), h.data(), n, cudaMemcpyHostToDevice, s));
+        CUDA_CHECK(cudaMemcpyAsync(flags[c].get(), h.data(), n, cudaMemcpyHostToDevice, s));
       }
       CUDA_CHECK(cudaStreamSynchronize(s));  // h goes out of scope
     }
-    DevMem lib_out(in_bytes), cub_out(in_bytes), counts(2 * sizeof(std::uint64_t));
-    std::uint64_t* d_lib_count = counts.as<std::uint64_t>();
+    Bytes lib_out(in_bytes), cub_out(in_bytes), counts(2 * sizeof(std::uint64_t));
+    std::uint64_t* d_lib_count = as<std::uint64_t>(counts);
     std::uint64_t* d_cub_count = d_lib_count + 1;
     const int n_int = static_cast<int>(n);  // CUB's item count; log2_n <= 30
 
     // Scratch sizes, then the two calls. The library's and CUB's own argument checks run on the
     // first (warm-up) call.
     std::size_t lib_ws = 0, cub_ws = 0;
-    const scandof::ScanAlgorithm scan_algo = static_cast<scandof::ScanAlgorithm>(req.scan_algo);
-    const scandof::CompactOptions copt{static_cast<scandof::CompactAlgorithm>(req.compact_algo),
-                                       scandof::ScanAlgorithm::Optimized};
-    const scandof::SortAlgorithm sort_algo = static_cast<scandof::SortAlgorithm>(req.sort_algo);
+    const scandof::ScanAlgorithm scan_algo = req.scan_variant;
+    const scandof::CompactOptions copt{req.compact_algo, scandof::ScanAlgorithm::Optimized};
+    const scandof::SortAlgorithm sort_algo = req.sort_algo;
     const scandof::LessThan<Key> pred{thr};
     switch (req.primitive) {
       case Primitive::Scan:
         lib_ws = scandof::scan_workspace_bytes<Key, scandof::Sum>(scan_algo, n);
-        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, cub_ws, ins[0].as<Key>(),
-                                                 cub_out.as<Key>(), n_int, s));
+        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, cub_ws, as<Key>(ins[0]), as<Key>(cub_out),
+                                                 n_int, s));
         break;
       case Primitive::Compact:
         lib_ws = scandof::compact_workspace_bytes<Key>(n, copt);
         if (req.compact_mode == CompactMode::Select)
-          CUDA_CHECK(cub::DeviceSelect::If(nullptr, cub_ws, ins[0].as<Key>(), cub_out.as<Key>(),
+          CUDA_CHECK(cub::DeviceSelect::If(nullptr, cub_ws, as<Key>(ins[0]), as<Key>(cub_out),
                                            d_cub_count, n_int, pred, s));
         else if (req.compact_mode == CompactMode::Partition)
-          CUDA_CHECK(cub::DevicePartition::If(nullptr, cub_ws, ins[0].as<Key>(), cub_out.as<Key>(),
+          CUDA_CHECK(cub::DevicePartition::If(nullptr, cub_ws, as<Key>(ins[0]), as<Key>(cub_out),
                                               d_cub_count, n_int, pred, s));
         else
-          CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, cub_ws, ins[0].as<Key>(),
-                                                flags[0].as<std::uint8_t>(), cub_out.as<Key>(),
+          CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, cub_ws, as<Key>(ins[0]),
+                                                as<std::uint8_t>(flags[0]), as<Key>(cub_out),
                                                 d_cub_count, n_int, s));
         break;
       case Primitive::Sort:
         lib_ws = scandof::sort_keys_workspace_bytes<Key>(sort_algo, n);
-        CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, cub_ws, ins[0].as<Key>(),
-                                                  cub_out.as<Key>(), n_int, 0, 32, s));
+        CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, cub_ws, as<Key>(ins[0]),
+                                                  as<Key>(cub_out), n_int, 0, 32, s));
         break;
     }
-    DevMem lib_tmp(std::max<std::size_t>(lib_ws, 1)), cub_tmp(std::max<std::size_t>(cub_ws, 1));
+    Bytes lib_tmp(std::max<std::size_t>(lib_ws, 1)), cub_tmp(std::max<std::size_t>(cub_ws, 1));
 
     auto lib_call = [&](int c) {
-      const Key* in = ins[c].as<Key>();
-      Key* out = lib_out.as<Key>();
+      const Key* in = as<Key>(ins[c]);
+      Key* out = as<Key>(lib_out);
       switch (req.primitive) {
         case Primitive::Scan:
           scandof::scan<Key, scandof::Sum>(scan_algo, scandof::ScanKind::Exclusive, in, out, n,
-                                           scandof::Sum{}, Key(0), lib_tmp.as(), lib_ws, s);
+                                           scandof::Sum{}, Key(0), lib_tmp.get(), lib_ws, s);
           break;
         case Primitive::Compact:
           if (req.compact_mode == CompactMode::Select)
             scandof::compact_if<Key, scandof::LessThan<Key>>(in, out, d_lib_count, n, pred,
-                                                             lib_tmp.as(), lib_ws, s, copt);
+                                                             lib_tmp.get(), lib_ws, s, copt);
           else if (req.compact_mode == CompactMode::Partition)
             scandof::partition_if<Key, scandof::LessThan<Key>>(in, out, d_lib_count, n, pred,
-                                                               lib_tmp.as(), lib_ws, s, copt);
+                                                               lib_tmp.get(), lib_ws, s, copt);
           else
-            scandof::compact_flagged<Key>(in, flags[c].as<std::uint8_t>(), out, d_lib_count, n,
-                                          lib_tmp.as(), lib_ws, s, copt);
+            scandof::compact_flagged<Key>(in, as<std::uint8_t>(flags[c]), out, d_lib_count, n,
+                                          lib_tmp.get(), lib_ws, s, copt);
           break;
         case Primitive::Sort:
-          scandof::sort_keys<Key>(sort_algo, in, out, n, lib_tmp.as(), lib_ws, s);
+          scandof::sort_keys<Key>(sort_algo, in, out, n, lib_tmp.get(), lib_ws, s);
           break;
       }
     };
     auto cub_call = [&](int c) {
-      const Key* in = ins[c].as<Key>();
-      Key* out = cub_out.as<Key>();
+      const Key* in = as<Key>(ins[c]);
+      Key* out = as<Key>(cub_out);
       std::size_t b = cub_ws;
       switch (req.primitive) {
         case Primitive::Scan:
-          CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_tmp.as(), b, in, out, n_int, s));
+          CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_tmp.get(), b, in, out, n_int, s));
           break;
         case Primitive::Compact:
           if (req.compact_mode == CompactMode::Select)
             CUDA_CHECK(
-                cub::DeviceSelect::If(cub_tmp.as(), b, in, out, d_cub_count, n_int, pred, s));
+                cub::DeviceSelect::If(cub_tmp.get(), b, in, out, d_cub_count, n_int, pred, s));
           else if (req.compact_mode == CompactMode::Partition)
             CUDA_CHECK(
-                cub::DevicePartition::If(cub_tmp.as(), b, in, out, d_cub_count, n_int, pred, s));
+                cub::DevicePartition::If(cub_tmp.get(), b, in, out, d_cub_count, n_int, pred, s));
           else
-            CUDA_CHECK(cub::DeviceSelect::Flagged(cub_tmp.as(), b, in, flags[c].as<std::uint8_t>(),
+            CUDA_CHECK(cub::DeviceSelect::Flagged(cub_tmp.get(), b, in, as<std::uint8_t>(flags[c]),
                                                   out, d_cub_count, n_int, s));
           break;
         case Primitive::Sort:
-          CUDA_CHECK(cub::DeviceRadixSort::SortKeys(cub_tmp.as(), b, in, out, n_int, 0, 32, s));
+          CUDA_CHECK(cub::DeviceRadixSort::SortKeys(cub_tmp.get(), b, in, out, n_int, 0, 32, s));
           break;
       }
       CUDA_CHECK_LAUNCH();
     };
     auto copy_call = [&](int c) {
-      CUDA_CHECK(cudaMemcpyAsync(lib_out.as(), ins[c].as(), in_bytes, cudaMemcpyDeviceToDevice, s));
+      CUDA_CHECK(
+          cudaMemcpyAsync(lib_out.get(), ins[c].get(), in_bytes, cudaMemcpyDeviceToDevice, s));
     };
 
-    Events ev;
-    measure(ev, s, req.reps, copies, copy_call, &r.memcpy_ms, nullptr);
-    measure(ev, s, req.reps, copies, lib_call, &r.lib.ms, &r.lib.min_ms);
-    measure(ev, s, req.reps, copies, cub_call, &r.cub.ms, &r.cub.min_ms);
+    scandof::util::EventTimer timer(s);
+    measure(timer, req.reps, copies, copy_call, &r.memcpy_ms, nullptr);
+    measure(timer, req.reps, copies, lib_call, &r.lib.ms, &r.lib.min_ms);
+    measure(timer, req.reps, copies, cub_call, &r.cub.ms, &r.cub.min_ms);
 
     // The checked run: outputs poisoned first, so an element nobody wrote cannot pass.
-    CUDA_CHECK(cudaMemsetAsync(lib_out.as(), 0xA5, in_bytes, s));
-    CUDA_CHECK(cudaMemsetAsync(cub_out.as(), 0x5A, in_bytes, s));
-    CUDA_CHECK(cudaMemsetAsync(counts.as(), 0xFF, counts.bytes(), s));
+    CUDA_CHECK(cudaMemsetAsync(lib_out.get(), 0xA5, in_bytes, s));
+    CUDA_CHECK(cudaMemsetAsync(cub_out.get(), 0x5A, in_bytes, s));
+    CUDA_CHECK(cudaMemsetAsync(counts.get(), 0xFF, counts.bytes(), s));
     lib_call(0);
     cub_call(0);
     std::uint64_t hc[2] = {0, 0};
-    CUDA_CHECK(cudaMemcpyAsync(hc, counts.as(), sizeof hc, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK(cudaMemcpyAsync(hc, counts.get(), sizeof hc, cudaMemcpyDeviceToHost, s));
     r.lib_out.resize(n);
     r.cub_out.resize(n);
     CUDA_CHECK(
-        cudaMemcpyAsync(r.lib_out.data(), lib_out.as(), in_bytes, cudaMemcpyDeviceToHost, s));
+        cudaMemcpyAsync(r.lib_out.data(), lib_out.get(), in_bytes, cudaMemcpyDeviceToHost, s));
     CUDA_CHECK(
-        cudaMemcpyAsync(r.cub_out.data(), cub_out.as(), in_bytes, cudaMemcpyDeviceToHost, s));
+        cudaMemcpyAsync(r.cub_out.data(), cub_out.get(), in_bytes, cudaMemcpyDeviceToHost, s));
     CUDA_CHECK(cudaStreamSynchronize(s));
     if (req.primitive == Primitive::Compact) {
       r.selected = static_cast<std::size_t>(hc[0]);

@@ -13,6 +13,12 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
+#include "scandof/compact.hpp"
+#include "scandof/scan.hpp"
+#include "scandof/sort.hpp"
+
 namespace demo {
 
 enum class Primitive : int { Scan = 0, Compact = 1, Sort = 2 };
@@ -31,16 +37,27 @@ const char* to_string(Distribution d);
 
 struct PrimRequest {
   Primitive primitive = Primitive::Scan;
-  int scan_algo = 5;     // scandof::ScanAlgorithm (default SinglePass)
-  int compact_algo = 2;  // scandof::CompactAlgorithm (default SinglePass)
-  int sort_algo = 1;     // scandof::SortAlgorithm (default Lsd)
+  scandof::ScanAlgorithm scan_variant = scandof::ScanAlgorithm::SinglePass;
+  scandof::CompactAlgorithm compact_algo = scandof::CompactAlgorithm::SinglePass;
+  scandof::SortAlgorithm sort_algo = scandof::SortAlgorithm::Lsd;
   CompactMode compact_mode = CompactMode::Select;
   Distribution distribution = Distribution::Uniform;
   int selectivity_pct = 50;  // compaction: 1, 50 or 99 (any 0..100 works)
   int log2_n = 22;
   int reps = 25;  // timed runs per contender after 3 warm-up runs; medians reported
   std::uint64_t seed = 0x5ca9d0f2024ull;
+
+  bool operator==(const PrimRequest& o) const {
+    return primitive == o.primitive && scan_variant == o.scan_variant &&
+           compact_algo == o.compact_algo && sort_algo == o.sort_algo &&
+           compact_mode == o.compact_mode && distribution == o.distribution &&
+           selectivity_pct == o.selectivity_pct && log2_n == o.log2_n && reps == o.reps &&
+           seed == o.seed;
+  }
 };
+
+// Timing rule of every contender: untimed warm-up calls, then PrimRequest::reps timed ones.
+constexpr int kPrimWarmups = 3;
 
 // One contender's figures. Bytes are reads + writes the operation cannot avoid (scan: 2n x 4 B;
 // select: n x 4 B read + kept x 4 B written; partition: 2n x 4 B; flagged adds n x 1 B of flags;
@@ -91,9 +108,9 @@ PrimResult run_primitive_gpu(const PrimRequest& req);
 // the panel runs it on a worker thread. Frees the host copies.
 void verify_primitive(PrimResult* r);
 
-// The headless table (one line per run, with a header) and the report's JSON array entries.
+// The headless table (one line per run, with a header) and the report's "primitives" array.
 std::string primitives_table(const std::vector<PrimResult>& rs);
-std::string primitives_json(const std::vector<PrimResult>& rs, const std::string& indent);
+nlohmann::ordered_json primitives_json(const std::vector<PrimResult>& rs);
 // The headless set: scan (every library algorithm), compaction (select, partition, flagged at 50%,
 // select at 1% and 99%), sort (Lsd on all four distributions, Split on uniform).
 std::vector<PrimRequest> headless_primitive_set(int log2_n);

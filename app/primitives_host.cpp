@@ -5,10 +5,13 @@
 #include <cstdio>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "primitives_bench.hpp"
 #include "primitives_internal.hpp"
 #include "scandof/scan.hpp"
 #include "scandof/scan_gold.hpp"
+#include "scandof/util/rng.hpp"
 
 namespace demo {
 
@@ -57,16 +60,12 @@ std::uint32_t compact_threshold(int pct) {
   return t >= 4294967295.0 ? 0xffffffffu : static_cast<std::uint32_t>(t);
 }
 
-// splitmix64: fast enough for 2^26 elements in well under a second, and seeded per request.
+// The project's splitmix64: fast enough for 2^26 elements in well under a second, and seeded per
+// request. Bits 16..47 of each draw, as before, so inputs (and timings) match earlier results.
 std::vector<std::uint32_t> make_input(const PrimRequest& req, std::size_t n) {
   std::vector<std::uint32_t> v(n);
-  std::uint64_t s = req.seed ^ (static_cast<std::uint64_t>(req.primitive) << 56) ^ n;
-  auto next = [&s]() {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return static_cast<std::uint32_t>((z ^ (z >> 31)) >> 16);
-  };
+  scandof::util::SplitMix64 rng(req.seed ^ (static_cast<std::uint64_t>(req.primitive) << 56) ^ n);
+  auto next = [&rng]() { return static_cast<std::uint32_t>(rng.next() >> 16); };
   const Distribution d =
       req.primitive == Primitive::Sort ? req.distribution : Distribution::Uniform;
   switch (d) {
@@ -96,36 +95,20 @@ std::string label_of(const PrimRequest& r) {
   std::string l = to_string(r.primitive);
   switch (r.primitive) {
     case Primitive::Scan:
-      l += std::string(" ") + scan_algo_name(r.scan_algo) + " (exclusive, uint32 sum)";
+      l += std::string(" ") + scandof::to_string(r.scan_variant) + " (exclusive, uint32 sum)";
       break;
     case Primitive::Compact: {
       const char* mode[] = {"select", "partition", "flagged"};
-      l += std::string(" ") + compact_algo_name(r.compact_algo) + " " +
+      l += std::string(" ") + scandof::to_string(r.compact_algo) + " " +
            mode[static_cast<int>(r.compact_mode)] + " " + std::to_string(r.selectivity_pct) + "%";
       break;
     }
     case Primitive::Sort:
-      l += std::string(" ") + sort_algo_name(r.sort_algo) + " (uint32, " +
+      l += std::string(" ") + scandof::to_string(r.sort_algo) + " (uint32, " +
            to_string(r.distribution) + ")";
       break;
   }
   return l;
-}
-
-// Names without the library's string helpers: they are compiled only into CUDA builds' library.
-const char* scan_algo_name(int a) {
-  static const char* n[] = {"naive",     "work-efficient", "conflict-free",
-                            "optimized", "warp-shuffle",   "single-pass",
-                            "cub"};
-  return a >= 0 && a < 7 ? n[a] : "?";
-}
-const char* compact_algo_name(int a) {
-  static const char* n[] = {"paper", "reduce-then-scan", "single-pass"};
-  return a >= 0 && a < 3 ? n[a] : "?";
-}
-const char* sort_algo_name(int a) {
-  static const char* n[] = {"split", "lsd"};
-  return a >= 0 && a < 2 ? n[a] : "?";
 }
 
 }  // namespace prim_detail
@@ -216,7 +199,7 @@ std::vector<PrimRequest> headless_primitive_set(int log2_n) {
   for (int a = 0; a < scandof::kNumScanAlgorithms; ++a) {
     PrimRequest r = base;
     r.primitive = Primitive::Scan;
-    r.scan_algo = a;
+    r.scan_variant = static_cast<scandof::ScanAlgorithm>(a);
     v.push_back(r);
   }
   for (int m = 0; m < kNumCompactModes; ++m) {
@@ -234,7 +217,7 @@ std::vector<PrimRequest> headless_primitive_set(int log2_n) {
   {
     PrimRequest r = base;  // the chapter's flags + scan + scatter, at the default selectivity
     r.primitive = Primitive::Compact;
-    r.compact_algo = 0;
+    r.compact_algo = scandof::CompactAlgorithm::Paper;
     v.push_back(r);
   }
   for (int d = 0; d < kNumDistributions; ++d) {
@@ -246,7 +229,7 @@ std::vector<PrimRequest> headless_primitive_set(int log2_n) {
   {
     PrimRequest r = base;
     r.primitive = Primitive::Sort;
-    r.sort_algo = 0;
+    r.sort_algo = scandof::SortAlgorithm::Split;
     v.push_back(r);
   }
   return v;
@@ -275,47 +258,48 @@ std::string primitives_table(const std::vector<PrimResult>& rs) {
         r.ratio, r.memcpy_ms > 0 ? 100.0 * r.lib.gb_s / r.memcpy_gb_s : 0.0, lib_chk, cub_chk);
     o << line;
   }
-  o << "(medians of the timed runs after 3 warm-ups, CUDA events; GB/s counts bytes read + "
-       "written once; CUB/lib > 1: the library is faster; %copy: library GB/s as % of cudaMemcpy "
+  o << "(medians of the timed runs after " << kPrimWarmups
+    << " warm-ups, CUDA events; GB/s counts bytes read + written once; CUB/lib > 1: the library is "
+       "faster; %copy: library GB/s as % of cudaMemcpy "
        "D2D's in the same run)\n";
   return o.str();
 }
 
-std::string primitives_json(const std::vector<PrimResult>& rs, const std::string& ind) {
-  std::ostringstream o;
-  auto esc = [](const std::string& s) {
-    std::string e;
-    for (char c : s) {
-      if (c == '"' || c == '\\') e += '\\';
-      if (static_cast<unsigned char>(c) >= 0x20) e += c;
-    }
-    return e;
-  };
-  o << "[\n";
-  for (std::size_t i = 0; i < rs.size(); ++i) {
-    const PrimResult& r = rs[i];
-    o << ind << "  {\"label\": \"" << esc(r.label) << "\", \"log2_n\": " << r.req.log2_n
-      << ", \"ran\": " << (r.ran ? "true" : "false");
+nlohmann::ordered_json primitives_json(const std::vector<PrimResult>& rs) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const PrimResult& r : rs) {
+    nlohmann::ordered_json o;
+    o["label"] = r.label;
+    o["log2_n"] = r.req.log2_n;
+    o["ran"] = r.ran;
     if (!r.ran) {
-      o << ", \"error\": \"" << esc(r.error) << "\"}";
-    } else {
-      o << ", \"n\": " << r.n << ", \"reps\": " << r.reps
-        << ", \"input_copies\": " << r.input_copies << ", \"bytes\": " << r.bytes
-        << ", \"lib_ms\": " << r.lib.ms << ", \"lib_min_ms\": " << r.lib.min_ms
-        << ", \"lib_gelem_s\": " << r.lib.gelem_s << ", \"lib_gb_s\": " << r.lib.gb_s
-        << ", \"cub_ms\": " << r.cub.ms << ", \"cub_min_ms\": " << r.cub.min_ms
-        << ", \"cub_gelem_s\": " << r.cub.gelem_s << ", \"cub_gb_s\": " << r.cub.gb_s
-        << ", \"cub_over_lib\": " << r.ratio << ", \"memcpy_ms\": " << r.memcpy_ms
-        << ", \"memcpy_gb_s\": " << r.memcpy_gb_s;
-      if (r.req.primitive == Primitive::Compact) o << ", \"selected\": " << r.selected;
-      o << ", \"lib_verified\": " << (r.lib.verified ? "true" : "false") << ", \"lib_check\": \""
-        << esc(r.lib.check) << "\", \"cub_verified\": " << (r.cub.verified ? "true" : "false")
-        << ", \"cub_check\": \"" << esc(r.cub.check) << "\"}";
+      o["error"] = r.error;
+      a.push_back(std::move(o));
+      continue;
     }
-    o << (i + 1 < rs.size() ? "," : "") << "\n";
+    o["n"] = r.n;
+    o["reps"] = r.reps;
+    o["input_copies"] = r.input_copies;
+    o["bytes"] = r.bytes;
+    o["lib_ms"] = r.lib.ms;
+    o["lib_min_ms"] = r.lib.min_ms;
+    o["lib_gelem_s"] = r.lib.gelem_s;
+    o["lib_gb_s"] = r.lib.gb_s;
+    o["cub_ms"] = r.cub.ms;
+    o["cub_min_ms"] = r.cub.min_ms;
+    o["cub_gelem_s"] = r.cub.gelem_s;
+    o["cub_gb_s"] = r.cub.gb_s;
+    o["cub_over_lib"] = r.ratio;
+    o["memcpy_ms"] = r.memcpy_ms;
+    o["memcpy_gb_s"] = r.memcpy_gb_s;
+    if (r.req.primitive == Primitive::Compact) o["selected"] = r.selected;
+    o["lib_verified"] = r.lib.verified;
+    o["lib_check"] = r.lib.check;
+    o["cub_verified"] = r.cub.verified;
+    o["cub_check"] = r.cub.check;
+    a.push_back(std::move(o));
   }
-  o << ind << "]";
-  return o.str();
+  return a;
 }
 
 #if !SCANDOF_WITH_CUDA

@@ -15,8 +15,5 @@ std::uint32_t compact_threshold(int pct);
 // The request's input of n keys (seeded; never all zeros).
 std::vector<std::uint32_t> make_input(const PrimRequest& req, std::size_t n);
 std::string label_of(const PrimRequest& r);
-const char* scan_algo_name(int a);
-const char* compact_algo_name(int a);
-const char* sort_algo_name(int a);
 
 }  // namespace demo::prim_detail

@@ -12,6 +12,11 @@
 
 namespace demo {
 
+void PrimitivesPanel::probe() {
+  available_ = primitives_available(&why_not_);
+  max_log2_ = available_ ? primitives_max_log2() : 0;
+}
+
 void PrimitivesPanel::advance(const PrimRequest& req) {
   if (state_ == State::Requested) {
     if (!available_) {
@@ -108,18 +113,12 @@ void PrimitivesPanel::results_table() const {
   if (r.req.primitive == Primitive::Compact)
     ImGui::Text("kept %zu of %zu (%.1f%%)", r.selected, r.n, 100.0 * r.selected / r.n);
   ImGui::TextDisabled(
-      "medians of %d runs after 3 warm-ups; %d rotated input copies; GPU part "
+      "medians of %d runs after %d warm-ups; %d rotated input copies; GPU part "
       "%.0f ms, CPU check %.0f ms",
-      r.reps, r.input_copies, r.gpu_wall_ms, r.verify_wall_ms);
+      r.reps, kPrimWarmups, r.input_copies, r.gpu_wall_ms, r.verify_wall_ms);
 }
 
-void PrimitivesPanel::draw(PrimRequest* req, bool* open) {
-  if (!probed_) {
-    probed_ = true;
-    available_ = primitives_available(&why_not_);
-    max_log2_ = available_ ? primitives_max_log2() : 0;
-  }
-  advance(*req);
+void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) const {
   if (!*open) return;
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(std::max(10.0f, io.DisplaySize.x - 490.0f), 10.0f),
@@ -143,15 +142,22 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open) {
     req->primitive = static_cast<Primitive>(p);
   switch (req->primitive) {
     case Primitive::Scan: {
-      const char* names[] = {"naive",        "work-efficient", "conflict-free",    "optimized",
-                             "warp-shuffle", "single-pass",    "cub (via library)"};
-      ImGui::Combo("algorithm", &req->scan_algo, names, scandof::kNumScanAlgorithms);
+      const char* names[scandof::kNumScanAlgorithms];
+      for (int i = 0; i < scandof::kNumScanAlgorithms; ++i)
+        names[i] = scandof::to_string(static_cast<scandof::ScanAlgorithm>(i));
+      names[static_cast<int>(scandof::ScanAlgorithm::Cub)] = "cub (via library)";
+      int v = static_cast<int>(req->scan_variant);
+      if (ImGui::Combo("variant", &v, names, scandof::kNumScanAlgorithms))
+        req->scan_variant = static_cast<scandof::ScanAlgorithm>(v);
       ImGui::TextDisabled("exclusive sum of uniform random uint32");
       break;
     }
     case Primitive::Compact: {
       const char* algos[] = {"paper (flags + scan)", "reduce-then-scan", "single-pass"};
-      ImGui::Combo("algorithm", &req->compact_algo, algos, 3);
+      static_assert(sizeof algos / sizeof *algos == scandof::kNumCompactAlgorithms);
+      int a = static_cast<int>(req->compact_algo);
+      if (ImGui::Combo("algorithm", &a, algos, scandof::kNumCompactAlgorithms))
+        req->compact_algo = static_cast<scandof::CompactAlgorithm>(a);
       int m = static_cast<int>(req->compact_mode);
       const char* modes[] = {"select (compact_if)", "partition (partition_if)",
                              "flagged (compact_flagged)"};
@@ -168,7 +174,10 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open) {
     }
     case Primitive::Sort: {
       const char* algos[] = {"split (chapter: 1 bit/pass + bitonic merge)", "lsd (8-bit digits)"};
-      ImGui::Combo("algorithm", &req->sort_algo, algos, 2);
+      static_assert(sizeof algos / sizeof *algos == scandof::kNumSortAlgorithms);
+      int a = static_cast<int>(req->sort_algo);
+      if (ImGui::Combo("algorithm", &a, algos, scandof::kNumSortAlgorithms))
+        req->sort_algo = static_cast<scandof::SortAlgorithm>(a);
       int d = static_cast<int>(req->distribution);
       const char* dists[] = {"uniform random", "all equal", "few distinct (16)", "already sorted"};
       if (ImGui::Combo("keys", &d, dists, kNumDistributions))
@@ -185,7 +194,7 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open) {
   ImGui::SliderInt("timed runs", &req->reps, 5, 100, "%d", ImGuiSliderFlags_AlwaysClamp);
   if (available_)
     ImGui::TextDisabled("largest size that fits the free device memory: 2^%d", max_log2_);
-  if (ImGui::Button("Run")) request_run();
+  if (ImGui::Button("Run")) out->run_primitives = true;
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (state_ == State::Requested)

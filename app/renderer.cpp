@@ -5,67 +5,20 @@
 #include <cstddef>
 #include <stdexcept>
 
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
 #include "image_io.hpp"
+#include "shared.h"
 
 namespace demo {
 
 namespace {
 
-struct Mat4 {
-  float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};  // column-major, as GL
-};
-
-Mat4 mul(const Mat4& a, const Mat4& b) {
-  Mat4 r;
-  for (int c = 0; c < 4; ++c)
-    for (int row = 0; row < 4; ++row) {
-      float s = 0;
-      for (int k = 0; k < 4; ++k) s += a.m[k * 4 + row] * b.m[c * 4 + k];
-      r.m[c * 4 + row] = s;
-    }
-  return r;
-}
-
-Mat4 perspective(float fovy, float aspect, float n, float f) {
-  Mat4 r;
-  float t = 1.0f / std::tan(fovy / 2);
-  r.m[0] = t / aspect;
-  r.m[5] = t;
-  r.m[10] = (f + n) / (n - f);
-  r.m[11] = -1;
-  r.m[14] = 2 * f * n / (n - f);
-  r.m[15] = 0;
-  return r;
-}
-
-Mat4 look_at(const float e[3], const float c[3]) {
-  float f[3] = {c[0] - e[0], c[1] - e[1], c[2] - e[2]};
-  float fl = std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
-  for (float& v : f) v /= fl;
-  float up[3] = {0, 1, 0};
-  float s[3] = {f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2],
-                f[0] * up[1] - f[1] * up[0]};
-  float sl = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-  for (float& v : s) v /= sl;
-  float u[3] = {s[1] * f[2] - s[2] * f[1], s[2] * f[0] - s[0] * f[2], s[0] * f[1] - s[1] * f[0]};
-  Mat4 r;
-  r.m[0] = s[0], r.m[4] = s[1], r.m[8] = s[2];
-  r.m[1] = u[0], r.m[5] = u[1], r.m[9] = u[2];
-  r.m[2] = -f[0], r.m[6] = -f[1], r.m[10] = -f[2];
-  r.m[12] = -(s[0] * e[0] + s[1] * e[1] + s[2] * e[2]);
-  r.m[13] = -(u[0] * e[0] + u[1] * e[1] + u[2] * e[2]);
-  r.m[14] = f[0] * e[0] + f[1] * e[1] + f[2] * e[2];
-  return r;
-}
-
-Mat4 model_matrix(float x, float y, float z, float yaw, float scale) {
-  Mat4 r;
-  float c = std::cos(yaw) * scale, s = std::sin(yaw) * scale;
-  r.m[0] = c, r.m[2] = -s;
-  r.m[5] = scale;
-  r.m[8] = s, r.m[10] = c;
-  r.m[12] = x, r.m[13] = y, r.m[14] = z;
-  return r;
+// Rotation about +y, uniform scale, then translation (teapots stand on the floor).
+glm::mat4 model_matrix(float x, float y, float z, float yaw, float scale) {
+  const glm::mat4 t = glm::translate(glm::mat4(1.0f), glm::vec3(x, y, z));
+  return glm::scale(glm::rotate(t, yaw, glm::vec3(0.0f, 1.0f, 0.0f)), glm::vec3(scale));
 }
 
 Mesh quad(float x0, float y0, float z0, float ux, float uy, float uz, float vx, float vy, float vz,
@@ -95,37 +48,13 @@ constexpr float kWallZ = -24.0f;
 
 }  // namespace
 
-void Camera::orbit(float dx, float dy) {
-  yaw -= dx * 0.006f;
-  pitch = std::clamp(pitch + dy * 0.006f, -0.1f, 1.45f);
-}
-
-void Camera::pan(float dx, float dy) {
-  // Move the target in the camera's right/up plane, scaled with distance so panning feels even.
-  float k = distance * 0.0015f;
-  float rx = std::cos(yaw), rz = -std::sin(yaw);
-  target[0] -= dx * k * rx;
-  target[2] -= dx * k * rz;
-  target[1] += dy * k;
-}
-
-void Camera::zoom(float steps) {
-  distance = std::clamp(distance * std::pow(0.9f, steps), 2.0f, 80.0f);
-}
-
-void Camera::eye(float out[3]) const {
-  out[0] = target[0] + distance * std::cos(pitch) * std::sin(yaw);
-  out[1] = target[1] + distance * std::sin(pitch);
-  out[2] = target[2] + distance * std::cos(pitch) * std::cos(yaw);
-}
-
 Renderer::Renderer(const std::string& resources, int tessellation) : res_(resources) {
   teapot_data_ = load_bezier_patches(res_ + "/assets/teapot.txt");
   set_tessellation(tessellation);
   floor_ = upload(quad(-60, 0, 40, 120, 0, 0, 0, 0, -120, 0, 1, 0));
   wall_ = upload(quad(-60, -1, kWallZ, 120, 0, 0, 0, 40, 0, 0, 0, 1));
   load_textures();
-  scene_prog_ = build_program(res_ + "/shaders/scene.vert", res_ + "/shaders/scene.frag");
+  scene_prog_ = build_program(res_ + "/shaders", "scene.vert", "scene.frag");
   set_sat_format(scandof::SatFormat::U32);
   empty_vao_ = make_vertex_array();
 }
@@ -137,7 +66,7 @@ void Renderer::set_tessellation(int level) {
 void Renderer::set_sat_format(scandof::SatFormat f) {
   std::vector<std::string> defs;
   if (f == scandof::SatFormat::F32) defs.push_back("SAT_FLOAT 1");
-  dof_prog_ = build_program(res_ + "/shaders/fullscreen.vert", res_ + "/shaders/dof.frag", defs);
+  dof_prog_ = build_program(res_ + "/shaders", "fullscreen.vert", "dof.frag", defs);
 }
 
 Renderer::Drawable Renderer::upload(const Mesh& m) {
@@ -221,25 +150,17 @@ void Renderer::render_scene(const Camera& cam, float time_s) {
   glClearDepth(1.0);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
-  float eye[3];
-  cam.eye(eye);
-  Mat4 vp =
-      mul(perspective(0.75f, static_cast<float>(width_) / height_, Camera::kNear, Camera::kFar),
-          look_at(eye, cam.target));
-  GLuint p = scene_prog_.get();
-  glUseProgram(p);
-  glUniformMatrix4fv(glGetUniformLocation(p, "u_view_proj"), 1, GL_FALSE, vp.m);
-  glUniform3fv(glGetUniformLocation(p, "u_eye"), 1, eye);
-  glUniform1i(glGetUniformLocation(p, "u_albedo"), 0);
-  const GLint l_model = glGetUniformLocation(p, "u_model");
-  const GLint l_color = glGetUniformLocation(p, "u_color");
-  const GLint l_tex = glGetUniformLocation(p, "u_textured");
-  const GLint l_uv = glGetUniformLocation(p, "u_uv_scale");
-  const GLint l_shin = glGetUniformLocation(p, "u_shininess");
-  const GLint l_spec = glGetUniformLocation(p, "u_specular");
+  const glm::vec3 eye = cam.eye();
+  const glm::mat4 vp = cam.view_proj(static_cast<float>(width_) / height_);
+  glUseProgram(scene_prog_.get());
+  glUniformMatrix4fv(SCENE_LOC_VIEW_PROJ, 1, GL_FALSE, glm::value_ptr(vp));
+  glUniform3fv(SCENE_LOC_EYE, 1, glm::value_ptr(eye));
+  const GLint l_color = SCENE_LOC_COLOR, l_tex = SCENE_LOC_TEXTURED, l_uv = SCENE_LOC_UV_SCALE,
+              l_shin = SCENE_LOC_SHININESS, l_spec = SCENE_LOC_SPECULAR,
+              l_nblob = SCENE_LOC_BLOB_COUNT;
 
-  auto draw = [&](const Drawable& d, const Mat4& model) {
-    glUniformMatrix4fv(l_model, 1, GL_FALSE, model.m);
+  auto draw = [&](const Drawable& d, const glm::mat4& model) {
+    glUniformMatrix4fv(SCENE_LOC_MODEL, 1, GL_FALSE, glm::value_ptr(model));
     glBindVertexArray(d.vao.get());
     glDrawElements(GL_TRIANGLES, d.count, GL_UNSIGNED_INT, nullptr);
   };
@@ -247,24 +168,20 @@ void Renderer::render_scene(const Camera& cam, float time_s) {
   glUniform3f(l_color, 1, 1, 1);
   glUniform1f(l_shin, 16.0f);
   glUniform1f(l_spec, 0.05f);
-  glBindTextureUnit(0, floor_tex_.get());
+  glBindTextureUnit(SCENE_UNIT_ALBEDO, floor_tex_.get());
   glUniform2f(l_uv, 24.0f, 24.0f);
-  float blobs[8 * 3] = {};
+  static_assert(sizeof kTeapots / sizeof *kTeapots <= MAX_BLOBS, "one shadow blob per teapot");
+  glm::vec3 blobs[MAX_BLOBS] = {};
   int nblob = 0;
-  for (const auto& t : kTeapots) {
-    blobs[nblob * 3 + 0] = t.x;
-    blobs[nblob * 3 + 1] = t.z;
-    blobs[nblob * 3 + 2] = 2.6f * t.scale;  // the teapot's footprint radius is about 2 (x 1.3)
-    ++nblob;
-  }
-  const GLint l_nblob = glGetUniformLocation(p, "u_blob_count");
-  glUniform3fv(glGetUniformLocation(p, "u_blobs"), nblob, blobs);
+  for (const auto& t : kTeapots)  // the teapot's footprint radius is about 2 (x 1.3)
+    blobs[nblob++] = glm::vec3(t.x, t.z, 2.6f * t.scale);
+  glUniform3fv(SCENE_LOC_BLOBS, nblob, glm::value_ptr(blobs[0]));
   glUniform1i(l_nblob, nblob);
-  draw(floor_, Mat4{});
+  draw(floor_, glm::mat4(1.0f));
   glUniform1i(l_nblob, 0);
-  glBindTextureUnit(0, wall_tex_.get());
+  glBindTextureUnit(SCENE_UNIT_ALBEDO, wall_tex_.get());
   glUniform2f(l_uv, 6.0f, 4.0f);
-  draw(wall_, Mat4{});
+  draw(wall_, glm::mat4(1.0f));
 
   glUniform1i(l_tex, 0);
   glUniform2f(l_uv, 1.0f, 1.0f);
@@ -285,21 +202,18 @@ void Renderer::render_dof(const Settings& s, GLuint sat_buffer) {
   glBindFramebuffer(GL_FRAMEBUFFER, output_fbo_.get());
   glViewport(0, 0, width_, height_);
   glDisable(GL_DEPTH_TEST);
-  GLuint p = dof_prog_.get();
-  glUseProgram(p);
-  glBindTextureUnit(0, color_.get());
-  glBindTextureUnit(1, depth_.get());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, sat_buffer);
-  glUniform1i(glGetUniformLocation(p, "u_color"), 0);
-  glUniform1i(glGetUniformLocation(p, "u_depth"), 1);
-  glUniform2i(glGetUniformLocation(p, "u_size"), width_, height_);
-  glUniform1f(glGetUniformLocation(p, "u_near"), Camera::kNear);
-  glUniform1f(glGetUniformLocation(p, "u_far"), Camera::kFar);
-  glUniform1f(glGetUniformLocation(p, "u_focus"), s.focus_distance);
-  glUniform1f(glGetUniformLocation(p, "u_aperture"), s.aperture);
-  glUniform1f(glGetUniformLocation(p, "u_max_radius"), s.max_radius);
-  glUniform1i(glGetUniformLocation(p, "u_view"), static_cast<int>(s.view));
-  glUniform1f(glGetUniformLocation(p, "u_split"), s.split);
+  glUseProgram(dof_prog_.get());
+  glBindTextureUnit(DOF_UNIT_COLOR, color_.get());
+  glBindTextureUnit(DOF_UNIT_DEPTH, depth_.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DOF_SAT_BINDING, sat_buffer);
+  glUniform2i(DOF_LOC_SIZE, width_, height_);
+  glUniform1f(DOF_LOC_NEAR, Camera::kNear);
+  glUniform1f(DOF_LOC_FAR, Camera::kFar);
+  glUniform1f(DOF_LOC_FOCUS, s.focus_distance);
+  glUniform1f(DOF_LOC_APERTURE, s.aperture);
+  glUniform1f(DOF_LOC_MAX_RADIUS, s.max_radius);
+  glUniform1i(DOF_LOC_VIEW, static_cast<int>(s.view));
+  glUniform1f(DOF_LOC_SPLIT, s.split);
   glBindVertexArray(empty_vao_.get());
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);

@@ -1,28 +1,18 @@
 // The GL side of a frame: the teapot scene into an FBO (RGBA8 colour + depth texture), then the
-// full-screen depth-of-field pass (reading the SAT buffer) into an output texture that is shown
-// and screenshotted. Owns every GL object it uses (RAII); resize() re-creates the targets.
+// full-screen depth-of-field pass (shaders/dof.frag, reading the SAT buffer) into an output texture
+// that is shown and screenshotted. Owns every GL object it uses (RAII); resize() re-creates the
+// targets. Uniform locations, texture units and bindings are the constants of shaders/shared.h.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "camera.hpp"
 #include "gl_util.hpp"
 #include "settings.hpp"
 #include "teapot.hpp"
 
 namespace demo {
-
-struct Camera {
-  float yaw = 0.0f;     // radians around +y; 0 looks down -z
-  float pitch = 0.21f;  // radians above the horizon
-  float distance = 15.0f;
-  float target[3] = {0.0f, 1.2f, -3.0f};
-  static constexpr float kNear = 0.1f, kFar = 200.0f;
-  void orbit(float dx, float dy);
-  void pan(float dx, float dy);
-  void zoom(float steps);
-  void eye(float out[3]) const;
-};
 
 class Renderer {
  public:

@@ -1,10 +1,13 @@
 // From the rendered frame to summed-area tables in a GL buffer the DoF shader reads (an SSBO).
 //
 // CUDA path: the colour texture and the SAT buffer are registered with CUDA once per size
-// (read-only / write-discard), mapped once per frame with a single map call, and SatBuilder writes
-// the planar tables straight into the mapped buffer. Nothing crosses to the host.
+// (read-only / write-discard, cuda_gl_interop.*), mapped once per frame with a single map call,
+// and the library's SatBuilder writes the planar tables straight into the mapped buffer. Nothing
+// crosses to the host, and the frame never waits for the GPU: stage times are read a frame or more
+// later, once the GPU has passed them (as the GL timer queries are).
 // CPU fallback (no device, CUDA off, or forced): the frame is read back, the tables are built on
-// the CPU and uploaded. Slow, and the UI says so.
+// the CPU (scandof::sat_gold) and uploaded. Slow, and the UI says so.
+// Comparing variants, verifying and the float error are in sat_analysis.*.
 #pragma once
 
 #include <cstdint>
@@ -17,11 +20,6 @@
 
 namespace demo {
 
-// CPU tables of an RGBA8 image (bottom-up rows), planar R, G, B: the reference the GPU must match.
-void sat_cpu(const uint8_t* rgba, int width, int height, uint32_t* out);
-// float tables accumulated in float (rows, then columns), as a float scan would.
-void sat_cpu(const uint8_t* rgba, int width, int height, float* out);
-
 struct SatTimes {
   float map_ms = 0;      // cudaGraphicsMapResources (host wall time, both resources at once)
   float unmap_ms = 0;    // cudaGraphicsUnmapResources (host wall time)
@@ -32,12 +30,9 @@ struct SatTimes {
   float readback_ms = 0, cpu_build_ms = 0, upload_ms = 0;  // CPU fallback (host wall time)
 };
 
-struct VariantTiming {
-  std::string name;
-  scandof::ScanAlgorithm algo;
-  scandof::SatMethod method;
-  SatTimes median;
-};
+// How build() gets its CUDA timings: Latest (per frame: whatever the GPU has finished, never
+// waiting) or Wait (this build's own times, synchronizing: for "time this now" measurements).
+enum class SatTiming { Latest, Wait };
 
 class SatStage {
  public:
@@ -56,23 +51,19 @@ class SatStage {
   // (Re)creates the SAT buffer and the CUDA registrations for a colour texture of this size.
   void resize(int width, int height, GLuint color_texture);
   // Builds the tables of the current colour texture into buffer() (GL may read them right after).
-  void build(const Settings& s);
+  void build(const Settings& s, SatTiming timing = SatTiming::Latest);
   GLuint buffer() const { return sat_buffer_.get(); }
+  int width() const { return width_; }
+  int height() const { return height_; }
   const SatTimes& times() const { return times_; }
-
-  // Times each (variant, method) on the current frame: `reps` builds after a warm-up, medians.
-  std::vector<VariantTiming> compare_all(const Settings& s, int reps);
 
   // Reads the tables of the last build back (3 planes of width*height).
   std::vector<uint32_t> read_u32() const;
   std::vector<float> read_f32() const;
-  // Largest error of float box averages against the exact ones (0..255 units), over `boxes`
-  // random boxes of radius 1..max_radius of the current frame. Builds both formats (on demand).
-  double float_box_error(const Settings& s, int max_radius, int boxes);
 
  private:
   struct Cuda;
-  void build_cpu(const Settings& s, scandof::SatFormat fmt);
+  void build_cpu(scandof::SatFormat fmt);
   std::unique_ptr<Cuda> cuda_;
   std::string backend_, device_;
   GlBuffer sat_buffer_;
@@ -80,15 +71,5 @@ class SatStage {
   int width_ = 0, height_ = 0;
   SatTimes times_;
 };
-
-// Names and parsing for the UI and the CLI (kept here so the demo does not need the library's
-// string helpers to link).
-const char* variant_name(scandof::ScanAlgorithm a);
-// SatMethods this build of the library offers (Paper, Fused, and FusedTwoPass where it exists),
-// named "paper", "fused", "fused-two-pass".
-int num_sat_methods();
-const char* method_name(scandof::SatMethod m);
-bool parse_method(const std::string& s, scandof::SatMethod* out);
-bool parse_variant(const std::string& s, scandof::ScanAlgorithm* out);
 
 }  // namespace demo

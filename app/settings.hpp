@@ -1,24 +1,34 @@
-// Every value a user can adjust, in one place. The UI edits a Settings; the app compares it with
-// last frame's copy to decide what to rebuild (targets, shaders, SAT format), so no widget ever
-// touches GL or CUDA state directly.
+// Every value a user can adjust, in one place. Widgets and the command line edit a Settings; once
+// per frame App compares it with last frame's copy to decide what to rebuild (targets, shaders, SAT
+// format, SAT backend), so no widget ever touches GL or CUDA state directly. One-shot actions
+// (screenshot, "time every variant", ...) are Requests (requests.hpp), not settings.
 #pragma once
 
 #include "primitives_bench.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
+#include "shared.h"
 
 namespace demo {
 
-enum class View : int { DepthOfField = 0, Sharp = 1, CircleOfConfusion = 2, Sat = 3, Split = 4 };
-constexpr int kNumViews = 5;
-const char* to_string(View v);
+// Debug views of the DoF pass; the values are the shader's VIEW_* ids (shaders/shared.h).
+enum class View : int {
+  DepthOfField = VIEW_DOF,
+  Sharp = VIEW_SHARP,
+  CircleOfConfusion = VIEW_COC,
+  Sat = VIEW_SAT,
+  Split = VIEW_SPLIT,
+};
+constexpr int kNumViews = NUM_VIEWS;
+const char* to_string(View v);  // the CLI's names: dof, sharp, coc, sat, split
 
 struct Settings {
   // Lens (thin-lens model; distances in scene units along the view axis).
   float focus_distance = 15.0f;
   float aperture = 12.0f;  // CoC radius in pixels of a point at infinity (lens constant folded in)
   float max_radius = 24.0f;  // largest blur radius in pixels
-  // SAT construction.
+  // SAT construction. `variant` is the scan variant of the paper pipeline (library type
+  // ScanAlgorithm); the UI, the CLI (--variant) and the report all call it "variant".
   scandof::ScanAlgorithm variant = scandof::ScanAlgorithm::WorkEfficient;
   scandof::SatMethod method = scandof::SatMethod::Paper;
   scandof::SatFormat format = scandof::SatFormat::U32;
@@ -30,8 +40,8 @@ struct Settings {
   bool animate = true;
   bool vsync = true;
   bool show_ui = true;
-  // The Primitives window (library vs CUB on one primitive). Not part of operator==: changing it
-  // rebuilds nothing.
+  // The Primitives window (library vs CUB on one primitive). Part of operator== like everything
+  // else; changing it rebuilds nothing.
   bool show_primitives = false;
   PrimRequest primitives;
 

@@ -80,20 +80,20 @@ void history_plot(const App& app) {
   ImGui::PopID();
 }
 
-void comparison_panel(App& app) {
-  if (ImGui::Button("Time every variant on this frame")) app.compare(30);
+void comparison_panel(const App& app, Requests* req) {
+  if (ImGui::Button("Time every variant on this frame")) req->compare_variants = true;
   ImGui::SameLine();
-  ImGui::TextDisabled("(30 builds each, medians)");
-  if (app.comparison.empty()) return;
+  ImGui::TextDisabled("(%d builds each, medians)", kCompareReps);
+  if (app.comparison().empty()) return;
   float worst = 0;
-  for (const auto& v : app.comparison) worst = std::max(worst, v.median.build_ms);
+  for (const auto& v : app.comparison()) worst = std::max(worst, v.median.build_ms);
   if (ImGui::BeginTable(
           "cmp", 7,
           ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
     for (const char* h : {"variant", "de-int.", "rows", "transp.", "columns", "back", "total ms"})
       ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
-    for (const auto& v : app.comparison) {
+    for (const auto& v : app.comparison()) {
       const SatTimes& m = v.median;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -109,7 +109,7 @@ void comparison_panel(App& app) {
     ImGui::EndTable();
   }
   // Bars: one per variant, scaled to the slowest, so naive vs work-efficient reads at a glance.
-  for (const auto& v : app.comparison) {
+  for (const auto& v : app.comparison()) {
     char label[96];
     std::snprintf(label, sizeof label, "%s  %.3f ms", v.name.c_str(), v.median.build_ms);
     ImGui::ProgressBar(worst > 0 ? v.median.build_ms / worst : 0.0f, ImVec2(-1, 0), label);
@@ -118,7 +118,7 @@ void comparison_panel(App& app) {
 
 }  // namespace
 
-void draw_ui(App& app, const UiInfo& info, UiRequests* req) {
+void draw_ui(App& app, const UiInfo& info, Requests* req) {
   Settings& s = app.settings;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(460, std::max(200.0f, ImGui::GetIO().DisplaySize.y - 20)),
@@ -151,27 +151,27 @@ void draw_ui(App& app, const UiInfo& info, UiRequests* req) {
     int v = static_cast<int>(s.variant);
     const char* names[scandof::kNumScanAlgorithms];
     for (int i = 0; i < scandof::kNumScanAlgorithms; ++i)
-      names[i] = variant_name(static_cast<scandof::ScanAlgorithm>(i));
+      names[i] = scandof::to_string(static_cast<scandof::ScanAlgorithm>(i));
     if (ImGui::Combo("scan variant", &v, names, scandof::kNumScanAlgorithms))
       s.variant = static_cast<scandof::ScanAlgorithm>(v);
+    using scandof::SatFormat;
+    using scandof::SatMethod;
     int m = static_cast<int>(s.method);
-    ImGui::RadioButton("paper pipeline", &m, 0);
+    ImGui::RadioButton("paper pipeline", &m, static_cast<int>(SatMethod::Paper));
     ImGui::SameLine();
-    ImGui::RadioButton("fused (fastest)", &m, 1);
-    if (num_sat_methods() > 2) {
-      ImGui::SameLine();
-      ImGui::RadioButton("fused two-pass", &m, 2);
-    }
-    s.method = static_cast<scandof::SatMethod>(m);
+    ImGui::RadioButton("fused (fastest)", &m, static_cast<int>(SatMethod::Fused));
+    ImGui::SameLine();
+    ImGui::RadioButton("fused two-pass", &m, static_cast<int>(SatMethod::FusedTwoPass));
+    s.method = static_cast<SatMethod>(m);
     int f = static_cast<int>(s.format);
-    ImGui::RadioButton("uint32 (exact)", &f, 0);
+    ImGui::RadioButton("uint32 (exact)", &f, static_cast<int>(SatFormat::U32));
     ImGui::SameLine();
-    ImGui::RadioButton("float32", &f, 1);
-    s.format = static_cast<scandof::SatFormat>(f);
-    if (ImGui::Button("Measure float32 error")) app.measure_float_error();
+    ImGui::RadioButton("float32", &f, static_cast<int>(SatFormat::F32));
+    s.format = static_cast<SatFormat>(f);
+    if (ImGui::Button("Measure float32 error")) req->measure_float_error = true;
     ImGui::SameLine();
-    if (app.float_error >= 0)
-      ImGui::Text("max |float - exact| box average: %.4g (of 255)", app.float_error);
+    if (app.float_error() >= 0)
+      ImGui::Text("max |float - exact| box average: %.4g (of 255)", app.float_error());
     else
       ImGui::TextDisabled("not measured");
 #if SCANDOF_WITH_CUDA
@@ -181,6 +181,7 @@ void draw_ui(App& app, const UiInfo& info, UiRequests* req) {
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
     const char* views[] = {"depth of field", "sharp", "circle of confusion", "SAT (normalised)",
                            "split sharp | blurred"};
+    static_assert(sizeof views / sizeof *views == kNumViews);
     int vw = static_cast<int>(s.view);
     if (ImGui::Combo("debug view", &vw, views, kNumViews)) s.view = static_cast<View>(vw);
     if (s.view == View::Split) ImGui::SliderFloat("split", &s.split, 0.0f, 1.0f);
@@ -195,12 +196,12 @@ void draw_ui(App& app, const UiInfo& info, UiRequests* req) {
     timings_table(app);
     history_plot(app);
   }
-  if (!app.comparison.empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  if (ImGui::CollapsingHeader("Compare variants")) comparison_panel(app);
+  if (!app.comparison().empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Compare variants")) comparison_panel(app, req);
   ImGui::Checkbox("Primitives window (scan, compaction, sort vs CUB)", &s.show_primitives);
   ImGui::PopItemWidth();
   ImGui::End();
-  app.primitives.draw(&s.primitives, &s.show_primitives);
+  app.primitives.draw(&s.primitives, &s.show_primitives, req);
 }
 
 }  // namespace demo

@@ -11,18 +11,19 @@
 #define SAT_T uint
 #endif
 
-layout(std430, binding = 0) readonly buffer SatTables { SAT_T sat[]; };
+// Locations, units, binding and view ids come from shaders/shared.h (pasted in by the loader).
+layout(std430, binding = DOF_SAT_BINDING) readonly buffer SatTables { SAT_T sat[]; };
 
-uniform sampler2D u_color;
-uniform sampler2D u_depth;
-uniform ivec2 u_size;
-uniform float u_near;
-uniform float u_far;
-uniform float u_focus;       // focal distance (scene units along the view axis)
-uniform float u_aperture;    // CoC radius in pixels of a point at infinity
-uniform float u_max_radius;  // CoC clamp in pixels
-uniform int u_view;          // 0 DoF, 1 sharp, 2 CoC, 3 SAT, 4 split
-uniform float u_split;
+layout(binding = DOF_UNIT_COLOR) uniform sampler2D u_color;
+layout(binding = DOF_UNIT_DEPTH) uniform sampler2D u_depth;
+layout(location = DOF_LOC_SIZE) uniform ivec2 u_size;
+layout(location = DOF_LOC_NEAR) uniform float u_near;
+layout(location = DOF_LOC_FAR) uniform float u_far;
+layout(location = DOF_LOC_FOCUS) uniform float u_focus;  // focal distance (scene units, view axis)
+layout(location = DOF_LOC_APERTURE) uniform float u_aperture;  // CoC radius (px) at infinity
+layout(location = DOF_LOC_MAX_RADIUS) uniform float u_max_radius;  // CoC clamp in pixels
+layout(location = DOF_LOC_VIEW) uniform int u_view;                // VIEW_* in shared.h
+layout(location = DOF_LOC_SPLIT) uniform float u_split;
 
 out vec4 frag;
 
@@ -79,19 +80,19 @@ void main() {
   float z = linear_depth(texelFetch(u_depth, p, 0).r);
   float r = coc_radius(z);
   vec3 c;
-  if (u_view == 1) {
+  if (u_view == VIEW_SHARP) {
     c = sharp;
-  } else if (u_view == 2) {
+  } else if (u_view == VIEW_COC) {
     // Near side of the focal plane blue, far side orange; brightness = radius / max radius.
     float k = u_max_radius > 0.0 ? r / u_max_radius : 0.0;
     c = (z < u_focus ? vec3(0.25, 0.55, 1.0) : vec3(1.0, 0.6, 0.2)) * k;
-  } else if (u_view == 3) {
+  } else if (u_view == VIEW_SAT) {
     // The red table scaled by its total: a smooth ramp towards the top right corner.
     float total = float(fetch(0, u_size.x - 1, u_size.y - 1));
     c = vec3(float(fetch(0, p.x, p.y)) / max(total, 1.0),
              float(fetch(1, p.x, p.y)) / max(float(fetch(1, u_size.x - 1, u_size.y - 1)), 1.0),
              float(fetch(2, p.x, p.y)) / max(float(fetch(2, u_size.x - 1, u_size.y - 1)), 1.0));
-  } else if (u_view == 4) {
+  } else if (u_view == VIEW_SPLIT) {
     float sx = u_split * float(u_size.x);
     c = float(p.x) < sx ? sharp : blurred(p, r);
     if (abs(float(p.x) - sx) < 1.0) c = vec3(1.0);

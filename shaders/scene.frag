@@ -4,16 +4,16 @@ in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
 
-uniform vec3 u_eye;
-uniform vec3 u_color;
-uniform float u_shininess;
-uniform float u_specular;
-uniform bool u_textured;
-uniform sampler2D u_albedo;
+layout(location = SCENE_LOC_EYE) uniform vec3 u_eye;
+layout(location = SCENE_LOC_COLOR) uniform vec3 u_color;
+layout(location = SCENE_LOC_SHININESS) uniform float u_shininess;
+layout(location = SCENE_LOC_SPECULAR) uniform float u_specular;
+layout(location = SCENE_LOC_TEXTURED) uniform bool u_textured;
+layout(binding = SCENE_UNIT_ALBEDO) uniform sampler2D u_albedo;
 // Soft contact shadows under the teapots (x, z, radius), so they sit on the floor; a blob per
 // teapot costs a few ALU ops on floor pixels only, far cheaper than a shadow map pass.
-uniform int u_blob_count;
-uniform vec3 u_blobs[8];
+layout(location = SCENE_LOC_BLOB_COUNT) uniform int u_blob_count;
+layout(location = SCENE_LOC_BLOBS) uniform vec3 u_blobs[MAX_BLOBS];
 
 out vec4 frag;
 

@@ -4,9 +4,9 @@ layout(location = 0) in vec3 a_pos;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec2 a_uv;
 
-uniform mat4 u_model;
-uniform mat4 u_view_proj;
-uniform vec2 u_uv_scale;
+layout(location = SCENE_LOC_MODEL) uniform mat4 u_model;
+layout(location = SCENE_LOC_VIEW_PROJ) uniform mat4 u_view_proj;
+layout(location = SCENE_LOC_UV_SCALE) uniform vec2 u_uv_scale;
 
 out vec3 v_world;
 out vec3 v_normal;

@@ -35,5 +35,18 @@ ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --primit
 ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 960x540 --frames 10 --exit --no-vsync --primitives --prim-size 12 --screenshot-ui '${_dir}/primitives_ui.png' && \
 ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --size 960x540 '${_dir}/primitives_ui.png'")
     set_tests_properties(demo_primitives PROPERTIES TIMEOUT 300 LABELS "demo")
+    # The command line: help exits 0; bad values (NaN, out of range, unknown names or flags) exit 2;
+    # a failed write (/dev/full) exits 1 with a message naming the file.
+    add_test(NAME demo_cli
+      COMMAND sh -c "S='$<TARGET_FILE:scandof>'; \
+\"$S\" --help | grep -q -- '--max-radius' || exit 1; \
+for a in '--focus nan' '--aperture inf' '--frames 0' '--frames 99999999999999999999' '--size 0x5' \
+         '--tess 65' '--variant nope' '--method nope' '--view nope' '--prim-size 1000' '--bogus'; do \
+  \"$S\" $a >/dev/null 2>&1; rc=$?; [ $rc -eq 2 ] || { echo \"$a: exit $rc, want 2\"; exit 1; }; done; \
+for f in --out --report --dump-sat; do \
+  msg=$(\"$S\" --headless --size 64x48 --frames 1 --no-animate $f /dev/full 2>&1); rc=$?; \
+  [ $rc -ne 0 ] && echo \"$msg\" | grep -q 'cannot write /dev/full' \
+    || { echo \"$f /dev/full: exit $rc: $msg\"; exit 1; }; done")
+    set_tests_properties(demo_cli PROPERTIES TIMEOUT 300 LABELS "demo")
   endif()
 endif()

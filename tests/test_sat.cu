@@ -23,6 +23,7 @@
 #include "scandof/cuda_check.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
+#include "scandof/util/texture_object.hpp"
 
 namespace {
 
@@ -80,31 +81,25 @@ struct PitchedImage {
 };
 
 // The image as a cudaArray with a texture object (the demo's GL-interop path reads such an array).
+// The texture object is the one the demo makes over the mapped GL texture
+// (util/texture_object.hpp).
 struct TextureImage {
   cudaArray_t array = nullptr;
-  cudaTextureObject_t tex = 0;
+  scandof::util::TextureObject tex;
   TextureImage(const std::vector<uint8_t>& img, int w, int h) {
     const cudaChannelFormatDesc desc = cudaCreateChannelDesc<uchar4>();
     CUDA_CHECK(cudaMallocArray(&array, &desc, w, h));
     CUDA_CHECK(cudaMemcpy2DToArray(array, 0, 0, img.data(), static_cast<std::size_t>(w) * 4,
                                    static_cast<std::size_t>(w) * 4, h, cudaMemcpyHostToDevice));
-    cudaResourceDesc res{};
-    res.resType = cudaResourceTypeArray;
-    res.res.array.array = array;
-    cudaTextureDesc td{};
-    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
-    td.filterMode = cudaFilterModePoint;
-    td.readMode = cudaReadModeElementType;
-    td.normalizedCoords = 0;
-    CUDA_CHECK(cudaCreateTextureObject(&tex, &res, &td, nullptr));
+    tex = scandof::util::TextureObject(array);
   }
   ~TextureImage() {
-    if (tex) cudaDestroyTextureObject(tex);
+    tex = scandof::util::TextureObject();  // before the array it reads
     if (array) cudaFreeArray(array);
   }
   SatInput input(int w, int h) const {
     SatInput in;
-    in.texture = tex;
+    in.texture = tex.get();
     in.width = w;
     in.height = h;
     return in;

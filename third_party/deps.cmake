@@ -1,6 +1,7 @@
 # Build glue for the demo's external packages (Debian: python3-glad, libglfw3-dev, libimgui-dev,
 # libstb-dev, libegl-dev). Nothing is vendored: the GL loader is generated at build time, the rest
-# comes from the system. Defines the targets scandof_glad, scandof_imgui, scandof_stb, scandof_egl.
+# comes from the system. Defines the targets scandof_glad, scandof_imgui, scandof_stb, scandof_egl,
+# and finds glm (libglm-dev, header-only: glm::glm). CLI11 and nlohmann-json are found at the top.
 
 # --- glad: GL 4.5 core loader, generated offline (--reproducible uses the bundled XML specs) -----
 # glad emits C; the project itself is C++/CUDA only.
@@ -16,6 +17,9 @@ add_custom_command(
 add_library(scandof_glad STATIC ${_glad_out}/src/gl.c)
 target_include_directories(scandof_glad PUBLIC ${_glad_out}/include)
 set_target_properties(scandof_glad PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+# --- glm: the camera's and the scene's matrices ----------------------------------------------------
+find_package(glm CONFIG REQUIRED)
 
 # --- GLFW (windowed mode) ------------------------------------------------------------------------
 find_package(PkgConfig REQUIRED)

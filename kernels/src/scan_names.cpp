@@ -1,11 +1,12 @@
-// Names of the scan enums for CLIs, benchmark tables and test names. Host only; built with or
-// without CUDA.
+// Names of the scan enums (and the SAT enums' parsers) for CLIs, benchmark tables and test names.
+// Host only; built with or without CUDA.
 #include <cctype>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "scandof/ops.hpp"
+#include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
 
 namespace scandof {
@@ -75,6 +76,22 @@ ScanAlgorithm parse_scan_algorithm(const std::string& name) {
   }
   throw std::invalid_argument("unknown scan algorithm '" + name + "'; choose one of: " + choices +
                               " (or 0.." + std::to_string(kNumScanAlgorithms - 1) + ")");
+}
+
+SatFormat parse_sat_format(const std::string& name) {
+  for (SatFormat f : {SatFormat::U32, SatFormat::F32})
+    if (name == to_string(f)) return f;
+  throw std::invalid_argument("unknown SAT format '" + name + "'; choose one of: u32, f32");
+}
+
+SatMethod parse_sat_method(const std::string& name) {
+  std::string choices;
+  for (int i = 0; i < kNumSatMethods; ++i) {
+    const auto m = static_cast<SatMethod>(i);
+    if (name == to_string(m)) return m;
+    choices += (choices.empty() ? "" : ", ") + std::string(to_string(m));
+  }
+  throw std::invalid_argument("unknown SAT method '" + name + "'; choose one of: " + choices);
 }
 
 }  // namespace scandof

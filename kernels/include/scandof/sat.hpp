@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "scandof/scan.hpp"
 
@@ -52,8 +53,14 @@ enum class SatMethod : int {
   FusedTwoPass = 2,
 };
 
-const char* to_string(SatFormat f);
-const char* to_string(SatMethod m);
+constexpr int kNumSatMethods = 3;
+
+const char* to_string(SatFormat f);  // "u32", "f32"
+const char* to_string(SatMethod m);  // "paper", "fused", "fused-two-pass"
+// Inverses of to_string (kernels/src/scan_names.cpp). Throw std::invalid_argument naming the
+// choices.
+SatFormat parse_sat_format(const std::string& name);
+SatMethod parse_sat_method(const std::string& name);
 
 // Where the pixels come from: either a texture object over a cudaArray (GL interop; RGBA8,
 // cudaReadModeElementType, unnormalized integer coordinates) or a pitched device pointer.

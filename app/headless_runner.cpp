@@ -1,0 +1,188 @@
+#include "headless_runner.hpp"
+
+#include <glad/gl.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+#include "app.hpp"
+#include "context.hpp"
+#include "image_io.hpp"
+#include "primitives_bench.hpp"
+#include "report.hpp"
+#include "ui.hpp"
+
+namespace demo {
+
+namespace {
+
+constexpr int kWarmupFrames = 5;
+
+// --primitives: every entry of the headless set once (GPU half, then the CPU check), the table on
+// stdout. Needs no GL, so it runs before the context exists.
+std::vector<PrimResult> run_primitives_headless(int log2_n) {
+  std::vector<PrimResult> out;
+  std::string why;
+  if (!primitives_available(&why)) {
+    PrimResult r;
+    r.req.log2_n = log2_n;
+    r.label = "primitives (scan, compaction, sort)";
+    r.error = "needs a CUDA device: " + why;
+    out.push_back(r);
+  } else {
+    const std::vector<PrimRequest> set = headless_primitive_set(log2_n);
+    for (std::size_t i = 0; i < set.size(); ++i) {
+      PrimResult r = run_primitive_gpu(set[i]);
+      verify_primitive(&r);
+      std::fprintf(stderr, "[primitives] %zu/%zu %s: %s\n", i + 1, set.size(), r.label.c_str(),
+                   !r.ran         ? r.error.c_str()
+                   : r.verified() ? "verified"
+                                  : "CHECK FAILED");
+      out.push_back(std::move(r));
+    }
+    if (!out.empty() && !out.front().device.empty())
+      std::printf("Primitives on %s, n = 2^%d = %zu uint32 elements\n", out.front().device.c_str(),
+                  log2_n, std::size_t(1) << log2_n);
+  }
+  std::printf("%s", primitives_table(out).c_str());
+  std::fflush(stdout);
+  return out;
+}
+
+// The panels over the last frame, drawn by Dear ImGui's OpenGL3 renderer alone (no window
+// backend): shows on a headless GPU what the window would show.
+void screenshot_with_ui(App& app, const Options& o, const std::string& gl,
+                        const std::vector<PrimResult>& prims) {
+  app.frame(o.width, o.height, 0.0f);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(static_cast<float>(o.width), static_cast<float>(o.height));
+  io.DeltaTime = 1.0f / 60.0f;
+  ImGui::StyleColorsDark();
+  // The OpenGL3 backend loads GL through its own loader, which dlopens libGL.so.1 (glvnd): a
+  // headless machine without it gets an error rather than an abort.
+  if (!ImGui_ImplOpenGL3_Init("#version 450")) {
+    ImGui::DestroyContext();
+    throw std::runtime_error(
+        "--screenshot-ui: Dear ImGui's OpenGL3 backend could not load OpenGL (needs libGL.so.1)");
+  }
+  if (o.primitives) {
+    // The panel shows the first run of the set (scan) as it would after pressing Run.
+    app.settings.show_primitives = true;
+    if (!prims.empty() && prims.front().ran) {
+      app.settings.primitives = prims.front().req;
+      app.primitives.set_result(prims.front());
+    }
+  }
+  UiInfo info;
+  info.gl_renderer = gl;
+  info.fps = app.last().frame_ms > 0 ? 1000.0f / app.last().frame_ms : 0.0f;
+  Requests ignored;  // nothing is clicked headless
+  // A few UI frames: windows settle their layout over the first two.
+  for (int i = 0; i < 3; ++i) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    draw_ui(app, info, &ignored);
+    ImGui::Render();
+  }
+  app.renderer.bind_output();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  app.screenshot(o.screenshot_ui);
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui::DestroyContext();
+}
+
+}  // namespace
+
+int run_headless(const Options& o, const std::string& res) {
+  std::vector<PrimResult> prims;
+  if (o.primitives) prims = run_primitives_headless(o.prim_log2);
+  bool prims_failed = false;
+  for (const auto& r : prims) prims_failed |= r.ran && !r.verified();
+  HeadlessContext ctx;
+  ReportInput report;
+  report.gl = gl_description();
+  report.frames = o.frames;
+  report.primitives = &prims;
+  App app(res, o.settings, o.width, o.height);
+  report.app = &app;
+  std::fprintf(stderr, "[scandof] headless %dx%d, SAT backend: %s\n", o.width, o.height,
+               app.sat->backend().c_str());
+  const float dt = 1.0f / 60.0f;
+
+  // One measured run: warm-up frames, then o.frames frames whose stage times are kept.
+  auto run = [&](const std::string& name) {
+    std::vector<FrameTimes> kept;
+    for (long long i = 0; i < kWarmupFrames + o.frames; ++i) {
+      app.frame(o.width, o.height, dt);
+      if (i >= kWarmupFrames) kept.push_back(app.last());
+    }
+    // GL and CUDA timer results arrive a few frames late (no stalls); over many frames the
+    // median is the same.
+    glFinish();
+    return run_medians(name, kept, app.sat->using_cuda());
+  };
+
+  const Settings chosen = app.settings;
+  if (o.all_variants) {
+    for (int i = 0; i < scandof::kNumScanAlgorithms; ++i) {
+      app.settings.variant = static_cast<scandof::ScanAlgorithm>(i);
+      app.settings.method = scandof::SatMethod::Paper;
+      report.runs.push_back(run(scandof::to_string(app.settings.variant)));
+      if (!app.sat->using_cuda()) break;
+    }
+    if (app.sat->using_cuda()) {
+      for (int m = 1; m < scandof::kNumSatMethods; ++m) {
+        app.settings.method = static_cast<scandof::SatMethod>(m);
+        report.runs.push_back(run(scandof::to_string(app.settings.method)));
+      }
+    }
+    app.settings = chosen;
+  }
+  const std::string label = chosen.method != scandof::SatMethod::Paper
+                                ? scandof::to_string(chosen.method)
+                                : scandof::to_string(chosen.variant);
+  report.runs.push_back(run(label));  // the chosen configuration last: its frame is the one saved
+  for (const auto& r : report.runs) {
+    std::fprintf(stderr, "[scandof] %-15s", r.variant.c_str());
+    for (const auto& [k, v] : r.stages) std::fprintf(stderr, " %s=%.4f", k.c_str(), v);
+    std::fprintf(stderr, "\n");
+  }
+
+  if (!o.out.empty()) app.screenshot(o.out);
+  if (!o.screenshot.empty()) app.screenshot(o.screenshot);
+  if (!o.out_frame.empty()) {
+    const std::vector<uint8_t> px = app.renderer.read_rgba(app.renderer.color_texture());
+    write_png_bottom_up(o.out_frame, app.renderer.width(), app.renderer.height(), px.data());
+  }
+  if (!o.dump_sat.empty()) app.dump_sat(o.dump_sat);
+  if (o.verify) {
+    report.verify_ok = app.verify(&report.verify_message) ? 1 : 0;
+    std::printf("%s\n", report.verify_message.c_str());
+  }
+  if (app.settings.format == scandof::SatFormat::F32 || o.verify) {
+    app.measure_float_error();
+    std::printf("float32 SAT: max box-average error %.6g (of 255) over %d random boxes\n",
+                app.float_error(), kFloatErrorBoxes);
+  }
+  if (!o.report.empty()) write_report(o.report, report);
+  if (o.compare || !o.screenshot_ui.empty()) {
+    app.compare_variants();
+    for (const auto& v : app.comparison())
+      std::fprintf(stderr, "[compare] %-15s SAT %.4f ms (rows %.4f, columns %.4f)\n",
+                   v.name.c_str(), v.median.build_ms, v.median.row_scan_ms,
+                   v.median.column_scan_ms);
+  }
+  if (!o.screenshot_ui.empty()) screenshot_with_ui(app, o, report.gl, prims);
+  if (prims_failed)
+    std::fprintf(stderr, "[scandof] a primitive's output differs from the CPU reference\n");
+  return report.verify_ok == 0 || prims_failed ? 1 : 0;
+}
+
+}  // namespace demo

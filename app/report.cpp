@@ -1,0 +1,91 @@
+#include "report.hpp"
+
+#include <cstdio>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "scandof/util/file_io.hpp"
+#include "scandof/util/stats.hpp"
+
+namespace demo {
+
+RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>& frames,
+                       bool cuda) {
+  RunMedians m;
+  m.variant = variant;
+  m.frames = static_cast<int>(frames.size());
+  auto add = [&](const char* key, const std::function<float(const FrameTimes&)>& get) {
+    std::vector<float> v;
+    for (const auto& f : frames) v.push_back(get(f));
+    m.stages.emplace_back(key, static_cast<float>(scandof::util::median_of(v)));
+  };
+  add("scene_gl_ms", [](const FrameTimes& f) { return f.scene_ms; });
+  if (cuda) {
+    add("interop_map_host_ms", [](const FrameTimes& f) { return f.sat.map_ms; });
+    add("interop_unmap_host_ms", [](const FrameTimes& f) { return f.sat.unmap_ms; });
+    add("interop_map_unmap_host_ms",
+        [](const FrameTimes& f) { return f.sat.map_ms + f.sat.unmap_ms; });
+    add("interop_map_stream_ms", [](const FrameTimes& f) { return f.sat.map_gpu_ms; });
+    add("interop_unmap_stream_ms", [](const FrameTimes& f) { return f.sat.unmap_gpu_ms; });
+    add("deinterleave_ms", [](const FrameTimes& f) { return f.sat.deinterleave_ms; });
+    add("row_scan_ms", [](const FrameTimes& f) { return f.sat.row_scan_ms; });
+    add("transpose_ms", [](const FrameTimes& f) { return f.sat.transpose_ms; });
+    add("column_scan_ms", [](const FrameTimes& f) { return f.sat.column_scan_ms; });
+    add("transpose_back_ms", [](const FrameTimes& f) { return f.sat.transpose_back_ms; });
+    add("sat_total_ms", [](const FrameTimes& f) { return f.sat.build_ms; });
+  } else {
+    add("readback_ms", [](const FrameTimes& f) { return f.sat.readback_ms; });
+    add("cpu_sat_ms", [](const FrameTimes& f) { return f.sat.cpu_build_ms; });
+    add("upload_ms", [](const FrameTimes& f) { return f.sat.upload_ms; });
+    add("sat_total_ms", [](const FrameTimes& f) { return f.sat.build_ms; });
+  }
+  add("dof_gl_ms", [](const FrameTimes& f) { return f.dof_ms; });
+  add("frame_cpu_ms", [](const FrameTimes& f) { return f.frame_ms; });
+  return m;
+}
+
+void write_report(const std::string& path, const ReportInput& in) {
+  const App& app = *in.app;
+  const Settings& s = app.settings;
+  nlohmann::ordered_json j;
+  j["tool"] = "scandof --headless";
+  j["device"] = app.sat->device_name();
+  j["sat_backend"] = app.sat->backend();
+  j["gl"] = in.gl;
+  j["width"] = app.renderer.width();
+  j["height"] = app.renderer.height();
+  j["frames"] = in.frames;
+  j["focus"] = s.focus_distance;
+  j["aperture"] = s.aperture;
+  j["max_radius"] = s.max_radius;
+  j["format"] = scandof::to_string(s.format);
+  j["method"] = scandof::to_string(s.method);
+  if (app.float_error() >= 0) j["float32_max_box_error"] = app.float_error();
+  if (in.verify_ok >= 0) j["verify"] = {{"ok", in.verify_ok == 1}, {"message", in.verify_message}};
+  j["note"] =
+      "medians over frames after 5 warm-up frames; GL stages from GL_TIME_ELAPSED queries, SAT "
+      "stages from CUDA events (both read a few frames late, never waiting), interop map/unmap as "
+      "host wall time (one map call for colour texture + SAT buffer per frame) and as stream time";
+  if (in.primitives && !in.primitives->empty()) {
+    j["primitives_note"] =
+        "library vs CUB on the same uint32 input: medians of the timed runs "
+        "after " +
+        std::to_string(kPrimWarmups) +
+        " warm-ups (CUDA events), bytes = reads + writes once, cub_over_lib > "
+        "1: library faster, both outputs checked against the CPU reference";
+    j["primitives"] = primitives_json(*in.primitives);
+  }
+  nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  for (const RunMedians& r : in.runs) {
+    nlohmann::ordered_json o;
+    o["variant"] = r.variant;
+    o["frames"] = r.frames;
+    for (const auto& [k, v] : r.stages) o[k] = v;
+    runs.push_back(std::move(o));
+  }
+  j["runs"] = std::move(runs);
+  scandof::util::write_text_file(path, j.dump(2) + "\n");
+  std::fprintf(stderr, "[scandof] report written: %s\n", path.c_str());
+}
+
+}  // namespace demo

@@ -1,0 +1,18 @@
+// One-shot actions asked for while a frame is drawn: by widgets (ui.cpp, primitives_panel.cpp), by
+// keys and clicks (camera_input.cpp) or by the command line. Nothing that asks touches GL or CUDA;
+// App::carry_out runs them after the frame's UI is drawn, at a point where the GL state is known.
+#pragma once
+
+namespace demo {
+
+struct Requests {
+  bool screenshot = false;           // F12 / P / the button: scandof-NNN.png of the DoF output
+  bool compare_variants = false;     // "Time every variant on this frame"
+  bool measure_float_error = false;  // "Measure float32 error"
+  bool run_primitives = false;       // the Primitives window's Run button (or --primitives)
+  bool focus_at_pixel = false;       // a click: focus on the scene point under (focus_x, focus_y)
+  int focus_x = 0, focus_y = 0;      // GL pixel coordinates (bottom-left origin)
+  bool quit = false;                 // Esc
+};
+
+}  // namespace demo

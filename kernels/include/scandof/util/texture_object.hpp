@@ -1,0 +1,49 @@
+// RAII texture object over a cudaArray of RGBA8 pixels, read the way SatInput::texture expects
+// (element type, unnormalized integer coordinates, point sampling, clamped). The demo makes one per
+// frame over the mapped GL colour texture; tests make one over their own array. CUDA builds only.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <utility>
+
+#include "scandof/cuda_check.hpp"
+
+namespace scandof {
+namespace util {
+
+class TextureObject {
+ public:
+  TextureObject() = default;
+  explicit TextureObject(cudaArray_t array) {
+    cudaResourceDesc rd{};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = array;
+    cudaTextureDesc td{};
+    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModePoint;
+    td.readMode = cudaReadModeElementType;
+    td.normalizedCoords = 0;
+    CUDA_CHECK(cudaCreateTextureObject(&tex_, &rd, &td, nullptr));
+  }
+  ~TextureObject() {
+    if (tex_) cudaDestroyTextureObject(tex_);  // no throw from a destructor
+  }
+  TextureObject(const TextureObject&) = delete;
+  TextureObject& operator=(const TextureObject&) = delete;
+  TextureObject(TextureObject&& o) noexcept : tex_(std::exchange(o.tex_, 0)) {}
+  TextureObject& operator=(TextureObject&& o) noexcept {
+    if (this != &o) {
+      if (tex_) cudaDestroyTextureObject(tex_);
+      tex_ = std::exchange(o.tex_, 0);
+    }
+    return *this;
+  }
+  cudaTextureObject_t get() const { return tex_; }
+
+ private:
+  cudaTextureObject_t tex_ = 0;
+};
+
+}  // namespace util
+}  // namespace scandof

@@ -1,0 +1,45 @@
+// Constants shared by the C++ demo and its GLSL shaders: binding points, uniform locations, debug
+// view ids and array sizes. C++ includes this file; the shader loader (app/gl_util.cpp) pastes it
+// after each shader's #version line, so a number changed here changes on both sides at once.
+// Plain #defines only: the one syntax both languages' preprocessors share.
+#ifndef SCANDOF_SHADERS_SHARED_H
+#define SCANDOF_SHADERS_SHARED_H
+
+// Debug views (the DoF pass's u_view; demo::View mirrors them by value).
+#define VIEW_DOF 0
+#define VIEW_SHARP 1
+#define VIEW_COC 2
+#define VIEW_SAT 3
+#define VIEW_SPLIT 4
+#define NUM_VIEWS 5
+
+// Soft contact shadows under the teapots: at most this many (x, z, radius) blobs.
+#define MAX_BLOBS 8
+
+// scene.vert / scene.frag: explicit uniform locations (no glGetUniformLocation at run time).
+#define SCENE_LOC_MODEL 0
+#define SCENE_LOC_VIEW_PROJ 1
+#define SCENE_LOC_UV_SCALE 2
+#define SCENE_LOC_EYE 3
+#define SCENE_LOC_COLOR 4
+#define SCENE_LOC_SHININESS 5
+#define SCENE_LOC_SPECULAR 6
+#define SCENE_LOC_TEXTURED 7
+#define SCENE_LOC_BLOB_COUNT 8
+#define SCENE_LOC_BLOBS 9  // MAX_BLOBS consecutive locations
+#define SCENE_UNIT_ALBEDO 0
+
+// dof.frag: uniform locations, texture units and the SAT buffer's binding.
+#define DOF_LOC_SIZE 0
+#define DOF_LOC_NEAR 1
+#define DOF_LOC_FAR 2
+#define DOF_LOC_FOCUS 3
+#define DOF_LOC_APERTURE 4
+#define DOF_LOC_MAX_RADIUS 5
+#define DOF_LOC_VIEW 6
+#define DOF_LOC_SPLIT 7
+#define DOF_UNIT_COLOR 0
+#define DOF_UNIT_DEPTH 1
+#define DOF_SAT_BINDING 0
+
+#endif  // SCANDOF_SHADERS_SHARED_H
