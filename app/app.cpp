@@ -1,6 +1,8 @@
 #include "app.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 
 #include "image_io.hpp"
@@ -14,8 +16,12 @@ App::App(const std::string& resources, const Settings& initial, int width, int h
   renderer.set_sat_format(settings.format);
   sat = std::make_unique<SatStage>(settings.force_cpu);
   renderer.resize(width, height);
-  sat->resize(width, height, renderer.color_texture());
+  sat->resize(width, height, frame_textures());
   primitives.probe();
+}
+
+FrameTextures App::frame_textures() const {
+  return {renderer.color_texture(), renderer.viewz_texture(), renderer.output_texture()};
 }
 
 void App::apply_settings() {
@@ -29,7 +35,7 @@ void App::apply_settings() {
   if (settings.force_cpu != applied_.force_cpu) {
     sat.reset();  // unregister before the new stage registers the same GL objects
     sat = std::make_unique<SatStage>(settings.force_cpu);
-    sat->resize(renderer.width(), renderer.height(), renderer.color_texture());
+    sat->resize(renderer.width(), renderer.height(), frame_textures());
     comparison_.clear();
   }
   applied_ = settings;
@@ -42,17 +48,27 @@ void App::frame(int width, int height, float dt_s) {
     // New GL targets need new CUDA registrations: the stage drops its old ones first.
     sat->release();
     renderer.resize(width, height);
-    sat->resize(width, height, renderer.color_texture());
+    sat->resize(width, height, frame_textures());
     comparison_.clear();
   }
   if (settings.animate) time_s_ += dt_s;
+  frame_timer_.begin();
   renderer.render_scene(camera, time_s_);
-  sat->build(settings);
-  renderer.render_dof(settings, sat->buffer());
-  last_.scene_ms = renderer.scene_timer.ms();
-  last_.dof_ms = renderer.dof_timer.ms();
+  // The compute pass only makes the blurred image; the debug views stay in the fragment shader.
+  const bool compute = settings.dof_pass == DofPass::Compute &&
+                       settings.view == View::DepthOfField && sat->can_compute_dof();
+  const bool computed = sat->build(settings, SatTiming::Latest, compute);
+  if (!computed) renderer.render_dof(settings, sat->buffer());
+  frame_timer_.end();
   last_.sat = sat->times();
-  last_.frame_ms =
+  last_.dof_pass = computed ? DofPass::Compute : DofPass::Fragment;
+  last_.scene_ms = renderer.scene_timer.ms();
+  last_.interop_ms = last_.sat.map_gpu_ms + last_.sat.unmap_gpu_ms;
+  last_.sat_ms = last_.sat.build_ms;
+  last_.dof_ms = computed ? last_.sat.dof_compute_ms : renderer.dof_timer.ms();
+  last_.ui_ms = ui_timer.ms();
+  last_.frame_gpu_ms = frame_timer_.ms();
+  last_.frame_cpu_ms =
       std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
   history_.push_back(last_);
   if (history_.size() > kHistory) history_.pop_front();
@@ -93,7 +109,31 @@ void App::measure_float_error() {
 }
 
 bool App::verify(std::string* message) {
-  return verify_sat(*sat, settings, renderer.read_rgba(renderer.color_texture()), message);
+  bool ok = verify_sat(*sat, settings, renderer.read_rgba(renderer.color_texture()), message);
+  if (!sat->can_compute_dof()) return ok;
+  // The two DoF passes must agree: the CUDA kernel is the fragment shader's DepthOfField view
+  // moved to compute. Both weigh exact integer boxes in float and round to 8 bits, so they may
+  // differ by one step where a value falls on a rounding boundary, never more.
+  Settings s = settings;
+  s.view = View::DepthOfField;
+  renderer.render_dof(s, sat->buffer());
+  const std::vector<uint8_t> frag = renderer.read_rgba(renderer.output_texture());
+  sat->build(s, SatTiming::Wait, /*dof=*/true);
+  const std::vector<uint8_t> comp = renderer.read_rgba(renderer.output_texture());
+  int worst = 0;
+  std::size_t off = 0;
+  for (std::size_t i = 0; i < frag.size(); ++i) {
+    const int d = std::abs(int(frag[i]) - int(comp[i]));
+    worst = std::max(worst, d);
+    if (d > 1) ++off;
+  }
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "\nDoF passes %s: compute vs fragment max difference %d/255, %zu of %zu channel "
+                "values differ by more than 1",
+                worst <= 1 ? "agree" : "DISAGREE", worst, off, frag.size());
+  *message += buf;
+  return ok && worst <= 1;
 }
 
 void App::dump_sat(const std::string& path) {

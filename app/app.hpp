@@ -20,10 +20,19 @@
 
 namespace demo {
 
-// One frame's stage times in milliseconds (GL timer queries and CUDA events, both read without
-// waiting, so they trail the frame by a few frames; CPU wall time where marked in SatTimes).
+// One frame's stage times in milliseconds (GL timestamp queries and CUDA events, both read without
+// waiting, so they trail the frame by a few frames; CPU wall time where marked). The frame budget
+// (UI bar, report) is scene + interop + SAT + DoF + UI; frame_gpu_ms spans scene start to DoF end
+// on the GPU (a GL timestamp after the interop unmap, which GL orders after the CUDA work).
 struct FrameTimes {
-  float scene_ms = 0, dof_ms = 0, frame_ms = 0;
+  float scene_ms = 0;      // GL: the teapot scene
+  float interop_ms = 0;    // CUDA stream: map + unmap (0 on the CPU path)
+  float sat_ms = 0;        // SAT build: CUDA events, or readback + CPU + upload on the CPU path
+  float dof_ms = 0;        // the DoF pass that ran: CUDA kernel (compute) or GL fragment pass
+  float ui_ms = 0;         // GL: the ImGui draw (window mode and --screenshot-ui)
+  float frame_gpu_ms = 0;  // GL timestamps: scene start .. DoF end
+  float frame_cpu_ms = 0;  // host wall time of App::frame
+  DofPass dof_pass = DofPass::Fragment;  // which pass made this frame's blur
   SatTimes sat;
 };
 
@@ -41,6 +50,7 @@ class App {
   Renderer renderer;
   std::unique_ptr<SatStage> sat;
   PrimitivesPanel primitives;  // the Primitives window's state; drawn by draw_ui
+  GlTimer ui_timer;            // wrapped around the ImGui draw by whoever draws it
 
   const FrameTimes& last() const { return last_; }
   const std::deque<FrameTimes>& history() const { return history_; }
@@ -56,8 +66,10 @@ class App {
 
  private:
   void apply_settings();
-  Settings applied_;  // last frame's copy
-  float time_s_ = 0;  // animation clock
+  FrameTextures frame_textures() const;
+  GlTimer frame_timer_;  // scene start .. DoF end on the GPU
+  Settings applied_;     // last frame's copy
+  float time_s_ = 0;     // animation clock
   int screenshot_no_ = 0;
   FrameTimes last_;
   std::deque<FrameTimes> history_;

@@ -156,6 +156,20 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          },
          "dof|sharp|coc|sat|split (default dof)")
       ->type_name("NAME");
+  app.add_option_function<std::string>(
+         "--dof-pass",
+         [&](const std::string& v) {
+           for (int k = 0; k < kNumDofPasses; ++k) {
+             if (v == to_string(static_cast<DofPass>(k))) {
+               s.dof_pass = static_cast<DofPass>(k);
+               return;
+             }
+           }
+           throw CLI::ValidationError("--dof-pass", "fragment or compute, got '" + v + "'");
+         },
+         "where the blur runs: compute (CUDA kernel; the default, and the fragment\n"
+         "shader where CUDA is not in use) or fragment (shaders/dof.frag)")
+      ->type_name("NAME");
   app.add_flag("--cpu", s.force_cpu, "use the CPU fallback even when a CUDA device is present");
   app.add_flag_callback(
       "--no-animate", [&] { s.animate = false; }, "still scene (deterministic frames)");

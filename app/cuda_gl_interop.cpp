@@ -2,6 +2,7 @@
 
 #if SCANDOF_WITH_CUDA
 #include <exception>
+#include <stdexcept>
 #include <utility>
 
 #include "scandof/cuda_check.hpp"
@@ -36,16 +37,18 @@ void CudaGlRegistration::reset() noexcept {
   res_ = nullptr;
 }
 
-ScopedMap::ScopedMap(const std::array<cudaGraphicsResource_t, kCount>& res, cudaStream_t stream)
-    : res_(res), stream_(stream) {
-  CUDA_CHECK(cudaGraphicsMapResources(kCount, res_.data(), stream_));
+ScopedMap::ScopedMap(const std::array<cudaGraphicsResource_t, kMax>& res, int count,
+                     cudaStream_t stream)
+    : res_(res), count_(count), stream_(stream) {
+  if (count < 1 || count > kMax) throw std::invalid_argument("ScopedMap: 1..4 resources");
+  CUDA_CHECK(cudaGraphicsMapResources(count_, res_.data(), stream_));
   mapped_ = true;
 }
 
 ScopedMap::~ScopedMap() noexcept(false) {
   if (!mapped_) return;
   mapped_ = false;
-  const cudaError_t e = cudaGraphicsUnmapResources(kCount, res_.data(), stream_);
+  const cudaError_t e = cudaGraphicsUnmapResources(count_, res_.data(), stream_);
   if (e != cudaSuccess && !std::uncaught_exceptions())
     ::scandof::throw_cuda_error(e, "cudaGraphicsUnmapResources", __FILE__, __LINE__);
 }
@@ -53,7 +56,7 @@ ScopedMap::~ScopedMap() noexcept(false) {
 void ScopedMap::unmap() {
   if (!mapped_) return;
   mapped_ = false;
-  CUDA_CHECK(cudaGraphicsUnmapResources(kCount, res_.data(), stream_));
+  CUDA_CHECK(cudaGraphicsUnmapResources(count_, res_.data(), stream_));
 }
 
 cudaArray_t ScopedMap::array(int i) const {

@@ -39,8 +39,9 @@ class CudaGlRegistration {
 // otherwise the destructor unmaps (and throws on failure unless already unwinding).
 class ScopedMap {
  public:
-  static constexpr int kCount = 2;
-  ScopedMap(const std::array<cudaGraphicsResource_t, kCount>& res, cudaStream_t stream);
+  static constexpr int kMax = 4;
+  // Maps the first `count` (1..kMax) of `res` with one call.
+  ScopedMap(const std::array<cudaGraphicsResource_t, kMax>& res, int count, cudaStream_t stream);
   ~ScopedMap() noexcept(false);
   ScopedMap(const ScopedMap&) = delete;
   ScopedMap& operator=(const ScopedMap&) = delete;
@@ -50,7 +51,8 @@ class ScopedMap {
   void unmap();
 
  private:
-  std::array<cudaGraphicsResource_t, kCount> res_;
+  std::array<cudaGraphicsResource_t, kMax> res_;
+  int count_;
   cudaStream_t stream_;
   bool mapped_ = false;
 };

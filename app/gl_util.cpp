@@ -128,32 +128,34 @@ GlProgram build_program(const std::string& dir, const std::string& vert, const s
 }
 
 void GlTimer::begin() {
-  GlQuery& q = q_[next_];
-  if (!q) {
-    GLuint id = 0;
-    glGenQueries(1, &id);
-    q = GlQuery(id);
-  }
+  auto ensure = [](GlQuery& q) {
+    if (!q) {
+      GLuint id = 0;
+      glGenQueries(1, &id);
+      q = GlQuery(id);
+    }
+  };
+  ensure(t0_[next_]);
+  ensure(t1_[next_]);
   if (pending_[next_]) {
     // This slot was issued kRing frames ago; it is normally done by now. If it is not, skip the
     // measurement rather than wait.
     GLint avail = 0;
-    glGetQueryObjectiv(q.get(), GL_QUERY_RESULT_AVAILABLE, &avail);
+    glGetQueryObjectiv(t1_[next_].get(), GL_QUERY_RESULT_AVAILABLE, &avail);
     if (avail) {
-      GLuint64 ns = 0;
-      glGetQueryObjectui64v(q.get(), GL_QUERY_RESULT, &ns);
+      GLuint64 a = 0, b = 0;
+      glGetQueryObjectui64v(t0_[next_].get(), GL_QUERY_RESULT, &a);
+      glGetQueryObjectui64v(t1_[next_].get(), GL_QUERY_RESULT, &b);
       // Some drivers (seen on Mesa llvmpipe) occasionally report nonsense; a pass never takes 10 s.
-      if (ns < 10'000'000'000ull) {
-        last_ms_ = static_cast<float>(ns * 1e-6);
-      }
+      if (b >= a && b - a < 10'000'000'000ull) last_ms_ = static_cast<float>((b - a) * 1e-6);
     }
     pending_[next_] = false;
   }
-  glBeginQuery(GL_TIME_ELAPSED, q.get());
+  glQueryCounter(t0_[next_].get(), GL_TIMESTAMP);
 }
 
 void GlTimer::end() {
-  glEndQuery(GL_TIME_ELAPSED);
+  glQueryCounter(t1_[next_].get(), GL_TIMESTAMP);
   pending_[next_] = true;
   next_ = (next_ + 1) % kRing;
 }

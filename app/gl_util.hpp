@@ -68,8 +68,8 @@ std::string read_text_file(const std::string& path);
 GlProgram build_program(const std::string& dir, const std::string& vert, const std::string& frag,
                         const std::vector<std::string>& defines = {});
 
-// GL_TIME_ELAPSED around a pass. Results are read a few frames late from a ring of queries, so
-// timing costs no pipeline stall; ms() is the latest completed measurement.
+// GPU time of a pass (or a whole frame). Results are read a few frames late from a ring of queries,
+// so timing costs no pipeline stall; ms() is the latest completed measurement.
 class GlTimer {
  public:
   void begin();
@@ -77,8 +77,10 @@ class GlTimer {
   float ms() const { return last_ms_; }
 
  private:
+  // Timestamp pairs (glQueryCounter) rather than GL_TIME_ELAPSED, so timers may nest: the frame's
+  // own span encloses the scene and DoF spans. Read kRing frames later, never waiting.
   static constexpr int kRing = 4;
-  std::array<GlQuery, kRing> q_;
+  std::array<GlQuery, kRing> t0_, t1_;
   std::array<bool, kRing> pending_{};
   int next_ = 0;
   float last_ms_ = 0;

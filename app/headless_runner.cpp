@@ -81,7 +81,7 @@ void screenshot_with_ui(App& app, const Options& o, const std::string& gl,
   }
   UiInfo info;
   info.gl_renderer = gl;
-  info.fps = app.last().frame_ms > 0 ? 1000.0f / app.last().frame_ms : 0.0f;
+  info.fps = app.last().frame_cpu_ms > 0 ? 1000.0f / app.last().frame_cpu_ms : 0.0f;
   Requests ignored;  // nothing is clicked headless
   // A few UI frames: windows settle their layout over the first two.
   for (int i = 0; i < 3; ++i) {

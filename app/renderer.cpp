@@ -120,17 +120,25 @@ void Renderer::resize(int width, int height) {
   glTextureStorage2D(color_.get(), 1, GL_RGBA8, width, height);
   depth_ = make_texture(GL_TEXTURE_2D);
   glTextureStorage2D(depth_.get(), 1, GL_DEPTH_COMPONENT32F, width, height);
+  viewz_ = make_texture(GL_TEXTURE_2D);
+  glTextureStorage2D(viewz_.get(), 1, GL_R32F, width, height);
   output_ = make_texture(GL_TEXTURE_2D);
   glTextureStorage2D(output_.get(), 1, GL_RGBA8, width, height);
-  for (GLuint t : {color_.get(), depth_.get(), output_.get()}) {
+  for (GLuint t : {color_.get(), depth_.get(), viewz_.get(), output_.get()}) {
     glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glTextureParameteri(t, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTextureParameteri(t, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   }
   scene_fbo_ = make_framebuffer();
-  glNamedFramebufferTexture(scene_fbo_.get(), GL_COLOR_ATTACHMENT0, color_.get(), 0);
+  glNamedFramebufferTexture(scene_fbo_.get(), GL_COLOR_ATTACHMENT0 + SCENE_OUT_COLOR, color_.get(),
+                            0);
+  glNamedFramebufferTexture(scene_fbo_.get(), GL_COLOR_ATTACHMENT0 + SCENE_OUT_VIEWZ, viewz_.get(),
+                            0);
   glNamedFramebufferTexture(scene_fbo_.get(), GL_DEPTH_ATTACHMENT, depth_.get(), 0);
+  const GLenum bufs[2] = {GL_COLOR_ATTACHMENT0 + SCENE_OUT_COLOR,
+                          GL_COLOR_ATTACHMENT0 + SCENE_OUT_VIEWZ};
+  glNamedFramebufferDrawBuffers(scene_fbo_.get(), 2, bufs);
   output_fbo_ = make_framebuffer();
   glNamedFramebufferTexture(output_fbo_.get(), GL_COLOR_ATTACHMENT0, output_.get(), 0);
   for (GLuint f : {scene_fbo_.get(), output_fbo_.get()})
@@ -146,9 +154,12 @@ void Renderer::render_scene(const Camera& cam, float time_s) {
   glEnable(GL_DEPTH_TEST);
   glDisable(GL_BLEND);
   glDisable(GL_CULL_FACE);
-  glClearColor(0.55f, 0.68f, 0.85f, 1.0f);
-  glClearDepth(1.0);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  const GLfloat sky[4] = {0.55f, 0.68f, 0.85f, 1.0f};
+  const GLfloat far_z[4] = {Camera::kFar, 0, 0, 0};  // the sky is as far as the far plane
+  const GLfloat depth_one = 1.0f;
+  glClearNamedFramebufferfv(scene_fbo_.get(), GL_COLOR, SCENE_OUT_COLOR, sky);
+  glClearNamedFramebufferfv(scene_fbo_.get(), GL_COLOR, SCENE_OUT_VIEWZ, far_z);
+  glClearNamedFramebufferfv(scene_fbo_.get(), GL_DEPTH, 0, &depth_one);
 
   const glm::vec3 eye = cam.eye();
   const glm::mat4 vp = cam.view_proj(static_cast<float>(width_) / height_);
@@ -204,11 +215,9 @@ void Renderer::render_dof(const Settings& s, GLuint sat_buffer) {
   glDisable(GL_DEPTH_TEST);
   glUseProgram(dof_prog_.get());
   glBindTextureUnit(DOF_UNIT_COLOR, color_.get());
-  glBindTextureUnit(DOF_UNIT_DEPTH, depth_.get());
+  glBindTextureUnit(DOF_UNIT_VIEWZ, viewz_.get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DOF_SAT_BINDING, sat_buffer);
   glUniform2i(DOF_LOC_SIZE, width_, height_);
-  glUniform1f(DOF_LOC_NEAR, Camera::kNear);
-  glUniform1f(DOF_LOC_FAR, Camera::kFar);
   glUniform1f(DOF_LOC_FOCUS, s.focus_distance);
   glUniform1f(DOF_LOC_APERTURE, s.aperture);
   glUniform1f(DOF_LOC_MAX_RADIUS, s.max_radius);
@@ -234,13 +243,10 @@ void Renderer::bind_output() const {
 
 float Renderer::distance_at(int x, int y) {
   if (x < 0 || y < 0 || x >= width_ || y >= height_) return -1.0f;
-  float d = 1.0f;
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, scene_fbo_.get());
-  glReadPixels(x, y, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT, &d);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-  if (d >= 1.0f) return -1.0f;
-  const float n = Camera::kNear, f = Camera::kFar;
-  return n * f / (f - d * (f - n));
+  // The same view-axis distance the DoF passes turn into a circle of confusion.
+  float z = Camera::kFar;
+  glGetTextureSubImage(viewz_.get(), 0, x, y, 0, 1, 1, 1, GL_RED, GL_FLOAT, sizeof z, &z);
+  return z >= Camera::kFar ? -1.0f : z;
 }
 
 std::vector<uint8_t> Renderer::read_rgba(GLuint texture) const {

@@ -1,7 +1,9 @@
-// The GL side of a frame: the teapot scene into an FBO (RGBA8 colour + depth texture), then the
-// full-screen depth-of-field pass (shaders/dof.frag, reading the SAT buffer) into an output texture
-// that is shown and screenshotted. Owns every GL object it uses (RAII); resize() re-creates the
-// targets. Uniform locations, texture units and bindings are the constants of shaders/shared.h.
+// The GL side of a frame: the teapot scene into an FBO (RGBA8 colour, R32F view-axis distance,
+// depth), then, for the fragment DoF pass and the debug views, the full-screen pass of
+// shaders/dof.frag (reading the SAT buffer) into an output texture that is shown and screenshotted.
+// The compute DoF pass (CUDA, sat_stage.*) writes the same output texture through interop. Owns
+// every GL object it uses (RAII); resize() re-creates the targets. Uniform locations, texture units
+// and bindings are the constants of shaders/shared.h.
 #pragma once
 
 #include <string>
@@ -34,6 +36,7 @@ class Renderer {
   void present(int fb_width, int fb_height);
 
   GLuint color_texture() const { return color_.get(); }
+  GLuint viewz_texture() const { return viewz_.get(); }  // R32F distance along the view axis
   GLuint output_texture() const { return output_.get(); }
   // Binds the output FBO for drawing on top of the frame (headless panels).
   void bind_output() const;
@@ -60,7 +63,7 @@ class Renderer {
   GlProgram scene_prog_, dof_prog_;
   GlVertexArray empty_vao_;
   int width_ = 0, height_ = 0;
-  GlTexture color_, depth_, output_;
+  GlTexture color_, depth_, viewz_, output_;
   GlFramebuffer scene_fbo_, output_fbo_;
 };
 

@@ -16,6 +16,7 @@ namespace demo {
 struct RunMedians {
   std::string variant;  // the report's "variant" field: a scan variant or a SAT method's name
   int frames = 0;
+  std::string dof_pass;  // "compute" or "fragment": which DoF pass the frames ran
   std::vector<std::pair<std::string, float>> stages;
 };
 

@@ -10,6 +10,8 @@
 #include "cuda_gl_interop.hpp"
 #include "scandof/util/event_timer.hpp"
 #include "scandof/util/stream.hpp"
+#include "scandof/cuda_check.hpp"
+#include "scandof/dof_cuda.hpp"
 #include "scandof/util/texture_object.hpp"
 #endif
 
@@ -23,30 +25,15 @@ float ms_since(Clock::time_point t0) {
 }  // namespace
 
 #if SCANDOF_WITH_CUDA
-// Marks of the per-frame ring: before map, after map, before unmap, after unmap.
-enum RingMark : int { kBeforeMap, kAfterMap, kBeforeUnmap, kAfterUnmap, kNumMarks };
+// Marks of the per-frame ring: before map, after map, after the SAT, after the DoF kernel (same as
+// after the SAT when it did not run), after unmap.
+enum RingMark : int { kBeforeMap, kAfterMap, kAfterSat, kAfterDof, kAfterUnmap, kNumMarks };
 
 struct SatStage::Cuda {
   scandof::SatBuilder builder;
   scandof::util::Stream stream;
-  CudaGlRegistration color, sat;
+  CudaGlRegistration color, sat, viewz, output;
   scandof::util::EventRing ring{kNumMarks};
-  // The builder keeps one set of stage events, re-recorded by every build: its times are read when
-  // the GPU is past `built` (the last build's end) and before the next build overwrites them.
-  scandof::util::Event built;
-  bool stages_pending = false;
-
-  void harvest_stage_times(SatTimes* t, bool wait) {
-    if (!stages_pending || !(wait || built.done())) return;
-    const scandof::SatStageTimes st = builder.stage_times();  // past `built`: no wait here
-    t->deinterleave_ms = st.deinterleave_ms;
-    t->row_scan_ms = st.row_scan_ms;
-    t->transpose_ms = st.transpose_ms;
-    t->column_scan_ms = st.column_scan_ms;
-    t->transpose_back_ms = st.transpose_back_ms;
-    t->build_ms = st.total_ms;
-    stages_pending = false;
-  }
 };
 #else
 struct SatStage::Cuda {};
@@ -82,26 +69,32 @@ void SatStage::release() {
   if (cuda_) {
     cuda_->color.reset();
     cuda_->sat.reset();
+    cuda_->viewz.reset();
+    cuda_->output.reset();
   }
 #endif
 }
 
-void SatStage::resize(int width, int height, GLuint color_texture) {
+void SatStage::resize(int width, int height, const FrameTextures& tex) {
   // Registrations refer to the old GL objects: drop them before those are replaced.
   release();
   width_ = width;
   height_ = height;
-  color_ = color_texture;
+  tex_ = tex;
   sat_buffer_ = make_buffer();
   // U32 and F32 tables have the same size, so switching formats never re-creates the buffer.
   glNamedBufferStorage(sat_buffer_.get(),
-                       static_cast<GLsizeiptr>(scandof::SatBuilder::table_bytes(width, height, 3)),
+                       static_cast<GLsizeiptr>(scandof::SatBuilder::table_bytes(
+                           width, height, 3, scandof::SatLayout::Interleaved)),
                        nullptr, GL_DYNAMIC_STORAGE_BIT);
 #if SCANDOF_WITH_CUDA
   if (cuda_) {
-    cuda_->color = CudaGlRegistration::image(color_texture, cudaGraphicsRegisterFlagsReadOnly);
+    cuda_->color = CudaGlRegistration::image(tex.color, cudaGraphicsRegisterFlagsReadOnly);
     cuda_->sat =
         CudaGlRegistration::buffer(sat_buffer_.get(), cudaGraphicsRegisterFlagsWriteDiscard);
+    cuda_->viewz = CudaGlRegistration::image(tex.viewz, cudaGraphicsRegisterFlagsReadOnly);
+    cuda_->output =
+        CudaGlRegistration::image(tex.output, cudaGraphicsRegisterFlagsSurfaceLoadStore);
   }
 #endif
 }
@@ -111,16 +104,17 @@ void SatStage::build_cpu(scandof::SatFormat fmt) {
   auto t0 = Clock::now();
   std::vector<uint8_t> px(static_cast<std::size_t>(width_) * height_ * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glGetTextureImage(color_, 0, GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(px.size()),
+  glGetTextureImage(tex_.color, 0, GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(px.size()),
                     px.data());
   t.readback_ms = ms_since(t0);
-  const std::size_t n = static_cast<std::size_t>(width_) * height_ * 3;
+  const std::size_t n = static_cast<std::size_t>(width_) * height_ * 4;
   t0 = Clock::now();
   std::vector<uint32_t> table(n);  // same bytes for u32 and f32
   if (fmt == scandof::SatFormat::U32)
-    scandof::sat_gold(px.data(), width_, height_, table.data());
+    scandof::sat_gold(px.data(), width_, height_, table.data(), 3, scandof::SatLayout::Interleaved);
   else
-    scandof::sat_gold(px.data(), width_, height_, reinterpret_cast<float*>(table.data()));
+    scandof::sat_gold(px.data(), width_, height_, reinterpret_cast<float*>(table.data()), 3,
+                      scandof::SatLayout::Interleaved);
   t.cpu_build_ms = ms_since(t0);
   t0 = Clock::now();
   glNamedBufferSubData(sat_buffer_.get(), 0, static_cast<GLsizeiptr>(n * 4), table.data());
@@ -129,20 +123,18 @@ void SatStage::build_cpu(scandof::SatFormat fmt) {
   times_ = t;
 }
 
-void SatStage::build(const Settings& s, SatTiming timing) {
+bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
 #if SCANDOF_WITH_CUDA
   if (cuda_) {
     Cuda& c = *cuda_;
     const cudaStream_t stream = c.stream.get();
+    const int count = dof ? 4 : 2;
     c.ring.record(kBeforeMap, stream);
     {
       auto t0 = Clock::now();
-      ScopedMap map({c.color.get(), c.sat.get()}, stream);
-      times_.map_ms = ms_since(t0);  // host wall time: where the driver waits for GL
+      ScopedMap map({c.color.get(), c.sat.get(), c.viewz.get(), c.output.get()}, count, stream);
+      times_.map_ms = ms_since(t0);
       c.ring.record(kAfterMap, stream);
-      // The previous build's stage times, if the GPU is past it (checked after the map, which
-      // orders this frame after GL's use of the last tables); build() below re-records them.
-      c.harvest_stage_times(&times_, /*wait=*/false);
       {
         const scandof::util::TextureObject tex(map.array(0));
         scandof::SatInput in;
@@ -150,43 +142,76 @@ void SatStage::build(const Settings& s, SatTiming timing) {
         in.width = width_;
         in.height = height_;
         c.builder.build(in, map.pointer(1), s.format, s.method, s.variant, stream,
-                        /*timed=*/true, 3);
+                        /*timed=*/true, 3, scandof::SatLayout::Interleaved);
       }
-      c.ring.record(kBeforeUnmap, stream);
+      c.ring.record(kAfterSat, stream);
+      if (dof) {
+        const scandof::util::TextureObject viewz(map.array(2));
+        const scandof::util::SurfaceObject out(map.array(3));
+        scandof::DofGatherArgs a;
+        a.sat = map.pointer(1);
+        a.format = s.format;
+        a.depth = viewz.get();
+        a.out = out.get();
+        a.width = width_;
+        a.height = height_;
+        a.params = {s.focus_distance, s.aperture, s.max_radius};
+        scandof::dof_gather(a, stream);
+      }
+      c.ring.record(kAfterDof, stream);
       t0 = Clock::now();
       map.unmap();
       times_.unmap_ms = ms_since(t0);
       c.ring.record(kAfterUnmap, stream);
     }
-    c.built.record(stream);
-    c.stages_pending = true;
     c.ring.next_frame();
-    if (timing == SatTiming::Wait) {
-      c.built.sync();
-      c.harvest_stage_times(&times_, /*wait=*/true);
+    // Stage times of the newest build the GPU has finished: never a wait on the frame path. "Time
+    // this now" callers wait for this build's own end first.
+    if (timing == SatTiming::Wait) CUDA_CHECK(cudaStreamSynchronize(stream));
+    scandof::SatStageTimes st;
+    if (c.builder.poll_stage_times(st)) {
+      times_.deinterleave_ms = st.deinterleave_ms;
+      times_.row_scan_ms = st.row_scan_ms;
+      times_.transpose_ms = st.transpose_ms;
+      times_.column_scan_ms = st.column_scan_ms;
+      times_.transpose_back_ms = st.transpose_back_ms;
+      times_.build_ms = st.total_ms;
     }
-    std::vector<float> iv;  // map, build, unmap of the newest frame the GPU has finished
+    std::vector<float> iv;  // map, SAT, DoF, unmap of the newest frame the GPU has finished
     if (c.ring.poll(iv)) {
       times_.map_gpu_ms = iv[kBeforeMap];
-      times_.unmap_gpu_ms = iv[kBeforeUnmap];
+      times_.dof_compute_ms = iv[kAfterSat];
+      times_.unmap_gpu_ms = iv[kAfterDof];
     }
-    return;
+    if (!dof) times_.dof_compute_ms = 0;
+    return dof;
   }
 #endif
   (void)timing;
+  (void)dof;
   build_cpu(s.format);
+  return false;
 }
 
+// The buffer holds interleaved tables; callers get the 3 planes the reference and dumps use.
+namespace {
+template <class T>
+std::vector<T> read_planar(GLuint buffer, int w, int h) {
+  const std::size_t n = static_cast<std::size_t>(w) * h;
+  std::vector<T> il(n * 4), planes(n * 3);
+  glGetNamedBufferSubData(buffer, 0, static_cast<GLsizeiptr>(il.size() * sizeof(T)), il.data());
+  for (std::size_t i = 0; i < n; ++i)
+    for (int c = 0; c < 3; ++c) planes[c * n + i] = il[4 * i + c];
+  return planes;
+}
+}  // namespace
+
 std::vector<uint32_t> SatStage::read_u32() const {
-  std::vector<uint32_t> v(static_cast<std::size_t>(width_) * height_ * 3);
-  glGetNamedBufferSubData(sat_buffer_.get(), 0, static_cast<GLsizeiptr>(v.size() * 4), v.data());
-  return v;
+  return read_planar<uint32_t>(sat_buffer_.get(), width_, height_);
 }
 
 std::vector<float> SatStage::read_f32() const {
-  std::vector<float> v(static_cast<std::size_t>(width_) * height_ * 3);
-  glGetNamedBufferSubData(sat_buffer_.get(), 0, static_cast<GLsizeiptr>(v.size() * 4), v.data());
-  return v;
+  return read_planar<float>(sat_buffer_.get(), width_, height_);
 }
 
 }  // namespace demo

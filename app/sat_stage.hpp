@@ -1,8 +1,12 @@
-// From the rendered frame to summed-area tables in a GL buffer the DoF shader reads (an SSBO).
+// From the rendered frame to summed-area tables in a GL buffer (an SSBO), and on the CUDA path the
+// compute depth-of-field pass that reads them.
 //
-// CUDA path: the colour texture and the SAT buffer are registered with CUDA once per size
-// (read-only / write-discard, cuda_gl_interop.*), mapped once per frame with a single map call,
-// and the library's SatBuilder writes the planar tables straight into the mapped buffer. Nothing
+// CUDA path: the colour texture, the SAT buffer, the view-z texture and the output texture are
+// registered with CUDA once per size (read-only / write-discard / read-only / surface store,
+// cuda_gl_interop.*), mapped once per frame with a single map call; the library's SatBuilder
+// writes interleaved tables (16 bytes per pixel: a DoF corner is one load) straight into the
+// mapped buffer, and with the compute pass dof_gather (kernels/src/dof.cu) writes the blurred
+// frame into the output texture before the one unmap. Nothing
 // crosses to the host, and the frame never waits for the GPU: stage times are read a frame or more
 // later, once the GPU has passed them (as the GL timer queries are).
 // CPU fallback (no device, CUDA off, or forced): the frame is read back, the tables are built on
@@ -21,13 +25,21 @@
 namespace demo {
 
 struct SatTimes {
-  float map_ms = 0;      // cudaGraphicsMapResources (host wall time, both resources at once)
+  float map_ms = 0;      // cudaGraphicsMapResources (host wall time, all resources at once)
   float unmap_ms = 0;    // cudaGraphicsUnmapResources (host wall time)
   float map_gpu_ms = 0;  // same, as the stream sees it (CUDA events around the calls)
   float unmap_gpu_ms = 0;
   float deinterleave_ms = 0, row_scan_ms = 0, transpose_ms = 0, column_scan_ms = 0,
         transpose_back_ms = 0, build_ms = 0;               // SatBuilder stage events
   float readback_ms = 0, cpu_build_ms = 0, upload_ms = 0;  // CPU fallback (host wall time)
+  float dof_compute_ms = 0;  // the CUDA DoF kernel (CUDA events), when the compute pass ran
+};
+
+// The GL textures a frame's CUDA work reads and writes besides the SAT buffer.
+struct FrameTextures {
+  GLuint color = 0;   // RGBA8 scene colour (read)
+  GLuint viewz = 0;   // R32F distance along the view axis (read by the compute DoF pass)
+  GLuint output = 0;  // RGBA8 output (written by the compute DoF pass)
 };
 
 // How build() gets its CUDA timings: Latest (per frame: whatever the GPU has finished, never
@@ -48,16 +60,21 @@ class SatStage {
 
   // Drops the CUDA registrations; call before the GL objects they refer to are destroyed.
   void release();
-  // (Re)creates the SAT buffer and the CUDA registrations for a colour texture of this size.
-  void resize(int width, int height, GLuint color_texture);
+  // (Re)creates the SAT buffer and the CUDA registrations for frame textures of this size.
+  void resize(int width, int height, const FrameTextures& tex);
   // Builds the tables of the current colour texture into buffer() (GL may read them right after).
-  void build(const Settings& s, SatTiming timing = SatTiming::Latest);
+  // With `dof` (CUDA path only) the compute DoF pass also writes the output texture; returns
+  // whether it did, so the caller knows whether the fragment pass must run instead.
+  bool build(const Settings& s, SatTiming timing = SatTiming::Latest, bool dof = false);
+  // Whether build(..., dof = true) can run the compute pass here.
+  bool can_compute_dof() const { return using_cuda(); }
   GLuint buffer() const { return sat_buffer_.get(); }
   int width() const { return width_; }
   int height() const { return height_; }
   const SatTimes& times() const { return times_; }
 
-  // Reads the tables of the last build back (3 planes of width*height).
+  // Reads the tables of the last build back as 3 planes of width*height (the planar layout the
+  // CPU reference, the dump and the comparisons use; the buffer itself is interleaved).
   std::vector<uint32_t> read_u32() const;
   std::vector<float> read_f32() const;
 
@@ -67,7 +84,7 @@ class SatStage {
   std::unique_ptr<Cuda> cuda_;
   std::string backend_, device_;
   GlBuffer sat_buffer_;
-  GLuint color_ = 0;
+  FrameTextures tex_;
   int width_ = 0, height_ = 0;
   SatTimes times_;
 };

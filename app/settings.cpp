@@ -18,12 +18,17 @@ const char* to_string(View v) {
   return "?";
 }
 
+const char* to_string(DofPass p) {
+  return p == DofPass::Compute ? "compute" : "fragment";
+}
+
 bool Settings::operator==(const Settings& o) const {
   return focus_distance == o.focus_distance && aperture == o.aperture &&
          max_radius == o.max_radius && variant == o.variant && method == o.method &&
-         format == o.format && force_cpu == o.force_cpu && view == o.view && split == o.split &&
-         tessellation == o.tessellation && animate == o.animate && vsync == o.vsync &&
-         show_ui == o.show_ui && show_primitives == o.show_primitives && primitives == o.primitives;
+         format == o.format && force_cpu == o.force_cpu && dof_pass == o.dof_pass &&
+         view == o.view && split == o.split && tessellation == o.tessellation &&
+         animate == o.animate && vsync == o.vsync && show_ui == o.show_ui &&
+         show_primitives == o.show_primitives && primitives == o.primitives;
 }
 
 }  // namespace demo

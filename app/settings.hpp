@@ -22,6 +22,14 @@ enum class View : int {
 constexpr int kNumViews = NUM_VIEWS;
 const char* to_string(View v);  // the CLI's names: dof, sharp, coc, sat, split
 
+// Where the depth-of-field blur runs: the full-screen fragment shader (shaders/dof.frag, any GL
+// 4.5 GPU, the CPU fallback too) or a CUDA kernel writing the output texture through interop
+// (kernels/src/dof.cu; about 90x faster on an H100, whose fragment shading is slow). Debug views
+// other than DepthOfField always use the fragment shader.
+enum class DofPass : int { Fragment = 0, Compute = 1 };
+constexpr int kNumDofPasses = 2;
+const char* to_string(DofPass p);  // the CLI's names: fragment, compute
+
 struct Settings {
   // Lens (thin-lens model; distances in scene units along the view axis).
   float focus_distance = 15.0f;
@@ -32,7 +40,8 @@ struct Settings {
   scandof::ScanAlgorithm variant = scandof::ScanAlgorithm::WorkEfficient;
   scandof::SatMethod method = scandof::SatMethod::Paper;
   scandof::SatFormat format = scandof::SatFormat::U32;
-  bool force_cpu = false;  // use the CPU fallback even with a device
+  bool force_cpu = false;               // use the CPU fallback even with a device
+  DofPass dof_pass = DofPass::Compute;  // the fragment pass where compute cannot run (CPU path)
   // Scene and presentation.
   View view = View::DepthOfField;
   float split = 0.5f;     // split view: fraction of the width that shows the sharp image

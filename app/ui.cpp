@@ -48,7 +48,7 @@ void timings_table(const App& app) {
       stage_row("upload", t.sat.upload_ms, "host");
     }
     stage_row("depth of field (GL)", t.dof_ms, "GL query");
-    stage_row("frame (CPU)", t.frame_ms, "host");
+    stage_row("frame (CPU)", t.frame_cpu_ms, "host");
     ImGui::EndTable();
   }
 }

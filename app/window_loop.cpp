@@ -120,7 +120,9 @@ int run_window(const Options& o, const std::string& res) {
       app.renderer.present(fbw, fbh);
       ImGui::Render();
       glViewport(0, 0, fbw, fbh);
+      app.ui_timer.begin();
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      app.ui_timer.end();
       ++frame_no;
       const bool done = o.frames > 0 && frame_no >= o.frames &&
                         (o.exit_after || !o.screenshot.empty() || !o.screenshot_ui.empty());

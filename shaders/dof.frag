@@ -3,22 +3,23 @@
 // (thin lens) picks a box; the SAT gives that box's average with 4 reads per channel whatever its
 // size. Defines: SAT_FLOAT (float tables; default uint32 tables).
 //
-// Tables: 3 planes (R, G, B) of u_size.x * u_size.y elements, row 0 = the bottom row (GL order),
-// element (x, y) = sum over x' <= x, y' <= y.
+// Tables: u_size.x * u_size.y elements of 4 words (R, G, B sums, 0), row 0 = the bottom row (GL
+// order), element (x, y) = sum over x' <= x, y' <= y. The CUDA compute pass (kernels/src/dof.cu)
+// is this shader's DepthOfField view as a kernel; keep the two in step.
 #ifdef SAT_FLOAT
-#define SAT_T float
+#define SAT_V vec4
 #else
-#define SAT_T uint
+#define SAT_V uvec4
 #endif
 
 // Locations, units, binding and view ids come from shaders/shared.h (pasted in by the loader).
-layout(std430, binding = DOF_SAT_BINDING) readonly buffer SatTables { SAT_T sat[]; };
+// Interleaved tables (scandof::SatLayout::Interleaved): one 16-byte element per pixel holding the
+// R, G, B sums, so a corner is one load instead of one per plane.
+layout(std430, binding = DOF_SAT_BINDING) readonly buffer SatTables { SAT_V sat[]; };
 
 layout(binding = DOF_UNIT_COLOR) uniform sampler2D u_color;
-layout(binding = DOF_UNIT_DEPTH) uniform sampler2D u_depth;
+layout(binding = DOF_UNIT_VIEWZ) uniform sampler2D u_viewz;  // distance along the view axis
 layout(location = DOF_LOC_SIZE) uniform ivec2 u_size;
-layout(location = DOF_LOC_NEAR) uniform float u_near;
-layout(location = DOF_LOC_FAR) uniform float u_far;
 layout(location = DOF_LOC_FOCUS) uniform float u_focus;  // focal distance (scene units, view axis)
 layout(location = DOF_LOC_APERTURE) uniform float u_aperture;  // CoC radius (px) at infinity
 layout(location = DOF_LOC_MAX_RADIUS) uniform float u_max_radius;  // CoC clamp in pixels
@@ -27,10 +28,10 @@ layout(location = DOF_LOC_SPLIT) uniform float u_split;
 
 out vec4 frag;
 
-SAT_T fetch(int c, int x, int y) {
+SAT_V fetch(int x, int y) {
   // Index -1 is the empty prefix: the table's implicit zero row/column.
-  if (x < 0 || y < 0) return SAT_T(0);
-  return sat[(c * u_size.y + y) * u_size.x + x];
+  if (x < 0 || y < 0) return SAT_V(0);
+  return sat[y * u_size.x + x];
 }
 
 // Colour sum (rgb, in units of 1/255) and true pixel count (a) of the box of integer half-widths
@@ -39,18 +40,11 @@ SAT_T fetch(int c, int x, int y) {
 vec4 box_sum(ivec2 p, int rx, int ry) {
   int x0 = max(p.x - rx - 1, -1), x1 = min(p.x + rx, u_size.x - 1);
   int y0 = max(p.y - ry - 1, -1), y1 = min(p.y + ry, u_size.y - 1);
-  vec4 s;
-  for (int c = 0; c < 3; ++c) {
-    // For uint tables the corner differences run in uint: wrap-around cancels exactly, and the
-    // box sum (< 2^32) converts to float only at the end.
-    SAT_T v = fetch(c, x1, y1) - fetch(c, x0, y1) - fetch(c, x1, y0) + fetch(c, x0, y0);
-    s[c] = float(v);
-  }
-  s.a = float((x1 - x0) * (y1 - y0));
-  return s;
+  // For uint tables the corner differences run in uint: wrap-around cancels exactly, and the box
+  // sum (< 2^32) converts to float only at the end.
+  SAT_V v = fetch(x1, y1) - fetch(x0, y1) - fetch(x1, y0) + fetch(x0, y0);
+  return vec4(vec3(v.rgb), float((x1 - x0) * (y1 - y0)));
 }
-
-float linear_depth(float d) { return u_near * u_far / (u_far - d * (u_far - u_near)); }
 
 // Thin lens: CoC diameter = A f |z - z_f| / (z (z_f - f)); with the lens constants folded into the
 // radius at infinity this is u_aperture * |z - z_f| / z.
@@ -77,7 +71,7 @@ vec3 blurred(ivec2 p, float r) {
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy);
   vec3 sharp = texelFetch(u_color, p, 0).rgb;
-  float z = linear_depth(texelFetch(u_depth, p, 0).r);
+  float z = texelFetch(u_viewz, p, 0).r;
   float r = coc_radius(z);
   vec3 c;
   if (u_view == VIEW_SHARP) {
@@ -88,10 +82,8 @@ void main() {
     c = (z < u_focus ? vec3(0.25, 0.55, 1.0) : vec3(1.0, 0.6, 0.2)) * k;
   } else if (u_view == VIEW_SAT) {
     // The red table scaled by its total: a smooth ramp towards the top right corner.
-    float total = float(fetch(0, u_size.x - 1, u_size.y - 1));
-    c = vec3(float(fetch(0, p.x, p.y)) / max(total, 1.0),
-             float(fetch(1, p.x, p.y)) / max(float(fetch(1, u_size.x - 1, u_size.y - 1)), 1.0),
-             float(fetch(2, p.x, p.y)) / max(float(fetch(2, u_size.x - 1, u_size.y - 1)), 1.0));
+    vec3 total = vec3(fetch(u_size.x - 1, u_size.y - 1).rgb);
+    c = vec3(fetch(p.x, p.y).rgb) / max(total, vec3(1.0));
   } else if (u_view == VIEW_SPLIT) {
     float sx = u_split * float(u_size.x);
     c = float(p.x) < sx ? sharp : blurred(p, r);

@@ -3,6 +3,7 @@
 in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
+in float v_viewz;
 
 layout(location = SCENE_LOC_EYE) uniform vec3 u_eye;
 layout(location = SCENE_LOC_COLOR) uniform vec3 u_color;
@@ -15,7 +16,8 @@ layout(binding = SCENE_UNIT_ALBEDO) uniform sampler2D u_albedo;
 layout(location = SCENE_LOC_BLOB_COUNT) uniform int u_blob_count;
 layout(location = SCENE_LOC_BLOBS) uniform vec3 u_blobs[MAX_BLOBS];
 
-out vec4 frag;
+layout(location = SCENE_OUT_COLOR) out vec4 frag;
+layout(location = SCENE_OUT_VIEWZ) out float frag_viewz;
 
 void main() {
   vec3 n = normalize(v_normal);
@@ -38,4 +40,5 @@ void main() {
   key *= occl;
   vec3 c = albedo * mix(0.6, 1.0, occl) * (0.18 + 0.85 * key + 0.25 * fill) + u_specular * spec * vec3(1.0);
   frag = vec4(c, 1.0);
+  frag_viewz = v_viewz;
 }

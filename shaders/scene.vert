@@ -11,6 +11,7 @@ layout(location = SCENE_LOC_UV_SCALE) uniform vec2 u_uv_scale;
 out vec3 v_world;
 out vec3 v_normal;
 out vec2 v_uv;
+out float v_viewz;  // distance along the view axis (clip w of a perspective projection)
 
 void main() {
   vec4 w = u_model * vec4(a_pos, 1.0);
@@ -19,4 +20,5 @@ void main() {
   v_normal = mat3(u_model) * a_normal;
   v_uv = a_uv * u_uv_scale;
   gl_Position = u_view_proj * w;
+  v_viewz = gl_Position.w;
 }

@@ -31,15 +31,19 @@
 
 // dof.frag: uniform locations, texture units and the SAT buffer's binding.
 #define DOF_LOC_SIZE 0
-#define DOF_LOC_NEAR 1
-#define DOF_LOC_FAR 2
 #define DOF_LOC_FOCUS 3
 #define DOF_LOC_APERTURE 4
 #define DOF_LOC_MAX_RADIUS 5
 #define DOF_LOC_VIEW 6
 #define DOF_LOC_SPLIT 7
 #define DOF_UNIT_COLOR 0
-#define DOF_UNIT_DEPTH 1
+#define DOF_UNIT_VIEWZ 1
 #define DOF_SAT_BINDING 0
+
+// scene.frag's outputs: colour, and the view-axis distance z of each pixel (R32F). The DoF passes
+// (fragment and CUDA compute) read z directly, so the circle of confusion is one formula of one
+// value per pixel, and CUDA can read it (depth formats cannot be registered with CUDA).
+#define SCENE_OUT_COLOR 0
+#define SCENE_OUT_VIEWZ 1
 
 #endif  // SCANDOF_SHADERS_SHARED_H

@@ -1,6 +1,7 @@
-// RAII texture object over a cudaArray of RGBA8 pixels, read the way SatInput::texture expects
-// (element type, unnormalized integer coordinates, point sampling, clamped). The demo makes one per
-// frame over the mapped GL colour texture; tests make one over their own array. CUDA builds only.
+// RAII texture and surface objects over cudaArrays. TextureObject: over a cudaArray of RGBA8 pixels
+// (or any element type), read the way SatInput::texture expects (element type, unnormalized integer
+// coordinates, point sampling, clamped). The demo makes one per frame over the mapped GL colour
+// texture; tests make one over their own array. CUDA builds only.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -43,6 +44,29 @@ class TextureObject {
 
  private:
   cudaTextureObject_t tex_ = 0;
+};
+
+// RAII surface object over a cudaArray (e.g. a mapped GL texture registered with
+// cudaGraphicsRegisterFlagsSurfaceLoadStore): what a kernel writes an image through.
+class SurfaceObject {
+ public:
+  SurfaceObject() = default;
+  explicit SurfaceObject(cudaArray_t array) {
+    cudaResourceDesc rd{};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = array;
+    CUDA_CHECK(cudaCreateSurfaceObject(&surf_, &rd));
+  }
+  ~SurfaceObject() {
+    if (surf_) cudaDestroySurfaceObject(surf_);
+  }
+  SurfaceObject(const SurfaceObject&) = delete;
+  SurfaceObject& operator=(const SurfaceObject&) = delete;
+  SurfaceObject(SurfaceObject&& o) noexcept : surf_(std::exchange(o.surf_, 0)) {}
+  cudaSurfaceObject_t get() const { return surf_; }
+
+ private:
+  cudaSurfaceObject_t surf_ = 0;
 };
 
 }  // namespace util
