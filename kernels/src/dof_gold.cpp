@@ -152,8 +152,12 @@ struct SourceBoxes {
   int32_t weight[kMaxShapeBoxes];
 };
 
-inline void source_boxes(float z, const Params& p, SourceBoxes* s) {
-  s->n = shape_boxes(coc_radius(z, p), p.shape, p.disc_boxes, s->box);
+// Neighbouring pixels often share a radius (a level camera sees the floor at one depth per row,
+// a wall facing it at one depth), so the last radius's boxes are kept.
+inline void source_boxes(float r, const Params& p, SourceBoxes* s, float* last_r) {
+  if (r == *last_r) return;
+  *last_r = r;
+  s->n = shape_boxes(r, p.shape, p.disc_boxes, s->box);
   spread_weights(s->box, s->n, s->weight);
 }
 
@@ -166,13 +170,14 @@ void for_sources(const uint8_t* rgba, const float* depth, int w, int h, const Pa
   sy0 = std::max(sy0, -m);
   sy1 = std::min(sy1, h + m);
   SourceBoxes sb;
+  float last_r = -1.0f;
   for (int sy = sy0; sy < sy1; ++sy) {
     const int ry = reflect_coord(sy, h);
     for (int sx = -m; sx < w + m; ++sx) {
       const std::size_t i = npix(w, ry) + static_cast<std::size_t>(reflect_coord(sx, w));
       const float z = depth[i];
       if (layer >= 0 && layer_of(z, p) != layer) continue;
-      source_boxes(z, p, &sb);
+      source_boxes(coc_radius(z, p), p, &sb, &last_r);
       f(sx, sy, rgba + 4 * i, sb);
     }
   }
@@ -218,10 +223,16 @@ void gather_from_sat(const uint32_t* sat, const float* depth, int w, int h, cons
   validate(p, Method::Gather);
   for_rows(h, [&](int y0, int y1) {
     ShapeBox boxes[kMaxShapeBoxes];
+    int n = 0;
+    float last_r = -1.0f;  // boxes of the last radius, as in source_boxes()
     for (int y = y0; y < y1; ++y) {
       for (int x = 0; x < w; ++x) {
         const std::size_t i = npix(w, y) + static_cast<std::size_t>(x);
-        const int n = shape_boxes(coc_radius(depth[i], p), p.shape, p.disc_boxes, boxes);
+        const float r = coc_radius(depth[i], p);
+        if (r != last_r) {
+          n = shape_boxes(r, p.shape, p.disc_boxes, boxes);
+          last_r = r;
+        }
         double s[3] = {0, 0, 0}, a = 0;
         for (int j = 0; j < n; ++j) {
           const BoxSum b = box_sum(sat, w, h, x, y, boxes[j].rx, boxes[j].ry);

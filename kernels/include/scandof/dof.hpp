@@ -61,10 +61,14 @@
 //   mirroring (period 2W, so any size works) and those virtual sources spread too, so a blurred
 //   region keeps full weight up to the border (needed for layered coverage); SpreadBorder::None
 //   spreads the frame's own pixels only.
-// layered: each pixel goes to one of K layers by its signed CoC (layer_of()): the near field
-//   z < z_f splits into K/2 layers by radius (largest radius frontmost), the far field z >= z_f
-//   into K - K/2 (largest radius last); K = 2 is near field / far field. Each layer is spread on
-//   its own (sources of other layers add nothing), giving per pixel C_L and W_L. Coverage
+// layered: each pixel goes to one of K layers by its signed CoC s = -r in front of the focal
+//   plane (z < z_f), +r behind it: K equal bins of [-r_max, r_max], front first (s increases
+//   with depth, so this is a split by depth; layer_of()). K = 2 is near field / far field. An odd
+//   K has a middle layer around the focal plane (|s| < r_max / K): use K = 3 when the focus is on
+//   an object in front of a blurred background, since with K = 2 an object exactly in focus
+//   (z >= z_f) shares the far layer with the background and the background spreads over it as in
+//   plain spread. Each layer is spread on its own (sources of other layers add nothing), giving
+//   per pixel C_L and W_L. Coverage
 //   a_L = min(1, W_L / kSpreadScale): a pixel surrounded by sources of the layer receives about
 //   one full source's weight, kSpreadScale. Front to back (layer 0 first), with T = 1:
 //     rgb += T a_L C_L / (255 W_L);  T *= 1 - a_L;   finally rgb /= 1 - T.
@@ -281,15 +285,12 @@ SCANDOF_HD void spread_weights(const ShapeBox* b, int n, int32_t* w) {
 
 // Layer of a pixel at depth z among p.layers (0 = frontmost), see "layered" above.
 SCANDOF_HD int layer_of(float z, const Params& p) {
+  if (!(p.max_radius > 0.0f)) return z < p.focus ? 0 : p.layers - 1;
   const float r = coc_radius(z, p);
-  const int n_near = p.layers / 2, n_far = p.layers - n_near;
-  const float inv = p.max_radius > 0.0f ? 1.0f / p.max_radius : 0.0f;
-  if (z < p.focus && n_near > 0) {
-    const int b = static_cast<int>(r * inv * static_cast<float>(n_near));
-    return n_near - 1 - (b < n_near - 1 ? b : n_near - 1);
-  }
-  const int b = static_cast<int>(r * inv * static_cast<float>(n_far));
-  return n_near + (b < n_far - 1 ? b : n_far - 1);
+  const float s = z < p.focus ? -r : r;
+  const int b = static_cast<int>(
+      floorf((s + p.max_radius) / (2.0f * p.max_radius) * static_cast<float>(p.layers)));
+  return b < 0 ? 0 : (b > p.layers - 1 ? p.layers - 1 : b);
 }
 
 // Extra source pixels on each side for SpreadBorder::Reflect: no integer box of any shape has a
