@@ -38,19 +38,32 @@ uint8_t to_byte(float v) {
 void gauss_pass(const std::vector<double>& in, std::vector<double>& out, int w, int h, int dir,
                 const double* g) {
   const int R = kSsimRadius;
+  const int len = dir == 0 ? w : h;  // length of the filtered direction
+  const std::size_t step = dir == 0 ? 1 : static_cast<std::size_t>(w);
+  double full = 0;
+  for (int d = -R; d <= R; ++d) full += g[d + R];
   util::parallel_for(
       static_cast<std::size_t>(h),
       [&](std::size_t yb, std::size_t ye) {
         for (int y = static_cast<int>(yb); y < static_cast<int>(ye); ++y)
           for (int x = 0; x < w; ++x) {
+            const int pos = dir == 0 ? x : y;
+            const std::size_t i = npix(w, y) + static_cast<std::size_t>(x);
             double s = 0, n = 0;
-            for (int d = -R; d <= R; ++d) {
-              const int xx = dir == 0 ? x + d : x, yy = dir == 0 ? y : y + d;
-              if (xx < 0 || xx >= w || yy < 0 || yy >= h) continue;
-              s += g[d + R] * in[npix(w, yy) + static_cast<std::size_t>(xx)];
-              n += g[d + R];
+            if (pos >= R && pos < len - R) {  // the whole window inside: no checks
+              const double* p = in.data() + i - R * step;
+              for (int d = 0; d <= 2 * R; ++d) s += g[d] * p[static_cast<std::size_t>(d) * step];
+              n = full;
+            } else {
+              for (int d = -R; d <= R; ++d) {
+                if (pos + d < 0 || pos + d >= len) continue;
+                s += g[d + R] * in[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) +
+                                                            static_cast<std::ptrdiff_t>(d) *
+                                                                static_cast<std::ptrdiff_t>(step))];
+                n += g[d + R];
+              }
             }
-            out[npix(w, y) + static_cast<std::size_t>(x)] = s / n;
+            out[i] = s / n;
           }
       },
       8);

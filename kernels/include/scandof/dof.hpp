@@ -30,7 +30,7 @@
 // (fy|fy+1) with weights (1-tx)(1-ty), tx(1-ty), (1-tx)ty, tx ty. Per pixel offset that is the
 // separable weight wx(dx) wy(dy) with w(d) = 1 for |d| <= f, t for |d| = f+1, 0 beyond: 2h + 1
 // pixels' worth in each direction, a square of half-side h convolved with one pixel.
-//   Box:     one rectangle (r, r): bit for bit the shader's blurred().
+//   Box:     one rectangle (r, r): the shader's blurred(), same four boxes and weights.
 //   Disc:    k stacked rectangles ("staircase"): rectangle i = (r w_i, r h_i), i = 1..k, with
 //            h_1 < ... < h_k and w_i = h_{k+1-i}, united by inclusion-exclusion:
 //            sum_i R(r w_i, r h_i) - sum_{i<k} R(r w_{i+1}, r h_i). The first quadrant is k
