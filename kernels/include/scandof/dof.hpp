@@ -36,9 +36,9 @@
 //            sum_i R(r w_i, r h_i) - sum_{i<k} R(r w_{i+1}, r h_i). The first quadrant is k
 //            horizontal bands y in [r h_{i-1}, r h_i] of half-width r w_i. The band edges minimise
 //            the area of the symmetric difference with the disc of radius r (numerically, see
-//            kDiscStairs; the optimum puts w_i = sqrt(1 - m_i^2) at each band's midpoint m_i and is
-//            symmetric under x <-> y). Area / (pi r^2): 1.019 (k=1), 1.011 (2), 1.005 (4),
-//            1.002 (8); symmetric difference / (pi r^2): 18 %, 10 %, 5.4 %, 2.8 %.
+//            disc_stair(); the optimum puts w_i = sqrt(1 - m_i^2) at each band's midpoint m_i and
+//            is symmetric under x <-> y). Area / (pi r^2): 1.019 (k=1), 1.011 (2), 1.005 (4), 1.002
+//            (8); symmetric difference / (pi r^2): 18 %, 10 %, 5.4 %, 2.8 %.
 //   Octagon: a horizontal rectangle (a r, b r) and a vertical one (b r, a r), their overlap
 //            (b r, b r) counted once: R(h) + R(v) - R(overlap). Two axis-aligned rectangles unite
 //            into a plus-shaped cross (12 edges) whose convex hull is the octagon through
@@ -54,13 +54,15 @@
 //   clamped to the frame (so border pixels divide by their true area and do not darken).
 // spread (Kosloff, Tao & Barsky 2009, rectangle spreading): every source pixel s with colour c_s
 //   adds, for each integer box j of its own shape, the fixed-point weight W_j (spread_weights())
-//   and c_s * W_j at the four corners of the box (clipped to the frame) of a signed 4-channel
-//   delta image (R*W, G*W, B*W, W). The SAT of the delta image is, at every pixel, the sum over all
-//   boxes covering it; colour = sum(c W) / (255 sum(W)). Sources outside the frame: with
-//   SpreadBorder::Reflect (default) the frame is extended by margin() pixels on each side by
-//   mirroring (period 2W, so any size works) and those virtual sources spread too, so a blurred
-//   region keeps full weight up to the border (needed for layered coverage); SpreadBorder::None
-//   spreads the frame's own pixels only.
+//   and c_s * W_j at the four corners of the box of a signed 4-channel delta image
+//   (R*W, G*W, B*W, W; products in wrapping 32-bit arithmetic): the box [x0, x1] x [y0, y1]
+//   clipped to the frame (skipped if empty) adds + at (x0, y0), - at (x1 + 1, y0), - at
+//   (x0, y1 + 1), + at (x1 + 1, y1 + 1), a corner at x = width or y = height dropped. The SAT of
+//   the delta image is, at every pixel, the sum over all boxes covering it; colour = sum(c W) /
+//   (255 sum(W)). Sources outside the frame: with SpreadBorder::Reflect (default) the frame is
+//   extended by margin() pixels on each side by mirroring (period 2W, so any size works) and those
+//   virtual sources spread too, so a blurred region keeps full weight up to the border (needed for
+//   layered coverage); SpreadBorder::None spreads the frame's own pixels only.
 // layered: each pixel goes to one of K layers by its signed CoC s = -r in front of the focal
 //   plane (z < z_f), +r behind it: K equal bins of [-r_max, r_max], front first (s increases
 //   with depth, so this is a split by depth; layer_of()). K = 2 is near field / far field. An odd
@@ -203,7 +205,7 @@ struct ShapeBox {
 };
 
 // Band edges h_1..h_k of the disc staircase for the unit disc (widths w_i = h_{k+1-i}).
-// kDiscStairs[k - 1][i - 1] = h_i. Computed by tests/dof_reference.py (Nelder-Mead on the exact
+// disc_stair(k, i) = h_i. Computed by tests/dof_reference.py (Nelder-Mead on the exact
 // symmetric-difference area).
 SCANDOF_HD float disc_stair(int k, int i) {
   // clang-format off
