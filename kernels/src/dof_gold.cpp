@@ -1,0 +1,501 @@
+// CPU gold implementations of the depth-of-field methods (see scandof/dof.hpp for the
+// conventions, the shapes and the fixed-point rules). Multithreaded by rows with
+// util::parallel_for; every method is O(pixels x boxes of the shape) except the test references.
+#include "scandof/dof.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "scandof/util/parallel_for.hpp"
+
+namespace scandof {
+namespace dof {
+
+const char* to_string(Method m) {
+  switch (m) {
+    case Method::Gather:
+      return "gather";
+    case Method::Spread:
+      return "spread";
+    case Method::Layered:
+      return "layered";
+  }
+  return "?";
+}
+
+const char* to_string(Shape s) {
+  switch (s) {
+    case Shape::Box:
+      return "box";
+    case Shape::Octagon:
+      return "octagon";
+    case Shape::Disc:
+      return "disc";
+  }
+  return "?";
+}
+
+const char* to_string(SpreadBorder b) {
+  switch (b) {
+    case SpreadBorder::Reflect:
+      return "reflect";
+    case SpreadBorder::None:
+      return "none";
+  }
+  return "?";
+}
+
+bool parse_method(const std::string& name, Method* out) {
+  for (Method m : {Method::Gather, Method::Spread, Method::Layered})
+    if (name == to_string(m)) {
+      *out = m;
+      return true;
+    }
+  return false;
+}
+
+bool parse_shape(const std::string& name, Shape* out) {
+  for (Shape s : {Shape::Box, Shape::Octagon, Shape::Disc})
+    if (name == to_string(s)) {
+      *out = s;
+      return true;
+    }
+  return false;
+}
+
+void validate(const Params& p, Method m) {
+  auto bad = [](const std::string& what) { throw std::invalid_argument("dof::Params: " + what); };
+  if (!(p.aperture_px >= 0.0f) || !std::isfinite(p.aperture_px)) bad("aperture_px must be >= 0");
+  if (!(p.focus > 0.0f) || !std::isfinite(p.focus)) bad("focus must be > 0");
+  if (!(p.max_radius >= 0.0f) || !std::isfinite(p.max_radius)) bad("max_radius must be >= 0");
+  if (p.disc_boxes < 1 || p.disc_boxes > kMaxDiscBoxes) bad("disc_boxes must be 1..8");
+  if (m == Method::Layered && (p.layers < 2 || p.layers > kMaxLayers)) bad("layers must be 2..8");
+  if (m != Method::Gather && p.max_radius > kSpreadMaxRadius)
+    bad("max_radius above 256 would overflow the spreading sums");
+}
+
+namespace {
+
+std::size_t npix(int w, int h) {
+  return static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+}
+
+void check_image(const void* a, const void* b, const void* out, int w, int h, const char* who) {
+  if (w < 0 || h < 0) throw std::invalid_argument(std::string(who) + ": negative size");
+  if (w > 0 && h > 0 && (a == nullptr || b == nullptr || out == nullptr))
+    throw std::invalid_argument(std::string(who) + ": null image");
+}
+
+// Rows of an image split across threads; a chunk of 8 rows of 1080p is 15k pixels of work.
+template <class F>
+void for_rows(int h, F&& f) {
+  util::parallel_for(
+      static_cast<std::size_t>(h),
+      [&](std::size_t b, std::size_t e) { f(static_cast<int>(b), static_cast<int>(e)); }, 8);
+}
+
+// The 4-channel interleaved SAT in place (uint32 arithmetic: wraps exactly).
+void sat4_inplace(uint32_t* t, int w, int h) {
+  for_rows(h, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      uint32_t* row = t + npix(w, y) * 4;
+      for (int x = 1; x < w; ++x)
+        for (int c = 0; c < 4; ++c) row[4 * x + c] += row[4 * (x - 1) + c];
+    }
+  });
+  // Columns: each thread owns a range of x and walks all rows (contiguous segments per row).
+  util::parallel_for(
+      static_cast<std::size_t>(w),
+      [&](std::size_t x0, std::size_t x1) {
+        for (int y = 1; y < h; ++y) {
+          uint32_t* row = t + npix(w, y) * 4;
+          const uint32_t* above = row - static_cast<std::size_t>(w) * 4;
+          for (std::size_t i = 4 * x0; i < 4 * x1; ++i) row[i] += above[i];
+        }
+      },
+      64);
+}
+
+// Colour sums (R, G, B) and pixel count of box (rx, ry) around (x, y), clamped to the frame.
+struct BoxSum {
+  uint32_t c[3];
+  int n;
+};
+inline BoxSum box_sum(const uint32_t* sat, int w, int h, int x, int y, int rx, int ry) {
+  const int x0 = std::max(x - rx - 1, -1), x1 = std::min(x + rx, w - 1);
+  const int y0 = std::max(y - ry - 1, -1), y1 = std::min(y + ry, h - 1);
+  auto at = [&](int xx, int yy, int c) -> uint32_t {
+    return (xx < 0 || yy < 0) ? 0u : sat[(npix(w, yy) + static_cast<std::size_t>(xx)) * 4 + c];
+  };
+  BoxSum s;
+  for (int c = 0; c < 3; ++c)
+    s.c[c] = at(x1, y1, c) - at(x0, y1, c) - at(x1, y0, c) + at(x0, y0, c);
+  s.n = (x1 - x0) * (y1 - y0);
+  return s;
+}
+
+inline float clamp01(double v) {
+  return static_cast<float>(v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v));
+}
+
+// Source pixels and what they spread. Sources span [-m, w + m) x [-m, h + m) (m = margin()),
+// coordinates outside the frame mirrored.
+struct SourceBoxes {
+  int n = 0;
+  ShapeBox box[kMaxShapeBoxes];
+  int32_t weight[kMaxShapeBoxes];
+};
+
+// Neighbouring pixels often share a radius (a level camera sees the floor at one depth per row,
+// a wall facing it at one depth), so the last radius's boxes are kept.
+inline void source_boxes(float r, const Params& p, SourceBoxes* s, float* last_r) {
+  if (r == *last_r) return;
+  *last_r = r;
+  s->n = shape_boxes(r, p.shape, p.disc_boxes, s->box);
+  spread_weights(s->box, s->n, s->weight);
+}
+
+// Calls f(sx, sy, colour pointer, SourceBoxes) for each source of `layer` (-1 = all) whose rows
+// lie in [sy0, sy1) (clipped to the source range).
+template <class F>
+void for_sources(const uint8_t* rgba, const float* depth, int w, int h, const Params& p, int layer,
+                 int sy0, int sy1, F&& f) {
+  const int m = margin(p);
+  sy0 = std::max(sy0, -m);
+  sy1 = std::min(sy1, h + m);
+  SourceBoxes sb;
+  float last_r = -1.0f;
+  for (int sy = sy0; sy < sy1; ++sy) {
+    const int ry = reflect_coord(sy, h);
+    for (int sx = -m; sx < w + m; ++sx) {
+      const std::size_t i = npix(w, ry) + static_cast<std::size_t>(reflect_coord(sx, w));
+      const float z = depth[i];
+      if (layer >= 0 && layer_of(z, p) != layer) continue;
+      source_boxes(coc_radius(z, p), p, &sb, &last_r);
+      f(sx, sy, rgba + 4 * i, sb);
+    }
+  }
+}
+
+void check_layer(const Params& p, int layer, const char* who) {
+  if (layer < -1 || layer >= p.layers)
+    throw std::invalid_argument(std::string(who) + ": layer out of range");
+}
+
+}  // namespace
+
+void sat_rgbw_gold(const uint8_t* rgba, int w, int h, uint32_t* out) {
+  check_image(rgba, out, out, w, h, "sat_rgbw_gold");
+  if (w == 0 || h == 0) return;
+  const std::size_t n = npix(w, h) * 4;
+  util::parallel_for(n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) out[i] = rgba[i];
+  });
+  sat4_inplace(out, w, h);
+}
+
+void sat_rgbw_gold(const int32_t* in, int w, int h, int32_t* out) {
+  check_image(in, out, out, w, h, "sat_rgbw_gold");
+  if (w == 0 || h == 0) return;
+  const std::size_t n = npix(w, h) * 4;
+  if (in != out) std::copy(in, in + n, out);
+  // int32 and uint32 share their bits; uint32 makes the wrap-around defined behaviour.
+  sat4_inplace(reinterpret_cast<uint32_t*>(out), w, h);
+}
+
+void coc_map(const float* depth, int w, int h, const Params& p, float* radius) {
+  check_image(depth, radius, radius, w, h, "coc_map");
+  const std::size_t n = npix(w, h);
+  util::parallel_for(n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) radius[i] = coc_radius(depth[i], p);
+  });
+}
+
+void gather_from_sat(const uint32_t* sat, const float* depth, int w, int h, const Params& p,
+                     float* rgb) {
+  check_image(sat, depth, rgb, w, h, "gather_from_sat");
+  validate(p, Method::Gather);
+  for_rows(h, [&](int y0, int y1) {
+    ShapeBox boxes[kMaxShapeBoxes];
+    int n = 0;
+    float last_r = -1.0f;  // boxes of the last radius, as in source_boxes()
+    for (int y = y0; y < y1; ++y) {
+      for (int x = 0; x < w; ++x) {
+        const std::size_t i = npix(w, y) + static_cast<std::size_t>(x);
+        const float r = coc_radius(depth[i], p);
+        if (r != last_r) {
+          n = shape_boxes(r, p.shape, p.disc_boxes, boxes);
+          last_r = r;
+        }
+        double s[3] = {0, 0, 0}, a = 0;
+        for (int j = 0; j < n; ++j) {
+          const BoxSum b = box_sum(sat, w, h, x, y, boxes[j].rx, boxes[j].ry);
+          const double c = boxes[j].coef;
+          for (int k = 0; k < 3; ++k) s[k] += c * static_cast<double>(b.c[k]);
+          a += c * static_cast<double>(b.n);
+        }
+        for (int k = 0; k < 3; ++k) rgb[3 * i + k] = clamp01(s[k] / (a * 255.0));
+      }
+    }
+  });
+}
+
+void gather(const uint8_t* rgba, const float* depth, int w, int h, const Params& p, float* rgb) {
+  check_image(rgba, depth, rgb, w, h, "gather");
+  validate(p, Method::Gather);
+  if (w == 0 || h == 0) return;
+  std::vector<uint32_t> sat(npix(w, h) * 4);
+  sat_rgbw_gold(rgba, w, h, sat.data());
+  gather_from_sat(sat.data(), depth, w, h, p, rgb);
+}
+
+void spread_delta_gold(const uint8_t* rgba, const float* depth, int w, int h, const Params& p,
+                       int layer, int32_t* delta) {
+  check_image(rgba, depth, delta, w, h, "spread_delta_gold");
+  validate(p, Method::Spread);
+  check_layer(p, layer, "spread_delta_gold");
+  if (w == 0 || h == 0) return;
+  uint32_t* d = reinterpret_cast<uint32_t*>(delta);
+  std::fill(d, d + npix(w, h) * 4, 0u);
+  // Each thread owns the delta rows [y0, y1) and visits every source whose box can put a corner
+  // there: box rows span sy - ry .. sy + ry + 1 with ry <= floor(r_max) + 1. No atomics, and the
+  // sources in the overlap (2 r_max + 4 rows per thread) are visited twice; cheap beside the rows.
+  const int reach = static_cast<int>(std::floor(p.max_radius)) + 2;
+  for_rows(h, [&](int y0, int y1) {
+    auto add = [&](int x, int y, const uint32_t v[4], bool negate) {
+      if (y < y0 || y >= y1 || x >= w) return;
+      uint32_t* o = d + (npix(w, y) + static_cast<std::size_t>(x)) * 4;
+      for (int c = 0; c < 4; ++c) o[c] += negate ? 0u - v[c] : v[c];
+    };
+    for_sources(rgba, depth, w, h, p, layer, y0 - reach, y1 + reach,
+                [&](int sx, int sy, const uint8_t* col, const SourceBoxes& sb) {
+                  for (int j = 0; j < sb.n; ++j) {
+                    const int32_t wt = sb.weight[j];
+                    if (wt == 0) continue;
+                    const int bx0 = std::max(sx - sb.box[j].rx, 0);
+                    const int bx1 = std::min(sx + sb.box[j].rx, w - 1);
+                    const int by0 = std::max(sy - sb.box[j].ry, 0);
+                    const int by1 = std::min(sy + sb.box[j].ry, h - 1);
+                    if (bx0 > bx1 || by0 > by1) continue;
+                    const uint32_t uw = static_cast<uint32_t>(wt);
+                    const uint32_t v[4] = {col[0] * uw, col[1] * uw, col[2] * uw, uw};
+                    add(bx0, by0, v, false);
+                    add(bx1 + 1, by0, v, true);
+                    if (by1 + 1 < h) {
+                      add(bx0, by1 + 1, v, true);
+                      add(bx1 + 1, by1 + 1, v, false);
+                    }
+                  }
+                });
+  });
+}
+
+void spread_direct_gold(const uint8_t* rgba, const float* depth, int w, int h, const Params& p,
+                        int layer, int32_t* sums) {
+  check_image(rgba, depth, sums, w, h, "spread_direct_gold");
+  validate(p, Method::Spread);
+  check_layer(p, layer, "spread_direct_gold");
+  if (w == 0 || h == 0) return;
+  uint32_t* s = reinterpret_cast<uint32_t*>(sums);
+  std::fill(s, s + npix(w, h) * 4, 0u);
+  for_sources(rgba, depth, w, h, p, layer, std::numeric_limits<int>::min() / 2,
+              std::numeric_limits<int>::max() / 2,
+              [&](int sx, int sy, const uint8_t* col, const SourceBoxes& sb) {
+                for (int j = 0; j < sb.n; ++j) {
+                  const uint32_t uw = static_cast<uint32_t>(sb.weight[j]);
+                  const int bx0 = std::max(sx - sb.box[j].rx, 0);
+                  const int bx1 = std::min(sx + sb.box[j].rx, w - 1);
+                  const int by0 = std::max(sy - sb.box[j].ry, 0);
+                  const int by1 = std::min(sy + sb.box[j].ry, h - 1);
+                  for (int y = by0; y <= by1; ++y)
+                    for (int x = bx0; x <= bx1; ++x) {
+                      uint32_t* o = s + (npix(w, y) + static_cast<std::size_t>(x)) * 4;
+                      for (int c = 0; c < 3; ++c) o[c] += col[c] * uw;
+                      o[3] += uw;
+                    }
+                }
+              });
+}
+
+void spread_resolve(const int32_t* sums, int w, int h, float* rgb) {
+  check_image(sums, rgb, rgb, w, h, "spread_resolve");
+  util::parallel_for(npix(w, h), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      const int32_t wt = sums[4 * i + 3];
+      for (int c = 0; c < 3; ++c)
+        rgb[3 * i + c] =
+            wt > 0 ? clamp01(static_cast<double>(sums[4 * i + c]) / (255.0 * wt)) : 0.0f;
+    }
+  });
+}
+
+void spread(const uint8_t* rgba, const float* depth, int w, int h, const Params& p, float* rgb) {
+  check_image(rgba, depth, rgb, w, h, "spread");
+  validate(p, Method::Spread);
+  if (w == 0 || h == 0) return;
+  std::vector<int32_t> sums(npix(w, h) * 4);
+  spread_delta_gold(rgba, depth, w, h, p, -1, sums.data());
+  sat_rgbw_gold(sums.data(), w, h, sums.data());
+  spread_resolve(sums.data(), w, h, rgb);
+}
+
+void layered_composite(const int32_t* const* layer_sums, int layers, int w, int h, float* rgb) {
+  check_image(layer_sums, rgb, rgb, w, h, "layered_composite");
+  if (layers < 1 || layers > kMaxLayers)
+    throw std::invalid_argument("layered_composite: layers must be 1..8");
+  util::parallel_for(npix(w, h), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      double acc[3] = {0, 0, 0}, trans = 1.0;
+      for (int l = 0; l < layers; ++l) {
+        const int32_t* s = layer_sums[l] + 4 * i;
+        if (s[3] <= 0) continue;
+        const double wt = s[3];
+        const double a = std::min(1.0, wt / static_cast<double>(kSpreadScale));
+        for (int c = 0; c < 3; ++c) acc[c] += trans * a * static_cast<double>(s[c]) / (255.0 * wt);
+        trans *= 1.0 - a;
+      }
+      const double cover = 1.0 - trans;
+      for (int c = 0; c < 3; ++c) rgb[3 * i + c] = cover > 0.0 ? clamp01(acc[c] / cover) : 0.0f;
+    }
+  });
+}
+
+void layered(const uint8_t* rgba, const float* depth, int w, int h, const Params& p, float* rgb) {
+  check_image(rgba, depth, rgb, w, h, "layered");
+  validate(p, Method::Layered);
+  if (w == 0 || h == 0) return;
+  std::vector<std::vector<int32_t>> sums(static_cast<std::size_t>(p.layers));
+  std::vector<const int32_t*> ptr;
+  for (int l = 0; l < p.layers; ++l) {
+    auto& s = sums[static_cast<std::size_t>(l)];
+    s.resize(npix(w, h) * 4);
+    spread_delta_gold(rgba, depth, w, h, p, l, s.data());
+    sat_rgbw_gold(s.data(), w, h, s.data());
+    ptr.push_back(s.data());
+  }
+  layered_composite(ptr.data(), p.layers, w, h, rgb);
+}
+
+void render(Method m, const uint8_t* rgba, const float* depth, int w, int h, const Params& p,
+            float* rgb) {
+  switch (m) {
+    case Method::Gather:
+      return gather(rgba, depth, w, h, p, rgb);
+    case Method::Spread:
+      return spread(rgba, depth, w, h, p, rgb);
+    case Method::Layered:
+      return layered(rgba, depth, w, h, p, rgb);
+  }
+  throw std::invalid_argument("dof::render: unknown method");
+}
+
+void disc_blur_gold(const uint8_t* rgba, int w, int h, float r, float* rgb) {
+  check_image(rgba, rgb, rgb, w, h, "disc_blur_gold");
+  if (!(r >= 0.0f)) throw std::invalid_argument("disc_blur_gold: radius must be >= 0");
+  const int R = static_cast<int>(std::ceil(r)) + 1, side = 2 * R + 1;
+  // Area of the unit square at each offset inside the disc (16 x 16 subsamples); at r = 0 the
+  // centre pixel alone.
+  std::vector<double> k(static_cast<std::size_t>(side) * side, 0.0);
+  const int ss = 16;
+  for (int dy = -R; dy <= R; ++dy)
+    for (int dx = -R; dx <= R; ++dx) {
+      int in = 0;
+      for (int j = 0; j < ss; ++j)
+        for (int i = 0; i < ss; ++i) {
+          const double px = dx - 0.5 + (i + 0.5) / ss, py = dy - 0.5 + (j + 0.5) / ss;
+          if (px * px + py * py <= static_cast<double>(r) * r) ++in;
+        }
+      k[static_cast<std::size_t>(dy + R) * side + (dx + R)] = static_cast<double>(in) / (ss * ss);
+    }
+  if (r == 0.0f) k[static_cast<std::size_t>(R) * side + R] = 1.0;
+  for_rows(h, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y)
+      for (int x = 0; x < w; ++x) {
+        double s[3] = {0, 0, 0}, a = 0;
+        for (int dy = -R; dy <= R; ++dy) {
+          const int yy = y + dy;
+          if (yy < 0 || yy >= h) continue;
+          for (int dx = -R; dx <= R; ++dx) {
+            const int xx = x + dx;
+            const double wt = k[static_cast<std::size_t>(dy + R) * side + (dx + R)];
+            if (xx < 0 || xx >= w || wt == 0.0) continue;
+            const uint8_t* px = rgba + (npix(w, yy) + static_cast<std::size_t>(xx)) * 4;
+            for (int c = 0; c < 3; ++c) s[c] += wt * px[c];
+            a += wt;
+          }
+        }
+        const std::size_t i = npix(w, y) + static_cast<std::size_t>(x);
+        for (int c = 0; c < 3; ++c) rgb[3 * i + c] = clamp01(s[c] / (a * 255.0));
+      }
+  });
+}
+
+namespace {
+// Bilinear, wrapping, texel centres at integer + 0.5; returns channel values 0..255.
+void sample_wrap(const uint8_t* tex, int tw, int th, double u, double v, double out[3]) {
+  const double fu = u - 0.5, fv = v - 0.5;
+  const double iu = std::floor(fu), iv = std::floor(fv);
+  const double tu = fu - iu, tv = fv - iv;
+  const long long u0 = static_cast<long long>(iu), v0 = static_cast<long long>(iv);
+  auto wrap = [](long long a, int n) { return static_cast<int>(((a % n) + n) % n); };
+  const int x0 = wrap(u0, tw), x1 = wrap(u0 + 1, tw), y0 = wrap(v0, th), y1 = wrap(v0 + 1, th);
+  auto at = [&](int x, int y, int c) {
+    return static_cast<double>(tex[(npix(tw, y) + static_cast<std::size_t>(x)) * 4 + c]);
+  };
+  for (int c = 0; c < 3; ++c)
+    out[c] = (1 - tv) * ((1 - tu) * at(x0, y0, c) + tu * at(x1, y0, c)) +
+             tv * ((1 - tu) * at(x0, y1, c) + tu * at(x1, y1, c));
+}
+}  // namespace
+
+void plane_sharp(const uint8_t* tex, int tw, int th, int w, int h, uint8_t* rgba) {
+  check_image(tex, rgba, rgba, w, h, "plane_sharp");
+  if (tw <= 0 || th <= 0) throw std::invalid_argument("plane_sharp: empty texture");
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const uint8_t* t = tex + (npix(tw, y % th) + static_cast<std::size_t>(x % tw)) * 4;
+      uint8_t* o = rgba + (npix(w, y) + static_cast<std::size_t>(x)) * 4;
+      o[0] = t[0];
+      o[1] = t[1];
+      o[2] = t[2];
+      o[3] = 255;
+    }
+}
+
+void plane_lens_reference(const uint8_t* tex, int tw, int th, int w, int h, double z, double focus,
+                          double lens_r, double focal_px, int samples, float* rgb) {
+  check_image(tex, rgb, rgb, w, h, "plane_lens_reference");
+  if (tw <= 0 || th <= 0 || samples < 1 || !(z > 0) || !(focus > 0))
+    throw std::invalid_argument("plane_lens_reference: bad texture, samples, depth or focus");
+  // Image shift per unit of lens offset: focal_px (1/focus - 1/z) pixels.
+  const double k = focal_px * (1.0 / focus - 1.0 / z);
+  std::vector<double> ox(static_cast<std::size_t>(samples)), oy(ox.size());
+  for (int i = 0; i < samples; ++i) {
+    float lx, ly;
+    lens_sample(i, samples, &lx, &ly);
+    ox[static_cast<std::size_t>(i)] = k * lens_r * lx;
+    oy[static_cast<std::size_t>(i)] = k * lens_r * ly;
+  }
+  for_rows(h, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y)
+      for (int x = 0; x < w; ++x) {
+        double acc[3] = {0, 0, 0}, v[3];
+        for (std::size_t i = 0; i < ox.size(); ++i) {
+          // The frame from lens point i shows at pixel p the plane point that projects to p - o_i.
+          sample_wrap(tex, tw, th, x + 0.5 - ox[i], y + 0.5 - oy[i], v);
+          for (int c = 0; c < 3; ++c) acc[c] += v[c];
+        }
+        const std::size_t idx = npix(w, y) + static_cast<std::size_t>(x);
+        for (int c = 0; c < 3; ++c) rgb[3 * idx + c] = clamp01(acc[c] / (255.0 * samples));
+      }
+  });
+}
+
+}  // namespace dof
+}  // namespace scandof
