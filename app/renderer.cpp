@@ -147,8 +147,7 @@ void Renderer::resize(int width, int height) {
                                std::to_string(height));
 }
 
-void Renderer::render_scene(const Camera& cam, float time_s) {
-  scene_timer.begin();
+void Renderer::render_scene(const Camera& cam, float time_s, GlTimer* frame_timer) {
   glBindFramebuffer(GL_FRAMEBUFFER, scene_fbo_.get());
   glViewport(0, 0, width_, height_);
   glEnable(GL_DEPTH_TEST);
@@ -160,6 +159,10 @@ void Renderer::render_scene(const Camera& cam, float time_s) {
   glClearNamedFramebufferfv(scene_fbo_.get(), GL_COLOR, SCENE_OUT_COLOR, sky);
   glClearNamedFramebufferfv(scene_fbo_.get(), GL_COLOR, SCENE_OUT_VIEWZ, far_z);
   glClearNamedFramebufferfv(scene_fbo_.get(), GL_DEPTH, 0, &depth_one);
+  // Timers start after the clears: the first writes to textures CUDA read last frame are where GL
+  // waits for that frame's unmap, and that wait belongs to the previous frame, not to this one.
+  if (frame_timer) frame_timer->begin();
+  scene_timer.begin();
 
   const glm::vec3 eye = cam.eye();
   const glm::mat4 vp = cam.view_proj(static_cast<float>(width_) / height_);

@@ -30,7 +30,8 @@ class Renderer {
   // Rebuilds the DoF program with the defines the SAT format needs.
   void set_sat_format(scandof::SatFormat f);
 
-  void render_scene(const Camera& cam, float time_s);
+  // `frame_timer`, when given, is started where the scene's GPU work starts (after the clears).
+  void render_scene(const Camera& cam, float time_s, GlTimer* frame_timer = nullptr);
   void render_dof(const Settings& s, GLuint sat_buffer);
   // Copies the output to the default framebuffer (window mode), scaled to its size.
   void present(int fb_width, int fb_height);
