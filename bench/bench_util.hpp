@@ -24,6 +24,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -254,6 +255,21 @@ void with_type(const std::string& name, F&& f) {
     f(TypeTag<double>{});
   else
     throw std::invalid_argument("unknown type " + name);
+}
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, std::int32_t>)
+    return "int32";
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return "uint32";
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return "int64";
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return "uint64";
+  else if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else
+    return "double";
 }
 inline const std::vector<std::string>& type_names() {
   static const std::vector<std::string> v{"int32", "uint32", "int64", "float", "double"};

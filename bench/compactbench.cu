@@ -216,8 +216,8 @@ int run(int argc, char** argv) {
                   bench::parsed_by(parse_compact_algorithm, "ALGO"));
   app.add_option("--paper-scan", o.paper_scan, "the block scan inside the paper's compaction")
       ->check(bench::parsed_by(parse_scan_algorithm, "SCAN"));
-  app.add_option("--csv", o.csv, "write the rows as CSV to FILE");
-  app.add_option("--json", o.json, "write the rows as JSON to FILE");
+  app.add_option("--csv", o.csv, "write the rows as CSV to FILE")->type_name("FILE");
+  app.add_option("--json", o.json, "write the rows as JSON to FILE")->type_name("FILE");
   app.add_flag("--quick", o.quick, "few repetitions (smoke runs)");
   app.add_flag("--variants", o.variants,
                "also time the single-pass knobs behind the defaults (n = 2^20, 2^22, ...)");
