@@ -83,12 +83,12 @@ std::optional<int> parse_args(int argc, char** argv, Options& o) {
       app.add_option("--max-log", o.max_log, "largest n = 2^K")->check(CLI::Range(0, 32));
   auto* reps = app.add_option("--reps", o.reps, "at least N timed calls per point")
                    ->check(CLI::Range(1, 1000000));
-  bench::add_list(app, "--algos", algos,
+  sb::add_list(app, "--algos", algos,
                   "naive, work-efficient, conflict-free, optimized, warp-shuffle, single-pass, "
                   "cub; comma-separated (default: all)",
-                  bench::parsed_by(scandof::parse_scan_algorithm, "ALGO"));
-  bench::add_list(app, "--types", o.types, "element types, comma-separated",
-                  CLI::IsMember(bench::type_names()));
+                  sb::parsed_by(scandof::parse_scan_algorithm, "ALGO"));
+  sb::add_list(app, "--types", o.types, "element types, comma-separated",
+                  CLI::IsMember(sb::type_names()));
   app.add_option("--kind", kind, "scan kind")->check(CLI::IsMember({"exclusive", "inclusive"}));
   app.add_option("--csv", o.csv, "write the rows as CSV to FILE")->type_name("FILE");
   app.add_option("--json", o.json, "write the rows, the config and Table 2 as JSON to FILE")
@@ -100,7 +100,7 @@ std::optional<int> parse_args(int argc, char** argv, Options& o) {
   auto* min_ms = app.add_option("--min-ms", o.min_ms, "each point lasts at least MS milliseconds")
                      ->check(CLI::Range(0.0, 1e6));
   app.add_option("--label", o.label, "free text kept in the JSON (e.g. the git commit)");
-  if (const auto rc = bench::parse_command_line(app, argc, argv)) return rc;
+  if (const auto rc = sb::parse_command_line(app, argc, argv)) return rc;
   o.table2 = !no_table2;
   o.kind = kind == "inclusive" ? ScanKind::Inclusive : ScanKind::Exclusive;
   for (const auto& name : algos) o.algos.push_back(scandof::parse_scan_algorithm(name));
