@@ -41,6 +41,7 @@
 #include "scandof/util/rng.hpp"
 #include "scandof/util/stats.hpp"
 #include "scandof/util/stream.hpp"
+#include "inputs.hpp"
 
 namespace scandof {
 namespace bench {
@@ -88,6 +89,33 @@ CLI::Validator parsed_by(Parse parse, const std::string& what) {
         }
       },
       what);
+}
+
+// The options every size sweep has (compactbench, sortbench): n = 2^min_log .. 2^max_log, the
+// report files, --quick and --variants.
+struct SweepOptions {
+  int min_log = 10, max_log = 28;
+  std::string csv, json;
+  bool quick = false;
+  bool variants = false;  // also time the implementation knobs behind the public defaults
+};
+
+inline void add_sweep_options(CLI::App& app, SweepOptions& o, int max_log,
+                              const std::string& variants_help) {
+  app.add_option("--min-log", o.min_log, "smallest n = 2^K")->check(CLI::Range(0, max_log));
+  app.add_option("--max-log", o.max_log, "largest n = 2^K")->check(CLI::Range(0, max_log));
+  app.add_option("--csv", o.csv, "write the rows as CSV to FILE")->type_name("FILE");
+  app.add_option("--json", o.json, "write the rows as JSON to FILE")->type_name("FILE");
+  app.add_flag("--quick", o.quick, "few repetitions (smoke runs)");
+  app.add_flag("--variants", o.variants, variants_help);
+}
+
+// After parse_command_line: the checks across options, with CLI11's wording; 2 on failure.
+inline std::optional<int> check_sweep_options(const char* program, const SweepOptions& o) {
+  if (o.min_log <= o.max_log) return std::nullopt;
+  std::fprintf(stderr, "%s: need --min-log <= --max-log\nRun with --help for more information.\n",
+               program);
+  return 2;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,21 +284,6 @@ void with_type(const std::string& name, F&& f) {
   else
     throw std::invalid_argument("unknown type " + name);
 }
-template <class T>
-const char* type_name() {
-  if constexpr (std::is_same_v<T, std::int32_t>)
-    return "int32";
-  else if constexpr (std::is_same_v<T, std::uint32_t>)
-    return "uint32";
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return "int64";
-  else if constexpr (std::is_same_v<T, std::uint64_t>)
-    return "uint64";
-  else if constexpr (std::is_same_v<T, float>)
-    return "float";
-  else
-    return "double";
-}
 inline const std::vector<std::string>& type_names() {
   static const std::vector<std::string> v{"int32", "uint32", "int64", "float", "double"};
   return v;
@@ -382,8 +395,9 @@ inline std::string json_text(const Json& v) {
   const auto records = [](const Json& a) { return a.is_array() && !a.empty() && a[0].is_object(); };
   if (v.is_object()) {
     bool nested = false;
-    for (const auto& item : v.items()) nested = nested || records(item.value()) ||
-                                                (item.value().is_object() && !item.value().empty());
+    for (const auto& item : v.items())
+      nested =
+          nested || records(item.value()) || (item.value().is_object() && !item.value().empty());
     if (!nested) return v.dump();
     std::string s = "{";
     bool first = true;
@@ -425,7 +439,8 @@ class Report {
  public:
   Report(const char* bench, const DeviceInfo& dev, const char* bytes_rule,
          std::vector<std::string> table_header, std::vector<std::string> csv_header)
-      : table_(std::move(table_header)), csv_(std::move(csv_header)),
+      : table_(std::move(table_header)),
+        csv_(std::move(csv_header)),
         doc_(run_document(bench, dev, bytes_rule)) {}
   void add(std::vector<std::string> table_row, const std::vector<std::string>& csv_row,
            Json record) {

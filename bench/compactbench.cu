@@ -20,7 +20,6 @@
 #include "bench_util.hpp"
 #include "scandof/compact.hpp"
 #include "scandof/device/compact_impl.cuh"
-#include "select_inputs.hpp"
 
 namespace scandof {
 namespace {
@@ -34,15 +33,11 @@ struct UniformValue {
   }
 };
 
-struct Options {
-  int min_log = 10, max_log = 28;
+struct Options : bench::SweepOptions {
   std::vector<std::string> types = {"int32"};
   std::vector<double> sels = {0.01, 0.5, 0.99};
   std::vector<std::string> algos;  // empty: all_compact_algorithms()
   std::string paper_scan = "optimized";
-  std::string csv, json;
-  bool quick = false;
-  bool variants = false;  // also time the implementation knobs (detail::compact::Knobs)
 };
 
 struct Row {
@@ -205,8 +200,8 @@ int run(int argc, char** argv) {
       "CUB's at every size; a mismatch makes the exit code 1.",
       "compactbench");
   app.option_defaults()->always_capture_default();
-  app.add_option("--min-log", o.min_log, "smallest n = 2^K")->check(CLI::Range(0, 30));
-  app.add_option("--max-log", o.max_log, "largest n = 2^K")->check(CLI::Range(0, 30));
+  bench::add_sweep_options(
+      app, o, 30, "also time the single-pass knobs behind the defaults (n = 2^20, 2^22, ...)");
   bench::add_list(app, "--types", o.types, "element types, comma-separated",
                   CLI::IsMember(bench::type_names()));
   bench::add_list(app, "--sel", o.sels, "selectivities (fractions kept), comma-separated",
@@ -216,16 +211,8 @@ int run(int argc, char** argv) {
                   bench::parsed_by(parse_compact_algorithm, "ALGO"));
   app.add_option("--paper-scan", o.paper_scan, "the block scan inside the paper's compaction")
       ->check(bench::parsed_by(parse_scan_algorithm, "SCAN"));
-  app.add_option("--csv", o.csv, "write the rows as CSV to FILE")->type_name("FILE");
-  app.add_option("--json", o.json, "write the rows as JSON to FILE")->type_name("FILE");
-  app.add_flag("--quick", o.quick, "few repetitions (smoke runs)");
-  app.add_flag("--variants", o.variants,
-               "also time the single-pass knobs behind the defaults (n = 2^20, 2^22, ...)");
   if (const auto rc = bench::parse_command_line(app, argc, argv)) return *rc;
-  if (o.min_log > o.max_log) {
-    std::fprintf(stderr, "compactbench: need --min-log <= --max-log\n");
-    return 2;
-  }
+  if (const auto rc = bench::check_sweep_options("compactbench", o)) return *rc;
   const bench::DeviceInfo dev = util::current_device();
   bench::print_banner("compactbench", dev);
   util::Stream stream;
@@ -260,15 +247,15 @@ int run(int argc, char** argv) {
     rec["gelem_s"] = ge;
     rec["gb_s"] = gb;
     rec["vs_cub"] = vs;
-    report.add({r.type, bench::fmt("%.2f", r.sel), r.impl, std::to_string(r.n),
-                r.ok ? "ok" : "FAIL", std::to_string(r.kept), bench::fmt("%.4f", r.st.median_ms),
-                bench::fmt("%.1f", ge), bench::fmt("%.0f", gb),
-                r.cub_ms > 0 ? bench::fmt("%.2fx", vs) : "-"},
-               {dev.name, r.type, bench::fmt("%.2f", r.sel), r.impl, std::to_string(r.n),
-                r.ok ? "ok" : "FAIL", std::to_string(r.kept), bench::fmt("%.6f", r.st.median_ms),
-                bench::fmt("%.6f", r.st.min_ms), std::to_string(r.st.reps), bench::fmt("%.3f", ge),
-                bench::fmt("%.2f", gb), bench::fmt("%.4f", vs)},
-               std::move(rec));
+    report.add(
+        {r.type, bench::fmt("%.2f", r.sel), r.impl, std::to_string(r.n), r.ok ? "ok" : "FAIL",
+         std::to_string(r.kept), bench::fmt("%.4f", r.st.median_ms), bench::fmt("%.1f", ge),
+         bench::fmt("%.0f", gb), r.cub_ms > 0 ? bench::fmt("%.2fx", vs) : "-"},
+        {dev.name, r.type, bench::fmt("%.2f", r.sel), r.impl, std::to_string(r.n),
+         r.ok ? "ok" : "FAIL", std::to_string(r.kept), bench::fmt("%.6f", r.st.median_ms),
+         bench::fmt("%.6f", r.st.min_ms), std::to_string(r.st.reps), bench::fmt("%.3f", ge),
+         bench::fmt("%.2f", gb), bench::fmt("%.4f", vs)},
+        std::move(rec));
   }
   return report.finish(o.csv, o.json, all_ok);
 }

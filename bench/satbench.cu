@@ -275,13 +275,15 @@ int main(int argc, char** argv) try {
   doc["memcpy_floors"] = bench::Json::array();
   for (const Result& r : results) {
     // One list of (name, stage time) feeds both the CSV cells and the JSON record.
-    const std::pair<const char*, double> stages[] = {
-        {"deinterleave_ms", r.deinterleave}, {"row_scan_ms", r.row_scan},
-        {"transpose_ms", r.transpose},       {"column_scan_ms", r.column_scan},
-        {"transpose_back_ms", r.transpose_back}, {"stages_total_ms", r.stages_total},
-        {"total_ms", r.total}};
-    std::vector<std::string> cells{dev.name, std::to_string(r.size.w), std::to_string(r.size.h),
-                                   r.format, r.method, r.algo};
+    const std::pair<const char*, double> stages[] = {{"deinterleave_ms", r.deinterleave},
+                                                     {"row_scan_ms", r.row_scan},
+                                                     {"transpose_ms", r.transpose},
+                                                     {"column_scan_ms", r.column_scan},
+                                                     {"transpose_back_ms", r.transpose_back},
+                                                     {"stages_total_ms", r.stages_total},
+                                                     {"total_ms", r.total}};
+    std::vector<std::string> cells{
+        dev.name, std::to_string(r.size.w), std::to_string(r.size.h), r.format, r.method, r.algo};
     bench::Json rec;
     rec["width"] = r.size.w;
     rec["height"] = r.size.h;

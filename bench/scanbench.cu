@@ -84,11 +84,11 @@ std::optional<int> parse_args(int argc, char** argv, Options& o) {
   auto* reps = app.add_option("--reps", o.reps, "at least N timed calls per point")
                    ->check(CLI::Range(1, 1000000));
   sb::add_list(app, "--algos", algos,
-                  "naive, work-efficient, conflict-free, optimized, warp-shuffle, single-pass, "
-                  "cub; comma-separated (default: all)",
-                  sb::parsed_by(scandof::parse_scan_algorithm, "ALGO"));
+               "naive, work-efficient, conflict-free, optimized, warp-shuffle, single-pass, "
+               "cub; comma-separated (default: all)",
+               sb::parsed_by(scandof::parse_scan_algorithm, "ALGO"));
   sb::add_list(app, "--types", o.types, "element types, comma-separated",
-                  CLI::IsMember(sb::type_names()));
+               CLI::IsMember(sb::type_names()));
   app.add_option("--kind", kind, "scan kind")->check(CLI::IsMember({"exclusive", "inclusive"}));
   app.add_option("--csv", o.csv, "write the rows as CSV to FILE")->type_name("FILE");
   app.add_option("--json", o.json, "write the rows, the config and Table 2 as JSON to FILE")
@@ -113,8 +113,9 @@ std::optional<int> parse_args(int argc, char** argv, Options& o) {
   }
   if (o.algos.empty()) o.algos = scandof::all_scan_algorithms();
   if (o.min_log > o.max_log) {
-    std::fprintf(stderr, "scanbench: need --min-log <= --max-log\nRun with --help for more "
-                         "information.\n");
+    std::fprintf(stderr,
+                 "scanbench: need --min-log <= --max-log\nRun with --help for more "
+                 "information.\n");
     return 2;
   }
   return std::nullopt;
@@ -690,17 +691,12 @@ int main(int argc, char** argv) {
       });
     if (ctx.opt.table2) table2(ctx);
     write_outputs(ctx, ctx.failures ? "failures" : "ok");
-  } catch (const scandof::CudaError& e) {
-    std::fprintf(stderr, "scanbench: CUDA error: %s\n", e.what());
-    try {
-      write_outputs(ctx, std::string("cuda error: ") + e.what());
-    } catch (...) {
-    }
-    return 3;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "scanbench: %s\n", e.what());
+    // Results gathered so far are still written, with the reason in "status".
+    const bool cuda = dynamic_cast<const scandof::CudaError*>(&e) != nullptr;
+    std::fprintf(stderr, "scanbench: %s%s\n", cuda ? "CUDA error: " : "", e.what());
     try {
-      write_outputs(ctx, std::string("error: ") + e.what());
+      write_outputs(ctx, std::string(cuda ? "cuda error: " : "error: ") + e.what());
     } catch (...) {
     }
     return 3;

@@ -63,13 +63,10 @@ struct Iota {
   }
 };
 
-struct Options {
-  int min_log = 10, max_log = 28, split_max_log = 24;
+struct Options : bench::SweepOptions {
+  int split_max_log = 24;
   std::vector<std::string> keys = {"uint32"};
   std::vector<std::string> dists = {"uniform", "equal", "few", "sorted"};
-  std::string csv, json;
-  bool quick = false;
-  bool variants = false;  // also time the LSD knobs (detail::lsd::Knobs) and a per-kernel split
 };
 
 Dist parse_dist(const std::string& s) {
@@ -221,8 +218,7 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
       // (output poisoned) against CUB's keys and values.
       auto time_and_check = [&](const std::string& name, auto&& go) {
         const bench::Stats st = timer.measure(
-            [&](int rep) { go(ins[rep % sets].get(), outs[rep % sets].get(), vout.get()); },
-            topt);
+            [&](int rep) { go(ins[rep % sets].get(), outs[rep % sets].get(), vout.get()); }, topt);
         CUDA_CHECK(cudaMemsetAsync(outs[0].get(), 0xAB, n * sizeof(K), s));
         go(ins[0].get(), outs[0].get(), vout.get());
         diff.reset(s);
@@ -275,8 +271,8 @@ int run(int argc, char** argv) {
       "(exact); a mismatch makes the exit code 1.",
       "sortbench");
   app.option_defaults()->always_capture_default();
-  app.add_option("--min-log", o.min_log, "smallest n = 2^K")->check(CLI::Range(0, 30));
-  app.add_option("--max-log", o.max_log, "largest n = 2^K")->check(CLI::Range(0, 30));
+  bench::add_sweep_options(
+      app, o, 30, "also time the LSD knobs behind the defaults and split one pass per kernel");
   app.add_option("--split-max-log", o.split_max_log,
                  "largest n = 2^K for the split sort (its merge costs O(log^2 n) passes)")
       ->check(CLI::Range(0, 30));
@@ -284,16 +280,8 @@ int run(int argc, char** argv) {
                   CLI::IsMember({"uint32", "int32", "float", "uint64", "pairs"}));
   bench::add_list(app, "--dists", o.dists, "key distributions, comma-separated",
                   CLI::IsMember({"uniform", "equal", "few", "sorted"}));
-  app.add_option("--csv", o.csv, "write the rows as CSV to FILE")->type_name("FILE");
-  app.add_option("--json", o.json, "write the rows as JSON to FILE")->type_name("FILE");
-  app.add_flag("--quick", o.quick, "few repetitions (smoke runs)");
-  app.add_flag("--variants", o.variants,
-               "also time the LSD knobs behind the defaults and split one pass per kernel");
   if (const auto rc = bench::parse_command_line(app, argc, argv)) return *rc;
-  if (o.min_log > o.max_log) {
-    std::fprintf(stderr, "sortbench: need --min-log <= --max-log\n");
-    return 2;
-  }
+  if (const auto rc = bench::check_sweep_options("sortbench", o)) return *rc;
   const bench::DeviceInfo dev = util::current_device();
   bench::print_banner("sortbench", dev);
   util::Stream stream;

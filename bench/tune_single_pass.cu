@@ -308,6 +308,26 @@ Timing time_single_pass(Timer& timer, cudaStream_t s, ScanKind kind, std::vector
       reps);
 }
 
+// One seeded input of n elements copied into enough buffer sets to exceed 3x L2, with as many
+// output buffers.
+template <class T>
+struct RotatedInput {
+  std::size_t n;
+  std::vector<DeviceBuffer<T>> bin, bout;
+  std::vector<T*> ins, outs;
+  std::vector<T> h;
+  RotatedInput(std::size_t n_, std::uint64_t seed) : n(n_), h(make_input<T>(n_, seed)) {
+    const int sets = rotation_sets(2 * n * sizeof(T));
+    for (int k = 0; k < sets; ++k) {
+      bin.emplace_back(n);
+      bout.emplace_back(n);
+      ins.push_back(bin.back().get());
+      outs.push_back(bout.back().get());
+      CUDA_CHECK(cudaMemcpy(ins.back(), h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    }
+  }
+};
+
 template <class T>
 std::size_t bench_type(cudaStream_t s, const Options& o) {
   using P = sp::DefaultPolicy<T>;
@@ -329,17 +349,10 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
       if (lg > o.max_log2) continue;
       const std::size_t n = std::size_t(1) << lg;
       const std::size_t bytes = 2 * n * sizeof(T);
-      const int sets = rotation_sets(bytes);
-      std::vector<DeviceBuffer<T>> bin, bout;
-      std::vector<T*> ins, outs;
-      const std::vector<T> h = make_input<T>(n, 777 + lg);
-      for (int k = 0; k < sets; ++k) {
-        bin.emplace_back(n);
-        bout.emplace_back(n);
-        ins.push_back(bin.back().get());
-        outs.push_back(bout.back().get());
-        CUDA_CHECK(cudaMemcpy(ins.back(), h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-      }
+      RotatedInput<T> data(n, 777 + lg);
+      std::vector<T*>&ins = data.ins, &outs = data.outs;
+      const std::vector<T>& h = data.h;
+      const int sets = int(ins.size());
       const std::size_t wsb = sp::workspace_bytes<T, P>(n);
       DeviceBuffer<unsigned char> ws(wsb);
 
@@ -375,11 +388,11 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
           [&](int i) {
             std::size_t b = cub_bytes;
             if (kind == ScanKind::Exclusive)
-              CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_ws.get(), b, ins[i % sets], outs[i % sets],
-                                                       n, s));
+              CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_ws.get(), b, ins[i % sets],
+                                                       outs[i % sets], n, s));
             else
-              CUDA_CHECK(cub::DeviceScan::InclusiveSum(cub_ws.get(), b, ins[i % sets], outs[i % sets],
-                                                       n, s));
+              CUDA_CHECK(cub::DeviceScan::InclusiveSum(cub_ws.get(), b, ins[i % sets],
+                                                       outs[i % sets], n, s));
           },
           o.reps);
       const Timing t_gen = timer.measure(
@@ -414,26 +427,8 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
 
 // ---- tuning sweep ------------------------------------------------------------------------------
 
-template <class T>
-struct TuneData {
-  std::size_t n;
-  std::vector<DeviceBuffer<T>> bin, bout;
-  std::vector<T*> ins, outs;
-  std::vector<T> h;
-  TuneData(std::size_t n_, std::uint64_t seed) : n(n_), h(make_input<T>(n_, seed)) {
-    const int sets = rotation_sets(2 * n * sizeof(T));
-    for (int k = 0; k < sets; ++k) {
-      bin.emplace_back(n);
-      bout.emplace_back(n);
-      ins.push_back(bin.back().get());
-      outs.push_back(bout.back().get());
-      CUDA_CHECK(cudaMemcpy(ins.back(), h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-    }
-  }
-};
-
 template <class P, class T>
-void tune_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps, sp::LookbackDelays d,
+void tune_row(Timer& timer, cudaStream_t s, RotatedInput<T>& td, int reps, sp::LookbackDelays d,
               std::size_t& bad) {
   const std::size_t n = td.n;
   const std::size_t wsb = sp::workspace_bytes<T, P>(n);
@@ -444,8 +439,8 @@ void tune_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps, sp::Lookb
   std::vector<T> got(n);
   CUDA_CHECK(cudaMemcpy(got.data(), td.outs[0], n * sizeof(T), cudaMemcpyDeviceToHost));
   bad += verify(ScanKind::Exclusive, td.h, got, scandof::Sum{}, T(0), "tune");
-  const Timing t = time_single_pass<P, T>(timer, s, ScanKind::Exclusive, td.ins, td.outs, n, ws.get(),
-                                          wsb, reps, &d);
+  const Timing t = time_single_pass<P, T>(timer, s, ScanKind::Exclusive, td.ins, td.outs, n,
+                                          ws.get(), wsb, reps, &d);
   std::printf("  %4dx%-3d minb %2d %s first %4u spin %4u: %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
               P::BLOCK_THREADS, P::ITEMS_PER_THREAD, P::MIN_BLOCKS,
               P::PERSISTENT ? "persist" : "1-tile ", d.first_ns, d.spin_ns, t.median_us,
@@ -454,7 +449,7 @@ void tune_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps, sp::Lookb
 }
 
 template <class T>
-void tune_cub_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps) {
+void tune_cub_row(Timer& timer, cudaStream_t s, RotatedInput<T>& td, int reps) {
   std::size_t bytes = 0;
   CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, td.ins[0], td.outs[0], td.n, s));
   DeviceBuffer<unsigned char> ws(bytes);
@@ -462,8 +457,8 @@ void tune_cub_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps) {
   const Timing t = timer.measure(
       [&](int i) {
         std::size_t b = bytes;
-        CUDA_CHECK(
-            cub::DeviceScan::ExclusiveSum(ws.get(), b, td.ins[i % sets], td.outs[i % sets], td.n, s));
+        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.get(), b, td.ins[i % sets], td.outs[i % sets],
+                                                 td.n, s));
       },
       reps);
   std::printf(
@@ -478,7 +473,7 @@ std::size_t run_tune(cudaStream_t s, const Options& o) {
   // it against its two runners-up in the same process as CUB.
   for (int lg : {24, 26, 28}) {
     if (lg > o.max_log2) continue;
-    TuneData<int32_t> td(std::size_t(1) << lg, 4242 + lg);
+    RotatedInput<int32_t> td(std::size_t(1) << lg, 4242 + lg);
     std::printf("\ntune int32 exclusive n=2^%d (%zu sets)\n", lg, td.ins.size());
     tune_cub_row(timer, s, td, o.reps);
     const sp::LookbackDelays delays[] = {{3000, 648}, {4000, 648}};
@@ -490,7 +485,7 @@ std::size_t run_tune(cudaStream_t s, const Options& o) {
   // 8-byte elements: split-word status (default) against release/acquire flag + value slots.
   for (int lg : {24, 27}) {
     if (lg > o.max_log2) continue;
-    TuneData<double> td(std::size_t(1) << lg, 99 + lg);
+    RotatedInput<double> td(std::size_t(1) << lg, 99 + lg);
     std::printf("\ntune double exclusive n=2^%d (%zu sets)\n", lg, td.ins.size());
     tune_cub_row(timer, s, td, o.reps);
     constexpr auto kSlots = sp::StatusScheme::FlagSlots;

@@ -14,7 +14,7 @@
 
 #include "scandof/compact.hpp"
 #include "scandof/device/compact_impl.cuh"  // the user struct and predicate below
-#include "select_inputs.hpp"  // bench/: the same inputs and thresholds as compactbench
+#include "inputs.hpp"  // bench/: the same inputs and thresholds as compactbench
 #include "test_util.hpp"
 
 namespace scandof {

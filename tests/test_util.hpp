@@ -29,6 +29,8 @@
 #include "scandof/util/parallel_for.hpp"
 #include "scandof/util/rng.hpp"
 
+#include "inputs.hpp"
+
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
 
@@ -79,25 +81,7 @@ inline std::uint64_t derive_seed(std::uint64_t a, std::uint64_t b = 0, std::uint
 
 // ---- names and printing -----------------------------------------------------------------------
 
-template <class T>
-const char* type_name() {
-  if constexpr (std::is_same_v<T, std::int32_t>)
-    return "int32";
-  else if constexpr (std::is_same_v<T, std::uint32_t>)
-    return "uint32";
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return "int64";
-  else if constexpr (std::is_same_v<T, std::uint64_t>)
-    return "uint64";
-  else if constexpr (std::is_same_v<T, float>)
-    return "float";
-  else if constexpr (std::is_same_v<T, double>)
-    return "double";
-  else if constexpr (std::is_same_v<T, Affine>)
-    return "Affine";
-  else
-    return "T";
-}
+using bench::type_name;  // bench/inputs.hpp: one spelling for tests, benchmarks and reports
 
 template <class Op>
 const char* op_name() {
@@ -487,12 +471,14 @@ class DeviceBuffer : public util::DeviceBuffer<T> {
     upload(h.data(), h.size());
   }
   void upload(const T* h, std::size_t n, std::size_t offset = 0) {
-    if (n > 0) CUDA_CHECK(cudaMemcpy(this->data() + offset, h, n * sizeof(T), cudaMemcpyHostToDevice));
+    if (n > 0)
+      CUDA_CHECK(cudaMemcpy(this->data() + offset, h, n * sizeof(T), cudaMemcpyHostToDevice));
   }
   std::vector<T> download(std::size_t n, std::size_t offset = 0) const {
     std::vector<T> h(n);
     if (n > 0)
-      CUDA_CHECK(cudaMemcpy(h.data(), this->data() + offset, n * sizeof(T), cudaMemcpyDeviceToHost));
+      CUDA_CHECK(
+          cudaMemcpy(h.data(), this->data() + offset, n * sizeof(T), cudaMemcpyDeviceToHost));
     return h;
   }
   std::vector<T> download() const { return download(this->size()); }
