@@ -69,6 +69,18 @@ inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** arg
   return std::nullopt;
 }
 
+// main() of a benchmark whose run(argc, argv) may throw: reports the exception as
+// "PROGRAM: what" and returns `error_status`.
+template <class Run>
+int guarded_main(const char* program, Run run, int argc, char** argv, int error_status) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return error_status;
+  }
+}
+
 // A comma-separated list option (`--types int32,float`), each item checked by `each`.
 template <class T>
 CLI::Option* add_list(CLI::App& app, const std::string& name, std::vector<T>& into,
@@ -431,6 +443,19 @@ inline Json run_document(const char* bench, const DeviceInfo& dev, const char* b
   doc["bytes"] = bytes_rule;
   doc["rows"] = Json::array();
   return doc;
+}
+
+// The timing fields of one row as compactbench and sortbench write them: JSON median_ms, min_ms,
+// reps; CSV the same three cells.
+inline void add_timing(Json& rec, const Stats& st) {
+  rec["median_ms"] = st.median_ms;
+  rec["min_ms"] = st.min_ms;
+  rec["reps"] = st.reps;
+}
+inline void add_timing(std::vector<std::string>& cells, const Stats& st) {
+  cells.push_back(fmt("%.6f", st.median_ms));
+  cells.push_back(fmt("%.6f", st.min_ms));
+  cells.push_back(std::to_string(st.reps));
 }
 
 // The console table, CSV and JSON of compactbench and sortbench: one call per row feeds all three,

@@ -315,20 +315,18 @@ int run(int argc, char** argv) {
     rec["impl"] = r.impl;
     rec["n"] = r.n;
     rec["check"] = r.ok;
-    rec["median_ms"] = r.st.median_ms;
-    rec["min_ms"] = r.st.min_ms;
-    rec["reps"] = r.st.reps;
+    bench::add_timing(rec, r.st);
     rec["gkeys_s"] = gk;
     rec["gb_s"] = gb;
     rec["vs_cub"] = vs;
+    std::vector<std::string> csv{
+        dev.name, r.keys, r.dist, r.impl, std::to_string(r.n), r.ok ? "ok" : "FAIL"};
+    bench::add_timing(csv, r.st);
+    csv.insert(csv.end(), {bench::fmt("%.4f", gk), bench::fmt("%.2f", gb), bench::fmt("%.4f", vs)});
     report.add({r.keys, r.dist, r.impl, std::to_string(r.n), r.ok ? "ok" : "FAIL",
                 bench::fmt("%.4f", r.st.median_ms), bench::fmt("%.2f", gk), bench::fmt("%.0f", gb),
                 r.cub_ms > 0 ? bench::fmt("%.2fx", vs) : "-"},
-               {dev.name, r.keys, r.dist, r.impl, std::to_string(r.n), r.ok ? "ok" : "FAIL",
-                bench::fmt("%.6f", r.st.median_ms), bench::fmt("%.6f", r.st.min_ms),
-                std::to_string(r.st.reps), bench::fmt("%.4f", gk), bench::fmt("%.2f", gb),
-                bench::fmt("%.4f", vs)},
-               std::move(rec));
+               csv, std::move(rec));
   }
   return report.finish(o.csv, o.json, all_ok);
 }
@@ -337,10 +335,6 @@ int run(int argc, char** argv) {
 }  // namespace scandof
 
 int main(int argc, char** argv) {
-  try {
-    return scandof::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "sortbench: %s\n", e.what());
-    return 2;
-  }
+  // 2: the status these benchmarks have always given for any error that ends a run.
+  return scandof::bench::guarded_main("sortbench", scandof::run, argc, argv, 2);
 }
