@@ -1,13 +1,15 @@
-// Timing and reporting helpers shared by the benchmarks in bench/ (include from .cu files only: the
-// CUB baseline needs nvcc).
+// What the benchmarks in bench/ share beyond the library's util layer (include from .cu files only:
+// the CUB baseline needs nvcc).
 //
-//   scandof::bench::EventTimer timer(stream);
+//   util::EventTimer timer(stream);
 //   auto st = timer.measure([&](int rep) { launch(rep % sets); }, opts);   // st.median_ms
 //
-// What they implement is the project's measuring rule: CUDA events on one stream after warm-up,
-// medians over many repetitions (at least min_reps, and enough to last min_total_ms when a call is
-// short), inputs rotated over several buffer sets while one set fits in L2, bytes counted as read
-// plus written, cudaMemcpy D2D and CUB measured in the same run as baselines.
+// The measuring rule is the project's (scandof/util/event_timer.hpp): CUDA events on one stream
+// after warm-up, medians over many repetitions. This header adds what only benchmarks need: inputs
+// rotated over several buffer sets while one set fits in L2, cudaMemcpy D2D and CUB as baselines in
+// the same run, bytes counted as read plus written, a device-side comparison against the baseline's
+// output, and the reports (console table, CSV, JSON through nlohmann-json, command lines through
+// CLI11).
 #pragma once
 
 #include <algorithm>
@@ -17,115 +19,119 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
-#include <functional>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <cuda_runtime_api.h>
 #include <cub/device/device_scan.cuh>
+#include <nlohmann/json.hpp>
 
 #include "scandof/cuda_check.hpp"
-#include "scandof/scan.hpp"
+#include "scandof/util/device_buffer.hpp"
+#include "scandof/util/event_timer.hpp"
+#include "scandof/util/file_io.hpp"
+#include "scandof/util/parallel_for.hpp"
+#include "scandof/util/rng.hpp"
+#include "scandof/util/stats.hpp"
+#include "scandof/util/stream.hpp"
+#include "inputs.hpp"
 
 namespace scandof {
 namespace bench {
 
+using util::DeviceBuffer;
+using util::DeviceInfo;
+using util::EventTimer;
+using util::Stats;
+using util::TimingOptions;
+// Keys stay in the order they are added, as the committed results/ files have them.
+using Json = nlohmann::ordered_json;
+
 // ---------------------------------------------------------------------------------------------
-// Statistics and timing
+// Command lines
 
-struct Stats {
-  double median_ms = 0, min_ms = 0, max_ms = 0, mean_ms = 0;
-  int reps = 0;
-};
-
-inline Stats summarize(std::vector<double> ms) {
-  Stats s;
-  if (ms.empty()) return s;
-  std::sort(ms.begin(), ms.end());
-  const std::size_t k = ms.size();
-  s.median_ms = (k % 2) ? ms[k / 2] : 0.5 * (ms[k / 2 - 1] + ms[k / 2]);
-  s.min_ms = ms.front();
-  s.max_ms = ms.back();
-  double sum = 0;
-  for (double v : ms) sum += v;
-  s.mean_ms = sum / static_cast<double>(k);
-  s.reps = static_cast<int>(k);
-  return s;
+// Parses with CLI11. Returns the exit status when the program should stop now: 0 after --help,
+// 2 (with CLI11's message on stderr) for an unknown flag, a missing value or one out of range.
+inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  return std::nullopt;
 }
 
-struct TimingOptions {
-  int warmup = 5;            // untimed calls first: module loading, clocks, lazy allocations
-  int min_reps = 50;         // never fewer timed calls than this
-  int max_reps = 5000;       // bounds run time and the event pool at tiny sizes
-  double min_total_ms = 20;  // short calls repeat until their sum reaches this
+// main() of a benchmark whose run(argc, argv) may throw: reports the exception as
+// "PROGRAM: what" and returns `error_status`.
+template <class Run>
+int guarded_main(const char* program, Run run, int argc, char** argv, int error_status) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return error_status;
+  }
+}
+
+// A comma-separated list option (`--types int32,float`), each item checked by `each`.
+template <class T>
+CLI::Option* add_list(CLI::App& app, const std::string& name, std::vector<T>& into,
+                      const std::string& help, const CLI::Validator& each) {
+  return app.add_option(name, into, help)->delimiter(',')->check(each)->expected(1, 1 << 20);
+}
+
+// A validator from a parse function that throws on a bad name (parse_scan_algorithm, ...).
+template <class Parse>
+CLI::Validator parsed_by(Parse parse, const std::string& what) {
+  return CLI::Validator(
+      [parse](std::string& s) -> std::string {
+        try {
+          parse(s);
+          return {};
+        } catch (const std::exception& e) {
+          return e.what();
+        }
+      },
+      what);
+}
+
+// The options every size sweep has (compactbench, sortbench): n = 2^min_log .. 2^max_log, the
+// report files, --quick and --variants.
+struct SweepOptions {
+  int min_log = 10, max_log = 28;
+  std::string csv, json;
+  bool quick = false;
+  bool variants = false;  // also time the implementation knobs behind the public defaults
 };
 
-// Times one enqueued operation per repetition with a pair of events around it. All repetitions are
-// enqueued before a single synchronize, so the GPU runs them back to back and each pair brackets
-// only the GPU's time for that call (plus the host's launch cost when the GPU outruns the host,
-// which is the honest cost of a call at tiny sizes). Events are created once and reused.
-class EventTimer {
- public:
-  explicit EventTimer(cudaStream_t stream) : stream_(stream) {}
-  ~EventTimer() {
-    for (cudaEvent_t e : events_) cudaEventDestroy(e);  // no throw from a destructor
-  }
-  EventTimer(const EventTimer&) = delete;
-  EventTimer& operator=(const EventTimer&) = delete;
+inline void add_sweep_options(CLI::App& app, SweepOptions& o, int max_log,
+                              const std::string& variants_help) {
+  app.add_option("--min-log", o.min_log, "smallest n = 2^K")->check(CLI::Range(0, max_log));
+  app.add_option("--max-log", o.max_log, "largest n = 2^K")->check(CLI::Range(0, max_log));
+  app.add_option("--csv", o.csv, "write the rows as CSV to FILE")->type_name("FILE");
+  app.add_option("--json", o.json, "write the rows as JSON to FILE")->type_name("FILE");
+  app.add_flag("--quick", o.quick, "few repetitions (smoke runs)");
+  app.add_flag("--variants", o.variants, variants_help);
+}
 
-  // fn(rep) enqueues one call on the timer's stream; rep counts up from 0 across warm-up and timed
-  // calls so the caller can rotate buffer sets with it.
-  template <class Fn>
-  Stats measure(Fn&& fn, const TimingOptions& opt = TimingOptions()) {
-    int rep = 0;
-    for (int i = 0; i < opt.warmup; ++i) fn(rep++);
-    // One timed probe decides how many repetitions fill min_total_ms.
-    ensure_events(2);
-    CUDA_CHECK(cudaEventRecord(events_[0], stream_));
-    fn(rep++);
-    CUDA_CHECK(cudaEventRecord(events_[1], stream_));
-    CUDA_CHECK(cudaEventSynchronize(events_[1]));
-    float probe = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&probe, events_[0], events_[1]));
-    int reps = opt.min_reps;
-    if (probe > 0) {
-      const double want = std::ceil(opt.min_total_ms / probe);
-      if (want > reps) reps = static_cast<int>(std::min<double>(want, opt.max_reps));
-    }
-    reps = std::max(1, std::min(reps, std::max(opt.max_reps, opt.min_reps)));
-    ensure_events(2 * static_cast<std::size_t>(reps));
-    for (int i = 0; i < reps; ++i) {
-      CUDA_CHECK(cudaEventRecord(events_[2 * i], stream_));
-      fn(rep++);
-      CUDA_CHECK(cudaEventRecord(events_[2 * i + 1], stream_));
-    }
-    CUDA_CHECK(cudaStreamSynchronize(stream_));
-    std::vector<double> ms(reps);
-    for (int i = 0; i < reps; ++i) {
-      float t = 0;
-      CUDA_CHECK(cudaEventElapsedTime(&t, events_[2 * i], events_[2 * i + 1]));
-      ms[i] = t;
-    }
-    return summarize(std::move(ms));
-  }
+// After parse_command_line: the checks across options, with CLI11's wording; 2 on failure.
+inline std::optional<int> check_sweep_options(const char* program, const SweepOptions& o) {
+  if (o.min_log <= o.max_log) return std::nullopt;
+  std::fprintf(stderr, "%s: need --min-log <= --max-log\nRun with --help for more information.\n",
+               program);
+  return 2;
+}
 
- private:
-  void ensure_events(std::size_t count) {
-    while (events_.size() < count) {
-      cudaEvent_t e;
-      CUDA_CHECK(cudaEventCreate(&e));
-      events_.push_back(e);
-    }
-  }
-  cudaStream_t stream_;
-  std::vector<cudaEvent_t> events_;
-};
+// ---------------------------------------------------------------------------------------------
+// Timing on the host
 
 // Median wall time of a host function: each sample runs fn `inner` times (chosen so one sample
 // lasts at least ~min_sample_ms, since steady_clock is too coarse for microsecond calls).
@@ -145,49 +151,11 @@ Stats time_host(Fn&& fn, int samples = 7, double min_sample_ms = 5.0) {
   }
   std::vector<double> ms;
   for (int s = 0; s < samples; ++s) ms.push_back(run(inner) / inner);
-  return summarize(std::move(ms));
+  return util::summarize(std::move(ms));
 }
 
 // ---------------------------------------------------------------------------------------------
-// Device memory and buffer rotation
-
-// RAII device array (no initialisation).
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  explicit DeviceArray(std::size_t count) { resize(count); }
-  ~DeviceArray() { release(); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  DeviceArray(DeviceArray&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr, o.n_ = 0; }
-  DeviceArray& operator=(DeviceArray&& o) noexcept {
-    if (this != &o) {
-      release();
-      p_ = o.p_, n_ = o.n_;
-      o.p_ = nullptr, o.n_ = 0;
-    }
-    return *this;
-  }
-  // Drops the old contents; reallocation synchronizes the device, so size it before timing.
-  void resize(std::size_t count) {
-    if (count == n_) return;
-    release();
-    if (count) CUDA_CHECK(cudaMalloc(&p_, count * sizeof(T)));
-    n_ = count;
-  }
-  void release() {
-    if (p_) cudaFree(p_);
-    p_ = nullptr, n_ = 0;
-  }
-  T* get() const { return p_; }
-  std::size_t size() const { return n_; }
-  std::size_t bytes() const { return n_ * sizeof(T); }
-
- private:
-  T* p_ = nullptr;
-  std::size_t n_ = 0;
-};
+// Buffer rotation and baselines
 
 // How many input/output sets to cycle through so that, between two uses of one set, the other sets
 // have pushed at least `sweep_factor` x L2 of traffic through the cache: otherwise small sizes are
@@ -200,40 +168,141 @@ inline std::size_t rotation_sets(std::size_t set_bytes, std::size_t l2_bytes,
   return static_cast<std::size_t>(std::max(1.0, std::min<double>(want, max_sets)));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Device description
+// cudaMemcpyAsync device to device of `bytes`: the bandwidth ceiling a streaming kernel that reads
+// and writes the same bytes can hope for. Rate convention: 2 * bytes (read + write).
+inline void memcpy_d2d(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
+  CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
+}
 
-struct DeviceInfo {
-  int ordinal = 0;
-  std::string name;
-  int cc_major = 0, cc_minor = 0;
-  int sm_count = 0;
-  std::size_t l2_bytes = 0;
-  std::size_t global_mem_bytes = 0;
-  int mem_bus_bits = 0;
-  int driver_version = 0, runtime_version = 0;
+// cub::DeviceScan sum, called directly (not through scandof's dispatch), with its temp storage
+// sized by prepare() outside any timed region. 32-bit item counts below 2^31 keep CUB on its
+// 32-bit offset path, the one a user would get.
+template <class T>
+class CubSumScan {
+ public:
+  void prepare(std::size_t max_n, bool inclusive) {
+    std::size_t bytes = 0;
+    query(nullptr, bytes, nullptr, nullptr, max_n, inclusive, 0);
+    if (bytes > temp_.size()) temp_.resize(bytes);
+  }
+  void operator()(const T* in, T* out, std::size_t n, bool inclusive, cudaStream_t stream) {
+    std::size_t bytes = temp_.size();
+    query(temp_.get(), bytes, in, out, n, inclusive, stream);
+    CUDA_CHECK_LAUNCH();
+  }
+
+ private:
+  static void query(void* temp, std::size_t& bytes, const T* in, T* out, std::size_t n,
+                    bool inclusive, cudaStream_t stream) {
+    if (n <= static_cast<std::size_t>(std::numeric_limits<int>::max()))
+      sum(temp, bytes, in, out, static_cast<int>(n), inclusive, stream);
+    else
+      sum(temp, bytes, in, out, static_cast<std::int64_t>(n), inclusive, stream);
+  }
+  template <class N>
+  static void sum(void* temp, std::size_t& bytes, const T* in, T* out, N n, bool inclusive,
+                  cudaStream_t stream) {
+    if (inclusive)
+      CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp, bytes, in, out, n, stream));
+    else
+      CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, n, stream));
+  }
+  DeviceBuffer<unsigned char> temp_;
 };
 
-inline std::string cuda_version_string(int v) {
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+// Rates from a time: bytes counted as read plus written by the caller.
+inline double gb_per_s(double bytes, double ms) {
+  return ms > 0 ? bytes / (ms * 1e6) : 0.0;
+}
+inline double gelem_per_s(double elems, double ms) {
+  return ms > 0 ? elems / (ms * 1e6) : 0.0;
 }
 
-inline DeviceInfo query_device() {
-  DeviceInfo d;
-  CUDA_CHECK(cudaGetDevice(&d.ordinal));
-  cudaDeviceProp p;
-  CUDA_CHECK(cudaGetDeviceProperties(&p, d.ordinal));
-  d.name = p.name;
-  d.cc_major = p.major;
-  d.cc_minor = p.minor;
-  d.sm_count = p.multiProcessorCount;
-  d.l2_bytes = static_cast<std::size_t>(p.l2CacheSize);
-  d.global_mem_bytes = p.totalGlobalMem;
-  d.mem_bus_bits = p.memoryBusWidth;
-  CUDA_CHECK(cudaDriverGetVersion(&d.driver_version));
-  CUDA_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
-  return d;
+// ---------------------------------------------------------------------------------------------
+// Checking on the device: outputs are compared with the baseline's (CUB's) output in place, so a
+// 2^28-element check costs one kernel rather than two gigabyte copies to the host.
+
+namespace kernels {
+template <class T>
+__global__ void count_unequal(const T* a, const T* b, std::uint64_t n, unsigned long long* bad) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  unsigned long long c = 0;
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += stride)
+    c += !(a[i] == b[i]);
+  if (c) atomicAdd(bad, c);
 }
+}  // namespace kernels
+
+class DeviceDiff {
+ public:
+  DeviceDiff() : bad_(1) {}
+  // Starts a comparison: the count of differing elements accumulates over add() calls.
+  void reset(cudaStream_t s) { CUDA_CHECK(cudaMemsetAsync(bad_.get(), 0, sizeof(*bad_.get()), s)); }
+  template <class T>
+  void add(const T* a, const T* b, std::size_t n, cudaStream_t s) {
+    if (n == 0) return;
+    kernels::count_unequal<T><<<1024, 256, 0, s>>>(a, b, n, bad_.get());
+    CUDA_CHECK_LAUNCH();
+  }
+  // Waits for the stream and returns the count.
+  unsigned long long result(cudaStream_t s) const {
+    unsigned long long bad = 0;
+    CUDA_CHECK(cudaMemcpyAsync(&bad, bad_.get(), sizeof bad, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    return bad;
+  }
+
+ private:
+  DeviceBuffer<unsigned long long> bad_;
+};
+
+// Grid-stride fill of a device array: p[i] = value(util::hash_at(seed, i)). The element types and
+// distributions are the benchmark's; the generator is the project's one.
+template <class T, class Value>
+__global__ void fill_hashed(T* p, std::uint64_t n, std::uint64_t seed, Value value) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += stride)
+    p[i] = value(i, util::hash_at(seed, i));
+}
+template <class T, class Value>
+void fill(T* p, std::size_t n, std::uint64_t seed, Value value, cudaStream_t s) {
+  fill_hashed<T><<<1024, 256, 0, s>>>(p, n, seed, value);
+  CUDA_CHECK_LAUNCH();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Element types named on command lines
+
+template <class T>
+struct TypeTag {
+  using type = T;
+};
+
+// Calls f(TypeTag<T>{}) for a type name the benchmarks accept: int32, uint32, int64, float, double.
+template <class F>
+void with_type(const std::string& name, F&& f) {
+  if (name == "int32")
+    f(TypeTag<std::int32_t>{});
+  else if (name == "uint32")
+    f(TypeTag<std::uint32_t>{});
+  else if (name == "int64")
+    f(TypeTag<std::int64_t>{});
+  else if (name == "float")
+    f(TypeTag<float>{});
+  else if (name == "double")
+    f(TypeTag<double>{});
+  else
+    throw std::invalid_argument("unknown type " + name);
+}
+inline const std::vector<std::string>& type_names() {
+  static const std::vector<std::string> v{"int32", "uint32", "int64", "float", "double"};
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Describing the run
 
 // "model name" from /proc/cpuinfo, or "unknown CPU".
 inline std::string host_cpu_name() {
@@ -261,103 +330,12 @@ inline std::string utc_now_iso() {
   return buf;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Baselines
-
-// cudaMemcpyAsync device to device of `bytes`: the bandwidth ceiling a streaming kernel that reads
-// and writes the same bytes can hope for. Rate convention: 2 * bytes (read + write).
-inline void memcpy_d2d(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
-  CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
-}
-
-// cub::DeviceScan sum, called directly (not through scandof's dispatch), with its temp storage
-// sized by prepare() outside any timed region. 32-bit item counts below 2^31 keep CUB on its
-// 32-bit offset path, the one a user would get.
-template <class T>
-class CubSumScan {
- public:
-  CubSumScan() = default;
-  ~CubSumScan() {
-    if (temp_) cudaFree(temp_);
-  }
-  CubSumScan(const CubSumScan&) = delete;
-  CubSumScan& operator=(const CubSumScan&) = delete;
-
-  void prepare(std::size_t max_n, bool inclusive) {
-    std::size_t bytes = 0;
-    query(nullptr, bytes, nullptr, nullptr, max_n, inclusive, 0);
-    if (bytes > temp_bytes_) {
-      if (temp_) CUDA_CHECK(cudaFree(temp_));
-      temp_ = nullptr;
-      CUDA_CHECK(cudaMalloc(&temp_, bytes));
-      temp_bytes_ = bytes;
-    }
-  }
-  void operator()(const T* in, T* out, std::size_t n, bool inclusive, cudaStream_t stream) {
-    std::size_t bytes = temp_bytes_;
-    query(temp_, bytes, in, out, n, inclusive, stream);
-    CUDA_CHECK_LAUNCH();
-  }
-
- private:
-  static void query(void* temp, std::size_t& bytes, const T* in, T* out, std::size_t n,
-                    bool inclusive, cudaStream_t stream) {
-    if (n <= static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-      const int ni = static_cast<int>(n);
-      if (inclusive)
-        CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp, bytes, in, out, ni, stream));
-      else
-        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, ni, stream));
-    } else {
-      const std::int64_t ni = static_cast<std::int64_t>(n);
-      if (inclusive)
-        CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp, bytes, in, out, ni, stream));
-      else
-        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, ni, stream));
-    }
-  }
-  void* temp_ = nullptr;
-  std::size_t temp_bytes_ = 0;
-};
-
-// Rates from a time: bytes counted as read plus written by the caller.
-inline double gb_per_s(double bytes, double ms) {
-  return ms > 0 ? bytes / (ms * 1e6) : 0.0;
-}
-inline double gelem_per_s(double elems, double ms) {
-  return ms > 0 ? elems / (ms * 1e6) : 0.0;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Host-side input generation
-
-// Counter-based hash (splitmix64 finaliser): element i of a seeded stream without sequential state,
-// so large inputs fill in parallel and any prefix is the same whatever the total size.
-inline std::uint64_t hash64(std::uint64_t seed, std::uint64_t i) {
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (i + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-// Runs body(begin, end) over [0, n) on up to `threads` host threads (0: all cores).
-template <class Body>
-void parallel_for(std::size_t n, Body&& body, unsigned threads = 0) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t min_chunk = 1 << 16;
-  threads = static_cast<unsigned>(
-      std::max<std::size_t>(1, std::min<std::size_t>(threads, n / min_chunk)));
-  if (threads <= 1) {
-    body(std::size_t(0), n);
-    return;
-  }
-  const std::size_t chunk = (n + threads - 1) / threads;
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) {
-    const std::size_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
-    pool.emplace_back([&body, b, e] { body(b, e); });
-  }
-  for (auto& th : pool) th.join();
+// "NAME on DEVICE (N SMs, L2 M MB), CUDA runtime R, driver D, DATE": the first line of a run.
+inline void print_banner(const char* name, const DeviceInfo& dev) {
+  std::printf("%s on %s (%d SMs, L2 %zu MB), CUDA runtime %s, driver %s, %s\n", name,
+              dev.name.c_str(), dev.sm_count, dev.l2_bytes >> 20,
+              util::cuda_version_string(dev.runtime_version).c_str(),
+              util::cuda_version_string(dev.driver_version).c_str(), utc_now_iso().c_str());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -402,91 +380,113 @@ std::string fmt(const char* f, Args... args) {
   return buf;
 }
 
-inline std::string csv_escape(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) o += (c == '"') ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
+// CSV rows collected in memory and written at the end through util::write_text_file (temporary
+// file + rename, every write checked), so a failed run never leaves half a table.
+class Csv {
+ public:
+  explicit Csv(std::vector<std::string> header) { row(header); }
+  void row(const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i) text_ += (i ? "," : "") + escape(cells[i]);
+    text_ += "\n";
+  }
+  void save(const std::string& path) const { util::write_text_file(path, text_); }
+
+ private:
+  static std::string escape(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string o = "\"";
+    for (char c : s) o += (c == '"') ? std::string("\"\"") : std::string(1, c);
+    return o + "\"";
+  }
+  std::string text_;
+};
+
+// JSON text with every array of records one record per line (as the committed results/ files are
+// laid out: diffable, and still one line per result for grep). Not-finite numbers become null.
+inline std::string json_text(const Json& v) {
+  const auto records = [](const Json& a) { return a.is_array() && !a.empty() && a[0].is_object(); };
+  if (v.is_object()) {
+    bool nested = false;
+    for (const auto& item : v.items())
+      nested =
+          nested || records(item.value()) || (item.value().is_object() && !item.value().empty());
+    if (!nested) return v.dump();
+    std::string s = "{";
+    bool first = true;
+    for (const auto& item : v.items()) {
+      s += (first ? "" : ", ") + Json(item.key()).dump() + ": " + json_text(item.value());
+      first = false;
+    }
+    return s + "}";
+  }
+  if (records(v)) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ",\n  " : "\n  ") + v[i].dump();
+    return s + "\n]";
+  }
+  return v.dump();
 }
 
-class CsvWriter {
+inline void write_json(const std::string& path, const Json& doc) {
+  util::write_text_file(path, json_text(doc) + "\n");
+}
+
+// The document compactbench and sortbench write: what ran where, then one record per row.
+inline Json run_document(const char* bench, const DeviceInfo& dev, const char* bytes_rule) {
+  Json doc;
+  doc["bench"] = bench;
+  doc["device"] = dev.name;
+  doc["sm_count"] = dev.sm_count;
+  doc["cuda_runtime"] = util::cuda_version_string(dev.runtime_version);
+  doc["driver"] = util::cuda_version_string(dev.driver_version);
+  doc["date"] = utc_now_iso();
+  doc["bytes"] = bytes_rule;
+  doc["rows"] = Json::array();
+  return doc;
+}
+
+// The timing fields of one row as compactbench and sortbench write them: JSON median_ms, min_ms,
+// reps; CSV the same three cells.
+inline void add_timing(Json& rec, const Stats& st) {
+  rec["median_ms"] = st.median_ms;
+  rec["min_ms"] = st.min_ms;
+  rec["reps"] = st.reps;
+}
+inline void add_timing(std::vector<std::string>& cells, const Stats& st) {
+  cells.push_back(fmt("%.6f", st.median_ms));
+  cells.push_back(fmt("%.6f", st.min_ms));
+  cells.push_back(std::to_string(st.reps));
+}
+
+// The console table, CSV and JSON of compactbench and sortbench: one call per row feeds all three,
+// finish() prints the table, writes the files that were asked for and the verdict line.
+class Report {
  public:
-  explicit CsvWriter(const std::string& path) : f_(path) {
-    if (!f_) throw std::runtime_error("cannot write " + path);
+  Report(const char* bench, const DeviceInfo& dev, const char* bytes_rule,
+         std::vector<std::string> table_header, std::vector<std::string> csv_header)
+      : table_(std::move(table_header)),
+        csv_(std::move(csv_header)),
+        doc_(run_document(bench, dev, bytes_rule)) {}
+  void add(std::vector<std::string> table_row, const std::vector<std::string>& csv_row,
+           Json record) {
+    table_.add(std::move(table_row));
+    csv_.row(csv_row);
+    doc_["rows"].push_back(std::move(record));
   }
-  void row(const std::vector<std::string>& cells) {
-    for (std::size_t i = 0; i < cells.size(); ++i) f_ << (i ? "," : "") << csv_escape(cells[i]);
-    f_ << "\n";
+  // Returns the exit status: 0 when every check passed, 1 otherwise.
+  int finish(const std::string& csv_path, const std::string& json_path, bool all_ok) const {
+    table_.print();
+    if (!csv_path.empty()) csv_.save(csv_path);
+    if (!json_path.empty()) write_json(json_path, doc_);
+    std::printf("%s\n", all_ok ? "all checks ok" : "SOME CHECKS FAILED");
+    return all_ok ? 0 : 1;
   }
 
  private:
-  std::ofstream f_;
+  Table table_;
+  Csv csv_;
+  Json doc_;
 };
-
-// A small JSON builder: enough for flat records and arrays of them, no dependency. Numbers that are
-// not finite become null (JSON has no NaN).
-class Json {
- public:
-  static std::string str(const std::string& s) {
-    std::string o = "\"";
-    for (char c : s) {
-      switch (c) {
-        case '"':
-          o += "\\\"";
-          break;
-        case '\\':
-          o += "\\\\";
-          break;
-        case '\n':
-          o += "\\n";
-          break;
-        case '\t':
-          o += "\\t";
-          break;
-        default:
-          if (static_cast<unsigned char>(c) < 0x20)
-            o += fmt("\\u%04x", c);
-          else
-            o += c;
-      }
-    }
-    return o + "\"";
-  }
-  static std::string num(double v) {
-    if (!std::isfinite(v)) return "null";
-    return fmt("%.9g", v);
-  }
-  static std::string num(std::int64_t v) { return std::to_string(v); }
-  static std::string num(std::uint64_t v) { return std::to_string(v); }
-  static std::string num(int v) { return std::to_string(v); }
-  static std::string boolean(bool b) { return b ? "true" : "false"; }
-
-  // An object under construction: add("key", already-encoded JSON value).
-  class Object {
-   public:
-    Object& add(const std::string& key, const std::string& encoded) {
-      body_ += (body_.empty() ? "" : ", ") + str(key) + ": " + encoded;
-      return *this;
-    }
-    std::string done() const { return "{" + body_ + "}"; }
-
-   private:
-    std::string body_;
-  };
-  static std::string array(const std::vector<std::string>& encoded, bool one_per_line = false) {
-    std::string o = "[";
-    for (std::size_t i = 0; i < encoded.size(); ++i)
-      o += (i ? (one_per_line ? ",\n  " : ", ") : (one_per_line ? "\n  " : "")) + encoded[i];
-    return o + (one_per_line && !encoded.empty() ? "\n]" : "]");
-  }
-};
-
-inline void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write " + path);
-  f << text;
-  if (!f) throw std::runtime_error("write failed: " + path);
-}
 
 }  // namespace bench
 }  // namespace scandof

@@ -50,10 +50,6 @@ struct Result {
   int reps = 0;
 };
 
-double median(std::vector<double> v) {
-  return summarize(std::move(v)).median_ms;
-}
-
 std::vector<Size> parse_sizes(const std::string& s) {
   std::vector<Size> out;
   std::stringstream ss(s);
@@ -87,28 +83,37 @@ int main(int argc, char** argv) try {
   std::string out_dir = "results/sat";
   std::string sizes_arg = "512x512,1024x1024,1920x1080,4096x2160";
   bool quick = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--out" && i + 1 < argc) {
-      out_dir = argv[++i];
-    } else if (a == "--sizes" && i + 1 < argc) {
-      sizes_arg = argv[++i];
-    } else if (a == "--quick") {
-      quick = true;
-    } else {
-      std::fprintf(stderr, "usage: satbench [--out DIR] [--sizes WxH,...] [--quick]\n");
-      return 2;
-    }
-  }
+  CLI::App app(
+      "satbench: GPU Gems 3 Table 39-1 (summed-area table of an RGB8 image, per stage) on today's "
+      "GPU, for every scan variant through the paper's pipeline and for the fused paths, uint32 "
+      "and float tables, beside cudaMemcpy D2D floors; writes RESULTS.md, satbench.csv and "
+      "satbench.json into --out.",
+      "satbench");
+  app.option_defaults()->always_capture_default();
+  app.add_option("--out", out_dir, "folder for RESULTS.md, satbench.csv, satbench.json")
+      ->type_name("DIR");
+  app.add_option("--sizes", sizes_arg, "image sizes, comma-separated")
+      ->type_name("WxH,...")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            try {
+              parse_sizes(v);
+              return {};
+            } catch (const std::exception& e) {
+              return e.what();
+            }
+          },
+          ""));
+  app.add_flag("--quick", quick, "fewer repetitions (smoke runs)");
+  if (const auto rc = bench::parse_command_line(app, argc, argv)) return *rc;
   const std::vector<Size> sizes = parse_sizes(sizes_arg);
-  const DeviceInfo dev = query_device();
+  const DeviceInfo dev = util::current_device();
   std::printf("satbench on %s (sm_%d%d, %d SMs, L2 %.0f MB), CUDA runtime %s driver %s\n",
               dev.name.c_str(), dev.cc_major, dev.cc_minor, dev.sm_count, dev.l2_bytes / 1e6,
-              cuda_version_string(dev.runtime_version).c_str(),
-              cuda_version_string(dev.driver_version).c_str());
+              util::cuda_version_string(dev.runtime_version).c_str(),
+              util::cuda_version_string(dev.driver_version).c_str());
 
-  cudaStream_t stream;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  util::Stream stream;
   EventTimer timer(stream);
   TimingOptions opt;
   opt.warmup = 5;
@@ -130,9 +135,9 @@ int main(int argc, char** argv) try {
     // the other sets' traffic).
     const std::size_t sets =
         std::min<std::size_t>(rotation_sets(in_bytes + 2 * table, dev.l2_bytes), 16);
-    std::vector<DeviceArray<uint32_t>> imgs(sets), outs(sets);
+    std::vector<DeviceBuffer<uint32_t>> imgs(sets), outs(sets);
     std::vector<uint32_t> host(px);
-    for (std::size_t i = 0; i < px; ++i) host[i] = static_cast<uint32_t>(hash64(7, i));
+    for (std::size_t i = 0; i < px; ++i) host[i] = static_cast<uint32_t>(util::hash_at(7, i));
     for (std::size_t s = 0; s < sets; ++s) {
       imgs[s].resize(px);
       outs[s].resize(table / 4);
@@ -150,7 +155,7 @@ int main(int argc, char** argv) try {
     // Floors: cudaMemcpy D2D moving 16 B/pixel (an ideal one-pass SAT: 4 read + 12 written) and
     // 40 B/pixel (the fused two-pass traffic).
     {
-      DeviceArray<unsigned char> a(px * 20), b(px * 20);
+      DeviceBuffer<unsigned char> a(px * 20), b(px * 20);
       const Stats s16 =
           timer.measure([&](int) { memcpy_d2d(b.get(), a.get(), px * 8, stream); }, opt);
       const Stats s40 =
@@ -188,12 +193,12 @@ int main(int argc, char** argv) try {
           tb.push_back(st.transpose_back_ms);
           tot.push_back(st.total_ms);
         }
-        r.deinterleave = median(d);
-        r.row_scan = median(rs);
-        r.transpose = median(t);
-        r.column_scan = median(cs);
-        r.transpose_back = median(tb);
-        r.stages_total = median(tot);
+        r.deinterleave = util::median(d);
+        r.row_scan = util::median(rs);
+        r.transpose = util::median(t);
+        r.column_scan = util::median(cs);
+        r.transpose_back = util::median(tb);
+        r.stages_total = util::median(tot);
         const Stats s = timer.measure(
             [&](int rep) {
               const std::size_t k = static_cast<std::size_t>(rep) % sets;
@@ -206,7 +211,7 @@ int main(int argc, char** argv) try {
       }
     }
   }
-  CUDA_CHECK(cudaStreamSynchronize(stream));
+  stream.sync();
 
   // Console and Markdown.
   Table con({"size", "fmt", "method", "algo", "deint", "row", "transp", "col", "transp2", "stages",
@@ -214,8 +219,8 @@ int main(int argc, char** argv) try {
   std::ostringstream md;
   md << "# Summed-area tables: Table 39-1 redone\n\n"
      << "Device: " << dev.name << " (sm_" << dev.cc_major << dev.cc_minor << ", " << dev.sm_count
-     << " SMs), CUDA runtime " << cuda_version_string(dev.runtime_version) << ", driver "
-     << cuda_version_string(dev.driver_version) << ", " << utc_now_iso() << ". `satbench`"
+     << " SMs), CUDA runtime " << util::cuda_version_string(dev.runtime_version) << ", driver "
+     << util::cuda_version_string(dev.driver_version) << ", " << utc_now_iso() << ". `satbench`"
      << (quick ? " --quick" : "") << ".\n\n"
      << "RGB8 image (RGBA8 in memory) -> 3 summed-area tables. Times in ms, medians of CUDA-event "
         "times after warm-up. Stage columns come from builds with stage events (`timed`), "
@@ -256,62 +261,62 @@ int main(int argc, char** argv) try {
     md << "| " << f.size.w << "x" << f.size.h << " | " << fmt("%.4f", f.copy16_ms) << " | "
        << fmt("%.4f", f.copy40_ms) << " |\n";
   }
-  write_text_file(out_dir + "/RESULTS.md", md.str());
+  util::write_text_file(out_dir + "/RESULTS.md", md.str());
 
-  CsvWriter csv(out_dir + "/satbench.csv");
-  csv.row({"device", "width", "height", "format", "method", "scan", "deinterleave_ms",
-           "row_scan_ms", "transpose_ms", "column_scan_ms", "transpose_back_ms", "stages_total_ms",
-           "total_ms", "bytes", "reps"});
-  for (const Result& r : results)
-    csv.row({dev.name, std::to_string(r.size.w), std::to_string(r.size.h), r.format, r.method,
-             r.algo, fmt("%.5f", r.deinterleave), fmt("%.5f", r.row_scan), fmt("%.5f", r.transpose),
-             fmt("%.5f", r.column_scan), fmt("%.5f", r.transpose_back), fmt("%.5f", r.stages_total),
-             fmt("%.5f", r.total), fmt("%.0f", r.bytes), std::to_string(r.reps)});
+  bench::Csv csv({"device", "width", "height", "format", "method", "scan", "deinterleave_ms",
+                  "row_scan_ms", "transpose_ms", "column_scan_ms", "transpose_back_ms",
+                  "stages_total_ms", "total_ms", "bytes", "reps"});
+  bench::Json doc;
+  doc["device"] = dev.name;
+  doc["runtime"] = util::cuda_version_string(dev.runtime_version);
+  doc["driver"] = util::cuda_version_string(dev.driver_version);
+  doc["when"] = utc_now_iso();
+  doc["results"] = bench::Json::array();
+  doc["memcpy_floors"] = bench::Json::array();
+  for (const Result& r : results) {
+    // One list of (name, stage time) feeds both the CSV cells and the JSON record.
+    const std::pair<const char*, double> stages[] = {{"deinterleave_ms", r.deinterleave},
+                                                     {"row_scan_ms", r.row_scan},
+                                                     {"transpose_ms", r.transpose},
+                                                     {"column_scan_ms", r.column_scan},
+                                                     {"transpose_back_ms", r.transpose_back},
+                                                     {"stages_total_ms", r.stages_total},
+                                                     {"total_ms", r.total}};
+    std::vector<std::string> cells{
+        dev.name, std::to_string(r.size.w), std::to_string(r.size.h), r.format, r.method, r.algo};
+    bench::Json rec;
+    rec["width"] = r.size.w;
+    rec["height"] = r.size.h;
+    rec["format"] = r.format;
+    rec["method"] = r.method;
+    rec["scan"] = r.algo;
+    for (const auto& st : stages) {
+      cells.push_back(fmt("%.5f", st.second));
+      rec[st.first] = st.second;
+    }
+    cells.push_back(fmt("%.0f", r.bytes));
+    cells.push_back(std::to_string(r.reps));
+    rec["bytes"] = r.bytes;
+    rec["reps"] = r.reps;
+    csv.row(cells);
+    doc["results"].push_back(rec);
+  }
   for (const Floor& f : floors) {
     const double px = static_cast<double>(f.size.w) * f.size.h;
-    csv.row({dev.name, std::to_string(f.size.w), std::to_string(f.size.h), "-", "memcpy16B", "-",
-             "", "", "", "", "", "", fmt("%.5f", f.copy16_ms), fmt("%.0f", 16 * px), ""});
-    csv.row({dev.name, std::to_string(f.size.w), std::to_string(f.size.h), "-", "memcpy40B", "-",
-             "", "", "", "", "", "", fmt("%.5f", f.copy40_ms), fmt("%.0f", 40 * px), ""});
+    for (const auto& fl : {std::make_pair(16, f.copy16_ms), std::make_pair(40, f.copy40_ms)})
+      csv.row({dev.name, std::to_string(f.size.w), std::to_string(f.size.h), "-",
+               "memcpy" + std::to_string(fl.first) + "B", "-", "", "", "", "", "", "",
+               fmt("%.5f", fl.second), fmt("%.0f", fl.first * px), ""});
+    bench::Json rec;
+    rec["width"] = f.size.w;
+    rec["height"] = f.size.h;
+    rec["memcpy_16B_per_px_ms"] = f.copy16_ms;
+    rec["memcpy_40B_per_px_ms"] = f.copy40_ms;
+    doc["memcpy_floors"].push_back(rec);
   }
-  std::vector<std::string> recs;
-  for (const Result& r : results)
-    recs.push_back(Json::Object()
-                       .add("width", Json::num(r.size.w))
-                       .add("height", Json::num(r.size.h))
-                       .add("format", Json::str(r.format))
-                       .add("method", Json::str(r.method))
-                       .add("scan", Json::str(r.algo))
-                       .add("deinterleave_ms", Json::num(r.deinterleave))
-                       .add("row_scan_ms", Json::num(r.row_scan))
-                       .add("transpose_ms", Json::num(r.transpose))
-                       .add("column_scan_ms", Json::num(r.column_scan))
-                       .add("transpose_back_ms", Json::num(r.transpose_back))
-                       .add("stages_total_ms", Json::num(r.stages_total))
-                       .add("total_ms", Json::num(r.total))
-                       .add("bytes", Json::num(r.bytes))
-                       .add("reps", Json::num(r.reps))
-                       .done());
-  std::vector<std::string> frecs;
-  for (const Floor& f : floors)
-    frecs.push_back(Json::Object()
-                        .add("width", Json::num(f.size.w))
-                        .add("height", Json::num(f.size.h))
-                        .add("memcpy_16B_per_px_ms", Json::num(f.copy16_ms))
-                        .add("memcpy_40B_per_px_ms", Json::num(f.copy40_ms))
-                        .done());
-  write_text_file(out_dir + "/satbench.json",
-                  Json::Object()
-                          .add("device", Json::str(dev.name))
-                          .add("runtime", Json::str(cuda_version_string(dev.runtime_version)))
-                          .add("driver", Json::str(cuda_version_string(dev.driver_version)))
-                          .add("when", Json::str(utc_now_iso()))
-                          .add("results", Json::array(recs, true))
-                          .add("memcpy_floors", Json::array(frecs, true))
-                          .done() +
-                      "\n");
+  csv.save(out_dir + "/satbench.csv");
+  bench::write_json(out_dir + "/satbench.json", doc);
   std::printf("wrote %s/RESULTS.md, satbench.csv, satbench.json\n", out_dir.c_str());
-  CUDA_CHECK(cudaStreamDestroy(stream));
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "satbench: %s\n", e.what());

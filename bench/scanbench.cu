@@ -24,11 +24,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -62,95 +65,60 @@ struct Options {
   std::uint64_t seed = 20070815;  // any fixed value: runs are reproducible
 };
 
-const char* kUsage =
-    "usage: scanbench [--min-log K] [--max-log K] [--reps N] [--algos a,b,...]\n"
-    "                 [--types int32,float,uint32,int64,double] [--kind exclusive|inclusive]\n"
-    "                 [--csv FILE] [--json FILE] [--quick] [--no-table2] [--seed S] [--min-ms MS]\n"
-    "                 [--label TEXT]\n"
-    "  algos: naive, work-efficient, conflict-free, optimized, warp-shuffle, single-pass, cub\n"
-    "  --quick: n = 2^10..2^16, few repetitions, Table 2 at 1,024 and 65,536 only (smoke runs)\n"
-    "  exit: 0 ok (or no CUDA device), 1 check failed, 2 usage, 3 CUDA error\n";
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
-Options parse_args(int argc, char** argv) {
-  Options o;
-  bool explicit_min = false, explicit_max = false, explicit_reps = false, explicit_ms = false;
-  auto need = [&](int& i) -> std::string {
-    if (i + 1 >= argc) throw std::invalid_argument(std::string(argv[i]) + " needs a value");
-    return argv[++i];
-  };
-  auto to_int = [](const std::string& flag, const std::string& v) {
-    std::size_t pos = 0;
-    long x = std::stol(v, &pos);
-    if (pos != v.size()) throw std::invalid_argument(flag + ": not an integer: " + v);
-    return static_cast<int>(x);
-  };
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--min-log")
-      o.min_log = to_int(a, need(i)), explicit_min = true;
-    else if (a == "--max-log")
-      o.max_log = to_int(a, need(i)), explicit_max = true;
-    else if (a == "--reps")
-      o.reps = to_int(a, need(i)), explicit_reps = true;
-    else if (a == "--min-ms")
-      o.min_ms = std::stod(need(i)), explicit_ms = true;
-    else if (a == "--algos") {
-      o.algos.clear();
-      for (const auto& name : split_list(need(i)))
-        o.algos.push_back(scandof::parse_scan_algorithm(name));
-    } else if (a == "--types")
-      o.types = split_list(need(i));
-    else if (a == "--kind") {
-      const std::string k = need(i);
-      if (k == "exclusive")
-        o.kind = ScanKind::Exclusive;
-      else if (k == "inclusive")
-        o.kind = ScanKind::Inclusive;
-      else
-        throw std::invalid_argument("--kind: exclusive or inclusive, not " + k);
-    } else if (a == "--csv")
-      o.csv = need(i);
-    else if (a == "--json")
-      o.json = need(i);
-    else if (a == "--quick")
-      o.quick = true;
-    else if (a == "--no-table2")
-      o.table2 = false;
-    else if (a == "--seed")
-      o.seed = std::stoull(need(i));
-    else if (a == "--label")
-      o.label = need(i);
-    else if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
-    } else
-      throw std::invalid_argument("unknown argument: " + a);
-  }
+// Parses the command line into `o`; returns the exit status when the program should stop now.
+std::optional<int> parse_args(int argc, char** argv, Options& o) {
+  CLI::App app(
+      "scanbench: every scan variant of the library against CUB and the copy ceiling, n = "
+      "2^10..2^28, and the report's Table 2 (sequential CPU scan against the GPU) on today's "
+      "hardware.",
+      "scanbench");
+  app.footer("exit: 0 ok (or no CUDA device), 1 check failed, 2 usage, 3 CUDA error");
+  app.option_defaults()->always_capture_default();
+  std::vector<std::string> algos;
+  std::string kind = "exclusive";
+  bool no_table2 = false;
+  auto* min_log =
+      app.add_option("--min-log", o.min_log, "smallest n = 2^K")->check(CLI::Range(0, 32));
+  auto* max_log =
+      app.add_option("--max-log", o.max_log, "largest n = 2^K")->check(CLI::Range(0, 32));
+  auto* reps = app.add_option("--reps", o.reps, "at least N timed calls per point")
+                   ->check(CLI::Range(1, 1000000));
+  sb::add_list(app, "--algos", algos,
+               "naive, work-efficient, conflict-free, optimized, warp-shuffle, single-pass, "
+               "cub; comma-separated (default: all)",
+               sb::parsed_by(scandof::parse_scan_algorithm, "ALGO"));
+  sb::add_list(app, "--types", o.types, "element types, comma-separated",
+               CLI::IsMember(sb::type_names()));
+  app.add_option("--kind", kind, "scan kind")->check(CLI::IsMember({"exclusive", "inclusive"}));
+  app.add_option("--csv", o.csv, "write the rows as CSV to FILE")->type_name("FILE");
+  app.add_option("--json", o.json, "write the rows, the config and Table 2 as JSON to FILE")
+      ->type_name("FILE");
+  app.add_flag("--quick", o.quick,
+               "n = 2^10..2^16, few repetitions, Table 2 at 1,024 and 65,536 only (smoke runs)");
+  app.add_flag("--no-table2", no_table2, "skip Table 2 (CPU against GPU)");
+  app.add_option("--seed", o.seed, "seed of the inputs");
+  auto* min_ms = app.add_option("--min-ms", o.min_ms, "each point lasts at least MS milliseconds")
+                     ->check(CLI::Range(0.0, 1e6));
+  app.add_option("--label", o.label, "free text kept in the JSON (e.g. the git commit)");
+  if (const auto rc = sb::parse_command_line(app, argc, argv)) return rc;
+  o.table2 = !no_table2;
+  o.kind = kind == "inclusive" ? ScanKind::Inclusive : ScanKind::Exclusive;
+  for (const auto& name : algos) o.algos.push_back(scandof::parse_scan_algorithm(name));
   if (o.quick) {
-    if (!explicit_min) o.min_log = 10;
-    if (!explicit_max) o.max_log = 16;
-    if (!explicit_reps) o.reps = 10;
-    if (!explicit_ms) o.min_ms = 2;
+    if (!min_log->count()) o.min_log = 10;
+    if (!max_log->count()) o.max_log = 16;
+    if (!reps->count()) o.reps = 10;
+    if (!min_ms->count()) o.min_ms = 2;
     o.warmup = 2;
   }
   if (o.algos.empty()) o.algos = scandof::all_scan_algorithms();
-  if (o.min_log < 0 || o.max_log > 32 || o.min_log > o.max_log)
-    throw std::invalid_argument("need 0 <= --min-log <= --max-log <= 32");
-  if (o.reps < 1) throw std::invalid_argument("--reps must be >= 1");
-  if (o.types.empty()) throw std::invalid_argument("--types is empty");
-  for (const auto& t : o.types)
-    if (t != "int32" && t != "uint32" && t != "int64" && t != "float" && t != "double")
-      throw std::invalid_argument("--types: int32, uint32, int64, float, double; not " + t);
-  return o;
+  if (o.min_log > o.max_log) {
+    std::fprintf(stderr,
+                 "scanbench: need --min-log <= --max-log\nRun with --help for more "
+                 "information.\n");
+    return 2;
+  }
+  return std::nullopt;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,34 +143,12 @@ struct Cpu2 {
 struct Context {
   Options opt;
   sb::DeviceInfo dev;
+  int mem_bus_bits = 0;
   cudaStream_t stream = nullptr;
   std::vector<Row> rows;
   std::vector<Cpu2> cpu;
   int failures = 0;
 };
-
-template <class T>
-const char* type_name();
-template <>
-const char* type_name<std::int32_t>() {
-  return "int32";
-}
-template <>
-const char* type_name<std::uint32_t>() {
-  return "uint32";
-}
-template <>
-const char* type_name<std::int64_t>() {
-  return "int64";
-}
-template <>
-const char* type_name<float>() {
-  return "float";
-}
-template <>
-const char* type_name<double>() {
-  return "double";
-}
 
 // ---------------------------------------------------------------------------------------------
 // Inputs and the reference
@@ -241,8 +187,8 @@ struct HostData {
 
 template <class T>
 void fill_input(std::vector<T>& v, std::uint64_t seed) {
-  sb::parallel_for(v.size(), [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) v[i] = make_value<T>(sb::hash64(seed, i));
+  scandof::util::parallel_for(v.size(), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) v[i] = make_value<T>(scandof::util::hash_at(seed, i));
   });
 }
 
@@ -256,7 +202,7 @@ HostData<T> make_host_data(std::size_t pool, std::size_t n_max, ScanKind kind, s
   if constexpr (std::is_same<R, T>::value) {
     scandof::scan_gold_parallel(kind, h.in.data(), h.ref.data(), n_max, scandof::Sum{}, T(0));
   } else {
-    sb::parallel_for(n_max, [&](std::size_t b, std::size_t e) {
+    scandof::util::parallel_for(n_max, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) h.ref[i] = static_cast<R>(h.in[i]);
     });
     scandof::scan_gold_parallel(kind, h.ref.data(), h.ref.data(), n_max, scandof::Sum{}, R(0));
@@ -284,7 +230,7 @@ std::size_t compare(const T* got, const RefT<T>* ref, std::size_t n, double tol,
                     std::string* first) {
   std::atomic<std::size_t> bad{0};
   std::atomic<std::size_t> first_i{n};
-  sb::parallel_for(n, [&](std::size_t b, std::size_t e) {
+  scandof::util::parallel_for(n, [&](std::size_t b, std::size_t e) {
     std::size_t local = 0, local_first = n;
     for (std::size_t i = b; i < e; ++i) {
       bool okv;
@@ -336,7 +282,7 @@ void print_row(const Row& r) {
 template <class T>
 void sweep(Context& ctx, const std::vector<std::size_t>& sizes, ScanKind kind,
            const std::vector<ScanAlgorithm>& algos) {
-  const char* tname = type_name<T>();
+  const char* tname = sb::type_name<T>();
   const std::size_t n_max = *std::max_element(sizes.begin(), sizes.end());
   const std::size_t l2 = std::max<std::size_t>(ctx.dev.l2_bytes, 1 << 20);
 
@@ -352,7 +298,7 @@ void sweep(Context& ctx, const std::vector<std::size_t>& sizes, ScanKind kind,
                 host.tol);
   std::vector<T> got(n_max);
 
-  sb::DeviceArray<T> d_in(pool), d_out(pool);
+  sb::DeviceBuffer<T> d_in(pool), d_out(pool);
   CUDA_CHECK(cudaMemcpy(d_in.get(), host.in.data(), pool * sizeof(T), cudaMemcpyHostToDevice));
 
   // Scratch sized once for the largest need of any variant at any size: the timed loop allocates
@@ -476,20 +422,6 @@ void sweep(Context& ctx, const std::vector<std::size_t>& sizes, ScanKind kind,
   }
 }
 
-void run_type(Context& ctx, const std::string& t, const std::vector<std::size_t>& sizes,
-              ScanKind kind, const std::vector<ScanAlgorithm>& algos) {
-  if (t == "int32")
-    sweep<std::int32_t>(ctx, sizes, kind, algos);
-  else if (t == "uint32")
-    sweep<std::uint32_t>(ctx, sizes, kind, algos);
-  else if (t == "int64")
-    sweep<std::int64_t>(ctx, sizes, kind, algos);
-  else if (t == "float")
-    sweep<float>(ctx, sizes, kind, algos);
-  else if (t == "double")
-    sweep<double>(ctx, sizes, kind, algos);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Table 2 of the report: exclusive float scan, CPU (one core) against GPU
 
@@ -600,34 +532,33 @@ void table2(Context& ctx) {
 // ---------------------------------------------------------------------------------------------
 // Writing results
 
-std::string row_json(const Row& r) {
-  sb::Json::Object o;
-  o.add("type", sb::Json::str(r.type))
-      .add("kind", sb::Json::str(r.kind))
-      .add("variant", sb::Json::str(r.variant))
-      .add("n", sb::Json::num(static_cast<std::uint64_t>(r.n)))
-      .add("check", sb::Json::str(r.check))
-      .add("median_ms", sb::Json::num(r.st.median_ms))
-      .add("min_ms", sb::Json::num(r.st.min_ms))
-      .add("max_ms", sb::Json::num(r.st.max_ms))
-      .add("mean_ms", sb::Json::num(r.st.mean_ms))
-      .add("reps", sb::Json::num(r.st.reps))
-      .add("gb_per_s", sb::Json::num(r.gbps))
-      .add("gelem_per_s", sb::Json::num(r.gelems))
-      .add("vs_cub", sb::Json::num(r.vs_cub))
-      .add("pct_memcpy", sb::Json::num(r.pct_memcpy))
-      .add("sets", sb::Json::num(static_cast<std::uint64_t>(r.sets)))
-      .add("workspace_bytes", sb::Json::num(static_cast<std::uint64_t>(r.workspace)));
-  if (!r.note.empty()) o.add("note", sb::Json::str(r.note));
-  return o.done();
+sb::Json row_json(const Row& r) {
+  sb::Json o;
+  o["type"] = r.type;
+  o["kind"] = r.kind;
+  o["variant"] = r.variant;
+  o["n"] = r.n;
+  o["check"] = r.check;
+  o["median_ms"] = r.st.median_ms;
+  o["min_ms"] = r.st.min_ms;
+  o["max_ms"] = r.st.max_ms;
+  o["mean_ms"] = r.st.mean_ms;
+  o["reps"] = r.st.reps;
+  o["gb_per_s"] = r.gbps;
+  o["gelem_per_s"] = r.gelems;
+  o["vs_cub"] = r.vs_cub;  // NaN (no CUB time) is written as null
+  o["pct_memcpy"] = r.pct_memcpy;
+  o["sets"] = r.sets;
+  o["workspace_bytes"] = r.workspace;
+  if (!r.note.empty()) o["note"] = r.note;
+  return o;
 }
 
 void write_outputs(const Context& ctx, const std::string& status) {
   const Options& o = ctx.opt;
   if (!o.csv.empty()) {
-    sb::CsvWriter csv(o.csv);
-    csv.row({"type", "kind", "variant", "n", "check", "median_ms", "min_ms", "max_ms", "reps",
-             "gb_per_s", "gelem_per_s", "vs_cub", "pct_memcpy", "sets", "note"});
+    sb::Csv csv({"type", "kind", "variant", "n", "check", "median_ms", "min_ms", "max_ms", "reps",
+                 "gb_per_s", "gelem_per_s", "vs_cub", "pct_memcpy", "sets", "note"});
     for (const Row& r : ctx.rows)
       csv.row({r.type, r.kind, r.variant, std::to_string(r.n), r.check,
                sb::fmt("%.6g", r.st.median_ms), sb::fmt("%.6g", r.st.min_ms),
@@ -635,87 +566,82 @@ void write_outputs(const Context& ctx, const std::string& status) {
                sb::fmt("%.6g", r.gelems), std::isnan(r.vs_cub) ? "" : sb::fmt("%.4g", r.vs_cub),
                std::isnan(r.pct_memcpy) ? "" : sb::fmt("%.4g", r.pct_memcpy),
                std::to_string(r.sets), r.note});
+    csv.save(o.csv);
     std::printf("wrote %s\n", o.csv.c_str());
   }
   if (!o.json.empty()) {
     const sb::DeviceInfo& d = ctx.dev;
-    sb::Json::Object dev;
-    dev.add("name", sb::Json::str(d.name))
-        .add("compute_capability",
-             sb::Json::str(std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)))
-        .add("sm_count", sb::Json::num(d.sm_count))
-        .add("l2_bytes", sb::Json::num(static_cast<std::uint64_t>(d.l2_bytes)))
-        .add("global_mem_bytes", sb::Json::num(static_cast<std::uint64_t>(d.global_mem_bytes)))
-        .add("memory_bus_bits", sb::Json::num(d.mem_bus_bits))
-        .add("driver_version", sb::Json::str(sb::cuda_version_string(d.driver_version)))
-        .add("runtime_version", sb::Json::str(sb::cuda_version_string(d.runtime_version)));
-    std::vector<std::string> algos;
-    for (ScanAlgorithm a : o.algos) algos.push_back(sb::Json::str(scandof::to_string(a)));
-    std::vector<std::string> types;
-    for (const auto& t : o.types) types.push_back(sb::Json::str(t));
-    sb::Json::Object cfg;
-    cfg.add("min_log", sb::Json::num(o.min_log))
-        .add("max_log", sb::Json::num(o.max_log))
-        .add("min_reps", sb::Json::num(o.reps))
-        .add("warmup", sb::Json::num(o.warmup))
-        .add("min_total_ms", sb::Json::num(o.min_ms))
-        .add("quick", sb::Json::boolean(o.quick))
-        .add("seed", sb::Json::num(static_cast<std::uint64_t>(o.seed)))
-        .add("algos", sb::Json::array(algos))
-        .add("types", sb::Json::array(types))
-        .add("bytes_counted", sb::Json::str("2 * n * sizeof(T): read + write"))
-        .add("rotation", sb::Json::str("buffer sets rotated until 2 x L2 of traffic separates "
-                                       "two uses of one set; 1 set once a set exceeds L2"));
-    std::vector<std::string> rows;
+    sb::Json dev;
+    dev["name"] = d.name;
+    dev["compute_capability"] = std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+    dev["sm_count"] = d.sm_count;
+    dev["l2_bytes"] = d.l2_bytes;
+    dev["global_mem_bytes"] = d.global_bytes;
+    dev["memory_bus_bits"] = ctx.mem_bus_bits;
+    dev["driver_version"] = scandof::util::cuda_version_string(d.driver_version);
+    dev["runtime_version"] = scandof::util::cuda_version_string(d.runtime_version);
+    sb::Json cfg;
+    cfg["min_log"] = o.min_log;
+    cfg["max_log"] = o.max_log;
+    cfg["min_reps"] = o.reps;
+    cfg["warmup"] = o.warmup;
+    cfg["min_total_ms"] = o.min_ms;
+    cfg["quick"] = o.quick;
+    cfg["seed"] = o.seed;
+    cfg["algos"] = sb::Json::array();
+    for (ScanAlgorithm a : o.algos) cfg["algos"].push_back(scandof::to_string(a));
+    cfg["types"] = o.types;
+    cfg["bytes_counted"] = "2 * n * sizeof(T): read + write";
+    cfg["rotation"] =
+        "buffer sets rotated until 2 x L2 of traffic separates two uses of one set; 1 set once a "
+        "set exceeds L2";
+    sb::Json rows = sb::Json::array();
     for (const Row& r : ctx.rows) rows.push_back(row_json(r));
 
     // Table 2: CPU columns plus each GPU row's median at the report's sizes.
-    std::vector<std::string> t2;
+    sb::Json t2 = sb::Json::array();
     for (const Cpu2& c : ctx.cpu) {
-      sb::Json::Object e;
-      e.add("n", sb::Json::num(static_cast<std::uint64_t>(c.n)))
-          .add("cpu_seq_ms", sb::Json::num(c.seq_ms))
-          .add("cpu_par_ms", sb::Json::num(c.par_ms))
-          .add("cpu_par_threads", sb::Json::num(static_cast<int>(c.par_threads)));
+      sb::Json e;
+      e["n"] = c.n;
+      e["cpu_seq_ms"] = c.seq_ms;
+      e["cpu_par_ms"] = c.par_ms;
+      e["cpu_par_threads"] = c.par_threads;
       for (const auto& p : kPaper)
-        if (p.n == c.n)
-          e.add("paper_cpu_ms", sb::Json::num(p.cpu_ms))
-              .add("paper_gpu_ms", sb::Json::num(p.gpu_ms));
-      sb::Json::Object g;
+        if (p.n == c.n) e["paper_cpu_ms"] = p.cpu_ms, e["paper_gpu_ms"] = p.gpu_ms;
       // The last row for (float, variant, n) is the exclusive one: either the sweep's (when it was
       // exclusive) or the Table 2 measurement appended after it.
       std::map<std::string, const Row*> last;
       for (const Row& r : ctx.rows)
         if (r.type == "float" && r.n == c.n) last[r.variant] = &r;
+      sb::Json g = sb::Json::object();
       for (const auto& kv : last)
-        g.add(kv.first, (kv.second->check == "ok" || kv.second->check == "-")
-                            ? sb::Json::num(kv.second->st.median_ms)
-                            : std::string("null"));
-      e.add("gpu_ms", g.done());
-      t2.push_back(e.done());
+        g[kv.first] = (kv.second->check == "ok" || kv.second->check == "-")
+                          ? sb::Json(kv.second->st.median_ms)
+                          : sb::Json(nullptr);
+      e["gpu_ms"] = g;
+      t2.push_back(e);
     }
-    sb::Json::Object t2o;
-    t2o.add("type", sb::Json::str("float"))
-        .add("kind", sb::Json::str("exclusive"))
-        .add("paper_hardware",
-             sb::Json::str("GeForce 8800 GTX; CPU: one core of a 2.93 GHz Intel Core Duo"))
-        .add("rows", sb::Json::array(t2, true));
+    sb::Json t2o;
+    t2o["type"] = "float";
+    t2o["kind"] = "exclusive";
+    t2o["paper_hardware"] = "GeForce 8800 GTX; CPU: one core of a 2.93 GHz Intel Core Duo";
+    t2o["rows"] = t2;
 
-    sb::Json::Object root;
-    root.add("benchmark", sb::Json::str("scanbench"))
-        .add("status", sb::Json::str(status))
-        .add("label", sb::Json::str(o.label))
-        .add("date_utc", sb::Json::str(sb::utc_now_iso()))
-        .add("device", dev.done())
-        .add("cuda_runtime", sb::Json::str(sb::cuda_version_string(d.runtime_version)))
-        .add("host_cpu", sb::Json::str(sb::host_cpu_name()))
-        .add("host_threads", sb::Json::num(static_cast<int>(std::thread::hardware_concurrency())))
-        .add("kind", sb::Json::str(scandof::to_string(o.kind)))
-        .add("config", cfg.done())
-        .add("failures", sb::Json::num(ctx.failures))
-        .add("results", sb::Json::array(rows, true))
-        .add("table2", t2o.done());
-    sb::write_text_file(o.json, root.done() + "\n");
+    sb::Json root;
+    root["benchmark"] = "scanbench";
+    root["status"] = status;
+    root["label"] = o.label;
+    root["date_utc"] = sb::utc_now_iso();
+    root["device"] = dev;
+    root["cuda_runtime"] = scandof::util::cuda_version_string(d.runtime_version);
+    root["host_cpu"] = sb::host_cpu_name();
+    root["host_threads"] = std::thread::hardware_concurrency();
+    root["kind"] = scandof::to_string(o.kind);
+    root["config"] = cfg;
+    root["failures"] = ctx.failures;
+    root["results"] = rows;
+    root["table2"] = t2o;
+    sb::write_json(o.json, root);
     std::printf("wrote %s\n", o.json.c_str());
   }
 }
@@ -724,12 +650,7 @@ void write_outputs(const Context& ctx, const std::string& status) {
 
 int main(int argc, char** argv) {
   Context ctx;
-  try {
-    ctx.opt = parse_args(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "scanbench: %s\n%s", e.what(), kUsage);
-    return 2;
-  }
+  if (const auto rc = parse_args(argc, argv, ctx.opt)) return *rc;
   std::string why;
   if (!scandof::cuda_device_available(&why)) {
     // Exit 0 on purpose: CI machines have no GPU and run this as a smoke test.
@@ -737,12 +658,16 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
-    ctx.dev = sb::query_device();
-    CUDA_CHECK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
+    ctx.dev = scandof::util::current_device();
+    CUDA_CHECK(cudaDeviceGetAttribute(&ctx.mem_bus_bits, cudaDevAttrGlobalMemoryBusWidth,
+                                      ctx.dev.ordinal));
+    scandof::util::Stream stream;
+    ctx.stream = stream;
     std::printf("scanbench on %s (sm_%d%d, %d SMs, L2 %.0f MB), CUDA runtime %s, driver %s\n",
                 ctx.dev.name.c_str(), ctx.dev.cc_major, ctx.dev.cc_minor, ctx.dev.sm_count,
-                ctx.dev.l2_bytes / 1e6, sb::cuda_version_string(ctx.dev.runtime_version).c_str(),
-                sb::cuda_version_string(ctx.dev.driver_version).c_str());
+                ctx.dev.l2_bytes / 1e6,
+                scandof::util::cuda_version_string(ctx.dev.runtime_version).c_str(),
+                scandof::util::cuda_version_string(ctx.dev.driver_version).c_str());
     std::printf(
         "host: %s; %s scan; bytes = 2*n*sizeof(T); vs_cub = cub time / time; "
         "%%memcpy = memcpy time / time\n",
@@ -751,34 +676,27 @@ int main(int argc, char** argv) {
       // Bring clocks up before the first (launch-bound) point: without this the first 2^10 point
       // of a run measured 25 us against 5 us for the next sizes (H100, one run).
       const std::size_t bytes = std::size_t(256) << 20;
-      void *a = nullptr, *b = nullptr;
-      CUDA_CHECK(cudaMalloc(&a, bytes));
-      CUDA_CHECK(cudaMalloc(&b, bytes));
+      sb::DeviceBuffer<unsigned char> a(bytes), b(bytes);
       const auto t0 = std::chrono::steady_clock::now();
       while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(300)) {
-        for (int i = 0; i < 20; ++i) sb::memcpy_d2d(b, a, bytes, ctx.stream);
-        CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+        for (int i = 0; i < 20; ++i) sb::memcpy_d2d(b.get(), a.get(), bytes, ctx.stream);
+        stream.sync();
       }
-      CUDA_CHECK(cudaFree(a));
-      CUDA_CHECK(cudaFree(b));
     }
     std::vector<std::size_t> sizes;
     for (int k = ctx.opt.min_log; k <= ctx.opt.max_log; ++k) sizes.push_back(std::size_t(1) << k);
-    for (const auto& t : ctx.opt.types) run_type(ctx, t, sizes, ctx.opt.kind, ctx.opt.algos);
+    for (const auto& t : ctx.opt.types)
+      sb::with_type(t, [&](auto tag) {
+        sweep<typename decltype(tag)::type>(ctx, sizes, ctx.opt.kind, ctx.opt.algos);
+      });
     if (ctx.opt.table2) table2(ctx);
     write_outputs(ctx, ctx.failures ? "failures" : "ok");
-    CUDA_CHECK(cudaStreamDestroy(ctx.stream));
-  } catch (const scandof::CudaError& e) {
-    std::fprintf(stderr, "scanbench: CUDA error: %s\n", e.what());
-    try {
-      write_outputs(ctx, std::string("cuda error: ") + e.what());
-    } catch (...) {
-    }
-    return 3;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "scanbench: %s\n", e.what());
+    // Results gathered so far are still written, with the reason in "status".
+    const bool cuda = dynamic_cast<const scandof::CudaError*>(&e) != nullptr;
+    std::fprintf(stderr, "scanbench: %s%s\n", cuda ? "CUDA error: " : "", e.what());
     try {
-      write_outputs(ctx, std::string("error: ") + e.what());
+      write_outputs(ctx, std::string(cuda ? "cuda error: " : "error: ") + e.what());
     } catch (...) {
     }
     return 3;

@@ -20,6 +20,7 @@
 // same calls issued back to back (launch overhead hidden). Inputs rotate over enough buffer sets to
 // exceed 3x the 50 MB L2. Bytes = 2 * n * sizeof(T) (read + write).
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -33,6 +34,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 
+#include "bench_util.hpp"
 #include "scandof/cuda_check.hpp"
 #include "scandof/device/single_pass.cuh"
 #include "scandof/ops.hpp"
@@ -50,104 +52,41 @@ constexpr std::size_t kL2Bytes = 50u << 20;
 
 // ---- small utilities ---------------------------------------------------------------------------
 
-template <class T>
-struct DeviceBuffer {
-  T* ptr = nullptr;
-  std::size_t count = 0;
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t n) : count(n) {
-    if (n) CUDA_CHECK(cudaMalloc(&ptr, n * sizeof(T)));
-  }
-  ~DeviceBuffer() {
-    if (ptr) cudaFree(ptr);
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr(o.ptr), count(o.count) { o.ptr = nullptr; }
-};
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser: a seeded, index-addressable RNG
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-template <class F>
-void parallel_for(std::size_t n, F&& f) {
-  const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-  if (n < (1u << 20) || threads == 1) {
-    f(std::size_t(0), n);
-    return;
-  }
-  std::vector<std::thread> pool;
-  const std::size_t chunk = (n + threads - 1) / threads;
-  for (unsigned t = 0; t < threads; ++t) {
-    const std::size_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
-    pool.emplace_back([&f, b, e] { f(b, e); });
-  }
-  for (auto& th : pool) th.join();
-}
+using scandof::util::DeviceBuffer;
 
 // Seeded random inputs, never all zeros.
 template <class T>
-T make_value(std::uint64_t seed, std::size_t i);
-template <>
-int32_t make_value<int32_t>(std::uint64_t s, std::size_t i) {
-  return int32_t(mix(s ^ (i * 0x100000001b3ull)) % 9) - 4;  // |prefix| < 2^31 up to 2^28 items
-}
-template <>
-uint32_t make_value<uint32_t>(std::uint64_t s, std::size_t i) {
-  return uint32_t(mix(s ^ (i * 0x100000001b3ull)));  // wraps: exact modulo 2^32
-}
-template <>
-int64_t make_value<int64_t>(std::uint64_t s, std::size_t i) {
-  return int64_t(mix(s ^ (i * 0x100000001b3ull)) >> 20) - (int64_t(1) << 43);
-}
-template <>
-float make_value<float>(std::uint64_t s, std::size_t i) {
-  return float(mix(s ^ (i * 0x100000001b3ull)) >> 40) * 0x1p-24f;  // [0, 1)
-}
-template <>
-double make_value<double>(std::uint64_t s, std::size_t i) {
-  return double(mix(s ^ (i * 0x100000001b3ull)) >> 11) * 0x1p-53;
-}
-template <>
-Affine make_value<Affine>(std::uint64_t s, std::size_t i) {
-  const std::uint64_t r = mix(s ^ (i * 0x100000001b3ull));
-  return Affine{uint32_t(r) | 1u, uint32_t(r >> 32)};
+T make_value(std::uint64_t seed, std::size_t i) {
+  const std::uint64_t r = scandof::util::mix64(seed ^ (i * 0x100000001b3ull));
+  if constexpr (std::is_same_v<T, int32_t>)
+    return int32_t(r % 9) - 4;  // |prefix| < 2^31 up to 2^28 items
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return uint32_t(r);  // wraps: exact modulo 2^32
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return int64_t(r >> 20) - (int64_t(1) << 43);
+  else if constexpr (std::is_same_v<T, float>)
+    return float(r >> 40) * 0x1p-24f;  // [0, 1)
+  else if constexpr (std::is_same_v<T, double>)
+    return double(r >> 11) * 0x1p-53;
+  else
+    return Affine{uint32_t(r) | 1u, uint32_t(r >> 32)};
 }
 
 template <class T>
 std::vector<T> make_input(std::size_t n, std::uint64_t seed) {
   std::vector<T> h(n);
-  parallel_for(n, [&](std::size_t b, std::size_t e) {
+  scandof::util::parallel_for(n, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) h[i] = make_value<T>(seed, i);
   });
   return h;
 }
 
-const char* type_name(int32_t*) {
-  return "int32";
-}
-const char* type_name(uint32_t*) {
-  return "uint32";
-}
-const char* type_name(int64_t*) {
-  return "int64";
-}
-const char* type_name(float*) {
-  return "float";
-}
-const char* type_name(double*) {
-  return "double";
-}
-const char* type_name(Affine*) {
-  return "affine";
-}
 template <class T>
 const char* tname() {
-  return type_name(static_cast<T*>(nullptr));
+  if constexpr (std::is_same_v<T, Affine>)
+    return "affine";
+  else
+    return scandof::bench::type_name<T>();
 }
 const char* kind_name(ScanKind k) {
   return k == ScanKind::Exclusive ? "excl" : "incl";
@@ -180,27 +119,20 @@ std::size_t verify(ScanKind kind, const std::vector<T>& in, const std::vector<T>
   } else {
     std::vector<T> ref(n);
     scandof::scan_gold_parallel(kind, in.data(), ref.data(), n, op, identity);
-    std::vector<std::size_t> bad_per(64, 0), first_per(64, n);
-    const std::size_t chunks = 64, chunk = (n + chunks - 1) / chunks;
-    std::vector<std::thread> pool;
-    for (std::size_t c = 0; c < chunks; ++c) {
-      pool.emplace_back([&, c] {
-        const std::size_t b = std::min(n, c * chunk), e = std::min(n, b + chunk);
-        for (std::size_t i = b; i < e; ++i)
-          if (std::memcmp(&got[i], &ref[i], sizeof(T)) != 0) {
-            if (bad_per[c] == 0) first_per[c] = i;
-            ++bad_per[c];
-          }
-      });
-      if (pool.size() == 16 || c + 1 == chunks) {
-        for (auto& t : pool) t.join();
-        pool.clear();
+    std::atomic<std::size_t> nbad{0}, first_bad{n};
+    scandof::util::parallel_for(n, [&](std::size_t b, std::size_t e) {
+      std::size_t local = 0, local_first = n;
+      for (std::size_t i = b; i < e; ++i)
+        if (std::memcmp(&got[i], &ref[i], sizeof(T)) != 0) {
+          if (local++ == 0) local_first = i;
+        }
+      nbad += local;
+      std::size_t cur = first_bad.load();
+      while (local_first < cur && !first_bad.compare_exchange_weak(cur, local_first)) {
       }
-    }
-    for (std::size_t c = 0; c < chunks; ++c) {
-      bad += bad_per[c];
-      first = std::min(first, first_per[c]);
-    }
+    });
+    bad = nbad;
+    first = first_bad;
     if (bad) std::printf("    MISMATCH %s: %zu bad, first at %zu\n", what, bad, first);
   }
   return bad;
@@ -213,45 +145,34 @@ struct Timing {
   double queued_us = 0;  // calls back to back
 };
 
+// Not util::EventTimer's rule on purpose: each call is timed alone and waited for, so the launch
+// cost counts as it does for an application that waits for the result; "queued" adds the
+// back-to-back mean that EventTimer-style runs see.
 class Timer {
  public:
-  explicit Timer(cudaStream_t s) : s_(s) {
-    CUDA_CHECK(cudaEventCreate(&a_));
-    CUDA_CHECK(cudaEventCreate(&b_));
-  }
-  ~Timer() {
-    cudaEventDestroy(a_);
-    cudaEventDestroy(b_);
-  }
+  explicit Timer(cudaStream_t s) : s_(s) {}
   Timing measure(const std::function<void(int)>& call, int reps) {
     for (int i = 0; i < 10; ++i) call(i);
     CUDA_CHECK(cudaStreamSynchronize(s_));
     std::vector<double> t(reps);
     for (int i = 0; i < reps; ++i) {
-      CUDA_CHECK(cudaEventRecord(a_, s_));
+      a_.record(s_);
       call(i);
-      CUDA_CHECK(cudaEventRecord(b_, s_));
-      CUDA_CHECK(cudaEventSynchronize(b_));
-      float ms = 0;
-      CUDA_CHECK(cudaEventElapsedTime(&ms, a_, b_));
-      t[i] = ms * 1e3;
+      b_.record(s_);
+      t[i] = b_.since(a_) * 1e3;
     }
-    std::sort(t.begin(), t.end());
     Timing r;
-    r.median_us = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
-    CUDA_CHECK(cudaEventRecord(a_, s_));
+    r.median_us = scandof::util::median(std::move(t));
+    a_.record(s_);
     for (int i = 0; i < reps; ++i) call(i);
-    CUDA_CHECK(cudaEventRecord(b_, s_));
-    CUDA_CHECK(cudaEventSynchronize(b_));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, a_, b_));
-    r.queued_us = ms * 1e3 / reps;
+    b_.record(s_);
+    r.queued_us = b_.since(a_) * 1e3 / reps;
     return r;
   }
 
  private:
   cudaStream_t s_;
-  cudaEvent_t a_, b_;
+  scandof::util::Event a_, b_;
 };
 
 // Buffer sets to rotate so that the working set exceeds 3x L2 (capped).
@@ -277,8 +198,8 @@ std::size_t check_one(cudaStream_t s, std::size_t n, Op op, ScanKind kind, int m
   const std::vector<T> in = make_input<T>(n, seed);
   const std::size_t off = mode == 2 ? 1 : 0;
   DeviceBuffer<T> din(n + off), dout(mode == 1 ? 0 : n + off);
-  T* pin = din.ptr ? din.ptr + off : nullptr;
-  T* pout = mode == 1 ? pin : (dout.ptr ? dout.ptr + off : nullptr);
+  T* pin = din.get() ? din.get() + off : nullptr;
+  T* pout = mode == 1 ? pin : (dout.get() ? dout.get() + off : nullptr);
   const std::size_t wsb = scandof::detail::single_pass_workspace_bytes<T, Op>(n);
   DeviceBuffer<unsigned char> ws(wsb);
   std::vector<T> got(n);
@@ -289,7 +210,7 @@ std::size_t check_one(cudaStream_t s, std::size_t n, Op op, ScanKind kind, int m
       CUDA_CHECK(cudaMemcpyAsync(pin, in.data(), n * sizeof(T), cudaMemcpyHostToDevice, s));
       if (mode != 1) CUDA_CHECK(cudaMemsetAsync(pout, 0xA5, n * sizeof(T), s));
     }
-    scandof::detail::single_pass_scan<T, Op>(kind, pin, pout, n, op, identity, ws.ptr, wsb, s);
+    scandof::detail::single_pass_scan<T, Op>(kind, pin, pout, n, op, identity, ws.get(), wsb, s);
     CUDA_CHECK(cudaStreamSynchronize(s));
     if (n) CUDA_CHECK(cudaMemcpy(got.data(), pout, n * sizeof(T), cudaMemcpyDeviceToHost));
     std::snprintf(what, sizeof what, "%s %s %s n=%zu run %d", tname<T>(), kind_name(kind),
@@ -345,18 +266,18 @@ std::size_t run_checks(cudaStream_t s, const Options& o) {
     DeviceBuffer<unsigned char> ws(wsb);
     std::vector<uint32_t> got(n);
     std::size_t b = 0;
-    CUDA_CHECK(cudaMemcpy(din.ptr, in.data(), n * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemset(dout.ptr, 0xA5, n * 4));
+    CUDA_CHECK(cudaMemcpy(din.get(), in.data(), n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(dout.get(), 0xA5, n * 4));
     scandof::detail::single_pass_scan<uint32_t, scandof::Sum>(
-        ScanKind::Exclusive, din.ptr, dout.ptr, n, scandof::Sum{}, 0u, ws.ptr, wsb, s);
+        ScanKind::Exclusive, din.get(), dout.get(), n, scandof::Sum{}, 0u, ws.get(), wsb, s);
     CUDA_CHECK(cudaStreamSynchronize(s));
-    CUDA_CHECK(cudaMemcpy(got.data(), dout.ptr, n * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(got.data(), dout.get(), n * 4, cudaMemcpyDeviceToHost));
     b += verify(ScanKind::Exclusive, in, got, scandof::Sum{}, 0u, "uint32 excl big");
     // Inclusive, in place, on the input buffer.
     scandof::detail::single_pass_scan<uint32_t, scandof::Sum>(
-        ScanKind::Inclusive, din.ptr, din.ptr, n, scandof::Sum{}, 0u, ws.ptr, wsb, s);
+        ScanKind::Inclusive, din.get(), din.get(), n, scandof::Sum{}, 0u, ws.get(), wsb, s);
     CUDA_CHECK(cudaStreamSynchronize(s));
-    CUDA_CHECK(cudaMemcpy(got.data(), din.ptr, n * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(got.data(), din.get(), n * 4, cudaMemcpyDeviceToHost));
     b += verify(ScanKind::Inclusive, in, got, scandof::Sum{}, 0u, "uint32 incl in-place big");
     std::printf("%s\n", b ? "FAILED" : "ok (exclusive out of place, inclusive in place)");
     bad += b;
@@ -387,6 +308,26 @@ Timing time_single_pass(Timer& timer, cudaStream_t s, ScanKind kind, std::vector
       reps);
 }
 
+// One seeded input of n elements copied into enough buffer sets to exceed 3x L2, with as many
+// output buffers.
+template <class T>
+struct RotatedInput {
+  std::size_t n;
+  std::vector<DeviceBuffer<T>> bin, bout;
+  std::vector<T*> ins, outs;
+  std::vector<T> h;
+  RotatedInput(std::size_t n_, std::uint64_t seed) : n(n_), h(make_input<T>(n_, seed)) {
+    const int sets = rotation_sets(2 * n * sizeof(T));
+    for (int k = 0; k < sets; ++k) {
+      bin.emplace_back(n);
+      bout.emplace_back(n);
+      ins.push_back(bin.back().get());
+      outs.push_back(bout.back().get());
+      CUDA_CHECK(cudaMemcpy(ins.back(), h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    }
+  }
+};
+
 template <class T>
 std::size_t bench_type(cudaStream_t s, const Options& o) {
   using P = sp::DefaultPolicy<T>;
@@ -408,24 +349,17 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
       if (lg > o.max_log2) continue;
       const std::size_t n = std::size_t(1) << lg;
       const std::size_t bytes = 2 * n * sizeof(T);
-      const int sets = rotation_sets(bytes);
-      std::vector<DeviceBuffer<T>> bin, bout;
-      std::vector<T*> ins, outs;
-      const std::vector<T> h = make_input<T>(n, 777 + lg);
-      for (int k = 0; k < sets; ++k) {
-        bin.emplace_back(n);
-        bout.emplace_back(n);
-        ins.push_back(bin.back().ptr);
-        outs.push_back(bout.back().ptr);
-        CUDA_CHECK(cudaMemcpy(ins.back(), h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-      }
+      RotatedInput<T> data(n, 777 + lg);
+      std::vector<T*>&ins = data.ins, &outs = data.outs;
+      const std::vector<T>& h = data.h;
+      const int sets = int(ins.size());
       const std::size_t wsb = sp::workspace_bytes<T, P>(n);
       DeviceBuffer<unsigned char> ws(wsb);
 
       // Correctness of the measured configuration, on poisoned output.
       {
         CUDA_CHECK(cudaMemset(outs[0], 0xA5, n * sizeof(T)));
-        run_single_pass<P, T>(s, kind, ins[0], outs[0], n, ws.ptr, wsb, delays);
+        run_single_pass<P, T>(s, kind, ins[0], outs[0], n, ws.get(), wsb, delays);
         CUDA_CHECK(cudaStreamSynchronize(s));
         std::vector<T> got(n);
         CUDA_CHECK(cudaMemcpy(got.data(), outs[0], n * sizeof(T), cudaMemcpyDeviceToHost));
@@ -449,16 +383,16 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
       DeviceBuffer<unsigned char> cub_ws(cub_bytes);
 
       const Timing t_sp =
-          time_single_pass<P, T>(timer, s, kind, ins, outs, n, ws.ptr, wsb, o.reps, delays);
+          time_single_pass<P, T>(timer, s, kind, ins, outs, n, ws.get(), wsb, o.reps, delays);
       const Timing t_cub = timer.measure(
           [&](int i) {
             std::size_t b = cub_bytes;
             if (kind == ScanKind::Exclusive)
-              CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_ws.ptr, b, ins[i % sets], outs[i % sets],
-                                                       n, s));
+              CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_ws.get(), b, ins[i % sets],
+                                                       outs[i % sets], n, s));
             else
-              CUDA_CHECK(cub::DeviceScan::InclusiveSum(cub_ws.ptr, b, ins[i % sets], outs[i % sets],
-                                                       n, s));
+              CUDA_CHECK(cub::DeviceScan::InclusiveSum(cub_ws.get(), b, ins[i % sets],
+                                                       outs[i % sets], n, s));
           },
           o.reps);
       const Timing t_gen = timer.measure(
@@ -466,9 +400,9 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
             std::size_t b = cub_bytes;
             if (kind == ScanKind::Exclusive)
               CUDA_CHECK(cub::DeviceScan::ExclusiveScan(
-                  cub_ws.ptr, b, ins[i % sets], outs[i % sets], scandof::Sum{}, T(0), n, s));
+                  cub_ws.get(), b, ins[i % sets], outs[i % sets], scandof::Sum{}, T(0), n, s));
             else
-              CUDA_CHECK(cub::DeviceScan::InclusiveScan(cub_ws.ptr, b, ins[i % sets],
+              CUDA_CHECK(cub::DeviceScan::InclusiveScan(cub_ws.get(), b, ins[i % sets],
                                                         outs[i % sets], scandof::Sum{}, n, s));
           },
           o.reps);
@@ -493,38 +427,20 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
 
 // ---- tuning sweep ------------------------------------------------------------------------------
 
-template <class T>
-struct TuneData {
-  std::size_t n;
-  std::vector<DeviceBuffer<T>> bin, bout;
-  std::vector<T*> ins, outs;
-  std::vector<T> h;
-  TuneData(std::size_t n_, std::uint64_t seed) : n(n_), h(make_input<T>(n_, seed)) {
-    const int sets = rotation_sets(2 * n * sizeof(T));
-    for (int k = 0; k < sets; ++k) {
-      bin.emplace_back(n);
-      bout.emplace_back(n);
-      ins.push_back(bin.back().ptr);
-      outs.push_back(bout.back().ptr);
-      CUDA_CHECK(cudaMemcpy(ins.back(), h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-    }
-  }
-};
-
 template <class P, class T>
-void tune_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps, sp::LookbackDelays d,
+void tune_row(Timer& timer, cudaStream_t s, RotatedInput<T>& td, int reps, sp::LookbackDelays d,
               std::size_t& bad) {
   const std::size_t n = td.n;
   const std::size_t wsb = sp::workspace_bytes<T, P>(n);
   DeviceBuffer<unsigned char> ws(wsb);
   CUDA_CHECK(cudaMemset(td.outs[0], 0xA5, n * sizeof(T)));
-  run_single_pass<P, T>(s, ScanKind::Exclusive, td.ins[0], td.outs[0], n, ws.ptr, wsb, &d);
+  run_single_pass<P, T>(s, ScanKind::Exclusive, td.ins[0], td.outs[0], n, ws.get(), wsb, &d);
   CUDA_CHECK(cudaStreamSynchronize(s));
   std::vector<T> got(n);
   CUDA_CHECK(cudaMemcpy(got.data(), td.outs[0], n * sizeof(T), cudaMemcpyDeviceToHost));
   bad += verify(ScanKind::Exclusive, td.h, got, scandof::Sum{}, T(0), "tune");
-  const Timing t = time_single_pass<P, T>(timer, s, ScanKind::Exclusive, td.ins, td.outs, n, ws.ptr,
-                                          wsb, reps, &d);
+  const Timing t = time_single_pass<P, T>(timer, s, ScanKind::Exclusive, td.ins, td.outs, n,
+                                          ws.get(), wsb, reps, &d);
   std::printf("  %4dx%-3d minb %2d %s first %4u spin %4u: %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
               P::BLOCK_THREADS, P::ITEMS_PER_THREAD, P::MIN_BLOCKS,
               P::PERSISTENT ? "persist" : "1-tile ", d.first_ns, d.spin_ns, t.median_us,
@@ -533,7 +449,7 @@ void tune_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps, sp::Lookb
 }
 
 template <class T>
-void tune_cub_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps) {
+void tune_cub_row(Timer& timer, cudaStream_t s, RotatedInput<T>& td, int reps) {
   std::size_t bytes = 0;
   CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, td.ins[0], td.outs[0], td.n, s));
   DeviceBuffer<unsigned char> ws(bytes);
@@ -541,8 +457,8 @@ void tune_cub_row(Timer& timer, cudaStream_t s, TuneData<T>& td, int reps) {
   const Timing t = timer.measure(
       [&](int i) {
         std::size_t b = bytes;
-        CUDA_CHECK(
-            cub::DeviceScan::ExclusiveSum(ws.ptr, b, td.ins[i % sets], td.outs[i % sets], td.n, s));
+        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.get(), b, td.ins[i % sets], td.outs[i % sets],
+                                                 td.n, s));
       },
       reps);
   std::printf(
@@ -557,7 +473,7 @@ std::size_t run_tune(cudaStream_t s, const Options& o) {
   // it against its two runners-up in the same process as CUB.
   for (int lg : {24, 26, 28}) {
     if (lg > o.max_log2) continue;
-    TuneData<int32_t> td(std::size_t(1) << lg, 4242 + lg);
+    RotatedInput<int32_t> td(std::size_t(1) << lg, 4242 + lg);
     std::printf("\ntune int32 exclusive n=2^%d (%zu sets)\n", lg, td.ins.size());
     tune_cub_row(timer, s, td, o.reps);
     const sp::LookbackDelays delays[] = {{3000, 648}, {4000, 648}};
@@ -569,7 +485,7 @@ std::size_t run_tune(cudaStream_t s, const Options& o) {
   // 8-byte elements: split-word status (default) against release/acquire flag + value slots.
   for (int lg : {24, 27}) {
     if (lg > o.max_log2) continue;
-    TuneData<double> td(std::size_t(1) << lg, 99 + lg);
+    RotatedInput<double> td(std::size_t(1) << lg, 99 + lg);
     std::printf("\ntune double exclusive n=2^%d (%zu sets)\n", lg, td.ins.size());
     tune_cub_row(timer, s, td, o.reps);
     constexpr auto kSlots = sp::StatusScheme::FlagSlots;
@@ -591,46 +507,43 @@ std::size_t run_tune(cudaStream_t s, const Options& o) {
 
 int main(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--check")
-      o.check = true;
-    else if (a == "--small")
-      o.small = true;
-    else if (a == "--no-big")
-      o.big = false;
-    else if (a == "--bench")
-      o.bench = true;
-    else if (a == "--tune")
-      o.tune = true;
-    else if (a == "--reps" && i + 1 < argc)
-      o.reps = std::max(50, std::atoi(argv[++i]));
-    else if (a == "--max-log2" && i + 1 < argc)
-      o.max_log2 = std::atoi(argv[++i]);
-    else if (a == "--spin" && i + 1 < argc) {
-      o.delays.spin_ns = unsigned(std::atoi(argv[++i]));
-      o.delays_set = true;
-    } else if (a == "--first" && i + 1 < argc) {
-      o.delays.first_ns = unsigned(std::atoi(argv[++i]));
-      o.delays_set = true;
-    } else {
-      std::fprintf(stderr,
-                   "usage: %s [--check] [--small] [--no-big] [--bench] [--tune] [--reps N] "
-                   "[--max-log2 L] [--first NS] [--spin NS]\n",
-                   argv[0]);
-      return 2;
-    }
-  }
+  bool no_big = false;
+  CLI::App app(
+      "tune_single_pass: tuning and verification harness for the single-pass decoupled look-back "
+      "scan (calls the detail:: functions directly). No mode flag: --check --bench.",
+      "tune_single_pass");
+  app.option_defaults()->always_capture_default();
+  app.add_flag("--check", o.check,
+               "correctness sweep: awkward sizes x {int32, uint32, int64, float, double, Affine} x "
+               "{exclusive, inclusive} x {out of place, in place, misaligned}, each run twice on "
+               "one workspace, plus one uint32 scan past 2^31 elements");
+  app.add_flag("--small", o.small, "stop the check sweep at 65537 (for the sanitizers)");
+  app.add_flag("--no-big", no_big, "skip the scan past 2^31 elements");
+  app.add_flag("--bench", o.bench,
+               "int32 and float, exclusive and inclusive, n = 2^10 .. 2^28: single-pass, CUB "
+               "(Sum and generic scan), cudaMemcpy D2D; every single-pass result checked");
+  app.add_flag("--tune", o.tune,
+               "block shape / items-per-thread / spin sweep for int32 exclusive (and double)");
+  app.add_option("--reps", o.reps, "timed calls per point (at least 50)")
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--max-log2", o.max_log2, "largest n = 2^L of --bench and --tune")
+      ->check(CLI::Range(0, 40));
+  auto* first = app.add_option("--first", o.delays.first_ns,
+                               "look-back pacing: first wait in ns (overrides the policy's)")
+                    ->check(CLI::Range(0u, 1000000u));
+  auto* spin = app.add_option("--spin", o.delays.spin_ns,
+                              "look-back pacing: spin wait in ns (overrides the policy's)")
+                   ->check(CLI::Range(0u, 1000000u));
+  if (const auto rc = scandof::bench::parse_command_line(app, argc, argv)) return *rc;
+  o.big = !no_big;
+  o.reps = std::max(50, o.reps);
+  o.delays_set = first->count() + spin->count() > 0;
   if (!o.check && !o.bench && !o.tune) o.check = o.bench = true;
   try {
-    int dev = 0;
-    cudaDeviceProp prop{};
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount,
-                prop.l2CacheSize >> 20);
-    cudaStream_t s;
-    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    const scandof::util::DeviceInfo dev = scandof::util::current_device();
+    std::printf("device: %s, %d SMs, L2 %zu MB\n", dev.name.c_str(), dev.sm_count,
+                dev.l2_bytes >> 20);
+    scandof::util::Stream s;
     std::size_t bad = 0;
     if (o.check) bad += run_checks(s, o);
     if (o.tune) bad += run_tune(s, o);
@@ -638,7 +551,6 @@ int main(int argc, char** argv) {
       bad += bench_type<int32_t>(s, o);
       bad += bench_type<float>(s, o);
     }
-    CUDA_CHECK(cudaStreamDestroy(s));
     std::printf("\n%s\n", bad ? "SOME CHECKS FAILED" : "all checks passed");
     return bad ? 1 : 0;
   } catch (const std::exception& e) {

@@ -16,16 +16,12 @@ Needs Debian's matplotlib (run with /usr/bin/python3); uses the Agg backend, no 
 """
 
 import argparse
-import csv
 import json
 import math
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plotlib import label_axes, plt, read_csv, save
 
 VARIANT_ORDER = ["naive", "work-efficient", "conflict-free", "optimized", "warp-shuffle",
                  "single-pass", "cub", "cub-direct", "memcpy"]
@@ -54,14 +50,13 @@ def load(args):
             return json.load(f)
     if args.csv and os.path.exists(args.csv):
         rows = []
-        with open(args.csv) as f:
-            for r in csv.DictReader(f):
-                for k in ("median_ms", "min_ms", "max_ms", "gb_per_s", "gelem_per_s", "vs_cub",
-                          "pct_memcpy"):
-                    r[k] = float(r[k]) if r.get(k) not in (None, "") else None
-                r["n"] = int(r["n"])
-                r["reps"] = int(r["reps"])
-                rows.append(r)
+        for r in read_csv(args.csv):
+            for k in ("median_ms", "min_ms", "max_ms", "gb_per_s", "gelem_per_s", "vs_cub",
+                      "pct_memcpy"):
+                r[k] = float(r[k]) if r.get(k) not in (None, "") else None
+            r["n"] = int(r["n"])
+            r["reps"] = int(r["reps"])
+            rows.append(r)
         return {"results": rows, "device": {}, "table2": {"rows": []}}
     sys.exit("plot_scan.py: no input: give --json or --csv with an existing file")
 
@@ -95,6 +90,15 @@ def title_suffix(data):
     return "%s, CUDA %s" % (dev, cuda)
 
 
+def finish(fig, ax, ylabel, title, out, name, ylog=True):
+    """Log2 n axis (log y by default), labels, grid, legend; saves OUT/NAME."""
+    ax.set_xscale("log", base=2)
+    if ylog:
+        ax.set_yscale("log")
+    label_axes(ax, "elements n", ylabel, title, title_size=10)
+    return save(fig, os.path.join(out, name), legend_ax=ax, legend_loc="upper left")
+
+
 def plot_time(data, typ, kind, ser, out):
     fig, ax = plt.subplots(figsize=(8, 5.5))
     for v in sorted(ser, key=variant_key):
@@ -111,19 +115,9 @@ def plot_time(data, typ, kind, ser, out):
         if all("paper_gpu_ms" in r for r in t2):
             ax.plot(xs, [r["paper_gpu_ms"] for r in t2], label="paper: 8800 GTX (2007)",
                     color="lightgray", linestyle="-", marker="*", markersize=7)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("elements n")
-    ax.set_ylabel("median time per scan (ms)")
-    ax.set_title("%s %s scan: time vs n (Fig. 39-7 analogue)\n%s" % (typ, kind, title_suffix(data)),
-                 fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
-    fig.tight_layout()
-    path = os.path.join(out, "scan_time_%s.png" % typ)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return finish(fig, ax, "median time per scan (ms)",
+                  "%s %s scan: time vs n (Fig. 39-7 analogue)\n%s" % (typ, kind, title_suffix(data)),
+                  out, "scan_time_%s.png" % typ)
 
 
 def plot_fig39_8(data, typ, kind, ser, out):
@@ -133,19 +127,10 @@ def plot_fig39_8(data, typ, kind, ser, out):
             xs, ys = ok_points(ser[v], "gelem_per_s")
             if xs:
                 ax.plot(xs, ys, label=v, **STYLE.get(v, {}))
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("elements n")
-    ax.set_ylabel("throughput (Gelem/s)")
-    ax.set_title("%s %s scan: bank-conflict avoidance and more work per thread "
-                 "(Fig. 39-8 analogue)\n%s" % (typ, kind, title_suffix(data)), fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
-    fig.tight_layout()
-    path = os.path.join(out, "scan_fig39_8_%s.png" % typ)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return finish(fig, ax, "throughput (Gelem/s)",
+                  "%s %s scan: bank-conflict avoidance and more work per thread "
+                  "(Fig. 39-8 analogue)\n%s" % (typ, kind, title_suffix(data)),
+                  out, "scan_fig39_8_%s.png" % typ)
 
 
 def plot_bandwidth(data, typ, kind, ser, out):
@@ -155,17 +140,9 @@ def plot_bandwidth(data, typ, kind, ser, out):
         if xs:
             label = "memcpy D2D (ceiling)" if v == "memcpy" else v
             ax.plot(xs, ys, label=label, **STYLE.get(v, {}))
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("elements n")
-    ax.set_ylabel("GB/s (2 n sizeof(T): read + write)")
-    ax.set_title("%s %s scan: bandwidth vs n\n%s" % (typ, kind, title_suffix(data)), fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
-    fig.tight_layout()
-    path = os.path.join(out, "scan_bandwidth_%s.png" % typ)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return finish(fig, ax, "GB/s (2 n sizeof(T): read + write)",
+                  "%s %s scan: bandwidth vs n\n%s" % (typ, kind, title_suffix(data)),
+                  out, "scan_bandwidth_%s.png" % typ, ylog=False)
 
 
 def cell(r, field, fmt):

@@ -14,6 +14,7 @@
 
 #include "scandof/compact.hpp"
 #include "scandof/device/compact_impl.cuh"  // the user struct and predicate below
+#include "inputs.hpp"  // bench/: the same inputs and thresholds as compactbench
 #include "test_util.hpp"
 
 namespace scandof {
@@ -55,29 +56,6 @@ std::string opt_name(CompactOptions o) {
   std::string s = to_string(o.algo);
   if (o.algo == CompactAlgorithm::Paper) s += std::string("/") + test::algo_name(o.paper_scan);
   return s;
-}
-
-// Values spread over the type's range and the threshold that selects about `sel` of them.
-template <class T>
-T value_at(std::uint64_t h) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return static_cast<T>(static_cast<double>(h >> 11) * 0x1p-53);  // [0, 1)
-  } else {
-    return static_cast<T>(h);
-  }
-}
-template <class T>
-T threshold_for(double sel) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return static_cast<T>(sel);
-  } else if constexpr (std::is_unsigned_v<T>) {
-    return sel >= 1.0 ? std::numeric_limits<T>::max()
-                      : static_cast<T>(sel * static_cast<double>(std::numeric_limits<T>::max()));
-  } else {
-    const double lo = static_cast<double>(std::numeric_limits<T>::lowest());
-    const double span = -2.0 * lo;
-    return sel >= 1.0 ? std::numeric_limits<T>::max() : static_cast<T>(lo + sel * span);
-  }
 }
 
 template <class T>
@@ -200,7 +178,7 @@ TYPED_TEST(CompactTyped, AllAlgorithmsModesSizes) {
     std::vector<std::uint8_t> flags(n);
     test::parallel_for(n, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) {
-        in[i] = value_at<T>(test::hash_at(seed, i));
+        in[i] = bench::uniform_value<T>(test::hash_at(seed, i));
         // Flags: any nonzero byte selects; about `sel` of them, independent of the values.
         const std::uint64_t h = test::hash_at(seed ^ 0xF1A6, i);
         flags[i] = (static_cast<double>(h >> 11) * 0x1p-53 < sel)
@@ -208,7 +186,7 @@ TYPED_TEST(CompactTyped, AllAlgorithmsModesSizes) {
                        : 0;
       }
     });
-    const LessThan<T> pred{threshold_for<T>(sel)};
+    const LessThan<T> pred{bench::threshold_for<T>(sel)};
     DeviceBuffer<T> d_in(in), d_out(n);
     DeviceBuffer<std::uint8_t> d_flags(flags);
     for (Mode mode : {Mode::If, Mode::Flagged, Mode::PartitionIf, Mode::PartitionFlagged}) {

@@ -17,7 +17,6 @@
 #include <limits>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -27,11 +26,17 @@
 #include "scandof/ops.hpp"
 #include "scandof/scan.hpp"
 #include "scandof/scan_gold.hpp"
+#include "scandof/util/parallel_for.hpp"
+#include "scandof/util/rng.hpp"
+
+#include "inputs.hpp"
 
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
 
 #include "scandof/cuda_check.hpp"
+#include "scandof/util/device_buffer.hpp"
+#include "scandof/util/stream.hpp"
 #endif
 
 namespace scandof {
@@ -59,18 +64,11 @@ inline std::size_t max_test_n() {
 
 // ---- hashing / random numbers -----------------------------------------------------------------
 
-// splitmix64 finaliser: a counter-based generator, so element i of a seeded input can be made in
-// any order, on any thread, or on the GPU, and always comes out the same.
-SCANDOF_HD std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
-SCANDOF_HD std::uint64_t hash_at(std::uint64_t seed, std::uint64_t i) {
-  return mix64(mix64(seed) ^ (i * 0xD6E8FEB86659FD93ull));
-}
+// The project's counter-based generator and host threads (scandof/util): element i of a seeded
+// input can be made in any order, on any thread, or on the GPU, and always comes out the same.
+using util::hash_at;
+using util::mix64;
+using util::parallel_for;
 
 // Derives a seed for one input from the base seed and small tags (type, operator, size, ...).
 inline std::uint64_t derive_seed(std::uint64_t a, std::uint64_t b = 0, std::uint64_t c = 0,
@@ -81,46 +79,9 @@ inline std::uint64_t derive_seed(std::uint64_t a, std::uint64_t b = 0, std::uint
   return mix64(s ^ mix64(d + 0x3000));
 }
 
-// Runs f(begin, end) over [0, n) on up to hardware_concurrency threads; sequential when small.
-template <class F>
-void parallel_for(std::size_t n, F&& f, std::size_t min_chunk = std::size_t(1) << 18) {
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(
-      std::max<std::size_t>(1, std::min<std::size_t>(threads, (n + min_chunk - 1) / min_chunk)));
-  if (threads <= 1) {
-    f(std::size_t(0), n);
-    return;
-  }
-  const std::size_t chunk = (n + threads - 1) / threads;
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) {
-    const std::size_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
-    pool.emplace_back([&f, b, e] { f(b, e); });
-  }
-  for (auto& th : pool) th.join();
-}
-
 // ---- names and printing -----------------------------------------------------------------------
 
-template <class T>
-const char* type_name() {
-  if constexpr (std::is_same_v<T, std::int32_t>)
-    return "int32";
-  else if constexpr (std::is_same_v<T, std::uint32_t>)
-    return "uint32";
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return "int64";
-  else if constexpr (std::is_same_v<T, std::uint64_t>)
-    return "uint64";
-  else if constexpr (std::is_same_v<T, float>)
-    return "float";
-  else if constexpr (std::is_same_v<T, double>)
-    return "double";
-  else if constexpr (std::is_same_v<T, Affine>)
-    return "Affine";
-  else
-    return "T";
-}
+using bench::type_name;  // bench/inputs.hpp: one spelling for tests, benchmarks and reports
 
 template <class Op>
 const char* op_name() {
@@ -493,62 +454,39 @@ template <class T>
       GTEST_SKIP() << "GPU test skipped: " << scandof_why_; \
   } while (0)
 
-// A device array of T that owns its memory. n == 0 holds nullptr.
+// util::DeviceBuffer (which owns the memory) with the tests' conveniences: made from a host
+// vector, synchronous copies at an element offset, downloads into a new vector, and poisoning
+// with kPoisonByte. n == 0 holds nullptr.
 template <class T>
-class DeviceBuffer {
+class DeviceBuffer : public util::DeviceBuffer<T> {
+  using Base = util::DeviceBuffer<T>;
+
  public:
   DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t n) { resize(n); }
+  explicit DeviceBuffer(std::size_t n) : Base(n) {}
   explicit DeviceBuffer(const std::vector<T>& h) { assign(h); }
-  ~DeviceBuffer() { release(); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr, o.n_ = 0; }
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
-    if (this != &o) {
-      release();
-      p_ = o.p_, n_ = o.n_;
-      o.p_ = nullptr, o.n_ = 0;
-    }
-    return *this;
-  }
 
-  void resize(std::size_t n) {  // discards the contents
-    release();
-    if (n > 0) CUDA_CHECK(cudaMalloc(&p_, n * sizeof(T)));
-    n_ = n;
-  }
   void assign(const std::vector<T>& h) {
-    resize(h.size());
+    Base::resize(h.size());
     upload(h.data(), h.size());
   }
   void upload(const T* h, std::size_t n, std::size_t offset = 0) {
-    if (n > 0) CUDA_CHECK(cudaMemcpy(p_ + offset, h, n * sizeof(T), cudaMemcpyHostToDevice));
+    if (n > 0)
+      CUDA_CHECK(cudaMemcpy(this->data() + offset, h, n * sizeof(T), cudaMemcpyHostToDevice));
   }
   std::vector<T> download(std::size_t n, std::size_t offset = 0) const {
     std::vector<T> h(n);
-    if (n > 0) CUDA_CHECK(cudaMemcpy(h.data(), p_ + offset, n * sizeof(T), cudaMemcpyDeviceToHost));
+    if (n > 0)
+      CUDA_CHECK(
+          cudaMemcpy(h.data(), this->data() + offset, n * sizeof(T), cudaMemcpyDeviceToHost));
     return h;
   }
-  std::vector<T> download() const { return download(n_); }
+  std::vector<T> download() const { return download(this->size()); }
   // Fills the first n elements (all by default) with kPoisonByte bytes, asynchronously.
   void poison(cudaStream_t s = 0, std::size_t n = std::size_t(-1)) {
-    n = std::min(n, n_);
-    if (n > 0) CUDA_CHECK(cudaMemsetAsync(p_, kPoisonByte, n * sizeof(T), s));
+    n = std::min(n, this->size());
+    if (n > 0) CUDA_CHECK(cudaMemsetAsync(this->data(), kPoisonByte, n * sizeof(T), s));
   }
-
-  T* data() const { return p_; }
-  std::size_t size() const { return n_; }
-
- private:
-  void release() noexcept {
-    if (p_ != nullptr)
-      cudaFree(p_);  // no throw from a destructor; errors surface at the next check
-    p_ = nullptr;
-    n_ = 0;
-  }
-  T* p_ = nullptr;
-  std::size_t n_ = 0;
 };
 
 struct Mismatches {
@@ -700,20 +638,9 @@ T fetch_element(const T* d, std::size_t i) {
   return h;
 }
 
-// A stream created with cudaStreamNonBlocking (no implicit sync with the legacy default stream),
-// so work the library wrongly puts on stream 0 races instead of silently serialising.
-class Stream {
- public:
-  Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(s_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-  operator cudaStream_t() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
+// util::Stream is created with cudaStreamNonBlocking (no implicit sync with the legacy default
+// stream), so work the library wrongly puts on stream 0 races instead of silently serialising.
+using util::Stream;
 
 #endif  // __CUDACC__
 

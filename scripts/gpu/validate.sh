@@ -50,6 +50,10 @@ fi
 if has bench; then
   step 200 scanbench "$R" "$D/scanbench" --json "$L/scanbench.json" --csv "$L/scanbench.csv" --label "${LABEL:-}"
   step 120 satbench "$R" "$D/satbench" --out "$L/sat"
+  # The runs behind results/compact/run4_h100.* and results/sort/run3_h100.*.
+  step 300 compactbench "$R" "$D/compactbench" --variants --csv "$L/compactbench.csv" --json "$L/compactbench.json"
+  step 300 sortbench "$R" "$D/sortbench" --keys uint32 --dists uniform,equal --variants --split-max-log 20 \
+    --csv "$L/sortbench.csv" --json "$L/sortbench.json"
 fi
 if has demo; then
   step 60 demo_smoke "$R" "$D/scandof" --resources "$D" --headless --size 64x64 --frames 2 --verify
