@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <stdexcept>
+#include <string>
 
 #include "scandof/cuda_check.hpp"
 #include "scandof/dof_cuda.hpp"
@@ -105,6 +106,35 @@ void dof_gather(const DofGatherArgs& a, cudaStream_t stream) {
     dof_gather_kernel<float><<<grid, block, 0, stream>>>(static_cast<const float4*>(a.sat), a.depth,
                                                          a.out, a.width, a.height, a.params);
   CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace scandof
+
+namespace scandof {
+
+struct DofGpu::Impl {};
+
+DofGpu::DofGpu() : impl_(new Impl) {}
+DofGpu::~DofGpu() {
+  delete impl_;
+}
+
+void DofGpu::render(dof::Method m, const dof::Params& p, const DofFrame& f, cudaStream_t stream) {
+  dof::validate(p, m);
+  if (m == dof::Method::Gather && p.shape == dof::Shape::Box) {
+    DofGatherArgs a;
+    a.sat = f.sat;
+    a.format = f.format;
+    a.depth = f.depth;
+    a.out = f.out;
+    a.width = f.width;
+    a.height = f.height;
+    a.params = {p.focus, p.aperture_px, p.max_radius};
+    dof_gather(a, stream);
+    return;
+  }
+  throw std::invalid_argument(std::string("DofGpu::render: ") + dof::to_string(m) + " with shape " +
+                              dof::to_string(p.shape) + " is not implemented on the GPU yet");
 }
 
 }  // namespace scandof

@@ -10,4 +10,11 @@ void dof_gather(const DofGatherArgs&, cudaStream_t) {
   throw std::runtime_error("dof_gather: scandof was built without CUDA");
 }
 
+struct DofGpu::Impl {};
+DofGpu::DofGpu() : impl_(nullptr) {}
+DofGpu::~DofGpu() = default;
+void DofGpu::render(dof::Method, const dof::Params&, const DofFrame&, cudaStream_t) {
+  throw std::runtime_error("DofGpu::render: scandof was built without CUDA");
+}
+
 }  // namespace scandof

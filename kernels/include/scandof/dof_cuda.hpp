@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "scandof/dof.hpp"
 #include "scandof/sat.hpp"
 
 #if __has_include(<cuda_runtime_api.h>)
@@ -48,5 +49,33 @@ struct DofGatherArgs {
 // Asynchronous on `stream`. Throws std::invalid_argument on a null table/texture/surface or a
 // non-positive size, and where scandof was built without CUDA.
 void dof_gather(const DofGatherArgs& args, cudaStream_t stream = 0);
+
+// Every method of scandof/dof.hpp (gather with any shape, spread, layered) on the GPU, matching
+// the CPU gold implementations there within 1/255 per channel. Owns its scratch: the signed delta
+// images of the spreading methods (16 bytes per pixel per layer), grown on demand.
+struct DofFrame {
+  cudaTextureObject_t rgba = 0;   // the sharp frame, RGBA8, element reads
+  cudaTextureObject_t depth = 0;  // view-axis z, float
+  const void* sat = nullptr;      // interleaved SAT of rgba (gather only)
+  SatFormat format = SatFormat::U32;
+  cudaSurfaceObject_t out = 0;  // RGBA8 result, alpha 255
+  int width = 0, height = 0;
+};
+
+class DofGpu {
+ public:
+  DofGpu();
+  ~DofGpu();
+  DofGpu(const DofGpu&) = delete;
+  DofGpu& operator=(const DofGpu&) = delete;
+  // Asynchronous on `stream`. Gather with Shape::Box is dof_gather's kernel; the other shapes
+  // evaluate dof::shape_boxes per pixel on the same table. Spread and layered build their delta
+  // images with atomics, integrate them with an int32 SAT and resolve (see dof.hpp).
+  void render(dof::Method m, const dof::Params& p, const DofFrame& f, cudaStream_t stream = 0);
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
 
 }  // namespace scandof
