@@ -30,7 +30,9 @@
 
 #include "scandof/compact.hpp"
 #include "scandof/cuda_check.hpp"
+#include "scandof/device/tile_status.cuh"
 #include "scandof/scan.hpp"
+#include "scandof/warp/warp_scan.cuh"
 
 namespace scandof {
 namespace detail {
@@ -76,21 +78,6 @@ struct FlagSelect {
     return flags[i] != 0;
   }
 };
-
-// Status word of the look-back: bits 63..62 flag, bits 61..0 the count.
-constexpr std::uint64_t kFlagShift = 62;
-constexpr std::uint64_t kFlagAggregate = 1ull << kFlagShift;
-constexpr std::uint64_t kFlagPrefix = 2ull << kFlagShift;
-constexpr std::uint64_t kValueMask = (1ull << kFlagShift) - 1;
-
-__device__ __forceinline__ void store_relaxed(std::uint64_t* p, std::uint64_t v) {
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-__device__ __forceinline__ std::uint64_t load_relaxed(const std::uint64_t* p) {
-  std::uint64_t v;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
 
 template <class T, int kB = 64>
 struct alignas(alignof(T) > 16 ? alignof(T) : 16) Stage {
@@ -275,35 +262,15 @@ __global__ void __launch_bounds__(Tuning<T, kB>::kThreads, Tuning<T, kB>::kMinBl
 
     if (threadIdx.x < 32) {
       const int lane = threadIdx.x;
+      // Status word per tile: 2 flag bits over a 62-bit count (lookback::CountStatus).
+      const lookback::CountStatus st{status};
       std::uint64_t prefix = 0;
       if (tile == 0) {
-        if (lane == 0) store_relaxed(status, kFlagPrefix | count);
+        if (lane == 0) st.publish(0, lookback::kFlagPrefix, count);
       } else {
-        if (lane == 0) store_relaxed(status + tile, kFlagAggregate | count);
-        // Pacing (as in device/single_pass.cuh): polls of tiles that have not published yet
-        // are L2 round trips competing with the data; sleeping first and between polls leaves
-        // the predecessors time to publish. Zero for small grids (set by the host).
-        if (first_ns) __nanosleep(first_ns);
-        std::int64_t window = static_cast<std::int64_t>(tile) - 1;
-        while (true) {
-          const std::int64_t idx = window - lane;
-          std::uint64_t word;
-          // Tiles before 0 read as an empty prefix; a flag of 0 means "not published yet".
-          while (true) {
-            word = idx >= 0 ? load_relaxed(status + idx) : kFlagPrefix;
-            if (!__any_sync(0xffffffffu, (word >> kFlagShift) == 0)) break;
-            if (spin_ns) __nanosleep(spin_ns);
-          }
-          const unsigned pmask = __ballot_sync(0xffffffffu, (word >> kFlagShift) == 2);
-          const int stop = pmask ? __ffs(pmask) - 1 : 31;  // nearest tile with an inclusive prefix
-          std::uint64_t val = lane <= stop ? (word & kValueMask) : 0;
-#pragma unroll
-          for (int s = 16; s > 0; s >>= 1) val += __shfl_xor_sync(0xffffffffu, val, s);
-          prefix += val;
-          if (pmask) break;
-          window -= 32;
-        }
-        if (lane == 0) store_relaxed(status + tile, kFlagPrefix | (prefix + count));
+        // Pacing as in device/single_pass.cuh (zero for small grids, set by the host).
+        prefix = lookback::warp_lookback_count(st, tile, count,
+                                               lookback::LookbackDelays{first_ns, spin_ns});
       }
       if (lane == 0) {
         s_prefix = prefix;
@@ -329,8 +296,7 @@ __global__ void __launch_bounds__(Tuning<T>::kThreads)
   unsigned long long c = 0;
   // Counting needs no order: a plain block-strided loop with independent loads.
   for (std::uint64_t i = first + threadIdx.x; i < last; i += Tn::kThreads) c += sel(in[i], i);
-#pragma unroll
-  for (int s = 16; s > 0; s >>= 1) c += __shfl_xor_sync(0xffffffffu, c, s);
+  c = warp::xor_allreduce(c, Sum{});
   if ((threadIdx.x & 31) == 0) warp_sum[threadIdx.x >> 5] = c;
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -348,23 +314,10 @@ __global__ void __launch_bounds__(1024)
   __shared__ unsigned long long warp_sum[32];
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const unsigned long long x = t < num_blocks ? counts[t] : 0;
-  unsigned long long inc = x;
-#pragma unroll
-  for (int s = 1; s < 32; s <<= 1) {
-    const unsigned long long y = __shfl_up_sync(0xffffffffu, inc, s);
-    if (lane >= s) inc += y;
-  }
+  const unsigned long long inc = warp::inclusive_scan(x, Sum{}, lane);
   if (lane == 31) warp_sum[warp] = inc;
   __syncthreads();
-  if (warp == 0) {
-    unsigned long long w = warp_sum[lane];
-#pragma unroll
-    for (int s = 1; s < 32; s <<= 1) {
-      const unsigned long long y = __shfl_up_sync(0xffffffffu, w, s);
-      if (lane >= s) w += y;
-    }
-    warp_sum[lane] = w;  // inclusive over warps
-  }
+  if (warp == 0) warp_sum[lane] = warp::inclusive_scan(warp_sum[lane], Sum{}, lane);  // over warps
   __syncthreads();
   const unsigned long long before = warp == 0 ? 0 : warp_sum[warp - 1];
   if (t < num_blocks) counts[t] = before + inc - x;
