@@ -635,13 +635,17 @@ void partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std
 
 namespace detail {
 namespace compact {
-// Count slot at the front of the ScanWorkspace, the algorithm's scratch behind it.
-template <class T>
-std::pair<std::uint64_t*, void*> split_ws(ScanWorkspace& ws, std::size_t n, CompactOptions opt,
-                                          std::size_t* bytes) {
-  *bytes = compact_workspace_bytes<T>(n, opt);
-  auto* base = static_cast<unsigned char*>(ws.reserve(kCountSlotBytes + *bytes));
-  return {reinterpret_cast<std::uint64_t*>(base), base + kCountSlotBytes};
+// The ScanWorkspace overloads: the count slot at the front of the workspace, the algorithm's
+// scratch behind it; run(d_count, scratch, scratch_bytes) enqueues the work, then the count is
+// read back (synchronizing the stream).
+template <class T, class Run>
+std::size_t with_workspace(ScanWorkspace& ws, std::size_t n, CompactOptions opt,
+                           cudaStream_t stream, Run&& run) {
+  const std::size_t bytes = compact_workspace_bytes<T>(n, opt);
+  auto* base = static_cast<unsigned char*>(ws.reserve(kCountSlotBytes + bytes));
+  auto* d_count = reinterpret_cast<std::uint64_t*>(base);
+  run(d_count, static_cast<void*>(base + kCountSlotBytes), bytes);
+  return fetch_count(d_count, stream);
 }
 }  // namespace compact
 }  // namespace detail
@@ -649,34 +653,30 @@ std::pair<std::uint64_t*, void*> split_ws(ScanWorkspace& ws, std::size_t n, Comp
 template <class T, class Pred>
 std::size_t compact_if(const T* d_in, T* d_out, std::size_t n, Pred pred, ScanWorkspace& ws,
                        cudaStream_t stream, CompactOptions opt) {
-  std::size_t bytes = 0;
-  auto s = detail::compact::split_ws<T>(ws, n, opt, &bytes);
-  compact_if<T, Pred>(d_in, d_out, s.first, n, pred, s.second, bytes, stream, opt);
-  return detail::compact::fetch_count(s.first, stream);
+  return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
+    compact_if<T, Pred>(d_in, d_out, c, n, pred, p, b, stream, opt);
+  });
 }
 template <class T>
 std::size_t compact_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::size_t n,
                             ScanWorkspace& ws, cudaStream_t stream, CompactOptions opt) {
-  std::size_t bytes = 0;
-  auto s = detail::compact::split_ws<T>(ws, n, opt, &bytes);
-  compact_flagged<T>(d_in, d_flags, d_out, s.first, n, s.second, bytes, stream, opt);
-  return detail::compact::fetch_count(s.first, stream);
+  return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
+    compact_flagged<T>(d_in, d_flags, d_out, c, n, p, b, stream, opt);
+  });
 }
 template <class T, class Pred>
 std::size_t partition_if(const T* d_in, T* d_out, std::size_t n, Pred pred, ScanWorkspace& ws,
                          cudaStream_t stream, CompactOptions opt) {
-  std::size_t bytes = 0;
-  auto s = detail::compact::split_ws<T>(ws, n, opt, &bytes);
-  partition_if<T, Pred>(d_in, d_out, s.first, n, pred, s.second, bytes, stream, opt);
-  return detail::compact::fetch_count(s.first, stream);
+  return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
+    partition_if<T, Pred>(d_in, d_out, c, n, pred, p, b, stream, opt);
+  });
 }
 template <class T>
 std::size_t partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::size_t n,
                               ScanWorkspace& ws, cudaStream_t stream, CompactOptions opt) {
-  std::size_t bytes = 0;
-  auto s = detail::compact::split_ws<T>(ws, n, opt, &bytes);
-  partition_flagged<T>(d_in, d_flags, d_out, s.first, n, s.second, bytes, stream, opt);
-  return detail::compact::fetch_count(s.first, stream);
+  return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
+    partition_flagged<T>(d_in, d_flags, d_out, c, n, p, b, stream, opt);
+  });
 }
 
 }  // namespace scandof

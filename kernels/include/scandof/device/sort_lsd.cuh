@@ -152,6 +152,25 @@ struct alignas(16) SmemArray {
   T v[N];
 };
 
+// Warp-striped tile load: warp w owns items [w*32*kItems, (w+1)*32*kItems), row j of it is 32
+// consecutive items, so (warp, j, lane) order is input order.
+template <class K, class V, bool kHasValues>
+__device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V* __restrict__ vin,
+                                             std::uint64_t base, int valid,
+                                             K (&k)[Tuning<K>::kItems],
+                                             V (&v)[kHasValues ? Tuning<K>::kItems : 1]) {
+  constexpr int kItems = Tuning<K>::kItems;
+  const int lane = threadIdx.x & 31, wbase = (threadIdx.x >> 5) * 32 * kItems;
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int L = wbase + j * 32 + lane;
+    if (L < valid) {
+      k[j] = kin[base + L];
+      if (kHasValues) v[kHasValues ? j : 0] = vin[base + L];
+    }
+  }
+}
+
 template <class K, class V, bool kHasValues, int kMinBlocks>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     downsweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
@@ -175,14 +194,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     K k[kItems];
     V v[kHasValues ? kItems : 1];
     unsigned dp[kItems];  // digit << 16 | rank among the warp's earlier keys of that digit
-#pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const int L = wbase + j * 32 + lane;
-      if (L < valid) {
-        k[j] = kin[base + L];
-        if (kHasValues) v[kHasValues ? j : 0] = vin[base + L];
-      }
-    }
+    load_striped<K, V, kHasValues>(kin, vin, base, valid, k, v);
 #pragma unroll
     for (int i = 0; i < kRadix / 32; ++i) wh[warp][lane + 32 * i] = 0;
     __syncwarp();
@@ -257,25 +269,6 @@ struct TileSmem {
   SmemArray<K, Tuning<K>::kTile> kst;
   SmemArray<V, kHasValues ? Tuning<K>::kTile : 1> vst;
 };
-
-// Warp-striped tile load: warp w owns items [w*32*kItems, (w+1)*32*kItems), row j of it is 32
-// consecutive items, so (warp, j, lane) order is input order.
-template <class K, class V, bool kHasValues>
-__device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V* __restrict__ vin,
-                                             std::uint64_t base, int valid,
-                                             K (&k)[Tuning<K>::kItems],
-                                             V (&v)[kHasValues ? Tuning<K>::kItems : 1]) {
-  constexpr int kItems = Tuning<K>::kItems;
-  const int lane = threadIdx.x & 31, wbase = (threadIdx.x >> 5) * 32 * kItems;
-#pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const int L = wbase + j * 32 + lane;
-    if (L < valid) {
-      k[j] = kin[base + L];
-      if (kHasValues) v[kHasValues ? j : 0] = vin[base + L];
-    }
-  }
-}
 
 // Stable local ranking of a loaded tile (the downsweep's, above): on return rk holds each key's
 // rank among the warp's earlier keys of its digit, two 16-bit ranks per register (item j in half
