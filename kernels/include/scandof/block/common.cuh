@@ -98,6 +98,20 @@ __device__ __forceinline__ void store_blocked(T* tile, int valid, const T (&x)[I
     if (first + i < valid) tile[first + i] = x[i];
 }
 
+// The register-tile variants' last step: the thread's items scanned again from its exclusive
+// prefix acc (inclusive or exclusive results) and stored blocked.
+template <class T, class Op, int ITEMS>
+__device__ __forceinline__ void rescan_and_store(T* out, int valid, T (&x)[ITEMS], T acc, Op op,
+                                                 bool inclusive) {
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) {
+    const T next = op(acc, x[i]);
+    x[i] = inclusive ? next : acc;
+    acc = next;
+  }
+  store_blocked(out, valid, x);
+}
+
 // What every block scan asks of T: registers and shared memory hold it by value.
 template <class T>
 constexpr bool element_ok = std::is_trivially_copyable<T>::value && sizeof(T) <= 16;

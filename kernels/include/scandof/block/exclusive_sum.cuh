@@ -11,6 +11,7 @@
 // compiles away.
 #pragma once
 
+#include "scandof/ops.hpp"
 #include "scandof/warp/warp_scan.cuh"
 
 namespace scandof {
@@ -22,7 +23,7 @@ __device__ __forceinline__ T exclusive_sum(T x, T* warp_sum, PrefixOp&& prefix_o
   static_assert(kThreads % 32 == 0 && kThreads <= 1024, "whole warps, at most 1024 threads");
   constexpr int kWarps = kThreads / 32;
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-  const T inc = warp::inclusive_scan(x, [](T a, T b) { return a + b; }, lane);
+  const T inc = warp::inclusive_scan(x, Sum{}, lane);
   if (lane == 31) warp_sum[warp] = inc;
   __syncthreads();
   T before = inc - x, total = T(0);

@@ -55,13 +55,7 @@ struct BlockScan<ScanAlgorithm::WarpShuffle, T, Op> {
     if (lane > 0) acc = op(acc, excl);
     const T aggregate = wt[kWarps - 1];
     __syncthreads();
-#pragma unroll
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
-      const T next = op(acc, x[i]);
-      x[i] = inclusive ? next : acc;
-      acc = next;
-    }
-    detail::store_blocked(out, valid, x);
+    detail::rescan_and_store(out, valid, x, acc, op, inclusive);
     return aggregate;
   }
 

@@ -10,8 +10,8 @@
 //    count kernel, one-block scan of the counts, rank-and-scatter kernel.
 //  - SinglePass: one block per tile (tile = blockIdx.x, or an atomic counter), rank locally,
 //    publish their count, find their offset by a warp-wide, paced decoupled look-back over
-//    64-bit status words (2 flag bits + 62-bit count), and write out. Without any memset launch
-//    when n fits one tile.
+//    64-bit status words (2 flag bits + 62-bit count; lookback::warp_lookback_count in
+//    device/tile_status.cuh), and write out. Without any memset launch when n fits one tile.
 // ReduceThenScan and SinglePass rank a tile the same way: the tile is loaded warp-striped (each
 // warp owns a contiguous run of 32*ITEMS elements; 16-byte loads per lane for full tiles at
 // aligned inputs, else lane-consecutive scalar loads), a ballot per item gives the selection mask,
@@ -684,7 +684,7 @@ std::size_t partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_o
 // Explicit instantiation of every compaction entry point for element type T with the built-in
 // predicates (inside namespace scandof). kernels/src/compact_inst_<type>.cu use it, one file per
 // type so the slow nvcc compiles run in parallel.
-#define SCANDOF_INSTANTIATE_COMPACT_PRED(T, P)                                                                 \
+#define SCANDOF_INSTANTIATE_COMPACT_PRED(T, P)                                                     \
   template void compact_if<T, P>(const T*, T*, std::uint64_t*, std::size_t, P, void*, std::size_t, \
                                  cudaStream_t, CompactOptions);                                    \
   template void partition_if<T, P>(const T*, T*, std::uint64_t*, std::size_t, P, void*,            \
@@ -693,7 +693,7 @@ std::size_t partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_o
                                         cudaStream_t, CompactOptions);                             \
   template std::size_t partition_if<T, P>(const T*, T*, std::size_t, P, ScanWorkspace&,            \
                                           cudaStream_t, CompactOptions);
-#define SCANDOF_INSTANTIATE_COMPACT(T)                                                                         \
+#define SCANDOF_INSTANTIATE_COMPACT(T)                                                             \
   template std::size_t compact_workspace_bytes<T>(std::size_t, CompactOptions);                    \
   template void compact_flagged<T>(const T*, const std::uint8_t*, T*, std::uint64_t*, std::size_t, \
                                    void*, std::size_t, cudaStream_t, CompactOptions);              \
@@ -704,6 +704,6 @@ std::size_t partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_o
                                           ScanWorkspace&, cudaStream_t, CompactOptions);           \
   template std::size_t partition_flagged<T>(const T*, const std::uint8_t*, T*, std::size_t,        \
                                             ScanWorkspace&, cudaStream_t, CompactOptions);         \
-  SCANDOF_INSTANTIATE_COMPACT_PRED(T, LessThan<T>)                                                             \
-  SCANDOF_INSTANTIATE_COMPACT_PRED(T, NotEqualTo<T>)                                                           \
+  SCANDOF_INSTANTIATE_COMPACT_PRED(T, LessThan<T>)                                                 \
+  SCANDOF_INSTANTIATE_COMPACT_PRED(T, NotEqualTo<T>)                                               \
   SCANDOF_INSTANTIATE_COMPACT_PRED(T, ValueTest<T>)

@@ -11,18 +11,20 @@
 //      moves 512 contiguous bytes and no shared-memory transpose (or its barrier) is needed.
 //   2. Serial scan inside each vector, one warp shuffle scan per vector slot, one warp scan of
 //      the per-warp totals: the tile aggregate is known after a single barrier.
-//   3. Warp 0 publishes the aggregate (flag A), looks back over 32 predecessors at once until it
-//      meets an inclusive prefix (flag P), publishes its own inclusive prefix and hands the
-//      per-warp prefixes to the block through shared memory (second barrier).
+//   3. Warp 0 runs the tile prefix callback (lookback::warp_lookback): it publishes the aggregate
+//      (flag A), looks back over 32 predecessors at once until it meets an inclusive prefix
+//      (flag P) and publishes its own inclusive prefix; warp 0 then hands the per-warp prefixes
+//      to the block through shared memory (second barrier).
 //   4. Every thread applies its prefix and stores with 16-byte vector stores.
 // A tile that is the whole input (small n) skips the counter, the status array and the init
 // kernel: one launch.
 //
-// Tile status: for sizeof(T) <= 4 the flag and the value share one 64-bit word written and read
-// with single relaxed 8-byte accesses (no fence: the value can never be seen without its flag).
-// Larger T split the value into 32-bit pieces, each in its own 64-bit word beside a copy of the
-// flag; a reader accepts a tile only when all its words carry the same flag (see SplitWords).
-// A release/acquire flag + value-slot scheme (FlagSlots) is kept for comparison.
+// Tile status (device/tile_status.cuh, with the look-back itself): for sizeof(T) <= 4 the flag and
+// the value share one 64-bit word written and read with single relaxed 8-byte accesses (no fence:
+// the value can never be seen without its flag). Larger T split the value into 32-bit pieces, each
+// in its own 64-bit word beside a copy of the flag; a reader accepts a tile only when all its words
+// carry the same flag (see SplitWords). A release/acquire flag + value-slot scheme (FlagSlots) is
+// kept for comparison.
 //
 // Look-back pacing: warp 0 sleeps ~3 us after publishing its aggregate before the first poll and
 // 648 ns between polls (for grids of 500+ tiles). Measured on the H100 this is worth 13% at 2^28:

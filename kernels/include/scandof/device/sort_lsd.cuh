@@ -414,18 +414,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   stage_striped<K, V, kHasValues>(s, k, v, rk, valid, shift, mask);
   if (tile != 0) {
     // Thread t walks back over digit t's column until a tile with an inclusive prefix.
-    W prefix = 0;
-    for (std::uint64_t j = tile - 1;; --j) {
-      W w;
-      lookback::wait_published<false>(
-          [&] {
-            w = lookback::ld_relaxed_global(status + j * kRadix + t);
-            return SW::flag(w) == lookback::kFlagInvalid;
-          },
-          spin_ns);
-      prefix += SW::value(w);
-      if (SW::flag(w) == lookback::kFlagPrefix) break;
-    }
+    const W prefix = lookback::thread_lookback_count(status + t, kRadix, tile, spin_ns);
     lookback::st_relaxed_global(row + t, SW::kPrefix | (prefix + count));
     glob = prefix;
   }

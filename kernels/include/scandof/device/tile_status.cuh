@@ -1,8 +1,8 @@
 // Decoupled look-back (Merrill & Garland 2016), written once: the flag values, the memory-model
 // accessors, the ways a tile packs (flag, value) into status words, the paced polling loop, and
-// the warp-wide look-back that single-pass scan and single-pass compaction call as their tile
-// prefix callback (CUB's TilePrefixCallbackOp). The onesweep sort looks back one digit column
-// per thread; it uses the same flags, word packing, accessors and polling loop.
+// the look-back loops: warp-wide for single-pass scan (any T and op) and compaction (counts),
+// called by warp 0 as the tile prefix callback (CUB's TilePrefixCallbackOp), and one digit column
+// per thread for the onesweep sort. All of them poll through wait_published.
 //
 // Why the orderings are what they are:
 //  - A tile publishes (flag, value) with ONE single-copy-atomic store whenever the pair fits one
@@ -29,6 +29,7 @@
 
 #include <cuda_runtime.h>
 
+#include "scandof/ops.hpp"
 #include "scandof/warp/warp_scan.cuh"
 
 namespace scandof {
@@ -125,7 +126,9 @@ struct CountWord {
   static constexpr W kAggregate = W(kFlagAggregate) << kShift;
   static constexpr W kPrefix = W(kFlagPrefix) << kShift;
   static constexpr W kValue = (W(1) << kShift) - 1;
-  static __device__ __forceinline__ unsigned flag(W w) { return static_cast<unsigned>(w >> kShift); }
+  static __device__ __forceinline__ unsigned flag(W w) {
+    return static_cast<unsigned>(w >> kShift);
+  }
   static __device__ __forceinline__ W value(W w) { return w & kValue; }
 };
 
@@ -138,8 +141,7 @@ struct CountStatus {
                                           std::uint64_t v) const {
     st_relaxed_global(words + tile, (std::uint64_t(flag) << Word::kShift) | v);
   }
-  __device__ __forceinline__ void read(std::uint64_t tile, unsigned& flag,
-                                       std::uint64_t& v) const {
+  __device__ __forceinline__ void read(std::uint64_t tile, unsigned& flag, std::uint64_t& v) const {
     const std::uint64_t w = ld_relaxed_global(words + tile);
     flag = Word::flag(w);
     v = Word::value(w);
@@ -336,13 +338,35 @@ __device__ __forceinline__ std::uint64_t warp_lookback_count(const CountStatus& 
         delays.spin_ns);
     const unsigned pmask = __ballot_sync(warp::kFullMask, Word::flag(word) == kFlagPrefix);
     const int stop = pmask ? __ffs(pmask) - 1 : 31;  // nearest tile with an inclusive prefix
-    prefix += warp::xor_allreduce(lane <= stop ? Word::value(word) : std::uint64_t(0),
-                                  [](std::uint64_t a, std::uint64_t b) { return a + b; });
+    prefix += warp::xor_allreduce(lane <= stop ? Word::value(word) : std::uint64_t(0), Sum{});
     if (pmask) break;
     window -= 32;
   }
   if (lane == 0) status.publish(tile, kFlagPrefix, prefix + tile_count);
   return prefix;
+}
+
+// The onesweep form: each thread walks back alone over one column of CountWord<W> words (tile j's
+// word at column[j * stride]; the block's 256 threads poll 256 digit columns in parallel),
+// summing aggregates until it meets an inclusive prefix. Returns the exclusive prefix of `tile`
+// (> 0). Publishing is the caller's: onesweep publishes its aggregate before staging its tile and
+// its prefix after this returns.
+template <class W>
+__device__ __forceinline__ W thread_lookback_count(const W* column, std::size_t stride,
+                                                   std::uint64_t tile, unsigned spin_ns) {
+  using Word = CountWord<W>;
+  W prefix = 0;
+  for (std::uint64_t j = tile - 1;; --j) {
+    W w;
+    wait_published<false>(
+        [&] {
+          w = ld_relaxed_global(column + j * stride);
+          return Word::flag(w) == kFlagInvalid;
+        },
+        spin_ns);
+    prefix += Word::value(w);
+    if (Word::flag(w) == kFlagPrefix) return prefix;
+  }
 }
 
 }  // namespace lookback
