@@ -194,7 +194,16 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     K k[kItems];
     V v[kHasValues ? kItems : 1];
     unsigned dp[kItems];  // digit << 16 | rank among the warp's earlier keys of that digit
-    load_striped<K, V, kHasValues>(kin, vin, base, valid, k, v);
+    // Inline rather than load_striped (same loads): through the helper, ptxas spilled 20-32
+    // more bytes per thread in the pairs kernel at its 64/80-register caps.
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const int L = wbase + j * 32 + lane;
+      if (L < valid) {
+        k[j] = kin[base + L];
+        if (kHasValues) v[kHasValues ? j : 0] = vin[base + L];
+      }
+    }
 #pragma unroll
     for (int i = 0; i < kRadix / 32; ++i) wh[warp][lane + 32 * i] = 0;
     __syncwarp();
