@@ -19,22 +19,15 @@ namespace {
 
 constexpr int kBlockX = 16, kBlockY = 8;
 
+// One table element: every channel of a corner in one 16-byte load.
 template <class T>
-struct Corner;
-template <>
-struct Corner<uint32_t> {
-  using V = uint4;
-};
-template <>
-struct Corner<float> {
-  using V = float4;
-};
+using Corner = sat_detail::Vec4Of<T>;
 
 // Index -1 in x or y is the table's implicit zero row/column.
 template <class T>
-__device__ __forceinline__ typename Corner<T>::V corner(
-    const typename Corner<T>::V* __restrict__ sat, int w, int x, int y) {
-  if (x < 0 || y < 0) return typename Corner<T>::V{};
+__device__ __forceinline__ typename Corner<T>::type corner(
+    const typename Corner<T>::type* __restrict__ sat, int w, int x, int y) {
+  if (x < 0 || y < 0) return typename Corner<T>::type{};
   return __ldg(sat + static_cast<std::size_t>(y) * w + x);
 }
 
@@ -42,7 +35,7 @@ __device__ __forceinline__ typename Corner<T>::V corner(
 // pixel count. The corner arithmetic runs in T (uint32 wraps and cancels exactly) and becomes float
 // once per box.
 template <class T>
-__device__ __forceinline__ float4 box_sum(const typename Corner<T>::V* __restrict__ sat, int w,
+__device__ __forceinline__ float4 box_sum(const typename Corner<T>::type* __restrict__ sat, int w,
                                           int h, int px, int py, int rx, int ry) {
   const int x0 = max(px - rx - 1, -1), x1 = min(px + rx, w - 1);
   const int y0 = max(py - ry - 1, -1), y1 = min(py + ry, h - 1);
@@ -59,7 +52,7 @@ __device__ __forceinline__ float4 axpy(float a, float4 x, float4 y) {
 
 template <class T>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
-    dof_gather_kernel(const typename Corner<T>::V* __restrict__ sat, cudaTextureObject_t depth,
+    dof_gather_kernel(const typename Corner<T>::type* __restrict__ sat, cudaTextureObject_t depth,
                       cudaSurfaceObject_t out, int w, int h, DofParams p) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
