@@ -1,0 +1,106 @@
+// Summed-area tables built with OpenGL 4.3 compute shaders, straight from the rendered RGBA8
+// colour texture (no read-back): the SAT backend for GPUs without CUDA (issue 12).
+//
+// Output: one GL buffer (SSBO) of 4 words per pixel, element (x, y) at word 4 * (y * width + x):
+// R, G, B inclusive sums over x' <= x, y' <= y, 4th word 0; row 0 = the texture's bottom row (GL
+// order). uint32 words (exact, wrapping modulo 2^32) or float32 bit patterns. This is
+// scandof::SatLayout::Interleaved of kernels/include/scandof/sat.hpp.
+//
+// Variants: the paper's pipeline (rows scanned from the pixels into the table, then the table's
+// columns scanned in place, each line longer than one 512-element block by the paper's arbitrary-
+// size scan: block sums scanned and added back) with four block scans, and a fused reduce-then-
+// scan path over 128 x 32 tiles ported from kernels/include/scandof/device/sat_tiled.cuh.
+//
+// Needs a current GL >= 4.3 context (glad loaded). Shader files: sat_block_scan.glsl,
+// sat_lines.comp, sat_fused_reduce.comp, sat_fused_aux.comp, sat_fused_scan.comp from the shader
+// folder.
+#pragma once
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gl_util.hpp"
+#include "scandof/sat.hpp"
+
+namespace demo {
+
+enum class GlSatVariant : int {
+  Naive = 0,          // Hillis-Steele, double-buffered in shared memory
+  WorkEfficient = 1,  // Blelloch up-sweep / down-sweep
+  ConflictFree = 2,   // Blelloch with padded shared-memory indices
+  Subgroup = 3,       // subgroupInclusiveAdd (KHR_shader_subgroup) or a shared-memory emulation
+  Fused = 4,          // reduce-then-scan over 128x32 tiles: 3 dispatches, table written once
+};
+constexpr int kNumGlSatVariants = 5;
+const char* to_string(GlSatVariant v);  // "naive", "work-efficient", ... "fused"
+// Parses to_string()'s names; throws std::invalid_argument listing them otherwise.
+GlSatVariant parse_gl_sat_variant(const std::string& s);
+
+// What the current context offers. Queried, never assumed: call with the context current.
+struct GlSatSupport {
+  bool usable = false;          // GL >= 4.3 with compute shaders: every variant runs
+  bool subgroup = false;        // GL_KHR_shader_subgroup arithmetic in compute shaders
+  int subgroup_size = 0;        // 0 when not offered
+  bool fused_subgroup = false;  // the fused path uses subgroup ops (needs subgroup size 32)
+  std::string reason;           // human-readable: why usable or not, which scan is native
+};
+GlSatSupport query_gl_sat_support();
+
+// GPU time of the stages of a recent build (GL_TIME_ELAPSED, read a few builds late from a ring:
+// never stalls). Paper variants: rows (block scans of the rows from the pixels, block sums, add),
+// columns (the same down the table's columns). Fused: rows_ms = tile reduce + small scans,
+// columns_ms = tile scans. valid is false until the ring has delivered a result.
+struct GlSatStageTimes {
+  float rows_ms = 0, columns_ms = 0, total_ms = 0;
+  bool valid = false;
+};
+
+class GlSatBuilder {
+ public:
+  // shader_dir: folder holding the sat_* shader files. Checks support (throws std::runtime_error
+  // with the reason when the context cannot run compute shaders); programs are built lazily, the
+  // first time a (variant, format) is used.
+  explicit GlSatBuilder(std::string shader_dir);
+  GlSatBuilder(const GlSatBuilder&) = delete;
+  GlSatBuilder& operator=(const GlSatBuilder&) = delete;
+
+  const GlSatSupport& support() const { return support_; }
+
+  // Bytes of the output buffer: width * height * 16.
+  static std::size_t table_bytes(int width, int height);
+
+  // Builds the table of `rgba8_texture` (a GL_RGBA8 2D texture, level 0, width x height) into
+  // the builder's own buffer (output()). Asynchronous: ends with glMemoryBarrier(SHADER_STORAGE
+  // | UNIFORM | BUFFER_UPDATE | CLIENT_MAPPED) so any later reader of the buffer sees the table.
+  // With `timed`, the stages are bracketed by GL timer queries (stage_times()).
+  // Throws std::invalid_argument on bad sizes or a texture that is not RGBA8.
+  void build(GLuint rgba8_texture, int width, int height, GlSatVariant variant,
+             scandof::SatFormat format, bool timed = false);
+  // The same into a caller's buffer of at least table_bytes(width, height) bytes at offset 0.
+  void build_into(GLuint rgba8_texture, int width, int height, GlSatVariant variant,
+                  scandof::SatFormat format, GLuint out_buffer, bool timed = false);
+
+  GLuint output() const { return out_.get(); }
+  GlSatStageTimes stage_times() const;
+
+  // Compiles every program for both formats now (so the first frame does not hitch).
+  void warm_up();
+
+ private:
+  GLuint program(const std::string& file, const std::vector<std::string>& defines);
+  void ensure_scratch(std::size_t bytes);
+
+  std::string dir_;
+  GlSatSupport support_;
+  std::map<std::string, GlProgram> programs_;  // key: file + defines
+  GlBuffer out_;
+  std::size_t out_bytes_ = 0;
+  GlBuffer scratch_;
+  std::size_t scratch_bytes_ = 0;
+  std::array<GlTimer, 2> timers_;
+  bool last_timed_ = false;
+};
+
+}  // namespace demo
