@@ -92,6 +92,7 @@ void block_scan() {
   barrier();
   // The originals of this thread's two elements, to turn the exclusive result inclusive.
   const T3 a = get(t), b = get(t + uint(WG));
+  barrier();  // read before the up-sweep's first level overwrites odd indices
   uint offset = 1u;
   for (uint d = uint(BLOCK) >> 1; d > 0u; d >>= 1) {  // up-sweep (reduce)
     if (t < d) {
