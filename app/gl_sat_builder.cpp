@@ -229,7 +229,6 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
   // The RGBA8 texels read as one packed uint32 each (image formats compatible by size).
   glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32UI);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
-  last_timed_ = timed;
 
   if (variant == GlSatVariant::Fused) {
     const int tx = ceil_div(width, kTileW), ty = ceil_div(height, kTileH);
@@ -251,6 +250,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     if (support_.fused_subgroup) defs.push_back("FUSED_SUBGROUP");
     const GLuint reduce = program("sat_fused_reduce.comp", defs);
     const GLuint aux = program("sat_fused_aux.comp", {});
+    if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
     const GLuint scan = program("sat_fused_scan.comp", defs);
     if (timed) timers_[0].begin();
     glUseProgram(reduce);

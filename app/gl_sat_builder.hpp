@@ -57,6 +57,13 @@ struct GlSatStageTimes {
   bool valid = false;
 };
 
+// Alternatives kept for measurement (glsatbench); the defaults are the ones to use.
+struct GlSatTuning {
+  // Fused: results leave through shared memory a tile row at a time, so each store instruction
+  // writes 512 contiguous bytes; off: each lane stores its 4 contiguous 16-byte words directly.
+  bool fused_staged_stores = true;
+};
+
 class GlSatBuilder {
  public:
   // shader_dir: folder holding the sat_* shader files. Checks support (throws std::runtime_error
@@ -83,6 +90,7 @@ class GlSatBuilder {
                   scandof::SatFormat format, GLuint out_buffer, bool timed = false);
 
   GLuint output() const { return out_.get(); }
+  void set_tuning(const GlSatTuning& t) { tuning_ = t; }
   GlSatStageTimes stage_times() const;
 
   // Compiles every program for both formats now (so the first frame does not hitch).
@@ -100,7 +108,7 @@ class GlSatBuilder {
   GlBuffer scratch_;
   std::size_t scratch_bytes_ = 0;
   std::array<GlTimer, 2> timers_;
-  bool last_timed_ = false;
+  GlSatTuning tuning_;
 };
 
 }  // namespace demo

@@ -171,8 +171,14 @@ int main(int argc, char** argv) {
       glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
       glTextureSubImage2D(tex.get(), 0, 0, 0, z.w, z.h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
       for (SatFormat f : formats)
-        for (int vi = 0; vi < demo::kNumGlSatVariants; ++vi) {
-          const auto v = static_cast<GlSatVariant>(vi);
+        for (int vi = 0; vi <= demo::kNumGlSatVariants; ++vi) {
+          // The last row: the fused path with direct (unstaged) stores, for comparison.
+          const bool direct = vi == demo::kNumGlSatVariants;
+          const auto v = direct ? GlSatVariant::Fused : static_cast<GlSatVariant>(vi);
+          const std::string vname = direct ? "fused-direct" : demo::to_string(v);
+          demo::GlSatTuning tuning;
+          tuning.fused_staged_stores = !direct;
+          builder.set_tuning(tuning);
           std::string check = "skip";
           if (!no_verify) {
             const std::uint32_t poison = 0xDEADBEEFu;
@@ -214,16 +220,16 @@ int main(int argc, char** argv) {
           const double gbps = px * (4 + 4 + 16) / (med * 1e-3) * 1e-9;
           const std::string sz = std::to_string(z.w) + "x" + std::to_string(z.h);
           std::printf("%-10s %-4s %-15s %10.4f %10.4f %10.4f %10.4f %10.4f %6s\n", sz.c_str(),
-                      scandof::to_string(f), demo::to_string(v), med, p90, stream, r_ms, c_ms,
+                      scandof::to_string(f), vname.c_str(), med, p90, stream, r_ms, c_ms,
                       check.c_str());
           std::fflush(stdout);
-          csv << z.w << ',' << z.h << ',' << scandof::to_string(f) << ',' << demo::to_string(v)
-              << ',' << med << ',' << p10 << ',' << p90 << ',' << stream << ',' << r_ms << ','
-              << c_ms << ',' << gbps << ',' << check << '\n';
+          csv << z.w << ',' << z.h << ',' << scandof::to_string(f) << ',' << vname << ',' << med
+              << ',' << p10 << ',' << p90 << ',' << stream << ',' << r_ms << ',' << c_ms << ','
+              << gbps << ',' << check << '\n';
           j["results"].push_back({{"width", z.w},
                                   {"height", z.h},
                                   {"format", scandof::to_string(f)},
-                                  {"variant", demo::to_string(v)},
+                                  {"variant", vname},
                                   {"single_median_ms", med},
                                   {"single_p10_ms", p10},
                                   {"single_p90_ms", p90},

@@ -116,9 +116,7 @@ struct Case {
 
 class GlSatSweep : public ::testing::TestWithParam<Case> {};
 
-TEST_P(GlSatSweep, MatchesCpuReference) {
-  REQUIRE_GL();
-  const Case c = GetParam();
+void check_case(const Case& c) {
   const std::uint64_t seed = base_seed() ^ (static_cast<std::uint64_t>(c.w) << 32) ^ c.h;
   const auto rgba = random_rgba(c.w, c.h, seed);
   const std::size_t plane = static_cast<std::size_t>(c.w) * c.h;
@@ -156,8 +154,24 @@ TEST_P(GlSatSweep, MatchesCpuReference) {
                         << got << " want " << exact << " +- " << bound << " (seed " << seed << ")";
       }
     EXPECT_EQ(bad, 0u) << "f32 values outside the bound of " << plane * 4;
-    RecordProperty("f32_worst_error_over_bound", std::to_string(worst));
+    ::testing::Test::RecordProperty("f32_worst_error_over_bound", std::to_string(worst));
   }
+}
+
+TEST_P(GlSatSweep, MatchesCpuReference) {
+  REQUIRE_GL();
+  check_case(GetParam());
+}
+
+// The fused path's other store scheme (each lane's 4 words directly, glsatbench's fused-direct).
+TEST(GlSat, FusedDirectStores) {
+  REQUIRE_GL();
+  demo::GlSatTuning t;
+  t.fused_staged_stores = false;
+  gl().builder->set_tuning(t);
+  for (const auto& s : std::vector<std::pair<int, int>>{{1, 1}, {33, 17}, {1921, 1079}, {129, 33}})
+    check_case({GlSatVariant::Fused, s.first, s.second});
+  gl().builder->set_tuning({});
 }
 
 std::vector<Case> cases() {
