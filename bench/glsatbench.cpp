@@ -90,13 +90,13 @@ struct QueryPair {
 std::size_t verify(const std::vector<std::uint8_t>& rgba, int w, int h, GlSatVariant v, SatFormat f,
                    GLuint buf) {
   const std::size_t plane = static_cast<std::size_t>(w) * h;
-  std::vector<std::uint32_t> gold(plane * 3), out(plane * 4);
-  scandof::sat_gold(rgba.data(), w, h, gold.data(), 3);
+  std::vector<std::uint32_t> gold(plane * 4), out(plane * 4);
+  scandof::sat_gold(rgba.data(), w, h, gold.data(), 3, scandof::SatLayout::Interleaved);
   glGetNamedBufferSubData(buf, 0, static_cast<GLsizeiptr>(out.size() * 4), out.data());
   std::size_t bad = 0;
   for (std::size_t p = 0; p < plane; ++p)
     for (int c = 0; c < 4; ++c) {
-      const std::uint32_t want = c < 3 ? gold[c * plane + p] : 0u;
+      const std::uint32_t want = gold[4 * p + c];
       if (f == SatFormat::U32) {
         bad += out[4 * p + c] != want;
       } else {
