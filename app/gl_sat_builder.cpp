@@ -213,8 +213,9 @@ void GlSatBuilder::build(GLuint tex, int width, int height, GlSatVariant variant
 void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant variant,
                               scandof::SatFormat format, GLuint out, bool timed) {
   if (width <= 0 || height <= 0) throw std::invalid_argument("GlSatBuilder::build: empty image");
-  if (width > 65535 * kBlock || height > 65535)
-    throw std::invalid_argument("GlSatBuilder::build: image too large");
+  // Lines are dispatched one workgroup row each: 65535 is GL's guaranteed grid limit.
+  if (width > 65535 || height > 65535)
+    throw std::invalid_argument("GlSatBuilder::build: image larger than 65535 pixels a side");
   GLint internal = 0;
   glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
   if (internal != GL_RGBA8)

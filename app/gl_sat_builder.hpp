@@ -81,7 +81,10 @@ class GlSatBuilder {
   // Builds the table of `rgba8_texture` (a GL_RGBA8 2D texture, level 0, width x height) into
   // the builder's own buffer (output()). Asynchronous: ends with glMemoryBarrier(SHADER_STORAGE
   // | UNIFORM | BUFFER_UPDATE | CLIENT_MAPPED) so any later reader of the buffer sees the table.
-  // With `timed`, the stages are bracketed by GL timer queries (stage_times()).
+  // With `timed`, the stages are bracketed by GL_TIME_ELAPSED queries (stage_times()), so a
+  // timed build must not sit inside another GL_TIME_ELAPSED query of the caller's.
+  // GL state left behind: image unit 0 and SSBO binding points 0..3 point at the builder's
+  // objects; the current program is 0.
   // Throws std::invalid_argument on bad sizes or a texture that is not RGBA8.
   void build(GLuint rgba8_texture, int width, int height, GlSatVariant variant,
              scandof::SatFormat format, bool timed = false);

@@ -9,3 +9,15 @@ if(TARGET scandof_glsat)
   gtest_discover_tests(test_gl_sat DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
                        PROPERTIES TIMEOUT 1800 LABELS "gl")
 endif()
+# Every shader variant through glslangValidator (Debian glslang-tools), where installed: the only
+# check here of the subgroup variants that llvmpipe (no GL_KHR_shader_subgroup) cannot run.
+find_program(SCANDOF_GLSLANG glslangValidator)
+find_program(SCANDOF_SYS_PYTHON3 NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(SCANDOF_GLSLANG AND SCANDOF_SYS_PYTHON3)
+  add_test(NAME glsat_shaders_compile
+           COMMAND ${SCANDOF_SYS_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gl/check_glsat_shaders.py
+                   ${PROJECT_SOURCE_DIR}/shaders ${SCANDOF_GLSLANG})
+  set_tests_properties(glsat_shaders_compile PROPERTIES TIMEOUT 300 LABELS "gl")
+else()
+  message(STATUS "glsat_shaders_compile test skipped: glslangValidator (glslang-tools) missing")
+endif()

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -114,6 +115,10 @@ struct Case {
   GlSatVariant variant;
   int w, h;
 };
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << demo::to_string(c.variant) << ' ' << c.w << 'x' << c.h;
+}
 
 class GlSatSweep : public ::testing::TestWithParam<Case> {};
 
