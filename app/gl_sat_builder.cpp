@@ -139,6 +139,10 @@ GlSatSupport query_gl_sat_support() {
   }
   s.usable = true;
   s.reason = ver + " compute shaders";
+  GLint compat = 0;
+  glGetInternalformativ(GL_TEXTURE_2D, GL_RGBA8, GL_IMAGE_FORMAT_COMPATIBILITY_TYPE, 1, &compat);
+  s.pixels_by_size = compat == GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE;
+  s.reason += s.pixels_by_size ? "; pixels as packed r32ui" : "; pixels through an rgba8 image";
   if (!has_extension("GL_KHR_shader_subgroup")) {
     s.reason +=
         "; no GL_KHR_shader_subgroup: the subgroup variant and the fused path scan "
@@ -227,8 +231,9 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
       static_cast<double>(width) * height > 4294967295.0 / 255.0)
     variant = GlSatVariant::WorkEfficient;
 
-  // The RGBA8 texels read as one packed uint32 each (image formats compatible by size).
-  glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32UI);
+  // The RGBA8 texels read as one packed uint32 each where image formats match by size.
+  const bool packed = tuning_.pixels_as_r32ui && support_.pixels_by_size;
+  glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, packed ? GL_R32UI : GL_RGBA8);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
 
   if (variant == GlSatVariant::Fused) {
@@ -249,6 +254,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     std::vector<std::string> defs;
     if (f32) defs.push_back("SAT_F32");
     if (support_.fused_subgroup) defs.push_back("FUSED_SUBGROUP");
+    if (!packed) defs.push_back("PIXELS_RGBA8");
     const GLuint reduce = program("sat_fused_reduce.comp", defs);
     const GLuint aux = program("sat_fused_aux.comp", {});
     if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
@@ -294,6 +300,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
         if (support_.subgroup) base.push_back("HAVE_SUBGROUP");
         break;
     }
+    if (!packed) base.push_back("PIXELS_RGBA8");
     const int nb_row = ceil_div(width, kBlock), nb_col = ceil_div(height, kBlock);
     ensure_scratch(static_cast<std::size_t>(std::max(nb_row * height, nb_col * width)) * 16);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, scratch_.get());

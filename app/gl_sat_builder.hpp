@@ -44,6 +44,7 @@ struct GlSatSupport {
   bool subgroup = false;        // GL_KHR_shader_subgroup arithmetic in compute shaders
   int subgroup_size = 0;        // 0 when not offered
   bool fused_subgroup = false;  // the fused path uses subgroup ops (needs subgroup size 32)
+  bool pixels_by_size = false;  // RGBA8 may be bound as an r32ui image (formats match by size)
   std::string reason;           // human-readable: why usable or not, which scan is native
 };
 GlSatSupport query_gl_sat_support();
@@ -62,6 +63,10 @@ struct GlSatTuning {
   // Fused: results leave through shared memory a tile row at a time, so each store instruction
   // writes 512 contiguous bytes; off: each lane stores its 4 contiguous 16-byte words directly.
   bool fused_staged_stores = true;
+  // Pixels read through an r32ui view of the RGBA8 texture (one packed word per texel), where
+  // the driver matches image formats by size (query_gl_sat_support's pixels_by_size); off, or
+  // where it does not: through an rgba8 image, repacked with packUnorm4x8.
+  bool pixels_as_r32ui = true;
 };
 
 class GlSatBuilder {

@@ -4,6 +4,7 @@
 // pixels of 4 rows. All sums are uint32 (exact modulo 2^32); SAT_F32 converts at the store, so a
 // float table is the exact table rounded once (the host only picks this for images of at most
 // 2^32 / 255 pixels in float).
+//   PIXELS_RGBA8    pixels through an rgba8 image (else an r32ui view of the RGBA8 texture)
 //   FUSED_SUBGROUP  teams are subgroups of 32 (subgroupInclusiveAdd / subgroupAdd); without it the
 //                   teams are 32-lane slices of the workgroup, scanned in shared memory.
 #define WG 256
@@ -13,7 +14,20 @@
 #define ROWS_PER_TEAM 4
 
 layout(local_size_x = WG) in;
+#ifdef PIXELS_RGBA8
+// Where the driver matches image formats by class (RGBA8 is not R32UI's class): the texels as
+// normalized colours, packed back to bytes exactly (round(c * 255)).
+layout(binding = 0, rgba8) uniform readonly image2D u_pixels;
+uint load_pixel(ivec2 p) {
+  return packUnorm4x8(imageLoad(u_pixels, p));
+}
+#else
+// The RGBA8 texture viewed as one packed word per pixel (R in the low byte): one 32-bit load.
 layout(binding = 0, r32ui) uniform readonly uimage2D u_pixels;
+uint load_pixel(ivec2 p) {
+  return imageLoad(u_pixels, p).x;
+}
+#endif
 layout(location = 0) uniform int u_width;
 layout(location = 1) uniform int u_height;
 
@@ -64,5 +78,5 @@ uvec3 unpack_rgb(uint p) {
 // Pixels x0..x0+3 of row y (zeros outside the image): R, G, B as one packed word each.
 void load_quad(int x0, int y, out uint px[4]) {
   for (int i = 0; i < 4; ++i)
-    px[i] = (y < u_height && x0 + i < u_width) ? imageLoad(u_pixels, ivec2(x0 + i, y)).x : 0u;
+    px[i] = (y < u_height && x0 + i < u_width) ? load_pixel(ivec2(x0 + i, y)) : 0u;
 }

@@ -11,8 +11,20 @@
 // The block scan (sat_block_scan.glsl) is prepended by the host.
 layout(local_size_x = WG) in;
 
+#ifdef PIXELS_RGBA8
+// Where the driver matches image formats by class (RGBA8 is not R32UI's class): the texels as
+// normalized colours, packed back to bytes exactly (round(c * 255)).
+layout(binding = 0, rgba8) uniform readonly image2D u_pixels;
+uint load_pixel(ivec2 p) {
+  return packUnorm4x8(imageLoad(u_pixels, p));
+}
+#else
 // The RGBA8 texture viewed as one packed word per pixel (R in the low byte): one 32-bit load.
 layout(binding = 0, r32ui) uniform readonly uimage2D u_pixels;
+uint load_pixel(ivec2 p) {
+  return imageLoad(u_pixels, p).x;
+}
+#endif
 layout(std430, binding = 0) buffer Table {
   uvec4 table[];
 };
@@ -39,7 +51,7 @@ uint address(uint i, uint line) {
 
 T3 load_element(uint i, uint line) {
 #if defined(LINES_ROWS) && defined(PASS_BLOCKS)
-  const uint p = imageLoad(u_pixels, ivec2(int(i), int(line))).x;
+  const uint p = load_pixel(ivec2(int(i), int(line)));
   return T3_FROM_U(uvec3(p & 0xFFu, (p >> 8) & 0xFFu, (p >> 16) & 0xFFu));
 #else
   return T3_FROM_BITS(table[address(i, line)].xyz);

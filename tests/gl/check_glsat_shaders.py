@@ -31,14 +31,16 @@ def main():
     jobs = []
     scans = [["SCAN_NAIVE"], ["SCAN_BLELLOCH"], ["SCAN_CONFLICT_FREE"], ["SCAN_SUBGROUP"],
              ["SCAN_SUBGROUP", "HAVE_SUBGROUP"]]
-    for fmt, scan, lines, p in itertools.product([[], ["SAT_F32"]], scans,
-                                                 ["LINES_ROWS", "LINES_COLUMNS"],
-                                                 ["PASS_BLOCKS", "PASS_SUMS", "PASS_ADD"]):
-        jobs.append(("sat_lines.comp", "sat_block_scan.glsl", fmt + scan + [lines, p]))
-    for fmt, sg in itertools.product([[], ["SAT_F32"]], [[], ["FUSED_SUBGROUP"]]):
-        jobs.append(("sat_fused_reduce.comp", "sat_fused_common.glsl", fmt + sg))
+    fmts = [[], ["SAT_F32"]]
+    pixels = [[], ["PIXELS_RGBA8"]]
+    for fmt, px, scan, lines, p in itertools.product(fmts, pixels, scans,
+                                                     ["LINES_ROWS", "LINES_COLUMNS"],
+                                                     ["PASS_BLOCKS", "PASS_SUMS", "PASS_ADD"]):
+        jobs.append(("sat_lines.comp", "sat_block_scan.glsl", fmt + px + scan + [lines, p]))
+    for fmt, px, sg in itertools.product(fmts, pixels, [[], ["FUSED_SUBGROUP"]]):
+        jobs.append(("sat_fused_reduce.comp", "sat_fused_common.glsl", fmt + px + sg))
         for staged in ([], ["FUSED_STAGED_STORES"]):
-            jobs.append(("sat_fused_scan.comp", "sat_fused_common.glsl", fmt + sg + staged))
+            jobs.append(("sat_fused_scan.comp", "sat_fused_common.glsl", fmt + px + sg + staged))
     jobs.append(("sat_fused_aux.comp", "", []))
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:

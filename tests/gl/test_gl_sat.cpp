@@ -212,6 +212,19 @@ TEST(GlSat, Support) {
               s.fused_subgroup ? ", fused path on subgroups too" : "");
 }
 
+// Pixels through an rgba8 image (what drivers that match image formats by class get), every
+// variant: the packUnorm4x8 repacking must give back the bytes exactly.
+TEST(GlSat, PixelsThroughRgba8Image) {
+  REQUIRE_GL();
+  demo::GlSatTuning t;
+  t.pixels_as_r32ui = false;
+  gl().builder->set_tuning(t);
+  for (int k = 0; k < demo::kNumGlSatVariants; ++k)
+    for (const auto& s : std::vector<std::pair<int, int>>{{33, 17}, {530, 20}})
+      check_case({static_cast<GlSatVariant>(k), s.first, s.second});
+  gl().builder->set_tuning({});
+}
+
 TEST(GlSat, OwnBufferAndTimers) {
   REQUIRE_GL();
   const int w = 300, h = 200;
