@@ -224,6 +224,11 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
   glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
   if (internal != GL_RGBA8)
     throw std::invalid_argument("GlSatBuilder::build: the texture is not GL_RGBA8");
+  GLint tw = 0, th = 0;
+  glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_WIDTH, &tw);
+  glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_HEIGHT, &th);
+  if (tw < width || th < height)
+    throw std::invalid_argument("GlSatBuilder::build: the texture is smaller than the size asked");
   const bool f32 = format == scandof::SatFormat::F32;
   // The fused path sums in uint32; float tables of more than 2^32/255 pixels would overflow, so
   // they take the work-efficient pipeline, which sums in float (as the CUDA side does).

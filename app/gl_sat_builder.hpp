@@ -11,9 +11,11 @@
 // size scan: block sums scanned and added back) with four block scans, and a fused reduce-then-
 // scan path over 128 x 32 tiles ported from kernels/include/scandof/device/sat_tiled.cuh.
 //
-// Needs a current GL >= 4.3 context (glad loaded). Shader files: sat_block_scan.glsl,
-// sat_lines.comp, sat_fused_reduce.comp, sat_fused_aux.comp, sat_fused_scan.comp from the shader
-// folder.
+// Needs a current GL >= 4.3 context (glad loaded). Shader files, from the folder given:
+// sat_lines.comp (+ sat_block_scan.glsl), sat_fused_reduce.comp and sat_fused_scan.comp
+// (+ sat_fused_common.glsl), sat_fused_aux.comp. The fused path sums in uint32; float tables of
+// more than 2^32/255 pixels take the work-efficient pipeline instead (float sums), as on the CUDA
+// side.
 #pragma once
 
 #include <array>
@@ -83,14 +85,14 @@ class GlSatBuilder {
   // Bytes of the output buffer: width * height * 16.
   static std::size_t table_bytes(int width, int height);
 
-  // Builds the table of `rgba8_texture` (a GL_RGBA8 2D texture, level 0, width x height) into
-  // the builder's own buffer (output()). Asynchronous: ends with glMemoryBarrier(SHADER_STORAGE
-  // | UNIFORM | BUFFER_UPDATE | CLIENT_MAPPED) so any later reader of the buffer sees the table.
-  // With `timed`, the stages are bracketed by GL_TIME_ELAPSED queries (stage_times()), so a
-  // timed build must not sit inside another GL_TIME_ELAPSED query of the caller's.
-  // GL state left behind: image unit 0 and SSBO binding points 0..3 point at the builder's
-  // objects; the current program is 0.
-  // Throws std::invalid_argument on bad sizes or a texture that is not RGBA8.
+  // Builds the table of `rgba8_texture` (a GL_RGBA8 2D texture: the lower-left width x height
+  // pixels of level 0) into the builder's own buffer (output()). Asynchronous: ends with
+  // glMemoryBarrier(SHADER_STORAGE | UNIFORM | BUFFER_UPDATE | CLIENT_MAPPED) so any later reader
+  // of the buffer sees the table. With `timed`, the stages are bracketed by GL_TIME_ELAPSED queries
+  // (stage_times()), so a timed build must not sit inside another GL_TIME_ELAPSED query of the
+  // caller's. GL state left behind: image unit 0 and SSBO binding points 0..3 point at the
+  // builder's objects; the current program is 0. Throws std::invalid_argument on bad sizes or a
+  // texture that is not RGBA8.
   void build(GLuint rgba8_texture, int width, int height, GlSatVariant variant,
              scandof::SatFormat format, bool timed = false);
   // The same into a caller's buffer of at least table_bytes(width, height) bytes at offset 0.

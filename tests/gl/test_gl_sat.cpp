@@ -254,6 +254,10 @@ TEST(GlSat, RejectsBadInput) {
                std::invalid_argument);
   EXPECT_THROW(gl().builder->build(tex.get(), 0, 4, GlSatVariant::Naive, SatFormat::U32),
                std::invalid_argument);
+  demo::GlTexture small = demo::make_texture(GL_TEXTURE_2D);
+  glTextureStorage2D(small.get(), 1, GL_RGBA8, 4, 4);
+  EXPECT_THROW(gl().builder->build(small.get(), 5, 4, GlSatVariant::Fused, SatFormat::U32),
+               std::invalid_argument);
   EXPECT_EQ(demo::parse_gl_sat_variant("conflict-free"), GlSatVariant::ConflictFree);
   EXPECT_THROW(demo::parse_gl_sat_variant("cub"), std::invalid_argument);
 }
