@@ -51,10 +51,11 @@ struct GlSatSupport {
 };
 GlSatSupport query_gl_sat_support();
 
-// GPU time of the stages of a recent build (GL_TIME_ELAPSED, read a few builds late from a ring:
-// never stalls). Paper variants: rows (block scans of the rows from the pixels, block sums, add),
-// columns (the same down the table's columns). Fused: rows_ms = tile reduce + small scans,
-// columns_ms = tile scans. valid is false until the ring has delivered a result.
+// GPU time of the stages of a recent timed build (GlTimer: timestamps read a few builds late from
+// a ring, never stalling). Paper variants: rows (block scans of the rows from the pixels, block
+// sums, add), columns (the same down the table's columns). Fused: rows_ms = tile reduce + small
+// scans, columns_ms = tile scans. valid is false until enough timed builds went through the ring
+// (GlTimer's 4, plus one) for a result to have been read.
 struct GlSatStageTimes {
   float rows_ms = 0, columns_ms = 0, total_ms = 0;
   bool valid = false;
@@ -88,11 +89,12 @@ class GlSatBuilder {
   // Builds the table of `rgba8_texture` (a GL_RGBA8 2D texture: the lower-left width x height
   // pixels of level 0) into the builder's own buffer (output()). Asynchronous: ends with
   // glMemoryBarrier(SHADER_STORAGE | UNIFORM | BUFFER_UPDATE | CLIENT_MAPPED) so any later reader
-  // of the buffer sees the table. With `timed`, the stages are bracketed by GL_TIME_ELAPSED queries
-  // (stage_times()), so a timed build must not sit inside another GL_TIME_ELAPSED query of the
-  // caller's. GL state left behind: image unit 0 and SSBO binding points 0..3 point at the
-  // builder's objects; the current program is 0. Throws std::invalid_argument on bad sizes or a
-  // texture that is not RGBA8.
+  // of the buffer sees the table.
+  // With `timed`, the stages are bracketed by GlTimers (timestamp pairs, so they may nest inside
+  // the caller's own timers); stage_times() reports them a few timed builds later.
+  // GL state left behind: image unit 0 and SSBO binding points 0..3 point at the builder's
+  // objects; the current program is 0.
+  // Throws std::invalid_argument on bad sizes or a texture that is not RGBA8 or too small.
   void build(GLuint rgba8_texture, int width, int height, GlSatVariant variant,
              scandof::SatFormat format, bool timed = false);
   // The same into a caller's buffer of at least table_bytes(width, height) bytes at offset 0.
@@ -119,6 +121,7 @@ class GlSatBuilder {
   std::size_t scratch_bytes_ = 0;
   std::array<GlTimer, 2> timers_;
   GlSatTuning tuning_;
+  int timed_builds_ = 0;
 };
 
 }  // namespace demo

@@ -8,7 +8,7 @@
 //   single: --reps builds, each bracketed by GL timestamps with a glFinish between (median, p10,
 //           p90): one build's GPU time, as a frame pays it;
 //   stream: --reps builds back to back between two timestamps (mean): what overlap allows;
-//   stages: the builder's own per-stage GL_TIME_ELAPSED ring (medians).
+//   stages: the builder's own per-stage GlTimer ring (timestamps read late; medians).
 // Every variant's first build is checked against the CPU reference (uint32 exact; float within
 // the tests' bound) unless --no-verify; a mismatch makes the exit status 1.
 // Writes DIR/glsatbench.json and DIR/glsatbench.csv (atomically) and prints a table.
@@ -240,7 +240,8 @@ int main(int argc, char** argv) {
                                   {"check", check}});
         }
     }
-    demo::check_gl("glsatbench");
+    if (const GLenum e = glGetError())
+      throw std::runtime_error("OpenGL error " + std::to_string(e));
     std::filesystem::create_directories(out_dir);
     scandof::util::write_text_file(out_dir + "/glsatbench.json", j.dump(2) + "\n");
     scandof::util::write_text_file(out_dir + "/glsatbench.csv", csv.str());
