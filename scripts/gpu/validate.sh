@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from a folder made by pack.sh:  bash .gpu-final/validate.sh [steps...]
-# steps: tests prims dof sanitize bench demo tool (default: all). Logs go to $OUT/logs.tgz (tarred as it goes, so
+# steps: tests prims dof sanitize bench demo tool glsat (default: all). Logs go to $OUT/logs.tgz (tarred as it goes, so
 # a cut-off run still brings back what finished; logs from earlier calls of this script in the
 # same command are kept); a summary table is printed last.
 set -u
 D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=${OUT:-/tmp/out}; L=/tmp/scandof-logs/logs; mkdir -p "$L" "$O"
-steps=${*:-tests prims dof sanitize bench demo tool}
+steps=${*:-tests prims dof sanitize bench demo tool glsat}
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
 if ! ls /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json >/dev/null 2>&1; then
   echo '{"file_format_version":"1.0.0","ICD":{"library_path":"libEGL_nvidia.so.0"}}' > /tmp/10_nvidia.json
@@ -95,6 +95,10 @@ if has tool; then
   done
   step 30 scantool_sort $T sort --verify --time /tmp/a.npy /tmp/s.npy
   step 30 scantool_sort_split $T sort --verify --algo split /tmp/a.npy /tmp/s2.npy
+fi
+if has glsat; then  # the OpenGL compute SAT backend (issue 12) on the NVIDIA EGL driver
+  step 300 test_gl_sat env SCANDOF_GLSAT_SHADERS="$D/shaders" "$R" "$D/test_gl_sat"
+  step 400 glsatbench "$R" "$D/glsatbench" --shaders "$D/shaders" --out "$L/glsat"
 fi
 (cd "$(dirname "$L")" && tar czf "$O/logs.tgz" logs)
 printf '%s\n' "=== summary" "${summary[@]}"
