@@ -12,9 +12,12 @@
 namespace demo {
 
 App::App(const std::string& resources, const Settings& initial, int width, int height)
-    : settings(initial), renderer(resources, initial.tessellation), applied_(initial) {
+    : settings(initial),
+      renderer(resources, initial.tessellation),
+      resources_(resources),
+      applied_(initial) {
   renderer.set_sat_format(settings.format);
-  sat = std::make_unique<SatStage>(settings.force_cpu);
+  sat = std::make_unique<SatStage>(settings.backend, resources_ + "/shaders");
   renderer.resize(width, height);
   sat->resize(width, height, frame_textures());
   primitives.probe();
@@ -32,9 +35,9 @@ void App::apply_settings() {
   }
   if (settings.tessellation != applied_.tessellation)
     renderer.set_tessellation(settings.tessellation);
-  if (settings.force_cpu != applied_.force_cpu) {
+  if (settings.backend != applied_.backend) {
     sat.reset();  // unregister before the new stage registers the same GL objects
-    sat = std::make_unique<SatStage>(settings.force_cpu);
+    sat = std::make_unique<SatStage>(settings.backend, resources_ + "/shaders");
     sat->resize(renderer.width(), renderer.height(), frame_textures());
     comparison_.clear();
   }

@@ -66,6 +66,7 @@ class App {
 
  private:
   void apply_settings();
+  std::string resources_;  // folder holding shaders/ and assets/
   FrameTextures frame_textures() const;
   GlTimer frame_timer_;  // scene start .. DoF end on the GPU
   Settings applied_;     // last frame's copy

@@ -170,7 +170,22 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          "where the blur runs: compute (CUDA kernel; the default, and the fragment\n"
          "shader where CUDA is not in use) or fragment (shaders/dof.frag)")
       ->type_name("NAME");
-  app.add_flag("--cpu", s.force_cpu, "use the CPU fallback even when a CUDA device is present");
+  app.add_option_function<std::string>(
+         "--backend",
+         [&](const std::string& v) {
+           for (int k = 0; k < kNumSatBackends; ++k) {
+             if (v == to_string(static_cast<SatBackend>(k))) {
+               s.backend = static_cast<SatBackend>(k);
+               return;
+             }
+           }
+           throw CLI::ValidationError("--backend", "auto, cuda, gl or cpu, got '" + v + "'");
+         },
+         "who builds the SATs: auto (CUDA if a device is usable, else GL compute,\n"
+         "else the CPU; the default), cuda, gl (GL 4.3 compute shaders) or cpu")
+      ->type_name("NAME");
+  app.add_flag_callback(
+      "--cpu", [&] { s.backend = SatBackend::Cpu; }, "the same as --backend cpu");
   app.add_flag_callback(
       "--no-animate", [&] { s.animate = false; }, "still scene (deterministic frames)");
   app.add_flag_callback(

@@ -18,6 +18,20 @@ const char* to_string(View v) {
   return "?";
 }
 
+const char* to_string(SatBackend b) {
+  switch (b) {
+    case SatBackend::Auto:
+      return "auto";
+    case SatBackend::Cuda:
+      return "cuda";
+    case SatBackend::Gl:
+      return "gl";
+    case SatBackend::Cpu:
+      return "cpu";
+  }
+  return "?";
+}
+
 const char* to_string(DofPass p) {
   return p == DofPass::Compute ? "compute" : "fragment";
 }
@@ -25,7 +39,7 @@ const char* to_string(DofPass p) {
 bool Settings::operator==(const Settings& o) const {
   return focus_distance == o.focus_distance && aperture == o.aperture &&
          max_radius == o.max_radius && variant == o.variant && method == o.method &&
-         format == o.format && force_cpu == o.force_cpu && dof_pass == o.dof_pass &&
+         format == o.format && backend == o.backend && dof_pass == o.dof_pass &&
          view == o.view && split == o.split && tessellation == o.tessellation &&
          animate == o.animate && vsync == o.vsync && show_ui == o.show_ui &&
          show_primitives == o.show_primitives && primitives == o.primitives;

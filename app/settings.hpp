@@ -22,6 +22,13 @@ enum class View : int {
 constexpr int kNumViews = NUM_VIEWS;
 const char* to_string(View v);  // the CLI's names: dof, sharp, coc, sat, split
 
+// Who builds the summed-area tables. Auto: CUDA when a device is usable, else GL compute shaders
+// when the context offers GL 4.3 compute (every AMD/Intel/Mesa GPU), else the CPU (read back,
+// sat_gold, upload). The window and the report say which was chosen and why.
+enum class SatBackend : int { Auto = 0, Cuda = 1, Gl = 2, Cpu = 3 };
+constexpr int kNumSatBackends = 4;
+const char* to_string(SatBackend b);  // the CLI's names: auto, cuda, gl, cpu
+
 // Where the depth-of-field blur runs: the full-screen fragment shader (shaders/dof.frag, any GL
 // 4.5 GPU, the CPU fallback too) or a CUDA kernel writing the output texture through interop
 // (kernels/src/dof.cu; about 90x faster on an H100, whose fragment shading is slow). Debug views
@@ -40,7 +47,7 @@ struct Settings {
   scandof::ScanAlgorithm variant = scandof::ScanAlgorithm::WorkEfficient;
   scandof::SatMethod method = scandof::SatMethod::Paper;
   scandof::SatFormat format = scandof::SatFormat::U32;
-  bool force_cpu = false;               // use the CPU fallback even with a device
+  SatBackend backend = SatBackend::Auto;
   DofPass dof_pass = DofPass::Compute;  // the fragment pass where compute cannot run (CPU path)
   // Scene and presentation.
   View view = View::DepthOfField;

@@ -174,9 +174,13 @@ void draw_ui(App& app, const UiInfo& info, Requests* req) {
       ImGui::Text("max |float - exact| box average: %.4g (of 255)", app.float_error());
     else
       ImGui::TextDisabled("not measured");
-#if SCANDOF_WITH_CUDA
-    ImGui::Checkbox("force CPU fallback", &s.force_cpu);
-#endif
+    {
+      const char* backends[] = {"auto", "CUDA", "GL compute", "CPU"};
+      static_assert(sizeof backends / sizeof *backends == kNumSatBackends);
+      int b = static_cast<int>(s.backend);
+      if (ImGui::Combo("SAT backend", &b, backends, kNumSatBackends))
+        s.backend = static_cast<SatBackend>(b);
+    }
   }
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
     const char* views[] = {"depth of field", "sharp", "circle of confusion", "SAT (normalised)",

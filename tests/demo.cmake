@@ -48,5 +48,16 @@ for f in --out --report --dump-sat; do \
   [ $rc -ne 0 ] && echo \"$msg\" | grep -q 'cannot write /dev/full' \
     || { echo \"$f /dev/full: exit $rc: $msg\"; exit 1; }; done")
     set_tests_properties(demo_cli PROPERTIES TIMEOUT 300 LABELS "demo")
+    # The GL compute backend inside the demo (llvmpipe here): headless --backend gl --verify at odd
+    # sizes for a paper variant and the fused path; the report must name the GL backend.
+    add_test(NAME demo_backend_gl
+      COMMAND sh -c "S='$<TARGET_FILE:scandof>'; set -e; \
+for cfg in '--size 33x17 --variant naive' '--size 1001x777 --variant work-efficient' \
+           '--size 193x65 --variant warp-shuffle' '--size 1921x1079 --method fused'; do \
+  out=$(\"$S\" --headless --frames 2 --no-animate --backend gl --verify $cfg 2>&1); \
+  echo \"$out\" | grep -q 'SAT verify OK' || { echo \"$cfg: $out\"; exit 1; }; \
+  echo \"$out\" | grep -q 'GL compute on' || { echo \"$cfg: not the GL backend: $out\"; exit 1; }; \
+done")
+    set_tests_properties(demo_backend_gl PROPERTIES TIMEOUT 600 LABELS "demo;gl")
   endif()
 endif()
