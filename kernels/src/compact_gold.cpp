@@ -2,10 +2,16 @@
 // std::stable_partition semantics), and the CompactAlgorithm names. Host only: built with and
 // without CUDA, so CI tests them.
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "scandof/compact.hpp"
@@ -65,6 +71,115 @@ std::size_t partition_flagged_gold(const T* in, const std::uint8_t* flags, T* ou
   return k;
 }
 
+namespace {
+
+// The threshold as a long double: exact for every 64-bit integer and every double. Integer text is
+// read as an integer first so that 9223372036854775807 is not rounded through a double.
+long double parse_threshold(const std::string& text) {
+  const auto bad = [&] {
+    return std::invalid_argument("cannot parse the test value '" + text + "' as a number");
+  };
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) throw bad();
+  char* end = nullptr;
+  errno = 0;
+  const bool negative = text[0] == '-';
+  if (negative) {
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (*end == '\0' && errno == 0) return static_cast<long double>(v);
+  } else {
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (*end == '\0' && errno == 0) return static_cast<long double>(v);
+  }
+  errno = 0;
+  const long double v = std::strtold(text.c_str(), &end);
+  if (*end != '\0') throw bad();
+  return v;  // ERANGE: +-inf or a denormal/zero, which compare correctly
+}
+
+template <class T>
+ValueTest<T> keep_none() {
+  // Nothing is below the lowest integer; NaN equals nothing.
+  if constexpr (std::is_integral_v<T>)
+    return ValueTest<T>{ValueTestKind::Less, std::numeric_limits<T>::lowest()};
+  else
+    return ValueTest<T>{ValueTestKind::Equal, std::numeric_limits<T>::quiet_NaN()};
+}
+template <class T>
+ValueTest<T> keep_all() {
+  if constexpr (std::is_integral_v<T>)
+    return ValueTest<T>{ValueTestKind::GreaterEqual, std::numeric_limits<T>::lowest()};
+  else
+    return ValueTest<T>{ValueTestKind::NotEqual, std::numeric_limits<T>::quiet_NaN()};
+}
+
+}  // namespace
+
+template <class T>
+ValueTest<T> make_value_test(ValueTestKind kind, const std::string& threshold) {
+  using K = ValueTestKind;
+  if (kind == K::NonZero || kind == K::Odd || kind == K::Even)
+    throw std::invalid_argument("make_value_test: this test takes no value");
+  const long double v = parse_threshold(threshold);
+  if (std::isnan(v)) return kind == K::NotEqual ? keep_all<T>() : keep_none<T>();
+  if constexpr (std::is_integral_v<T>) {
+    const long double lo = static_cast<long double>(std::numeric_limits<T>::lowest());
+    const long double hi = static_cast<long double>(std::numeric_limits<T>::max());
+    // For integer x: x < v <=> x < ceil(v), x <= v <=> x <= floor(v), and so on; each branch
+    // first settles the thresholds that every or no value of T passes.
+    switch (kind) {
+      case K::Less:
+        if (v > hi) return keep_all<T>();
+        if (v <= lo) return keep_none<T>();
+        return {kind, static_cast<T>(std::ceil(v))};
+      case K::LessEqual:
+        if (v >= hi) return keep_all<T>();
+        if (v < lo) return keep_none<T>();
+        return {kind, static_cast<T>(std::floor(v))};
+      case K::Greater:
+        if (v >= hi) return keep_none<T>();
+        if (v < lo) return keep_all<T>();
+        return {kind, static_cast<T>(std::floor(v))};
+      case K::GreaterEqual:
+        if (v > hi) return keep_none<T>();
+        if (v <= lo) return keep_all<T>();
+        return {kind, static_cast<T>(std::ceil(v))};
+      case K::Equal:
+      case K::NotEqual: {
+        const bool representable = v >= lo && v <= hi && v == std::floor(v);
+        if (!representable) return kind == K::Equal ? keep_none<T>() : keep_all<T>();
+        return {kind, static_cast<T>(v)};
+      }
+      default:
+        break;
+    }
+    throw std::invalid_argument("make_value_test: unknown test");
+  } else {
+    const long double top = static_cast<long double>(std::numeric_limits<T>::max());
+    const T inf = std::numeric_limits<T>::infinity();
+    if (std::isinf(v) || std::fabs(v) <= top) {
+      // float32: numpy rounds a threshold that fits to float32, through the double it parsed.
+      return {kind, static_cast<T>(static_cast<double>(v))};
+    }
+    // Finite but beyond T: only the infinity on its side compares beyond it.
+    const bool above = v > 0;
+    switch (kind) {
+      case K::Less:
+      case K::LessEqual:
+        return above ? ValueTest<T>{K::Less, inf} : ValueTest<T>{K::LessEqual, -inf};
+      case K::Greater:
+      case K::GreaterEqual:
+        return above ? ValueTest<T>{K::GreaterEqual, inf} : ValueTest<T>{K::Greater, -inf};
+      case K::Equal:
+        return keep_none<T>();
+      case K::NotEqual:
+        return keep_all<T>();
+      default:
+        break;
+    }
+    throw std::invalid_argument("make_value_test: unknown test");
+  }
+}
+
 #define SCANDOF_GOLD_PRED(T, P)                                          \
   template std::size_t compact_gold<T, P>(const T*, T*, std::size_t, P); \
   template std::size_t partition_gold<T, P>(const T*, T*, std::size_t, P);
@@ -73,7 +188,8 @@ std::size_t partition_flagged_gold(const T* in, const std::uint8_t* flags, T* ou
   template std::size_t partition_flagged_gold<T>(const T*, const std::uint8_t*, T*, std::size_t); \
   SCANDOF_GOLD_PRED(T, LessThan<T>)                                                               \
   SCANDOF_GOLD_PRED(T, NotEqualTo<T>)                                                             \
-  SCANDOF_GOLD_PRED(T, ValueTest<T>)
+  SCANDOF_GOLD_PRED(T, ValueTest<T>)                                                              \
+  template ValueTest<T> make_value_test<T>(ValueTestKind, const std::string&);
 SCANDOF_FOR_EACH_COMPACT_TYPE(SCANDOF_GOLD)
 
 }  // namespace scandof

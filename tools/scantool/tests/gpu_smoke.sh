@@ -2,8 +2,8 @@
 # GPU smoke test of scantool for the GPU machine (no numpy, no CTest needed there): every
 # algorithm x dtype x operator x kind against the --cpu reference, at awkward sizes, exact for
 # integers and min/max, within a tolerance for float sums; then --time at 2^24 for each algorithm.
-#   app/scantool/tests/gpu_smoke.sh "<launcher> <scantool>" WORKDIR [--full]
-# e.g. app/scantool/tests/gpu_smoke.sh ".gpu-scantool/rt/run .gpu-scantool/scantool" /tmp/st
+#   tools/scantool/tests/gpu_smoke.sh "<launcher> <scantool>" WORKDIR [--full]
+# e.g. tools/scantool/tests/gpu_smoke.sh ".gpu-scantool/rt/run .gpu-scantool/scantool" /tmp/st
 # Prints one line per failure and a summary; exit status 1 if anything failed.
 set -u
 read -r -a T <<<"$1"
