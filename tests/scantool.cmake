@@ -98,6 +98,16 @@ if(EXISTS ${_st_python})
   endif()
 endif()
 
+# --- robustness (issue 10): about 1300 hostile inputs, each checked for its exit status, a message
+# naming the problem and no damaged file; numpy gives the expected answers. CPU only in CI; on a
+# GPU machine the default path runs on the GPU and must agree all the same.
+if(EXISTS ${_st_python} AND _st_no_numpy EQUAL 0)
+  add_test(NAME scantool.robustness
+           COMMAND ${_st_python} ${PROJECT_SOURCE_DIR}/tests/robustness/scantool_robustness.py
+                   $<TARGET_FILE:scantool> ${CMAKE_CURRENT_BINARY_DIR}/scantool_robustness)
+  set_tests_properties(scantool.robustness PROPERTIES TIMEOUT 900)
+endif()
+
 # --- compact and sort: the default path (GPU where present) against --cpu, and their errors ----
 foreach(pair "gt3|>3" "lt_m2|<-2" "ge0|>=0" "eq1|==1" "ne0|!=0" "nonzero|nonzero" "odd|odd" "even|even")
   string(REPLACE "|" ";" pair "${pair}")

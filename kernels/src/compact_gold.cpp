@@ -75,25 +75,34 @@ namespace {
 
 // The threshold as a long double: exact for every 64-bit integer and every double. Integer text is
 // read as an integer first so that 9223372036854775807 is not rounded through a double.
-long double parse_threshold(const std::string& text) {
+struct Threshold {
+  long double value;
+  bool integer_text;  // "3000000000", not "3e9" or "2.5"
+};
+Threshold parse_threshold(const std::string& text) {
   const auto bad = [&] {
     return std::invalid_argument("cannot parse the test value '" + text + "' as a number");
   };
   if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) throw bad();
   char* end = nullptr;
   errno = 0;
-  const bool negative = text[0] == '-';
-  if (negative) {
+  if (text[0] == '-') {
     const long long v = std::strtoll(text.c_str(), &end, 10);
-    if (*end == '\0' && errno == 0) return static_cast<long double>(v);
+    if (*end == '\0' && errno == 0) return {static_cast<long double>(v), true};
   } else {
     const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-    if (*end == '\0' && errno == 0) return static_cast<long double>(v);
+    if (*end == '\0' && errno == 0) return {static_cast<long double>(v), true};
   }
+  // Integer text beyond 64 bits: long double's 64-bit mantissa still tells it from the limits
+  // (-9223372036854775809 must not round to INT64_MIN).
+  if (*end == '\0' && errno == ERANGE) return {std::strtold(text.c_str(), nullptr), true};
+  if (text.find_first_of("xX") != std::string::npos) throw bad();  // strtod would take hex
   errno = 0;
-  const long double v = std::strtold(text.c_str(), &end);
+  // As a double, the type numpy's Python float has (strtold would read "0.1" more precisely than
+  // numpy does). Overflow gives +-inf and compares as such; 1e400 is beyond every dtype anyway.
+  const double v = std::strtod(text.c_str(), &end);
   if (*end != '\0') throw bad();
-  return v;  // ERANGE: +-inf or a denormal/zero, which compare correctly
+  return {static_cast<long double>(v), false};
 }
 
 template <class T>
@@ -119,7 +128,8 @@ ValueTest<T> make_value_test(ValueTestKind kind, const std::string& threshold) {
   using K = ValueTestKind;
   if (kind == K::NonZero || kind == K::Odd || kind == K::Even)
     throw std::invalid_argument("make_value_test: this test takes no value");
-  const long double v = parse_threshold(threshold);
+  const Threshold t = parse_threshold(threshold);
+  long double v = t.value;
   if (std::isnan(v)) return kind == K::NotEqual ? keep_all<T>() : keep_none<T>();
   if constexpr (std::is_integral_v<T>) {
     const long double lo = static_cast<long double>(std::numeric_limits<T>::lowest());
@@ -156,19 +166,31 @@ ValueTest<T> make_value_test(ValueTestKind kind, const std::string& threshold) {
   } else {
     const long double top = static_cast<long double>(std::numeric_limits<T>::max());
     const T inf = std::numeric_limits<T>::infinity();
-    if (std::isinf(v) || std::fabs(v) <= top) {
-      // float32: numpy rounds a threshold that fits to float32, through the double it parsed.
-      return {kind, static_cast<T>(static_cast<double>(v))};
+    // numpy casts a Python float that fits float32 to float32 before comparing with a float32
+    // array; integers, and floats beyond float32, it compares in float64 or exactly.
+    if (!t.integer_text && std::fabs(v) <= top) v = static_cast<T>(static_cast<double>(v));
+    if (std::isinf(v)) return {kind, v > 0 ? inf : -inf};
+    // Between two neighbours lo < v < hi of T, or equal to one of them.
+    T lo, hi;
+    if (v > top) {
+      lo = std::numeric_limits<T>::max(), hi = inf;
+    } else if (v < -top) {
+      lo = -inf, hi = std::numeric_limits<T>::lowest();
+    } else {
+      const T f = static_cast<T>(v);
+      if (static_cast<long double>(f) == v) return {kind, f};
+      if (static_cast<long double>(f) < v)
+        lo = f, hi = std::nextafter(f, inf);
+      else
+        hi = f, lo = std::nextafter(f, -inf);
     }
-    // Finite but beyond T: only the infinity on its side compares beyond it.
-    const bool above = v > 0;
     switch (kind) {
       case K::Less:
       case K::LessEqual:
-        return above ? ValueTest<T>{K::Less, inf} : ValueTest<T>{K::LessEqual, -inf};
+        return {K::LessEqual, lo};  // x < v <=> x <= lo; NaN fails both
       case K::Greater:
       case K::GreaterEqual:
-        return above ? ValueTest<T>{K::GreaterEqual, inf} : ValueTest<T>{K::Greater, -inf};
+        return {K::GreaterEqual, hi};
       case K::Equal:
         return keep_none<T>();
       case K::NotEqual:

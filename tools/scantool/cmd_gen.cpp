@@ -77,6 +77,9 @@ long double parse_int_bound(const std::string& text, const std::string& what,
     const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
     if (*end == '\0' && errno == 0) return static_cast<long double>(v);
   }
+  // Beyond 64 bits (surely out of range): long double keeps it apart from the limits, where a
+  // double would round -9223372036854775809 to INT64_MIN.
+  if (!text.empty() && *end == '\0' && errno == ERANGE) return std::strtold(text.c_str(), nullptr);
   const double v = parse_finite(text, what, -HUGE_VAL, HUGE_VAL);
   if (v != std::floor(v)) throw UsageError("--low and --high must be integers for " + dtype);
   return static_cast<long double>(v);

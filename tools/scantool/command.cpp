@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -88,8 +89,10 @@ double parse_finite(const std::string& text, const std::string& what, double lo,
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) ||
-      (errno == ERANGE && std::fabs(v) > 1))
+  // strtod also reads hexadecimal ("0x10") and skips leading blanks; an option value is neither.
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) ||
+      text.find_first_of("xX") != std::string::npos || end != text.c_str() + text.size() ||
+      !std::isfinite(v) || (errno == ERANGE && std::fabs(v) > 1))
     throw UsageError(what + " must be a finite number, got '" + text + "'");
   if (v < lo || v > hi) {
     char range[96];
