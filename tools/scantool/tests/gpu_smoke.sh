@@ -5,6 +5,8 @@
 #   tools/scantool/tests/gpu_smoke.sh "<launcher> <scantool>" WORKDIR [--full]
 # e.g. tools/scantool/tests/gpu_smoke.sh ".gpu-scantool/rt/run .gpu-scantool/scantool" /tmp/st
 # Prints one line per failure and a summary; exit status 1 if anything failed.
+# SMOKE_SECTIONS picks parts (default all: "scan nan compact time"); each part fits the device's
+# 10-minute command limit on its own: e.g. SMOKE_SECTIONS="nan compact" for issue 10's checks.
 set -u
 read -r -a T <<<"$1"
 W=$2
@@ -12,6 +14,8 @@ FULL=${3:-}
 mkdir -p "$W"
 fails=0
 runs=0
+SECTIONS=" ${SMOKE_SECTIONS:-scan nan compact time} "
+has() { [[ $SECTIONS == *" $1 "* ]]; }
 ALGOS="naive work-efficient conflict-free optimized warp-shuffle single-pass cub"
 
 st() { "${T[@]}" "$@"; }
@@ -37,6 +41,7 @@ check() {  # dtype n op kind tol-args...
   done
 }
 
+if has scan; then
 SIZES="1 1000 100003"
 [ "$FULL" = --full ] && SIZES="1 2 31 1000 4097 100003 1048579"
 for dt in int32 uint32 int64 float32 float64; do
@@ -78,7 +83,9 @@ for dt in float32 float64; do
       fail "--verify $algo $dt: $msg"
   done
 done
+fi
 
+if has nan; then
 # NaN in min/max scans (issue 10): NaN propagates as in np.minimum.accumulate, on every GPU
 # algorithm as on the CPU reference; the identity (+-inf) must never leak into the output. One NaN
 # is patched into a generated array (no numpy here) at the first, second, a middle and the last
@@ -114,13 +121,15 @@ nan_check() {  # dtype n index
   done
 }
 for dt in float32 float64; do
-  for n in 1000 100003 16777223; do
+  for n in 1000 16777223; do
     for k in 0 1 $((n / 2)) $((n - 1)); do
       nan_check "$dt" "$n" "$k"
     done
   done
 done
+fi
 
+if has compact; then
 # Compaction thresholds outside the element type (issue 10): compared in exact arithmetic, the
 # GPU kernels and the CPU reference keep the same elements (numpy's answer; the CTest robustness
 # suite checks the CPU reference against numpy). Every algorithm, bit-exact against --cpu.
@@ -141,6 +150,9 @@ for dt in int32 uint32 int64 float32 float64; do
       runs=$((runs + 1))
       msg=$(st compact --algo "$algo" --keep "$test" "$W/c_$dt.npy" "$W/c_out.npy" 2>&1) ||
         { fail "compact $algo $dt $test: $msg"; continue; }
+      if [ -z "${SMOKE_ALLOW_CPU:-}" ]; then
+        case $msg in *"computed on the CPU"*) fail "no GPU used: $msg"; continue ;; esac
+      fi
       cmp -s "$W/c_out.npy" "$W/c_ref.npy" ||
         fail "compact $algo $dt '$test': GPU kept $(echo "$msg" | tail -n 1), CPU $(cat "$W/c_ref.txt")"
     done
@@ -151,11 +163,14 @@ done
   fail "int32 '>3000000000' should keep 0"
 [ "$(st compact --keep '>-1' "$W/c_uint32.npy" "$W/c_out.npy" 2>/dev/null)" = 100003 ] ||
   fail "uint32 '>-1' should keep all 100003"
+fi
 
+if has time; then
 echo "== --time --verify, int32 2^24 (kernel median of 20, end-to-end) =="
 st gen --dtype int32 --n 2^24 --seed 4 "$W/t.npy"
 for algo in $ALGOS; do
   st scan --time --verify --algo "$algo" "$W/t.npy" "$W/t_out.npy" || fail "--time $algo"
 done
+fi
 echo "scantool GPU smoke: $runs GPU scans checked, $fails failure(s)"
 [ "$fails" = 0 ]
