@@ -12,7 +12,7 @@ bins=()
 for b in tests/test_scan tests/test_scan_gold tests/test_scan_large tests/test_sat tests/test_sat_gold \
          tests/test_compact tests/test_compact_large tests/test_sort tests/test_sort_large \
          tests/test_npy tests/test_sat_interleaved tests/test_dof_cuda tests/test_dof_gold tests/test_image_metrics bench/dofbench bench/scanbench bench/satbench bench/compactbench bench/sortbench \
-         bench/tune_single_pass bench/glsatbench tests/test_gl_sat app/scantool/scantool app/scandof; do
+         bench/tune_single_pass bench/glsatbench tests/test_gl_sat tools/scantool/scantool app/scandof; do
   [[ -x $build/$b ]] && bins+=("$build/$b")
 done
 "$bundle" "$out/rt" "${bins[@]}"
