@@ -57,13 +57,21 @@ void App::frame(int width, int height, float dt_s) {
   if (settings.animate) time_s_ += dt_s;
   renderer.render_scene(camera, time_s_, &frame_timer_);
   // The compute pass only makes the blurred image; the debug views stay in the fragment shader.
-  const bool compute = settings.dof_pass == DofPass::Compute &&
-                       settings.view == View::DepthOfField && sat->can_compute_dof();
-  const bool computed = sat->build(settings, SatTiming::Latest, compute);
-  if (!computed) renderer.render_dof(settings, sat->buffer());
+  // Compute means the CUDA kernel inside the SAT stage's map on the CUDA backend, the GL compute
+  // shader after the build elsewhere (GL backend, CPU fallback).
+  const bool compute =
+      settings.dof_pass == DofPass::Compute && settings.view == View::DepthOfField;
+  const bool computed = sat->build(settings, SatTiming::Latest, compute && sat->can_compute_dof());
+  if (!computed) {
+    if (compute)
+      renderer.render_dof_compute(settings, sat->buffer());
+    else
+      renderer.render_dof(settings, sat->buffer());
+  }
   frame_timer_.end();
   last_.sat = sat->times();
-  last_.dof_pass = computed ? DofPass::Compute : DofPass::Fragment;
+  last_.dof_pass = compute ? DofPass::Compute : DofPass::Fragment;
+  last_.dof_cuda = computed;
   last_.scene_ms = renderer.scene_timer.ms();
   // The handoffs between GL and CUDA (the map waits for GL's scene, GL waits for the unmap) are
   // what the GPU span holds beyond the passes themselves: that residual is the interop cost. The
@@ -72,7 +80,7 @@ void App::frame(int width, int height, float dt_s) {
                        (computed ? last_.sat.dof_compute_ms : renderer.dof_timer.ms());
   last_.interop_ms = sat->using_cuda() ? std::max(0.0f, frame_timer_.ms() - passes) : 0.0f;
   last_.sat_ms = last_.sat.build_ms;
-  last_.dof_ms = computed ? last_.sat.dof_compute_ms : renderer.dof_timer.ms();
+  last_.dof_ms = computed ? last_.sat.dof_compute_ms : renderer.dof_timer.ms();  // CUDA or GL
   last_.ui_ms = ui_timer.ms();
   last_.frame_gpu_ms = frame_timer_.ms();
   last_.frame_cpu_ms =
@@ -117,30 +125,37 @@ void App::measure_float_error() {
 
 bool App::verify(std::string* message) {
   bool ok = verify_sat(*sat, settings, renderer.read_rgba(renderer.color_texture()), message);
-  if (!sat->can_compute_dof()) return ok;
-  // The two DoF passes must agree: the CUDA kernel is the fragment shader's DepthOfField view
-  // moved to compute. Both weigh exact integer boxes in float and round to 8 bits, so they may
-  // differ by one step where a value falls on a rounding boundary, never more.
+  // The DoF passes must agree: the GL compute shader and the CUDA kernel are the fragment shader's
+  // DepthOfField view moved to compute. All weigh exact integer boxes in float and round to 8
+  // bits, so they may differ by one step where a value falls on a rounding boundary, never more.
   Settings s = settings;
   s.view = View::DepthOfField;
   renderer.render_dof(s, sat->buffer());
   const std::vector<uint8_t> frag = renderer.read_rgba(renderer.output_texture());
-  sat->build(s, SatTiming::Wait, /*dof=*/true);
-  const std::vector<uint8_t> comp = renderer.read_rgba(renderer.output_texture());
-  int worst = 0;
-  std::size_t off = 0;
-  for (std::size_t i = 0; i < frag.size(); ++i) {
-    const int d = std::abs(int(frag[i]) - int(comp[i]));
-    worst = std::max(worst, d);
-    if (d > 1) ++off;
+  auto check = [&](const char* name) {
+    const std::vector<uint8_t> other = renderer.read_rgba(renderer.output_texture());
+    int worst = 0;
+    std::size_t off = 0;
+    for (std::size_t i = 0; i < frag.size(); ++i) {
+      const int d = std::abs(int(frag[i]) - int(other[i]));
+      worst = std::max(worst, d);
+      if (d > 1) ++off;
+    }
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "\nDoF passes %s: %s vs fragment max difference %d/255, %zu of %zu channel "
+                  "values differ by more than 1",
+                  worst <= 1 ? "agree" : "DISAGREE", name, worst, off, frag.size());
+    *message += buf;
+    ok = ok && worst <= 1;
+  };
+  renderer.render_dof_compute(s, sat->buffer());
+  check("GL compute");
+  if (sat->can_compute_dof()) {
+    sat->build(s, SatTiming::Wait, /*dof=*/true);
+    check("CUDA compute");
   }
-  char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "\nDoF passes %s: compute vs fragment max difference %d/255, %zu of %zu channel "
-                "values differ by more than 1",
-                worst <= 1 ? "agree" : "DISAGREE", worst, off, frag.size());
-  *message += buf;
-  return ok && worst <= 1;
+  return ok;
 }
 
 void App::dump_sat(const std::string& path) {

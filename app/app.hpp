@@ -33,6 +33,7 @@ struct FrameTimes {
   float frame_gpu_ms = 0;  // GL timestamps: scene start .. DoF end
   float frame_cpu_ms = 0;  // host wall time of App::frame
   DofPass dof_pass = DofPass::Fragment;  // which pass made this frame's blur
+  bool dof_cuda = false;                 // compute pass: the CUDA kernel (else GL compute)
   SatTimes sat;
 };
 
