@@ -43,7 +43,6 @@ void App::frame(int width, int height, float dt_s) {
     sat->release();
     renderer.resize(width, height);
     sat->resize(width, height, renderer.color_texture());
-    comparison_.clear();
   }
   if (settings.animate) time_s_ += dt_s;
   renderer.render_scene(camera, time_s_);

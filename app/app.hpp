@@ -25,6 +25,11 @@ namespace demo {
 struct FrameTimes {
   float scene_ms = 0, dof_ms = 0, frame_ms = 0;
   SatTimes sat;
+  // The frame budget (issue 8; the UI's stacked bar reads these, zero = not measured yet, the UI
+  // then falls back to the fields above): interop = map + unmap, sat = the SAT build, ui = the
+  // panels' draw, frame_gpu = scene start to DoF end, frame_cpu = the CPU time of App::frame.
+  float interop_ms = 0, sat_ms = 0, ui_ms = 0, frame_gpu_ms = 0, frame_cpu_ms = 0;
+  std::string dof_pass = "fragment";  // which DoF pass ran (fragment / compute)
 };
 
 class App {

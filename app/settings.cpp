@@ -23,7 +23,8 @@ bool Settings::operator==(const Settings& o) const {
          max_radius == o.max_radius && variant == o.variant && method == o.method &&
          format == o.format && force_cpu == o.force_cpu && view == o.view && split == o.split &&
          tessellation == o.tessellation && animate == o.animate && vsync == o.vsync &&
-         show_ui == o.show_ui && show_primitives == o.show_primitives && primitives == o.primitives;
+         show_ui == o.show_ui && show_overlay == o.show_overlay && show_help == o.show_help &&
+         show_primitives == o.show_primitives && primitives == o.primitives;
 }
 
 }  // namespace demo
