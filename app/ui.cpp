@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "app.hpp"
@@ -428,17 +430,36 @@ void overlay(App& app, const UiInfo& info) {
     ImGui::TextDisabled("de-int %.3f rows %.3f tr %.3f", t.sat.deinterleave_ms, t.sat.row_scan_ms,
                         t.sat.transpose_ms);
     ImGui::TextDisabled("cols %.3f back %.3f", t.sat.column_scan_ms, t.sat.transpose_back_ms);
+    // The bars: naive against work-efficient (and the current variant, and the fused path). Live
+    // in the window (re-timed in rotation); headless --screenshot-ui shows the comparison's.
+    std::vector<std::pair<std::string, float>> bars;
+    const char* source = nullptr;
     if (info.live && !info.live->entries.empty()) {
-      float worst = 0;
-      for (const auto& e : info.live->entries) worst = std::max(worst, e.median_ms);
-      for (const auto& e : info.live->entries) {
-        char lbl[80];
-        std::snprintf(lbl, sizeof lbl, "%s %.3f ms", e.name.c_str(), e.median_ms);
-        ImGui::ProgressBar(worst > 0 ? e.median_ms / worst : 0.0f, ImVec2(bw, 0), lbl);
+      for (const auto& e : info.live->entries) bars.emplace_back(e.name, e.median_ms);
+      source = "live";
+    } else if (!app.comparison().empty()) {
+      for (const auto& v : app.comparison()) {
+        const bool paper = v.method == scandof::SatMethod::Paper;
+        if ((paper && (v.variant == scandof::ScanAlgorithm::Naive ||
+                       v.variant == scandof::ScanAlgorithm::WorkEfficient ||
+                       (v.variant == s.variant && s.method == scandof::SatMethod::Paper))) ||
+            v.method == scandof::SatMethod::Fused)
+          bars.emplace_back(paper ? v.name : "fused (fastest)", v.median.build_ms);
       }
-      ImGui::TextDisabled("live, medians of %zu; costs %.2f ms/frame", LiveCompare::kSamples,
-                          info.live->cost_ms);
+      source = "comparison";
     }
+    float worst = 0;
+    for (const auto& b : bars) worst = std::max(worst, b.second);
+    for (const auto& b : bars) {
+      char lbl[80];
+      std::snprintf(lbl, sizeof lbl, "%s %.3f ms", b.first.c_str(), b.second);
+      ImGui::ProgressBar(worst > 0 ? b.second / worst : 0.0f, ImVec2(bw, 0), lbl);
+    }
+    if (source && info.live && !info.live->entries.empty())
+      ImGui::TextDisabled("live: medians of %zu, cost %.2f ms per timed frame",
+                          LiveCompare::kSamples, info.live->cost_ms);
+    else if (source)
+      ImGui::TextDisabled("SAT build, medians of %d (Time every variant)", kCompareReps);
   } else {
     ImGui::TextColored(kWarn, "CPU fallback");
     ImGui::Text("%s %.2f ms (CPU)", kSatBuild, t.sat.cpu_build_ms);
