@@ -19,6 +19,7 @@ namespace {
 
 UiCheck* g_check = nullptr;  // set by draw_ui for the frame (ui_tip records items into it)
 float g_side_x = 0, g_side_y = 0, g_side_w = 0, g_side_h = 0;
+float g_overlay_bottom = 0;  // the timing overlay's lower edge (0 when hidden)
 
 const ImVec4 kGood(0.5f, 1.0f, 0.5f, 1.0f), kWarn(1.0f, 0.55f, 0.2f, 1.0f);
 const char* const kNeedsCuda =
@@ -289,8 +290,11 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
   }
   ImGui::TextDisabled("%s", info.gl_renderer.c_str());
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.gl_renderer.c_str());
-  ImGui::Text("%.1f fps = %.1f ms/frame, %dx%d", info.fps, info.frame_interval_ms,
-              app.renderer.width(), app.renderer.height());
+  const float interval = info.frame_interval_ms > 0 ? info.frame_interval_ms
+                         : info.fps > 0             ? 1000.0f / info.fps
+                                                    : 0;
+  ImGui::Text("%.1f fps = %.1f ms/frame, %dx%d", info.fps, interval, app.renderer.width(),
+              app.renderer.height());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Frames per second and its inverse, the time between frames (loop interval: "
@@ -468,6 +472,7 @@ void overlay(App& app, const UiInfo& info) {
   }
   ImGui::Text("frame budget (%.1f fps)", info.fps);
   budget_bar(app, info, bw);
+  g_overlay_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
   ImGui::End();
 }
 
@@ -499,11 +504,13 @@ void help_window(Settings* s) {
   if (!open) s->show_help = false;
 }
 
-// A legend for the debug views at the bottom of the scene, right of the sidebar.
-void view_legend(const Settings& s, float left) {
+// A legend for the debug views at the right, under the timing overlay (the bottom belongs to the
+// Primitives window and the toasts).
+void view_legend(const Settings& s) {
   if (s.view == View::DepthOfField || s.view == View::Sharp) return;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(left + 8, io.DisplaySize.y - 8), ImGuiCond_Always, ImVec2(0, 1));
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 8, g_overlay_bottom + 8), ImGuiCond_Always,
+                          ImVec2(1, 0));
   ImGui::SetNextWindowBgAlpha(0.6f);
   ImGui::Begin("##legend", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
@@ -548,11 +555,17 @@ void toast(const UiInfo& info) {
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y - 12), ImGuiCond_Always,
                           ImVec2(0.5f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.8f * std::min(1.0f, info.toast_left_s));
+  // Sized from the text, not auto-resized: an auto-resized window stays hidden on its first frame,
+  // which at the CPU fallback's ~1 fps is a second of a toast lost.
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  const float wrap = io.DisplaySize.x * 0.8f;
+  const ImVec2 text = ImGui::CalcTextSize(info.toast.c_str(), nullptr, false, wrap);
+  ImGui::SetNextWindowSize(ImVec2(text.x + 2 * pad.x + 2, text.y + 2 * pad.y), ImGuiCond_Always);
   ImGui::Begin("##toast", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
-                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize |
-                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
-  ImGui::PushTextWrapPos(io.DisplaySize.x * 0.8f);
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                   ImGuiWindowFlags_NoNav);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
   if (info.toast_error)
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s", info.toast.c_str());
   else
@@ -607,9 +620,10 @@ void draw_ui(App& app, const UiInfo& info, Requests* req) {
                                             IM_COL32(255, 255, 255, 200),
                                             "H: show panels   F1: help");
   }
+  g_overlay_bottom = 0;
   if (s.show_overlay) overlay(app, info);
   if (s.show_ui || check) {
-    view_legend(s, g_side_w);
+    view_legend(s);
     app.primitives.draw(&s.primitives, &s.show_primitives, req);
   }
   if (s.show_help) help_window(&s);
