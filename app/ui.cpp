@@ -225,7 +225,10 @@ void comparison_panel(const App& app, Requests* req) {
             m.deinterleave_ms, m.row_scan_ms, m.transpose_ms, m.column_scan_ms,
             m.transpose_back_ms);
       ImGui::TableNextColumn();
-      ImGui::Text("%.3f", m.row_scan_ms + m.column_scan_ms);
+      if (app.sat->using_cuda())
+        ImGui::Text("%.3f", m.row_scan_ms + m.column_scan_ms);
+      else
+        ImGui::TextDisabled("-");  // the CPU path has no separate scans
       ImGui::TableNextColumn();
       ImGui::Text("%.3f", m.build_ms);
     }
