@@ -52,7 +52,6 @@ void App::frame(int width, int height, float dt_s) {
     sat->release();
     renderer.resize(width, height);
     sat->resize(width, height, frame_textures());
-    comparison_.clear();
   }
   if (settings.animate) time_s_ += dt_s;
   renderer.render_scene(camera, time_s_, &frame_timer_);

@@ -35,6 +35,10 @@ struct FrameTimes {
   DofPass dof_pass = DofPass::Fragment;  // which pass made this frame's blur
   bool dof_cuda = false;                 // compute pass: the CUDA kernel (else GL compute)
   SatTimes sat;
+  // "fragment", "compute (CUDA)" or "compute (GL)": the UI's and the report's name of the pass.
+  std::string dof_pass_name() const {
+    return dof_pass == DofPass::Fragment ? "fragment" : dof_cuda ? "compute (CUDA)" : "compute (GL)";
+  }
 };
 
 class App {

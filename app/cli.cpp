@@ -109,7 +109,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_option_function<std::string>(
          "--focus",
          [&](const std::string& v) { s.focus_distance = checked_float("--focus", v, 0.0f, true); },
-         "focal distance in scene units (default 15)")
+         "focal distance in scene units (default 20)")
       ->type_name("D");
   app.add_option_function<std::string>(
          "--aperture",
@@ -232,6 +232,12 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          "elements for --primitives: 2^K as K, 2^K, or a power of two\n"
          "(default 22, i.e. 4194304)")
       ->type_name("N");
+  app.add_option("--screenshot-dir", o.screenshot_dir,
+                 "window: folder for F12 / P screenshots (default: the working directory)")
+      ->type_name("DIR");
+  app.add_flag("--ui-selftest", o.ui_selftest,
+               "window: expand every panel section, scroll through the panels and check\n"
+               "that every control was visible; exit 1 if one was not (tests)");
   app.add_option("--resources", o.resources,
                  "folder with shaders/ and assets/ (default: next to the binary)")
       ->type_name("DIR");

@@ -43,7 +43,7 @@ RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>
   add("interop_ms", [](const FrameTimes& f) { return f.interop_ms; });
   add("sat_ms", [](const FrameTimes& f) { return f.sat_ms; });
   const bool compute = !frames.empty() && frames.back().dof_pass == DofPass::Compute;
-  m.dof_pass = !compute ? "fragment" : frames.back().dof_cuda ? "compute (CUDA)" : "compute (GL)";
+  m.dof_pass = frames.empty() ? "fragment" : frames.back().dof_pass_name();
   add(compute ? "dof_compute_ms" : "dof_fragment_ms", [](const FrameTimes& f) { return f.dof_ms; });
   add("frame_gpu_ms", [](const FrameTimes& f) { return f.frame_gpu_ms; });
   add("frame_cpu_ms", [](const FrameTimes& f) { return f.frame_cpu_ms; });

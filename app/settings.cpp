@@ -42,6 +42,7 @@ bool Settings::operator==(const Settings& o) const {
          format == o.format && backend == o.backend && dof_pass == o.dof_pass &&
          view == o.view && split == o.split && tessellation == o.tessellation &&
          animate == o.animate && vsync == o.vsync && show_ui == o.show_ui &&
+         show_overlay == o.show_overlay && show_help == o.show_help &&
          show_primitives == o.show_primitives && primitives == o.primitives;
 }
 

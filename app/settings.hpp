@@ -39,7 +39,7 @@ const char* to_string(DofPass p);  // the CLI's names: fragment, compute
 
 struct Settings {
   // Lens (thin-lens model; distances in scene units along the view axis).
-  float focus_distance = 15.0f;
+  float focus_distance = 20.0f;  // the blue teapot's depth in the start view (Camera)
   float aperture = 12.0f;  // CoC radius in pixels of a point at infinity (lens constant folded in)
   float max_radius = 24.0f;  // largest blur radius in pixels
   // SAT construction. `variant` is the scan variant of the paper pipeline (library type
@@ -55,7 +55,9 @@ struct Settings {
   int tessellation = 10;  // teapot patch subdivisions per side
   bool animate = true;
   bool vsync = true;
-  bool show_ui = true;
+  bool show_ui = true;       // H: the panels
+  bool show_overlay = true;  // T: the timing heads-up overlay on the scene
+  bool show_help = false;    // F1: keys and mouse
   // The Primitives window (library vs CUB on one primitive). Part of operator== like everything
   // else; changing it rebuilds nothing.
   bool show_primitives = false;
