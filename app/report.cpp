@@ -47,6 +47,7 @@ RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>
   add(compute ? "dof_compute_ms" : "dof_fragment_ms", [](const FrameTimes& f) { return f.dof_ms; });
   add("frame_gpu_ms", [](const FrameTimes& f) { return f.frame_gpu_ms; });
   add("frame_cpu_ms", [](const FrameTimes& f) { return f.frame_cpu_ms; });
+  add("frame_interval_ms", [](const FrameTimes& f) { return f.frame_interval_ms; });
   return m;
 }
 
