@@ -58,8 +58,7 @@ void App::frame(int width, int height, float dt_s) {
   // The compute pass only makes the blurred image; the debug views stay in the fragment shader.
   // Compute means the CUDA kernel inside the SAT stage's map on the CUDA backend, the GL compute
   // shader after the build elsewhere (GL backend, CPU fallback).
-  const bool compute =
-      settings.dof_pass == DofPass::Compute && settings.view == View::DepthOfField;
+  const bool compute = settings.dof_pass == DofPass::Compute && settings.view == View::DepthOfField;
   const bool computed = sat->build(settings, SatTiming::Latest, compute && sat->can_compute_dof());
   if (!computed) {
     if (compute)

@@ -39,7 +39,9 @@ struct FrameTimes {
   SatTimes sat;
   // "fragment", "compute (CUDA)" or "compute (GL)": the UI's and the report's name of the pass.
   std::string dof_pass_name() const {
-    return dof_pass == DofPass::Fragment ? "fragment" : dof_cuda ? "compute (CUDA)" : "compute (GL)";
+    return dof_pass == DofPass::Fragment ? "fragment"
+           : dof_cuda                    ? "compute (CUDA)"
+                                         : "compute (GL)";
   }
 };
 

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -249,6 +250,17 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
     return rc == 0 ? 0 : kExitBadArguments;
   }
   if (o.headless && o.frames < 0) o.frames = 60;
+  // Flags that would be ignored without a word, refused instead (issue 10, class 8).
+  auto refuse = [&](const std::string& why) {
+    std::fprintf(stderr, "scandof: %s\n", why.c_str());
+    return std::optional<int>(kExitBadArguments);
+  };
+  if (!o.headless && o.frames < 0 && (o.exit_after || !o.screenshot.empty()))
+    return refuse(
+        "--exit and --screenshot in window mode need --frames N (else the window never "
+        "ends; a person takes screenshots with F12)");
+  if (!o.headless && !o.report.empty())
+    return refuse("--report is written by headless runs only (add --headless)");
   *out = o;
   return std::nullopt;
 }

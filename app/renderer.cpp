@@ -59,6 +59,31 @@ Renderer::Renderer(const std::string& resources, int tessellation) : res_(resour
   empty_vao_ = make_vertex_array();
 }
 
+void check_frame_size(int width, int height) {
+  // Asked of the GL implementation before anything is allocated: a size past a limit used to end
+  // in a crash inside the driver (16384x16384: SIGSEGV after 40 s and 12 GB), not a message.
+  GLint max_tex = 0, max_rb = 0, vp[2] = {0, 0};
+  GLint64 max_ssbo = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_tex);
+  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
+  glGetIntegerv(GL_MAX_VIEWPORT_DIMS, vp);
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_ssbo);
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  auto refuse = [&](const std::string& what) {
+    throw std::runtime_error("frame size " + size + " is beyond this GL implementation: " + what);
+  };
+  const int side = std::max(width, height);
+  if (side > max_tex) refuse("GL_MAX_TEXTURE_SIZE is " + std::to_string(max_tex));
+  if (side > max_rb) refuse("GL_MAX_RENDERBUFFER_SIZE is " + std::to_string(max_rb));
+  if (width > vp[0] || height > vp[1])
+    refuse("GL_MAX_VIEWPORT_DIMS is " + std::to_string(vp[0]) + "x" + std::to_string(vp[1]));
+  // The SAT buffer is read as one shader storage block (16 bytes per pixel).
+  const double sat_bytes = 16.0 * width * height;
+  if (sat_bytes > static_cast<double>(max_ssbo))
+    refuse("its summed-area table needs " + std::to_string(static_cast<long long>(sat_bytes)) +
+           " bytes, GL_MAX_SHADER_STORAGE_BLOCK_SIZE is " + std::to_string(max_ssbo));
+}
+
 void Renderer::set_tessellation(int level) {
   teapot_ = upload(tessellate(teapot_data_, level));
 }
@@ -115,6 +140,7 @@ void Renderer::load_textures() {
 
 void Renderer::resize(int width, int height) {
   if (width <= 0 || height <= 0) throw std::invalid_argument("render targets need a nonzero size");
+  check_frame_size(width, height);
   width_ = width;
   height_ = height;
   color_ = make_texture(GL_TEXTURE_2D);

@@ -16,6 +16,10 @@
 
 namespace demo {
 
+// Throws std::runtime_error naming the limit when a width x height frame exceeds what the current
+// GL context allows (texture, renderbuffer and viewport sizes, the SAT's shader storage block).
+void check_frame_size(int width, int height);
+
 class Renderer {
  public:
   // Loads shaders and assets from `resources` (holding shaders/ and assets/). Throws naming the

@@ -30,7 +30,7 @@ std::vector<VariantTiming> compare_variants(SatStage& sat, const Settings& s, in
       if (std::find(seen.begin(), seen.end(), vt.name) != seen.end()) continue;
       seen.push_back(vt.name);
     } else {
-      vt.name = sat.kind() == SatBackend::Cpu     ? std::string("CPU fallback")
+      vt.name = sat.kind() == SatBackend::Cpu         ? std::string("CPU fallback")
                 : method != scandof::SatMethod::Paper ? std::string(scandof::to_string(method))
                                                       : std::string(scandof::to_string(variant));
     }

@@ -1,6 +1,8 @@
 #include "sat_stage.hpp"
 
 #include <chrono>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "scandof/sat.hpp"
@@ -107,6 +109,15 @@ void SatStage::resize(int width, int height, const FrameTextures& tex) {
                        nullptr, GL_DYNAMIC_STORAGE_BIT);
 #if SCANDOF_WITH_CUDA
   if (cuda_) {
+    // The builder's scratch (at most one more table) must fit beside what GL already holds.
+    std::size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const std::size_t need = scandof::SatBuilder::table_bytes(width, height, 3);
+    if (need > free_b)
+      throw std::runtime_error("frame size " + std::to_string(width) + "x" +
+                               std::to_string(height) + ": the SAT scratch needs " +
+                               std::to_string(need) + " bytes, the device has " +
+                               std::to_string(free_b) + " free");
     cuda_->color = CudaGlRegistration::image(tex.color, cudaGraphicsRegisterFlagsReadOnly);
     cuda_->sat =
         CudaGlRegistration::buffer(sat_buffer_.get(), cudaGraphicsRegisterFlagsWriteDiscard);

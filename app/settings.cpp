@@ -39,11 +39,11 @@ const char* to_string(DofPass p) {
 bool Settings::operator==(const Settings& o) const {
   return focus_distance == o.focus_distance && aperture == o.aperture &&
          max_radius == o.max_radius && variant == o.variant && method == o.method &&
-         format == o.format && backend == o.backend && dof_pass == o.dof_pass &&
-         view == o.view && split == o.split && tessellation == o.tessellation &&
-         animate == o.animate && vsync == o.vsync && show_ui == o.show_ui &&
-         show_overlay == o.show_overlay && show_help == o.show_help &&
-         show_primitives == o.show_primitives && primitives == o.primitives;
+         format == o.format && backend == o.backend && dof_pass == o.dof_pass && view == o.view &&
+         split == o.split && tessellation == o.tessellation && animate == o.animate &&
+         vsync == o.vsync && show_ui == o.show_ui && show_overlay == o.show_overlay &&
+         show_help == o.show_help && show_primitives == o.show_primitives &&
+         primitives == o.primitives;
 }
 
 }  // namespace demo

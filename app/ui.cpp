@@ -335,7 +335,7 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
       s.variant = static_cast<scandof::ScanAlgorithm>(v);
     ImGui::EndDisabled();
     ui_tip(!gpu ? "Scan variant of the paper pipeline's row and column scans.\n\nDisabled: "
-                   "needs a GPU backend (CUDA or GL compute)."
+                  "needs a GPU backend (CUDA or GL compute)."
            : s.method != scandof::SatMethod::Paper
                ? "Scan variant of the paper pipeline.\n\nDisabled: the fused methods use their "
                  "own scan; pick 'paper' to choose a variant."
@@ -351,9 +351,9 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
       s.method = static_cast<SatMethod>(m);
     ImGui::EndDisabled();
     ui_tip(gpu ? "The SAT pipeline: the paper's five stages (de-interleave, row scan, transpose, "
-                  "column scan, transpose back), or fused kernels that scan rows "
-                  "and columns in fewer passes."
-                : "The SAT pipeline.\n\nDisabled: needs a GPU backend (CUDA or GL compute).");
+                 "column scan, transpose back), or fused kernels that scan rows "
+                 "and columns in fewer passes."
+               : "The SAT pipeline.\n\nDisabled: needs a GPU backend (CUDA or GL compute).");
     int f = static_cast<int>(s.format);
     ImGui::RadioButton("uint32 (exact)", &f, static_cast<int>(SatFormat::U32));
     ui_tip("Integer tables: every box sum exact.");
@@ -375,8 +375,9 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
       int b = static_cast<int>(s.backend);
       if (ImGui::Combo("SAT backend", &b, backends, kNumSatBackends))
         s.backend = static_cast<SatBackend>(b);
-      ui_tip("Who builds the tables. auto: CUDA if a device is usable, else GL compute shaders, "
-             "else the CPU (read back, build, upload: slow). The status line says which ran.");
+      ui_tip(
+          "Who builds the tables. auto: CUDA if a device is usable, else GL compute shaders, "
+          "else the CPU (read back, build, upload: slow). The status line says which ran.");
     }
   }
   if (header("View", false, "Debug views, scene detail, animation, screenshot.")) {

@@ -57,6 +57,11 @@ ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --siz
 for a in '--focus nan' '--aperture inf' '--frames 0' '--frames 99999999999999999999' '--size 0x5' \
          '--tess 65' '--variant nope' '--method nope' '--view nope' '--prim-size 1000' '--bogus'; do \
   \"$S\" $a >/dev/null 2>&1; rc=$?; [ $rc -eq 2 ] || { echo \"$a: exit $rc, want 2\"; exit 1; }; done; \
+for a in '--exit' '--screenshot x.png' '--report x.json'; do \
+  \"$S\" $a >/dev/null 2>&1; rc=$?; [ $rc -eq 2 ] || { echo \"window $a: exit $rc, want 2\"; exit 1; }; done; \
+msg=$(\"$S\" --headless --frames 1 --size 16384x16384 2>&1); rc=$?; \
+[ $rc -eq 1 ] && echo \"$msg\" | grep -q 'beyond this GL implementation' \
+  || { echo \"16384x16384: exit $rc: $msg\"; exit 1; }; \
 for f in --out --report --dump-sat; do \
   msg=$(\"$S\" --headless --size 64x48 --frames 1 --no-animate $f /dev/full 2>&1); rc=$?; \
   [ $rc -ne 0 ] && echo \"$msg\" | grep -q 'cannot write /dev/full' \

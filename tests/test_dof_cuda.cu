@@ -133,9 +133,8 @@ TEST(DofCuda, EveryMethodAndShapeMatchesGold) {
         p.shape = sh;
         p.disc_boxes = 4;
         p.layers = 3;
-        expect_matches_gold(s, m, p,
-                            std::string(scandof::dof::to_string(m)) + "/" +
-                                scandof::dof::to_string(sh));
+        expect_matches_gold(
+            s, m, p, std::string(scandof::dof::to_string(m)) + "/" + scandof::dof::to_string(sh));
       }
   }
 }

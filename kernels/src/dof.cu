@@ -240,9 +240,9 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
     trans *= 1.f - a;
   }
   const float cover = 1.f - trans, inv = cover > 0.f ? 1.f / cover : 0.f;
-  surf2Dwrite(make_uchar4(to_unorm8(acc[0] * inv), to_unorm8(acc[1] * inv),
-                          to_unorm8(acc[2] * inv), 255),
-              out, x * static_cast<int>(sizeof(uchar4)), y);
+  surf2Dwrite(
+      make_uchar4(to_unorm8(acc[0] * inv), to_unorm8(acc[1] * inv), to_unorm8(acc[2] * inv), 255),
+      out, x * static_cast<int>(sizeof(uchar4)), y);
 }
 
 }  // namespace
