@@ -115,29 +115,48 @@ __device__ __forceinline__ unsigned char to_unorm8(float v) {
   return static_cast<unsigned char>(v * 255.f + 0.5f);
 }
 
-// Gather with any shape: the shape's integer boxes (dof::shape_boxes, the CPU's own code) summed
-// with their coefficients on the interleaved table. Radii repeat along rows and the box list is
-// short for the box shape, long (up to 60) for a fine disc: the cost grows with the shape.
+// Gather with any shape: the shape's signed fractional rectangles (the same decomposition as
+// dof::shape_boxes), each as its four exact integer boxes, summed straight from the table. Unlike
+// the CPU, equal boxes of different rectangles are not merged first: the sums agree to float
+// rounding, and no per-pixel box list lives in local memory (a first version that built one with
+// dof::shape_boxes ran at 1.06 ms for the octagon at 1080p, 28x the box).
+__device__ __forceinline__ void add_rect_sum(const uint4* __restrict__ sat, int w, int h, int x,
+                                             int y, float hx, float hy, float sign, float4* acc) {
+  const float fx = floorf(hx), fy = floorf(hy), tx = hx - fx, ty = hy - fy;
+  const int ix = static_cast<int>(fx), iy = static_cast<int>(fy);
+  auto add = [&](int rx, int ry, float c) {
+    if (c == 0.f) return;
+    const float4 s = box_sum<uint32_t>(sat, w, h, x, y, rx, ry);
+    c *= sign;
+    acc->x += c * s.x;
+    acc->y += c * s.y;
+    acc->z += c * s.z;
+    acc->w += c * s.w;
+  };
+  add(ix, iy, (1.f - tx) * (1.f - ty));
+  if (tx > 0.f) add(ix + 1, iy, tx * (1.f - ty));
+  if (ty > 0.f) add(ix, iy + 1, (1.f - tx) * ty);
+  if (tx > 0.f && ty > 0.f) add(ix + 1, iy + 1, tx * ty);
+}
+
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     dof_gather_shape_kernel(const uint4* __restrict__ sat, cudaTextureObject_t depth,
                             cudaSurfaceObject_t out, int w, int h, dof::Params p) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
-  const float z = tex2D<float>(depth, x + 0.5f, y + 0.5f);
-  ShapeBox boxes[kMaxShapeBoxes];
-  const int n = dof::shape_boxes(dof::coc_radius(z, p), p.shape, p.disc_boxes, boxes);
-  float r = 0.f, g = 0.f, b = 0.f, a = 0.f;
-  for (int j = 0; j < n; ++j) {
-    const float4 s = box_sum<uint32_t>(sat, w, h, x, y, boxes[j].rx, boxes[j].ry);
-    const float c = boxes[j].coef;
-    r += c * s.x;
-    g += c * s.y;
-    b += c * s.z;
-    a += c * s.w;
-  }
-  const float inv = 1.f / (255.f * a);
-  surf2Dwrite(make_uchar4(to_unorm8(r * inv), to_unorm8(g * inv), to_unorm8(b * inv), 255), out,
-              x * static_cast<int>(sizeof(uchar4)), y);
+  const float r = dof::coc_radius(tex2D<float>(depth, x + 0.5f, y + 0.5f), p);
+  float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+  const int k = p.shape == dof::Shape::Octagon ? 2 : p.disc_boxes;
+  for (int i = 1; i <= k; ++i)
+    add_rect_sum(sat, w, h, x, y, r * dof::disc_stair(k, k + 1 - i), r * dof::disc_stair(k, i),
+                 1.f, &acc);
+  for (int i = 1; i < k; ++i)
+    add_rect_sum(sat, w, h, x, y, r * dof::disc_stair(k, k - i), r * dof::disc_stair(k, i), -1.f,
+                 &acc);
+  const float inv = 1.f / (255.f * acc.w);
+  surf2Dwrite(make_uchar4(to_unorm8(acc.x * inv), to_unorm8(acc.y * inv), to_unorm8(acc.z * inv),
+                          255),
+              out, x * static_cast<int>(sizeof(uchar4)), y);
 }
 
 // Rectangle spreading, stage 1: every source pixel of `layer` (-1: all) over the frame extended

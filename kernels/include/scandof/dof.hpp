@@ -209,7 +209,7 @@ struct ShapeBox {
 // symmetric-difference area).
 SCANDOF_HD float disc_stair(int k, int i) {
   // clang-format off
-  constexpr float t[kMaxDiscBoxes][kMaxDiscBoxes] = {
+  static constexpr float t[kMaxDiscBoxes][kMaxDiscBoxes] = {
       {0.894427f},
       {0.619366f, 0.950840f},
       {0.488916f, 0.775002f, 0.969660f},
