@@ -37,67 +37,6 @@ int ceil_div(int a, int b) {
   return (a + b - 1) / b;
 }
 
-// Composes a compute shader: the main file's #version line, the defines, the extension lines the
-// defines call for, an optional common file, then the main file's body. (gl_util's loader builds
-// vertex + fragment programs only and keeps its define injection private; the lead may fold this
-// into it.)
-std::string compose(const std::string& main_src, const std::string& common_src,
-                    const std::vector<std::string>& defines) {
-  std::string version = "#version 430\n", body = main_src;
-  const std::size_t pos = main_src.find("#version");
-  if (pos != std::string::npos) {
-    const std::size_t eol = main_src.find('\n', pos);
-    version = main_src.substr(pos, eol - pos) + "\n";
-    body = main_src.substr(0, pos) + (eol == std::string::npos ? "" : main_src.substr(eol + 1));
-  }
-  std::string out = version;
-  bool subgroup = false;
-  for (const auto& d : defines) {
-    out += "#define " + d + "\n";
-    if (d == "HAVE_SUBGROUP" || d == "FUSED_SUBGROUP") subgroup = true;
-  }
-  if (subgroup)
-    out +=
-        "#extension GL_KHR_shader_subgroup_basic : require\n"
-        "#extension GL_KHR_shader_subgroup_arithmetic : require\n";
-  if (!common_src.empty()) out += "#line 1 1\n" + common_src + "\n";
-  out += "#line 2 0\n" + body;
-  return out;
-}
-
-GlProgram link_compute(const std::string& src, const std::string& what) {
-  GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-  const char* p = src.c_str();
-  glShaderSource(sh, 1, &p, nullptr);
-  glCompileShader(sh);
-  GLint ok = 0, len = 0;
-  glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-  glGetShaderiv(sh, GL_INFO_LOG_LENGTH, &len);
-  std::string log;
-  if (len > 1) {
-    log.assign(static_cast<std::size_t>(len), '\0');
-    glGetShaderInfoLog(sh, len, nullptr, log.data());
-  }
-  if (!ok) {
-    glDeleteShader(sh);
-    std::fprintf(stderr, "[shader] %s compile log:\n%s\n", what.c_str(), log.c_str());
-    throw std::runtime_error("compute shader compilation failed: " + what);
-  }
-  GlProgram prog(glCreateProgram());
-  glAttachShader(prog.get(), sh);
-  glLinkProgram(prog.get());
-  glDeleteShader(sh);
-  glGetProgramiv(prog.get(), GL_LINK_STATUS, &ok);
-  if (!ok) {
-    glGetProgramiv(prog.get(), GL_INFO_LOG_LENGTH, &len);
-    std::string plog(static_cast<std::size_t>(std::max(len, 1)), '\0');
-    glGetProgramInfoLog(prog.get(), len, nullptr, plog.data());
-    std::fprintf(stderr, "[shader] %s link log:\n%s\n", what.c_str(), plog.c_str());
-    throw std::runtime_error("compute program link failed: " + what);
-  }
-  return prog;
-}
-
 void dispatch(GLuint x, GLuint y) {
   if (x == 0 || y == 0) return;
   glDispatchCompute(x, y, 1);
@@ -184,12 +123,9 @@ GLuint GlSatBuilder::program(const std::string& file, const std::vector<std::str
   for (const auto& d : defines) key += "|" + d;
   auto it = programs_.find(key);
   if (it != programs_.end()) return it->second.get();
-  std::string common;
-  if (file == "sat_lines.comp") common = read_text_file(dir_ + "/sat_block_scan.glsl");
-  if (file == "sat_fused_reduce.comp" || file == "sat_fused_scan.comp")
-    common = read_text_file(dir_ + "/sat_fused_common.glsl");
-  const std::string src = compose(read_text_file(dir_ + "/" + file), common, defines);
-  GlProgram prog = link_compute(src, dir_ + "/" + file + " [" + key + "]");
+  // The shaders pull in their common code (sat_block_scan.glsl, sat_fused_common.glsl) with
+  // #include and enable the subgroup extensions themselves when the defines ask for them.
+  GlProgram prog = build_compute_program(dir_, file, defines);
   const GLuint id = prog.get();
   programs_.emplace(key, std::move(prog));
   return id;

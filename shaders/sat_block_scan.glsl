@@ -1,6 +1,6 @@
 // Block-level inclusive scans of BLOCK = 2 * WG elements of 3 channels (GPU Gems 3 ch. 39.2), the
-// paper's variants as compute-shader code. Prepended to sat_lines.comp by the host, after the
-// injected defines:
+// paper's variants as compute-shader code. Included by sat_lines.comp (#include, expanded by the
+// shader loader in app/gl_util.cpp) before its layout line. Chosen by injected defines:
 //   SAT_F32                      float sums (else uint32, exact modulo 2^32)
 //   SCAN_NAIVE | SCAN_BLELLOCH | SCAN_CONFLICT_FREE | SCAN_SUBGROUP
 //   HAVE_SUBGROUP                SCAN_SUBGROUP uses GL_KHR_shader_subgroup_arithmetic; without it
@@ -130,8 +130,8 @@ void block_scan() {
 #ifdef HAVE_SUBGROUP
 shared T3 s_team[WG];  // one total per subgroup (at most WG of them)
 #define TEAM_ID gl_SubgroupID
-// Not gl_NumSubgroups: NVIDIA defines it through gl_WorkGroupSize, which this file (prepended
-// before the layout(local_size_x) line) may not use yet.
+// Not gl_NumSubgroups: NVIDIA defines it through gl_WorkGroupSize, so it fails to compile
+// wherever the layout(local_size_x) line comes later; the team count from WG is the same number.
 #define NUM_TEAMS ((uint(WG) + gl_SubgroupSize - 1u) / gl_SubgroupSize)
 T3 team_inclusive(T3 v) {
   return subgroupInclusiveAdd(v);

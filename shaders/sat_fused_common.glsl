@@ -1,5 +1,5 @@
-// Shared by the fused SAT path's shaders (sat_fused_reduce.comp, sat_fused_scan.comp; prepended by
-// the host after the injected defines). Port of kernels/include/scandof/device/sat_tiled.cuh:
+// Shared by the fused SAT path's shaders (sat_fused_reduce.comp, sat_fused_scan.comp, which
+// #include it). Port of kernels/include/scandof/device/sat_tiled.cuh:
 // tiles of 128 columns x 32 rows, a workgroup of 8 teams of 32 lanes, a lane covering 4 adjacent
 // pixels of 4 rows. All sums are uint32 (exact modulo 2^32); SAT_F32 converts at the store, so a
 // float table is the exact table rounded once (the host only picks this for images of at most

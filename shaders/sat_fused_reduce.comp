@@ -1,6 +1,12 @@
 #version 430
-// Fused SAT, pass 1 of 3 (sat_fused_common.glsl prepended): per tile, each row's sum (rt), each
+#if defined(HAVE_SUBGROUP) || defined(FUSED_SUBGROUP)
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
+// Fused SAT, pass 1 of 3 (sat_fused_common.glsl included): per tile, each row's sum (rt), each
 // column's sum (ct) and the tile's sum (st). Workgroup (tile x, tile y).
+#include "sat_fused_common.glsl"
+
 layout(std430, binding = 1) writeonly buffer Rt {
   uvec4 rt[];  // [tiles_x][height]
 };

@@ -1,8 +1,14 @@
 #version 430
-// Fused SAT, pass 3 of 3 (sat_fused_common.glsl prepended): per tile, the local 2D scan plus the
+#if defined(HAVE_SUBGROUP) || defined(FUSED_SUBGROUP)
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
+// Fused SAT, pass 3 of 3 (sat_fused_common.glsl included): per tile, the local 2D scan plus the
 // corner (sum over x < x0, y < y0), top (in-tile scan of the column sums above the tile) and left
 // (in-tile scan of the row sums left of it); each pixel's R, G, B, 0 stored as one 16-byte word,
 // a team's 32 lanes x 4 pixels writing 2 KB contiguously.
+#include "sat_fused_common.glsl"
+
 layout(std430, binding = 0) writeonly buffer Table {
   uvec4 table[];
 };

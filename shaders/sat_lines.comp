@@ -1,4 +1,8 @@
 #version 430
+#if defined(HAVE_SUBGROUP) || defined(FUSED_SUBGROUP)
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 // The paper's SAT pipeline, one pass of it: inclusive scans along every line of the table, a line
 // being a row (LINES_ROWS: read from the RGBA8 pixels, written to the table) or a column
 // (LINES_COLUMNS: read and written in place in the table). Lines longer than one block take the
@@ -8,7 +12,9 @@
 //   PASS_ADD     workgroup (b, line), b >= 1: the scanned total added to block b's elements
 // Columns are scanned without a transpose: a thread's 16-byte accesses are a row apart, half of
 // each 32-byte sector is used. The paper's transposes would cost two more passes over the table.
-// The block scan (sat_block_scan.glsl) is prepended by the host.
+// The block scan (sat_block_scan.glsl, which defines WG and BLOCK) comes first.
+#include "sat_block_scan.glsl"
+
 layout(local_size_x = WG) in;
 
 #ifdef PIXELS_RGBA8

@@ -2,9 +2,9 @@
 """Compiles every GL SAT shader variant with glslangValidator (OpenGL GLSL, no driver needed).
 
 Covers what Mesa llvmpipe cannot run: the GL_KHR_shader_subgroup variants (HAVE_SUBGROUP,
-FUSED_SUBGROUP) that NVIDIA/AMD drivers take. Composes each source as GlSatBuilder does (see
-compose() in app/gl_sat_builder.cpp: the #version line, the defines, the subgroup #extension
-lines, the common file, the body).
+FUSED_SUBGROUP) that NVIDIA/AMD drivers take. Composes each source as the shader loader does
+(app/gl_util.cpp: the #version line, the defines, shared.h, the file with its #include lines
+expanded; the shaders enable the subgroup extensions themselves).
 
   check_glsat_shaders.py SHADER_DIR [GLSLANG_VALIDATOR]
 """
@@ -15,14 +15,17 @@ import tempfile
 
 
 def compose(d, main, common, defines):
+    """The source as app/gl_util.cpp's loader builds it: #version, the defines, shared.h, then the
+    file with each `#include "x"` line replaced by that file (the shaders include `common`)."""
     version, body = open(f"{d}/{main}").read().split("\n", 1)
     out = version + "\n" + "".join(f"#define {x}\n" for x in defines)
-    if "HAVE_SUBGROUP" in defines or "FUSED_SUBGROUP" in defines:
-        out += ("#extension GL_KHR_shader_subgroup_basic : require\n"
-                "#extension GL_KHR_shader_subgroup_arithmetic : require\n")
-    if common:
-        out += open(f"{d}/{common}").read() + "\n"
-    return out + body
+    out += open(f"{d}/shared.h").read() + "\n"
+    for line in body.split("\n"):
+        if line.lstrip().startswith('#include "'):
+            out += open(f"{d}/{line.split(chr(34))[1]}").read() + "\n"
+        else:
+            out += line + "\n"
+    return out
 
 
 def main():
