@@ -24,6 +24,7 @@
 #include "scandof/util/event_timer.hpp"
 #include "scandof/util/file_io.hpp"
 #include "scandof/util/rng.hpp"
+#include "scandof/util/sizes.hpp"
 #include "scandof/util/stream.hpp"
 #include "scandof/util/texture_object.hpp"
 
@@ -68,9 +69,8 @@ int main(int argc, char** argv) {
     scandof::util::EventTimer timer(stream);
     nlohmann::json out = {{"device", dev.name}, {"runs", nlohmann::json::array()}};
     for (const std::string& sz : sizes) {
-      int w = 0, h = 0;
-      if (std::sscanf(sz.c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0)
-        throw std::invalid_argument("bad size " + sz);
+      const scandof::util::ImageSize size = scandof::util::parse_size(sz);
+      const int w = size.w, h = size.h;
       const std::size_t n = static_cast<std::size_t>(w) * h;
       std::vector<uint32_t> img(n);
       std::vector<float> z(n);

@@ -30,6 +30,7 @@
 #include "gl_sat_builder.hpp"
 #include "gl_util.hpp"
 #include "scandof/sat.hpp"
+#include "scandof/util/sizes.hpp"
 #include "scandof/util/file_io.hpp"
 #include "scandof/util/rng.hpp"
 #include "scandof/util/stats.hpp"
@@ -46,14 +47,7 @@ struct Size {
 
 std::vector<Size> parse_sizes(const std::string& s) {
   std::vector<Size> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    Size z{};
-    if (std::sscanf(item.c_str(), "%dx%d", &z.w, &z.h) != 2 || z.w <= 0 || z.h <= 0)
-      throw std::invalid_argument("bad size '" + item + "' (want WxH)");
-    out.push_back(z);
-  }
+  for (const auto& z : scandof::util::parse_sizes(s)) out.push_back({z.w, z.h});
   return out;
 }
 

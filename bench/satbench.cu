@@ -20,6 +20,7 @@
 
 #include "bench_util.hpp"
 #include "scandof/cuda_check.hpp"
+#include "scandof/util/sizes.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
 
@@ -52,14 +53,7 @@ struct Result {
 
 std::vector<Size> parse_sizes(const std::string& s) {
   std::vector<Size> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    Size z{};
-    if (std::sscanf(item.c_str(), "%dx%d", &z.w, &z.h) != 2 || z.w <= 0 || z.h <= 0)
-      throw std::invalid_argument("bad size '" + item + "' (want WxH)");
-    out.push_back(z);
-  }
+  for (const auto& z : scandof::util::parse_sizes(s)) out.push_back({z.w, z.h});
   return out;
 }
 
