@@ -28,9 +28,16 @@ glm::vec3 Camera::eye() const {
                                        std::cos(pitch) * std::cos(yaw));
 }
 
+glm::mat4 Camera::view() const {
+  return glm::lookAt(eye(), target, glm::vec3(0.0f, 1.0f, 0.0f));
+}
+
 glm::mat4 Camera::view_proj(float aspect) const {
-  return glm::perspective(kFovY, aspect, kNear, kFar) *
-         glm::lookAt(eye(), target, glm::vec3(0.0f, 1.0f, 0.0f));
+  return glm::perspective(fovy, aspect, kNear, kFar) * view();
+}
+
+float Camera::view_depth(const glm::vec3& p) const {
+  return -(view() * glm::vec4(p, 1.0f)).z;
 }
 
 }  // namespace demo

@@ -20,6 +20,11 @@ void handle_camera_input(Camera* camera, Settings* settings, Requests* req, int 
         ImGui::IsMouseDragging(ImGuiMouseButton_Middle))
       camera->pan(io.MouseDelta.x, io.MouseDelta.y);
     if (io.MouseWheel != 0) camera->zoom(io.MouseWheel);
+    if (ImGui::IsMousePosValid()) {
+      req->hover = true;
+      req->hover_x = static_cast<int>(io.MousePos.x * sx);
+      req->hover_y = fb_height - 1 - static_cast<int>(io.MousePos.y * sy);
+    }
     // A click (press and release without dragging) focuses on the clicked point.
     if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 9.0f) {
       req->focus_at_pixel = true;

@@ -5,6 +5,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "image_io.hpp"
 #include "primitives_bench.hpp"
 #include "report.hpp"
+#include "scandof/image_metrics.hpp"
 #include "ui.hpp"
 
 namespace demo {
@@ -148,7 +150,66 @@ int run_headless(const Options& o, const std::string& res) {
   const std::string label = chosen.method != scandof::SatMethod::Paper
                                 ? scandof::to_string(chosen.method)
                                 : scandof::to_string(chosen.variant);
-  report.runs.push_back(run(label));  // the chosen configuration last: its frame is the one saved
+  auto dof_label = [](const Settings& s) {
+    return std::string(scandof::dof::to_string(s.dof_method)) + "/" +
+           scandof::dof::to_string(s.dof_shape);
+  };
+  // Scores the frame just run against the lens reference (rendered once per camera, time and
+  // lens: a still scene renders it once for every method), and writes its images.
+  auto score = [&](RunMedians* r) {
+    r->quality = app.compare_with_reference();
+    const QualityResult& q = r->quality;
+    std::fprintf(stderr,
+                 "[quality] %-15s %-8s PSNR %7.3f dB  SSIM %.4f  edge PSNR %7.3f dB  edge SSIM "
+                 "%.4f  (DoF %.3f ms, %d lens samples)\n",
+                 q.method.c_str(), r->dof_pass.c_str(), q.q.psnr_db, q.q.ssim, q.q.edge_psnr_db,
+                 q.q.edge_ssim, r->dof_ms, q.reference_samples);
+    if (o.method_images.empty()) return;
+    const int w = app.renderer.width(), h = app.renderer.height();
+    std::string base = o.method_images + "/" + q.method;
+    for (char& c : base)
+      if (c == '/' && &c > &base[o.method_images.size()]) c = '_';
+    const std::vector<uint8_t> px = app.renderer.read_rgba(app.renderer.output_texture());
+    write_png_bottom_up(base + ".png", w, h, px.data());
+    std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
+    scandof::metrics::rgba8_to_rgb(px.data(), w, h, rgb.data());
+    write_png_bottom_up(base + "_error.png", w, h, app.error_map(rgb).data());
+  };
+  if (!o.method_images.empty()) std::filesystem::create_directories(o.method_images);
+  if (o.all_methods) {
+    for (int m = 0; m < 3; ++m) {
+      for (int sh = 0; sh < 3; ++sh) {
+        app.settings.dof_method = static_cast<scandof::dof::Method>(m);
+        app.settings.dof_shape = static_cast<scandof::dof::Shape>(sh);
+        RunMedians r = run(label);
+        r.dof = dof_label(app.settings);
+        r.dof_message = app.dof_message();
+        score(&r);
+        report.runs.push_back(std::move(r));
+      }
+    }
+    app.settings = chosen;
+  }
+  {
+    RunMedians r = run(label);  // the chosen configuration last: its frame is the one saved
+    r.dof = dof_label(app.settings);
+    r.dof_message = app.dof_message();
+    if (o.quality || o.all_methods) {
+      score(&r);
+      app.frame(o.width, o.height, 0.0f);  // the reference / error views show the new reference
+    }
+    report.runs.push_back(std::move(r));
+  }
+  if (!o.method_images.empty() && app.quality().valid) {
+    const std::vector<uint8_t> px = app.renderer.read_rgba(app.renderer.color_texture());
+    write_png_bottom_up(o.method_images + "/sharp.png", app.renderer.width(), app.renderer.height(),
+                        px.data());
+    app.write_reference_png(o.method_images + "/reference.png");
+  }
+  if (!o.out_reference.empty()) {
+    app.write_reference_png(o.out_reference);
+    report.reference_png = o.out_reference;
+  }
   for (const auto& r : report.runs) {
     std::fprintf(stderr, "[scandof] %-15s", r.variant.c_str());
     for (const auto& [k, v] : r.stages) std::fprintf(stderr, " %s=%.4f", k.c_str(), v);

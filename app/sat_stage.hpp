@@ -63,11 +63,18 @@ class SatStage {
   // (Re)creates the SAT buffer and the CUDA registrations for frame textures of this size.
   void resize(int width, int height, const FrameTextures& tex);
   // Builds the tables of the current colour texture into buffer() (GL may read them right after).
-  // With `dof` (CUDA path only) the compute DoF pass also writes the output texture; returns
-  // whether it did, so the caller knows whether the fragment pass must run instead.
+  // With `dof` (CUDA path only) scandof::DofGpu also writes the output texture with the method and
+  // shape of `s`, inside the same map; returns whether it did, so the caller knows whether the
+  // fragment pass or the CPU method must run instead. A method DofGpu cannot do (yet) throws
+  // std::invalid_argument there: caught, remembered (gpu_dof_missing), and false is returned.
   bool build(const Settings& s, SatTiming timing = SatTiming::Latest, bool dof = false);
   // Whether build(..., dof = true) can run the compute pass here.
   bool can_compute_dof() const { return using_cuda(); }
+  // Whether DofGpu said it cannot do this method and shape (then the CPU gold path runs), and why.
+  bool gpu_dof_missing(scandof::dof::Method m, scandof::dof::Shape sh) const {
+    return (gpu_missing_ >> (3 * static_cast<int>(m) + static_cast<int>(sh))) & 1u;
+  }
+  const std::string& gpu_dof_message() const { return gpu_message_; }
   GLuint buffer() const { return sat_buffer_.get(); }
   int width() const { return width_; }
   int height() const { return height_; }
@@ -87,6 +94,8 @@ class SatStage {
   FrameTextures tex_;
   int width_ = 0, height_ = 0;
   SatTimes times_;
+  unsigned gpu_missing_ = 0;  // bit 3 * method + shape: DofGpu threw "not implemented"
+  std::string gpu_message_;
 };
 
 }  // namespace demo

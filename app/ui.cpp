@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app.hpp"
+#include "ui_dof.hpp"
 
 namespace demo {
 
@@ -147,6 +148,7 @@ void draw_ui(App& app, const UiInfo& info, Requests* req) {
         "Aperture: blur radius of a point at infinity.");
     ImGui::PopStyleColor();
   }
+  draw_dof_panel(app, req);  // ui_dof.cpp: method, reference, camera, sharp frame
   if (ImGui::CollapsingHeader("Summed-area tables", ImGuiTreeNodeFlags_DefaultOpen)) {
     int v = static_cast<int>(s.variant);
     const char* names[scandof::kNumScanAlgorithms];
@@ -179,8 +181,9 @@ void draw_ui(App& app, const UiInfo& info, Requests* req) {
 #endif
   }
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const char* views[] = {"depth of field", "sharp", "circle of confusion", "SAT (normalised)",
-                           "split sharp | blurred"};
+    const char* views[] = {
+        "depth of field",        "sharp",          "circle of confusion", "SAT (normalised)",
+        "split sharp | blurred", "lens reference", "error vs reference"};
     static_assert(sizeof views / sizeof *views == kNumViews);
     int vw = static_cast<int>(s.view);
     if (ImGui::Combo("debug view", &vw, views, kNumViews)) s.view = static_cast<View>(vw);

@@ -130,6 +130,7 @@ int run_window(const Options& o, const std::string& res) {
       glfwSwapBuffers(win);
       if (done) {
         if (!o.screenshot.empty()) app.screenshot(o.screenshot);
+        if (!o.out_reference.empty()) app.write_reference_png(o.out_reference);
         if (!o.dump_sat.empty()) app.dump_sat(o.dump_sat);
         if (o.verify) {
           std::string msg;
