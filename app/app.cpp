@@ -342,6 +342,8 @@ bool App::verify(std::string* message) {
   // differ by one step where a value falls on a rounding boundary, never more.
   Settings s = settings;
   s.view = View::DepthOfField;
+  s.dof_method = scandof::dof::Method::Gather;  // the one method both passes draw
+  s.dof_shape = scandof::dof::Shape::Box;
   renderer.render_dof(s, sat->buffer());
   const std::vector<uint8_t> frag = renderer.read_rgba(renderer.output_texture());
   sat->build(s, SatTiming::Wait, /*dof=*/true);
