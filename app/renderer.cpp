@@ -95,6 +95,7 @@ Renderer::Renderer(const std::string& resources, int tessellation) : res_(resour
   load_textures();
   scene_prog_ = build_program(res_ + "/shaders", "scene.vert", "scene.frag");
   accum_prog_ = build_program(res_ + "/shaders", "fullscreen.vert", "accum.frag");
+  accum_ms_prog_ = build_program(res_ + "/shaders", "fullscreen.vert", "accum.frag", {"MSAA 1"});
   resolve_prog_ = build_program(res_ + "/shaders", "fullscreen.vert", "resolve.frag");
   set_sat_format(scandof::SatFormat::U32);
   empty_vao_ = make_vertex_array();
@@ -326,11 +327,20 @@ std::vector<float> Renderer::render_reference(const Camera& cam, float time_s, f
                                               float focus, float max_radius, bool clamp,
                                               int samples) {
   if (samples < 1) throw std::invalid_argument("the lens reference needs at least one sample");
-  if (!ref_fbo_) {
-    ref_color_ = make_texture(GL_TEXTURE_2D);
-    glTextureStorage2D(ref_color_.get(), 1, GL_RGBA8, width_, height_);
-    ref_depth_ = make_texture(GL_TEXTURE_2D);
-    glTextureStorage2D(ref_depth_.get(), 1, GL_DEPTH_COMPONENT32F, width_, height_);
+  if (!ref_fbo_ || ref_samples_ != msaa_) {
+    ref_samples_ = msaa_;
+    if (msaa_ > 1) {
+      ref_color_ = make_texture(GL_TEXTURE_2D_MULTISAMPLE);
+      glTextureStorage2DMultisample(ref_color_.get(), msaa_, GL_RGBA8, width_, height_, GL_TRUE);
+      ref_depth_ = make_texture(GL_TEXTURE_2D_MULTISAMPLE);
+      glTextureStorage2DMultisample(ref_depth_.get(), msaa_, GL_DEPTH_COMPONENT32F, width_, height_,
+                                    GL_TRUE);
+    } else {
+      ref_color_ = make_texture(GL_TEXTURE_2D);
+      glTextureStorage2D(ref_color_.get(), 1, GL_RGBA8, width_, height_);
+      ref_depth_ = make_texture(GL_TEXTURE_2D);
+      glTextureStorage2D(ref_depth_.get(), 1, GL_DEPTH_COMPONENT32F, width_, height_);
+    }
     ref_accum_ = make_texture(GL_TEXTURE_2D);
     glTextureStorage2D(ref_accum_.get(), 1, GL_RGBA32F, width_, height_);
     ref_fbo_ = make_framebuffer();
@@ -368,7 +378,8 @@ std::vector<float> Renderer::render_reference(const Camera& cam, float time_s, f
     glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE);
-    glUseProgram(accum_prog_.get());
+    glUseProgram(msaa_ > 1 ? accum_ms_prog_.get() : accum_prog_.get());
+    if (msaa_ > 1) glUniform1i(ACCUM_LOC_SAMPLES, msaa_);
     glBindTextureUnit(ACCUM_UNIT_SAMPLE, ref_color_.get());
     glBindVertexArray(empty_vao_.get());
     glDrawArrays(GL_TRIANGLES, 0, 3);

@@ -46,7 +46,8 @@ class Renderer {
   // through the points of dof::lens_sample on a lens of radius L = dof::lens_radius(A, z_f, f_px)
   // (f_px from the camera's vertical field of view), each into an RGBA8 frame (as the sharp frame
   // is) added into an RGBA32F target; returns the mean, RGB float, rows bottom-up. The shift per
-  // sample is shaders/scene.vert's; with `clamp` it stops at max_radius. Single-sampled.
+  // sample is shaders/scene.vert's; with `clamp` it stops at max_radius. With MSAA each sample
+  // frame is multisampled as the scene is, and resolved by its mean.
   std::vector<float> render_reference(const Camera& cam, float time_s, float aperture_px,
                                       float focus, float max_radius, bool clamp, int samples);
   void render_dof(const Settings& s, GLuint sat_buffer);
@@ -82,7 +83,7 @@ class Renderer {
   BezierPatchSet teapot_data_;
   Drawable teapot_, floor_, wall_;
   GlTexture floor_tex_, wall_tex_;
-  GlProgram scene_prog_, dof_prog_, accum_prog_, resolve_prog_;
+  GlProgram scene_prog_, dof_prog_, accum_prog_, accum_ms_prog_, resolve_prog_;
   GlVertexArray empty_vao_;
   int width_ = 0, height_ = 0;
   GlTexture color_, depth_, viewz_, output_;
@@ -93,6 +94,7 @@ class Renderer {
   GlFramebuffer ms_fbo_;
   GlTexture ref_color_, ref_depth_, ref_accum_;  // the lens reference's targets, made on first use
   GlFramebuffer ref_fbo_, accum_fbo_;
+  int ref_samples_ = 1;  // MSAA samples of ref_color_ / ref_depth_
 };
 
 // World position of teapot i (0 = the near red one .. kNumTeapots - 1 = the far white one), at

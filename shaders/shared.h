@@ -36,6 +36,7 @@
 
 // accum.frag (the lens reference): adds one lens sample's frame into the float accumulator.
 #define ACCUM_UNIT_SAMPLE 0
+#define ACCUM_LOC_SAMPLES 0
 // resolve.frag (MSAA): averages colour, takes the nearest view z of the samples.
 #define RESOLVE_UNIT_COLOR 0
 #define RESOLVE_UNIT_VIEWZ 1
