@@ -79,14 +79,20 @@ void draw_dof_panel(App& app, Requests* req) {
   }
   // Where it runs.
   const bool frag = fragment_can_draw(s);
-  if (!app.dof_message().empty())
-    ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.2f, 1.0f), "%s", app.dof_message().c_str());
-  else if (app.last().dof_pass == DofPass::Compute)
+  if (s.physical) ImGui::TextDisabled("aperture from the physical camera below");
+  if (!app.dof_message().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.2f, 1.0f));
+    ImGui::TextWrapped("%s (%.1f ms)", app.dof_message().c_str(), app.last().dof_ms);
+    ImGui::PopStyleColor();
+  } else if (app.last().dof_pass == DofPass::Compute)
     ImGui::TextDisabled("runs on the GPU (scandof::DofGpu), %.3f ms", app.last().dof_ms);
   else
     ImGui::TextDisabled("fragment pass (shaders/dof.frag), %.3f ms", app.last().dof_ms);
-  if (!frag)
-    ImGui::TextDisabled("(the fragment pass does gather/box only; --dof-pass fragment ignored)");
+  if (!frag) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("The fragment pass (shaders/dof.frag) draws gather/box only.");
+    ImGui::PopStyleColor();
+  }
 
   // The reference and the numbers.
   if (ImGui::Button("Compare with reference")) req->compare_reference = true;

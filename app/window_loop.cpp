@@ -104,6 +104,7 @@ int run_window(const Options& o, const std::string& res) {
       if (frame_no == 0) {
         req.compare_variants = o.compare;
         req.run_primitives = o.primitives;
+        req.compare_reference = o.quality;  // --reference N / --quality: "Compare with reference"
       }
       int ww = 1, wh = 1;
       glfwGetWindowSize(win, &ww, &wh);
