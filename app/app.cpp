@@ -66,12 +66,20 @@ void App::frame(int width, int height, float dt_s) {
   // path, inside the SAT stage's map) or, where the GPU cannot do it, the CPU gold method.
   const bool dof_view = settings.view == View::DepthOfField || settings.view == View::Reference ||
                         settings.view == View::Error;
-  const bool frag_ok = fragment_can_draw(settings);
-  const bool gpu = dof_view && sat->can_compute_dof() &&
+  // Parameters no method implementation takes (a spreading radius past kSpreadMaxRadius) are
+  // refused here, so that DofGpu's "cannot do this" means a method it lacks, not bad values.
+  std::string bad;
+  try {
+    scandof::dof::validate(dof_params(settings), settings.dof_method);
+  } catch (const std::invalid_argument& e) {
+    bad = std::string(e.what()) + "; showing gather/box";
+  }
+  const bool frag_ok = fragment_can_draw(settings) || !bad.empty();
+  const bool gpu = dof_view && sat->can_compute_dof() && bad.empty() &&
                    !sat->gpu_dof_missing(settings.dof_method, settings.dof_shape) &&
                    (!frag_ok || settings.dof_pass == DofPass::Compute);
   const bool computed = sat->build(settings, SatTiming::Latest, gpu);
-  dof_message_ = gpu && !computed ? sat->gpu_dof_message() : std::string();
+  dof_message_ = !bad.empty() ? bad : gpu && !computed ? sat->gpu_dof_message() : std::string();
   bool cpu = false;
   float cpu_ms = 0;
   if (!computed && dof_view && !frag_ok) {
