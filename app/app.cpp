@@ -282,9 +282,9 @@ void App::ensure_reference() {
                                  ref_rgba8_.data());
   std::fprintf(stderr,
                "[scandof] lens reference: %d samples, lens radius %.4g, %dx%d in %.1f ms "
-               "(render + read back)\n",
+               "(GL render %.1f ms + read back)\n",
                settings.reference_samples, lens_radius(), renderer.width(), renderer.height(),
-               ref_ms_);
+               ref_ms_, renderer.reference_render_ms());
 }
 
 std::vector<float> App::method_image() {
@@ -314,6 +314,7 @@ const QualityResult& App::compare_with_reference() {
   r.q = scandof::metrics::compare(img.data(), ref_rgb_.data(), w, h, mask.data());
   r.reference_samples = settings.reference_samples;
   r.reference_ms = ref_ms_;
+  r.reference_render_ms = renderer.reference_render_ms();
   r.lens_radius = lens_radius();
   r.valid = true;
   quality_ = r;

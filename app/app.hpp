@@ -44,10 +44,11 @@ struct QualityResult {
   scandof::metrics::Quality q{};
   int reference_samples = 0;
   float reference_ms = 0;  // host wall time of the reference (glFinish'd), when it was rendered
-  float edge_radius = 0;   // the edge band's radius: the largest CoC radius in the frame
-  float lens_radius = 0;   // L = A z_f / f_px (scene units)
-  std::string method;      // "spread/disc" etc.
-  std::string dof_path;    // "compute", "fragment" or "cpu"
+  float reference_render_ms = 0;  // of which the GL work (the rest: reading the float sum back)
+  float edge_radius = 0;          // the edge band's radius: the largest CoC radius in the frame
+  float lens_radius = 0;          // L = A z_f / f_px (scene units)
+  std::string method;             // "spread/disc" etc.
+  std::string dof_path;           // "compute", "fragment" or "cpu"
 };
 // What the SSIM numbers are (UI and report).
 constexpr const char* kSsimNote =

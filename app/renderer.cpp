@@ -1,6 +1,7 @@
 #include "renderer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <stdexcept>
@@ -356,6 +357,8 @@ std::vector<float> Renderer::render_reference(const Camera& cam, float time_s, f
       if (glCheckNamedFramebufferStatus(f, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
         throw std::runtime_error("lens reference framebuffer incomplete");
   }
+  glFinish();
+  const auto t0 = std::chrono::steady_clock::now();
   const GLfloat zero[4] = {0, 0, 0, 0};
   const GLfloat depth_one = 1.0f;
   glClearNamedFramebufferfv(accum_fbo_.get(), GL_COLOR, 0, zero);
@@ -387,6 +390,9 @@ std::vector<float> Renderer::render_reference(const Camera& cam, float time_s, f
   }
   glDisable(GL_BLEND);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glFinish();
+  ref_render_ms_ =
+      std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::vector<float> rgb(static_cast<std::size_t>(width_) * height_ * 3);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glGetTextureImage(ref_accum_.get(), 0, GL_RGB, GL_FLOAT,

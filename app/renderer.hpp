@@ -50,6 +50,8 @@ class Renderer {
   // frame is multisampled as the scene is, and resolved by its mean.
   std::vector<float> render_reference(const Camera& cam, float time_s, float aperture_px,
                                       float focus, float max_radius, bool clamp, int samples);
+  // Host wall time of the last reference's GL work (issued and glFinish'd, read back excluded).
+  float reference_render_ms() const { return ref_render_ms_; }
   void render_dof(const Settings& s, GLuint sat_buffer);
   // Copies the output to the default framebuffer (window mode), scaled to its size.
   void present(int fb_width, int fb_height);
@@ -95,6 +97,7 @@ class Renderer {
   GlTexture ref_color_, ref_depth_, ref_accum_;  // the lens reference's targets, made on first use
   GlFramebuffer ref_fbo_, accum_fbo_;
   int ref_samples_ = 1;  // MSAA samples of ref_color_ / ref_depth_
+  float ref_render_ms_ = 0;
 };
 
 // World position of teapot i (0 = the near red one .. kNumTeapots - 1 = the far white one), at

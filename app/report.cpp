@@ -133,6 +133,7 @@ void write_report(const std::string& path, const ReportInput& in) {
                       {"edge_ssim", num(q.q.edge_ssim)},
                       {"reference_samples", q.reference_samples},
                       {"reference_ms", q.reference_ms},
+                      {"reference_render_ms", q.reference_render_ms},
                       {"edge_pixels", q.q.edge_pixels},
                       {"edge_radius_px", q.edge_radius},
                       {"lens_radius", q.lens_radius}};
