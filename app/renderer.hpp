@@ -1,7 +1,9 @@
 // The GL side of a frame: the teapot scene into an FBO (RGBA8 colour, R32F view-axis distance,
 // depth), then, for the fragment DoF pass and the debug views, the full-screen pass of
 // shaders/dof.frag (reading the SAT buffer) into an output texture that is shown and screenshotted.
-// The compute DoF pass (CUDA, sat_stage.*) writes the same output texture through interop. Owns
+// The compute DoF pass (CUDA, sat_stage.*) writes the same output texture through interop. Also the
+// lens reference (render_reference: the scene through N lens points, averaged), MSAA (a
+// multisample scene resolved into the colour and view-z textures) and texture anisotropy. Owns
 // every GL object it uses (RAII); resize() re-creates the targets. Uniform locations, texture units
 // and bindings are the constants of shaders/shared.h.
 #pragma once
