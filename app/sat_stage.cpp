@@ -138,10 +138,10 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
       ScopedMap map({c.color.get(), c.sat.get(), c.viewz.get(), c.output.get()}, count, stream);
       times_.map_ms = ms_since(t0);
       c.ring.record(kAfterMap, stream);
+      const scandof::util::TextureObject rgba(map.array(0));  // the SAT's input and DofGpu's
       {
-        const scandof::util::TextureObject tex(map.array(0));
         scandof::SatInput in;
-        in.texture = tex.get();
+        in.texture = rgba.get();
         in.width = width_;
         in.height = height_;
         c.builder.build(in, map.pointer(1), s.format, s.method, s.variant, stream,
@@ -149,7 +149,6 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
       }
       c.ring.record(kAfterSat, stream);
       if (dof) {
-        const scandof::util::TextureObject rgba(map.array(0));
         const scandof::util::TextureObject viewz(map.array(2));
         const scandof::util::SurfaceObject out(map.array(3));
         scandof::DofFrame f;

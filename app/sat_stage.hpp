@@ -5,8 +5,9 @@
 // registered with CUDA once per size (read-only / write-discard / read-only / surface store,
 // cuda_gl_interop.*), mapped once per frame with a single map call; the library's SatBuilder
 // writes interleaved tables (16 bytes per pixel: a DoF corner is one load) straight into the
-// mapped buffer, and with the compute pass dof_gather (kernels/src/dof.cu) writes the blurred
-// frame into the output texture before the one unmap. Nothing
+// mapped buffer, and with the compute pass scandof::DofGpu (kernels/src/dof.cu: every method and
+// shape of scandof/dof.hpp it has) writes the blurred frame into the output texture before the one
+// unmap. Nothing
 // crosses to the host, and the frame never waits for the GPU: stage times are read a frame or more
 // later, once the GPU has passed them (as the GL timer queries are).
 // CPU fallback (no device, CUDA off, or forced): the frame is read back, the tables are built on
