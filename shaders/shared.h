@@ -28,10 +28,10 @@
 #define SCENE_LOC_SPECULAR 6
 #define SCENE_LOC_TEXTURED 7
 #define SCENE_LOC_BLOB_COUNT 8
-#define SCENE_LOC_BLOBS 9  // MAX_BLOBS consecutive locations
-#define SCENE_LOC_LENS_SAMPLE 17    // vec2: lens point on the unit disc (reference)
-#define SCENE_LOC_LENS 18           // vec4: aperture px, focus, max radius (< 0: no clamp), 0
-#define SCENE_LOC_VIEWPORT 19       // vec2: frame size in pixels
+#define SCENE_LOC_BLOBS 9         // MAX_BLOBS consecutive locations
+#define SCENE_LOC_LENS_SAMPLE 17  // vec2: lens point on the unit disc (reference)
+#define SCENE_LOC_LENS 18         // vec4: aperture px, focus, max radius (< 0: no clamp), 0
+#define SCENE_LOC_VIEWPORT 19     // vec2: frame size in pixels
 #define SCENE_UNIT_ALBEDO 0
 
 // accum.frag (the lens reference): adds one lens sample's frame into the float accumulator.
