@@ -15,9 +15,12 @@
 namespace demo {
 
 App::App(const std::string& resources, const Settings& initial, int width, int height)
-    : settings(initial), renderer(resources, initial.tessellation), applied_(initial) {
+    : settings(initial),
+      renderer(resources, initial.tessellation),
+      resources_(resources),
+      applied_(initial) {
   renderer.set_sat_format(settings.format);
-  sat = std::make_unique<SatStage>(settings.force_cpu);
+  sat = std::make_unique<SatStage>(settings.backend, resources_ + "/shaders");
   renderer.resize(width, height);
   renderer.set_anisotropy(settings.anisotropy);
   renderer.set_msaa(settings.msaa);
@@ -39,9 +42,9 @@ void App::apply_settings() {
     renderer.set_tessellation(settings.tessellation);
   if (settings.anisotropy != applied_.anisotropy) renderer.set_anisotropy(settings.anisotropy);
   if (settings.msaa != applied_.msaa) renderer.set_msaa(settings.msaa);
-  if (settings.force_cpu != applied_.force_cpu) {
+  if (settings.backend != applied_.backend) {
     sat.reset();  // unregister before the new stage registers the same GL objects
-    sat = std::make_unique<SatStage>(settings.force_cpu);
+    sat = std::make_unique<SatStage>(settings.backend, resources_ + "/shaders");
     sat->resize(renderer.width(), renderer.height(), frame_textures());
     comparison_.clear();
   }
@@ -56,14 +59,15 @@ void App::frame(int width, int height, float dt_s) {
     sat->release();
     renderer.resize(width, height);
     sat->resize(width, height, frame_textures());
-    comparison_.clear();
   }
   if (settings.animate) time_s_ += dt_s;
   pull_focus(dt_s);
   apply_camera();
   renderer.render_scene(camera, time_s_, &frame_timer_);
-  // The fragment pass draws gather/box and the debug views; every other method is DofGpu's (CUDA
-  // path, inside the SAT stage's map) or, where the GPU cannot do it, the CPU gold method.
+  // The GL passes (fragment, GL compute) draw gather/box and the debug views; every other method
+  // is DofGpu's (CUDA backend, inside the SAT stage's map) or, where the GPU cannot do it, the CPU
+  // gold method. Compute means the CUDA kernel inside the SAT stage's map on the CUDA backend, the
+  // GL compute shader after the build elsewhere (GL backend, CPU fallback).
   const bool dof_view = settings.view == View::DepthOfField || settings.view == View::Reference ||
                         settings.view == View::Error;
   // Parameters no method implementation takes (a spreading radius past kSpreadMaxRadius) are
@@ -75,9 +79,10 @@ void App::frame(int width, int height, float dt_s) {
     bad = std::string(e.what()) + "; showing gather/box";
   }
   const bool frag_ok = fragment_can_draw(settings) || !bad.empty();
+  const bool compute = settings.dof_pass == DofPass::Compute && dof_view;
   const bool gpu = dof_view && sat->can_compute_dof() && bad.empty() &&
                    !sat->gpu_dof_missing(settings.dof_method, settings.dof_shape) &&
-                   (!frag_ok || settings.dof_pass == DofPass::Compute);
+                   (!frag_ok || compute);
   const bool computed = sat->build(settings, SatTiming::Latest, gpu);
   dof_message_ = !bad.empty() ? bad : gpu && !computed ? sat->gpu_dof_message() : std::string();
   bool cpu = false;
@@ -91,11 +96,17 @@ void App::frame(int width, int height, float dt_s) {
       dof_message_ = std::string(sat->can_compute_dof() ? "" : "no CUDA: ") +
                      "CPU gold method (read back, scandof::dof::render, upload)";
   }
-  if (!computed && !cpu) renderer.render_dof(settings, sat->buffer());
+  if (!computed && !cpu) {
+    if (compute)
+      renderer.render_dof_compute(settings, sat->buffer());
+    else
+      renderer.render_dof(settings, sat->buffer());
+  }
   show_debug_view();
   frame_timer_.end();
   last_.sat = sat->times();
-  last_.dof_pass = computed ? DofPass::Compute : DofPass::Fragment;
+  last_.dof_pass = computed || (compute && !cpu) ? DofPass::Compute : DofPass::Fragment;
+  last_.dof_cuda = computed;
   last_.dof_cpu = cpu;
   last_.scene_ms = renderer.scene_timer.ms();
   // The handoffs between GL and CUDA (the map waits for GL's scene, GL waits for the unmap) are
@@ -107,6 +118,7 @@ void App::frame(int width, int height, float dt_s) {
                                  : renderer.dof_timer.ms());
   last_.interop_ms = sat->using_cuda() ? std::max(0.0f, frame_timer_.ms() - passes) : 0.0f;
   last_.sat_ms = last_.sat.build_ms;
+  // The pass that ran: CUDA kernel, CPU gold method (host wall time) or a GL pass (GL timer).
   last_.dof_ms = computed ? last_.sat.dof_compute_ms : cpu ? cpu_ms : renderer.dof_timer.ms();
   last_.ui_ms = ui_timer.ms();
   last_.frame_gpu_ms = frame_timer_.ms();
@@ -345,32 +357,39 @@ void App::measure_float_error() {
 
 bool App::verify(std::string* message) {
   bool ok = verify_sat(*sat, settings, renderer.read_rgba(renderer.color_texture()), message);
-  if (!sat->can_compute_dof()) return ok;
-  // The two DoF passes must agree: the CUDA kernel is the fragment shader's DepthOfField view
-  // moved to compute. Both weigh exact integer boxes in float and round to 8 bits, so they may
-  // differ by one step where a value falls on a rounding boundary, never more.
+  // The DoF passes must agree: the GL compute shader and the CUDA kernel are the fragment shader's
+  // DepthOfField view moved to compute. All weigh exact integer boxes in float and round to 8
+  // bits, so they may differ by one step where a value falls on a rounding boundary, never more.
   Settings s = settings;
   s.view = View::DepthOfField;
   s.dof_method = scandof::dof::Method::Gather;  // the one method both passes draw
   s.dof_shape = scandof::dof::Shape::Box;
   renderer.render_dof(s, sat->buffer());
   const std::vector<uint8_t> frag = renderer.read_rgba(renderer.output_texture());
-  sat->build(s, SatTiming::Wait, /*dof=*/true);
-  const std::vector<uint8_t> comp = renderer.read_rgba(renderer.output_texture());
-  int worst = 0;
-  std::size_t off = 0;
-  for (std::size_t i = 0; i < frag.size(); ++i) {
-    const int d = std::abs(int(frag[i]) - int(comp[i]));
-    worst = std::max(worst, d);
-    if (d > 1) ++off;
+  auto check = [&](const char* name) {
+    const std::vector<uint8_t> other = renderer.read_rgba(renderer.output_texture());
+    int worst = 0;
+    std::size_t off = 0;
+    for (std::size_t i = 0; i < frag.size(); ++i) {
+      const int d = std::abs(int(frag[i]) - int(other[i]));
+      worst = std::max(worst, d);
+      if (d > 1) ++off;
+    }
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "\nDoF passes %s: %s vs fragment max difference %d/255, %zu of %zu channel "
+                  "values differ by more than 1",
+                  worst <= 1 ? "agree" : "DISAGREE", name, worst, off, frag.size());
+    *message += buf;
+    ok = ok && worst <= 1;
+  };
+  renderer.render_dof_compute(s, sat->buffer());
+  check("GL compute");
+  if (sat->can_compute_dof()) {
+    sat->build(s, SatTiming::Wait, /*dof=*/true);
+    check("CUDA compute");
   }
-  char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "\nDoF passes %s: compute vs fragment max difference %d/255, %zu of %zu channel "
-                "values differ by more than 1",
-                worst <= 1 ? "agree" : "DISAGREE", worst, off, frag.size());
-  *message += buf;
-  return ok && worst <= 1;
+  return ok;
 }
 
 void App::dump_sat(const std::string& path) {

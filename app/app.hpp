@@ -34,8 +34,17 @@ struct FrameTimes {
   float frame_gpu_ms = 0;  // GL timestamps: scene start .. DoF end
   float frame_cpu_ms = 0;  // host wall time of App::frame
   DofPass dof_pass = DofPass::Fragment;  // which pass made this frame's blur
+  bool dof_cuda = false;                 // compute pass: the CUDA kernel (else GL compute)
   bool dof_cpu = false;  // the CPU gold method made it (dof_ms = read back + method + upload)
   SatTimes sat;
+  // "fragment", "compute (CUDA)", "compute (GL)" or "cpu" (the CPU gold method of a method no
+  // GPU pass here draws): the UI's and the report's name of the pass.
+  std::string dof_pass_name() const {
+    if (dof_cpu) return "cpu";
+    return dof_pass == DofPass::Fragment ? "fragment"
+           : dof_cuda                    ? "compute (CUDA)"
+                                         : "compute (GL)";
+  }
 };
 
 // One "Compare with reference": the method's image against the lens reference.
@@ -105,6 +114,7 @@ class App {
   void show_debug_view();  // reference / error views over the DoF output
   std::vector<float> reference_key() const;
   void ensure_reference();
+  std::string resources_;  // folder holding shaders/ and assets/
   FrameTextures frame_textures() const;
   GlTimer frame_timer_;  // scene start .. DoF end on the GPU
   Settings applied_;     // last frame's copy

@@ -109,7 +109,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_option_function<std::string>(
          "--focus",
          [&](const std::string& v) { s.focus_distance = checked_float("--focus", v, 0.0f, true); },
-         "focal distance in scene units (default 15)")
+         "focal distance in scene units (default 20)")
       ->type_name("D");
   app.add_option_function<std::string>(
          "--aperture",
@@ -171,6 +171,22 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          "where the blur runs: compute (CUDA kernel; the default, and the fragment\n"
          "shader where CUDA is not in use) or fragment (shaders/dof.frag)")
       ->type_name("NAME");
+  app.add_option_function<std::string>(
+         "--backend",
+         [&](const std::string& v) {
+           for (int k = 0; k < kNumSatBackends; ++k) {
+             if (v == to_string(static_cast<SatBackend>(k))) {
+               s.backend = static_cast<SatBackend>(k);
+               return;
+             }
+           }
+           throw CLI::ValidationError("--backend", "auto, cuda, gl or cpu, got '" + v + "'");
+         },
+         "who builds the SATs: auto (CUDA if a device is usable, else GL compute,\n"
+         "else the CPU; the default), cuda, gl (GL 4.3 compute shaders) or cpu")
+      ->type_name("NAME");
+  app.add_flag_callback(
+      "--cpu", [&] { s.backend = SatBackend::Cpu; }, "the same as --backend cpu");
   app.add_option_function<std::string>(
          "--dof",
          [&](const std::string& v) {
@@ -290,7 +306,6 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          [&](const std::string& v) { s.msaa = static_cast<int>(checked_int("--msaa", v, 1, 16)); },
          "scene samples per pixel, resolved before the SAT (default 1 = off)")
       ->type_name("N");
-  app.add_flag("--cpu", s.force_cpu, "use the CPU fallback even when a CUDA device is present");
   app.add_flag_callback(
       "--no-animate", [&] { s.animate = false; }, "still scene (deterministic frames)");
   app.add_flag_callback(
@@ -337,6 +352,12 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          "elements for --primitives: 2^K as K, 2^K, or a power of two\n"
          "(default 22, i.e. 4194304)")
       ->type_name("N");
+  app.add_option("--screenshot-dir", o.screenshot_dir,
+                 "window: folder for F12 / P screenshots (default: the working directory)")
+      ->type_name("DIR");
+  app.add_flag("--ui-selftest", o.ui_selftest,
+               "window: expand every panel section, scroll through the panels and check\n"
+               "that every control was visible; exit 1 if one was not (tests)");
   app.add_option("--resources", o.resources,
                  "folder with shaders/ and assets/ (default: next to the binary)")
       ->type_name("DIR");

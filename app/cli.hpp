@@ -15,13 +15,15 @@ struct Options {
   int width = 1280, height = 720;
   std::int64_t frames = -1;  // window: run until closed (or N frames with --exit); headless: 60
   bool exit_after = false;
-  std::string out;            // headless screenshot (PNG) of the last frame
-  std::string out_frame;      // headless: the rendered frame the SAT is built from (sharp, PNG)
-  std::string screenshot;     // window: screenshot after the last frame (with --frames/--exit)
-  std::string screenshot_ui;  // the whole frame, panels included, after the last frame
-  std::string report;         // JSON timing report
-  std::string dump_sat;       // .npy of the last frame's SAT
-  std::string resources;      // folder holding shaders/ and assets/
+  std::string out;             // headless screenshot (PNG) of the last frame
+  std::string out_frame;       // headless: the rendered frame the SAT is built from (sharp, PNG)
+  std::string screenshot;      // window: screenshot after the last frame (with --frames/--exit)
+  std::string screenshot_ui;   // the whole frame, panels included, after the last frame
+  std::string report;          // JSON timing report
+  std::string dump_sat;        // .npy of the last frame's SAT
+  std::string resources;       // folder holding shaders/ and assets/
+  std::string screenshot_dir;  // window: where F12 / P write scandof-NNN.png (default: cwd)
+  bool ui_selftest = false;    // window: expand every section, scroll, check every control shows
   bool verify = false;
   bool compare = false;          // run the all-variants comparison (window: after the first frame)
   bool exercise_resize = false;  // window: resize, minimize and restore while running (tests)

@@ -6,10 +6,10 @@ include(${PROJECT_SOURCE_DIR}/third_party/deps.cmake)
 set(_scandof_sources
   main.cpp cli.cpp resources.cpp                      # entry, command line, shaders/ + assets/
   window_loop.cpp headless_runner.cpp report.cpp      # the two runners, the JSON report
-  context.cpp                                         # GLFW window / EGL headless contexts
   app.cpp settings.cpp                                # one frame; every adjustable value
   camera.cpp camera_input.cpp                         # orbit camera (glm); mouse and keys
-  renderer.cpp gl_util.cpp teapot.cpp image_io.cpp    # GL passes, GL RAII + shader loader
+  renderer.cpp teapot.cpp image_io.cpp                # GL passes (GL RAII, shader loader and
+                                                      # contexts: scandof_glsat, gl_sat.cmake)
   sat_stage.cpp cuda_gl_interop.cpp sat_analysis.cpp  # SAT build, interop RAII, measurements
   ui.cpp ui_dof.cpp                                   # panels: main, depth-of-field methods
   primitives_panel.cpp primitives_host.cpp)           # primitives benchmark (host half)
@@ -22,7 +22,7 @@ if(SCANDOF_CUDA)
 endif()
 # shaders/ is on the include path for shared.h, the constants C++ and GLSL share.
 target_include_directories(scandof PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/shaders)
-target_link_libraries(scandof PRIVATE scandof::kernels scandof_glad scandof_imgui scandof_stb
+target_link_libraries(scandof PRIVATE scandof::kernels scandof_glsat scandof_glad scandof_imgui scandof_stb
                                       scandof_egl PkgConfig::SCANDOF_GLFW CLI11::CLI11
                                       nlohmann_json::nlohmann_json glm::glm)
 target_compile_options(scandof PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>

@@ -72,9 +72,33 @@ std::string inject_prelude(const std::string& src, const std::vector<std::string
   return src.substr(0, eol + 1) + block + "#line 2\n" + src.substr(eol + 1);
 }
 
+// GLSL has no #include of its own (without ARB_shading_language_include): a line
+// `#include "name.glsl"` is replaced by that file from the shader's folder, one level deep, so the
+// fragment and compute DoF passes share one copy of the gather.
+std::string expand_includes(const std::string& src, const std::string& dir) {
+  std::string out;
+  std::istringstream in(src);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    const std::size_t k = line.find("#include \"");
+    if (k != std::string::npos && line.find_first_not_of(" \t") == k) {
+      const std::size_t b = k + 10, e = line.find('"', b);
+      if (e == std::string::npos) throw std::runtime_error("bad #include line: " + line);
+      out += "#line 1\n" + read_text_file(dir + "/" + line.substr(b, e - b)) + "\n";
+      out += "#line " + std::to_string(n + 1) + "\n";
+    } else {
+      out += line + "\n";
+    }
+  }
+  return out;
+}
+
 GLuint compile(GLenum type, const std::string& path, const std::vector<std::string>& defines,
                const std::string& shared) {
-  std::string src = inject_prelude(read_text_file(path), defines, shared);
+  const std::string dir = path.substr(0, path.find_last_of('/'));
+  std::string src = inject_prelude(expand_includes(read_text_file(path), dir), defines, shared);
   GLuint sh = glCreateShader(type);
   const char* p = src.c_str();
   glShaderSource(sh, 1, &p, nullptr);
@@ -124,6 +148,20 @@ GlProgram build_program(const std::string& dir, const std::string& vert, const s
                  log.c_str());
   }
   if (!ok) throw std::runtime_error("program link failed: " + vert_path + " + " + frag_path);
+  return prog;
+}
+
+GlProgram build_compute_program(const std::string& dir, const std::string& comp,
+                                const std::vector<std::string>& defines) {
+  const std::string path = dir + "/" + comp;
+  GLuint cs = compile(GL_COMPUTE_SHADER, path, defines, read_text_file(dir + "/shared.h"));
+  GlProgram prog(glCreateProgram());
+  glAttachShader(prog.get(), cs);
+  glLinkProgram(prog.get());
+  glDeleteShader(cs);
+  GLint ok = 0;
+  glGetProgramiv(prog.get(), GL_LINK_STATUS, &ok);
+  if (!ok) throw std::runtime_error("program link failed: " + path);
   return prog;
 }
 

@@ -67,6 +67,10 @@ std::string read_text_file(const std::string& path);
 // throws naming the file.
 GlProgram build_program(const std::string& dir, const std::string& vert, const std::string& frag,
                         const std::vector<std::string>& defines = {});
+// A compute program from one shader file, with the same defines, shared.h prelude and
+// `#include "file"` expansion as build_program.
+GlProgram build_compute_program(const std::string& dir, const std::string& comp,
+                                const std::vector<std::string>& defines = {});
 
 // GPU time of a pass (or a whole frame). Results are read a few frames late from a ring of queries,
 // so timing costs no pipeline stall; ms() is the latest completed measurement.

@@ -128,7 +128,7 @@ int run_headless(const Options& o, const std::string& res) {
     // GL and CUDA timer results arrive a few frames late (no stalls); over many frames the
     // median is the same.
     glFinish();
-    return run_medians(name, kept, app.sat->using_cuda());
+    return run_medians(name, kept, app.sat->kind() != SatBackend::Cpu);
   };
 
   const Settings chosen = app.settings;
@@ -137,9 +137,9 @@ int run_headless(const Options& o, const std::string& res) {
       app.settings.variant = static_cast<scandof::ScanAlgorithm>(i);
       app.settings.method = scandof::SatMethod::Paper;
       report.runs.push_back(run(scandof::to_string(app.settings.variant)));
-      if (!app.sat->using_cuda()) break;
+      if (app.sat->kind() == SatBackend::Cpu) break;
     }
-    if (app.sat->using_cuda()) {
+    if (app.sat->kind() != SatBackend::Cpu) {
       for (int m = 1; m < scandof::kNumSatMethods; ++m) {
         app.settings.method = static_cast<scandof::SatMethod>(m);
         report.runs.push_back(run(scandof::to_string(app.settings.method)));

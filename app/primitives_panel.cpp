@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "scandof/scan.hpp"
+#include "ui.hpp"
 
 namespace demo {
 
@@ -118,21 +119,43 @@ void PrimitivesPanel::results_table() const {
       r.reps, kPrimWarmups, r.input_copies, r.gpu_wall_ms, r.verify_wall_ms);
 }
 
+namespace {
+// Tooltip with the reason when the controls are disabled.
+bool g_available = true;
+void tip(const char* text) {
+  std::string t = text;
+  if (!g_available) t += "\n\nDisabled: needs a CUDA device.";
+  ui_tip(t.c_str());
+}
+}  // namespace
+
 void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) const {
   if (!*open) return;
+  g_available = available_;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(std::max(10.0f, io.DisplaySize.x - 490.0f), 10.0f),
-                          ImGuiCond_FirstUseEver);
+  // Beside the sidebar, anchored at the bottom (the timing overlay owns the top right); placed
+  // again whenever the display size changes, so a resize never leaves it clipped.
+  static ImVec2 placed_for(-1, -1);
+  if (placed_for.x != io.DisplaySize.x || placed_for.y != io.DisplaySize.y) {
+    float sx = 0, sy = 0, sw = 0, sh = 0;
+    ui_sidebar_rect(&sx, &sy, &sw, &sh);
+    ImGui::SetNextWindowPos(ImVec2(sx + sw + 8.0f, io.DisplaySize.y - 8.0f), ImGuiCond_Always,
+                            ImVec2(0.0f, 1.0f));
+    placed_for = io.DisplaySize;
+  }
   // Auto-sized to its contents (the results add rows); wrapped text wraps at a fixed width so
   // the width does not feed back into itself.
   if (!ImGui::Begin("Primitives", open, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
     return;
   }
-  ImGui::PushItemWidth(320);
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 460.0f);
+  // Narrower on small displays (the window sits right of a 250 px sidebar at 900 px).
+  const float wrap = std::clamp(io.DisplaySize.x - 300.0f, 300.0f, 460.0f);
+  ImGui::PushItemWidth(wrap - 140.0f);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
   if (!available_) {
-    ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.2f, 1.0f), "needs a CUDA device");
+    ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.2f, 1.0f),
+                       "Needs a CUDA device: the controls below are disabled.");
     ImGui::TextDisabled("%s", why_not_.c_str());
   }
   ImGui::BeginDisabled(!available_ || busy());
@@ -140,6 +163,7 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) const {
   const char* prims[] = {"scan", "stream compaction", "radix sort"};
   if (ImGui::Combo("primitive", &p, prims, kNumPrimitives))
     req->primitive = static_cast<Primitive>(p);
+  tip("Which primitive to time: scan, stream compaction or radix sort, each against its CUB twin.");
   switch (req->primitive) {
     case Primitive::Scan: {
       const char* names[scandof::kNumScanAlgorithms];
@@ -149,6 +173,7 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) const {
       int v = static_cast<int>(req->scan_variant);
       if (ImGui::Combo("variant", &v, names, scandof::kNumScanAlgorithms))
         req->scan_variant = static_cast<scandof::ScanAlgorithm>(v);
+      tip("The library scan variant (CUB: the library calling CUB).");
       ImGui::TextDisabled("exclusive sum of uniform random uint32");
       break;
     }
@@ -158,17 +183,21 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) const {
       int a = static_cast<int>(req->compact_algo);
       if (ImGui::Combo("algorithm", &a, algos, scandof::kNumCompactAlgorithms))
         req->compact_algo = static_cast<scandof::CompactAlgorithm>(a);
+      tip("The library compaction algorithm.");
       int m = static_cast<int>(req->compact_mode);
       const char* modes[] = {"select (compact_if)", "partition (partition_if)",
                              "flagged (compact_flagged)"};
       if (ImGui::Combo("operation", &m, modes, kNumCompactModes))
         req->compact_mode = static_cast<CompactMode>(m);
+      tip("select keeps the chosen items, partition also keeps the rest behind them, flagged "
+          "selects by a flag array.");
       ImGui::Text("selectivity");
       for (int pct : {1, 50, 99}) {
         ImGui::SameLine();
         char lbl[16];
         std::snprintf(lbl, sizeof lbl, "%d%%", pct);
         ImGui::RadioButton(lbl, &req->selectivity_pct, pct);
+        tip("Percentage of items selected.");
       }
       break;
     }
@@ -178,10 +207,12 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) const {
       int a = static_cast<int>(req->sort_algo);
       if (ImGui::Combo("algorithm", &a, algos, scandof::kNumSortAlgorithms))
         req->sort_algo = static_cast<scandof::SortAlgorithm>(a);
+      tip("The library radix sort: the chapter split sort or an 8-bit LSD sort.");
       int d = static_cast<int>(req->distribution);
       const char* dists[] = {"uniform random", "all equal", "few distinct (16)", "already sorted"};
       if (ImGui::Combo("keys", &d, dists, kNumDistributions))
         req->distribution = static_cast<Distribution>(d);
+      tip("Distribution of the uint32 keys.");
       break;
     }
   }
@@ -189,12 +220,16 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) const {
   const int hi = available_ ? std::max(10, max_log2_) : 26;
   req->log2_n = std::min(std::max(req->log2_n, 10), hi);
   ImGui::SliderInt("size (log2)", &req->log2_n, 10, hi, "2^%d", ImGuiSliderFlags_AlwaysClamp);
+  tip("Number of uint32 elements, 2^K (capped by free device memory).");
   ImGui::SameLine();
   ImGui::TextDisabled("%zu", std::size_t(1) << req->log2_n);
   ImGui::SliderInt("timed runs", &req->reps, 5, 100, "%d", ImGuiSliderFlags_AlwaysClamp);
+  tip("Timed runs per call (median shown), after 3 warm-ups.");
   if (available_)
     ImGui::TextDisabled("largest size that fits the free device memory: 2^%d", max_log2_);
   if (ImGui::Button("Run")) out->run_primitives = true;
+  tip("Time library, CUB and a memcpy D2D on the same input, then check both against the CPU "
+      "reference.");
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (state_ == State::Requested)

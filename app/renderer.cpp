@@ -110,6 +110,7 @@ void Renderer::set_sat_format(scandof::SatFormat f) {
   std::vector<std::string> defs;
   if (f == scandof::SatFormat::F32) defs.push_back("SAT_FLOAT 1");
   dof_prog_ = build_program(res_ + "/shaders", "fullscreen.vert", "dof.frag", defs);
+  dof_compute_prog_ = build_compute_program(res_ + "/shaders", "dof.comp", defs);
 }
 
 Renderer::Drawable Renderer::upload(const Mesh& m) {
@@ -421,6 +422,25 @@ void Renderer::render_dof(const Settings& s, GLuint sat_buffer) {
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  dof_timer.end();
+}
+
+void Renderer::render_dof_compute(const Settings& s, GLuint sat_buffer) {
+  dof_timer.begin();
+  glUseProgram(dof_compute_prog_.get());
+  glBindTextureUnit(DOF_UNIT_VIEWZ, viewz_.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DOF_SAT_BINDING, sat_buffer);
+  glBindImageTexture(DOF_IMAGE_OUT, output_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glUniform2i(DOF_LOC_SIZE, width_, height_);
+  glUniform1f(DOF_LOC_FOCUS, s.focus_distance);
+  glUniform1f(DOF_LOC_APERTURE, s.aperture);
+  glUniform1f(DOF_LOC_MAX_RADIUS, s.max_radius);
+  glDispatchCompute((width_ + DOF_COMPUTE_GROUP_X - 1) / DOF_COMPUTE_GROUP_X,
+                    (height_ + DOF_COMPUTE_GROUP_Y - 1) / DOF_COMPUTE_GROUP_Y, 1);
+  // Later readers: the blit/present (framebuffer), screenshots (texture update), UI over it.
+  glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
+                  GL_TEXTURE_FETCH_BARRIER_BIT);
+  glUseProgram(0);
   dof_timer.end();
 }
 

@@ -55,6 +55,8 @@ class Renderer {
   // Host wall time of the last reference's GL work (issued and glFinish'd, read back excluded).
   float reference_render_ms() const { return ref_render_ms_; }
   void render_dof(const Settings& s, GLuint sat_buffer);
+  // The DepthOfField view as a GL compute pass (shaders/dof.comp) into the output texture.
+  void render_dof_compute(const Settings& s, GLuint sat_buffer);
   // Copies the output to the default framebuffer (window mode), scaled to its size.
   void present(int fb_width, int fb_height);
 
@@ -87,7 +89,7 @@ class Renderer {
   BezierPatchSet teapot_data_;
   Drawable teapot_, floor_, wall_;
   GlTexture floor_tex_, wall_tex_;
-  GlProgram scene_prog_, dof_prog_, accum_prog_, accum_ms_prog_, resolve_prog_;
+  GlProgram scene_prog_, dof_prog_, dof_compute_prog_, accum_prog_, accum_ms_prog_, resolve_prog_;
   GlVertexArray empty_vao_;
   int width_ = 0, height_ = 0;
   GlTexture color_, depth_, viewz_, output_;

@@ -44,11 +44,11 @@ RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>
   add("interop_ms", [](const FrameTimes& f) { return f.interop_ms; });
   add("sat_ms", [](const FrameTimes& f) { return f.sat_ms; });
   const bool compute = !frames.empty() && frames.back().dof_pass == DofPass::Compute;
+  m.dof_pass = frames.empty() ? "fragment" : frames.back().dof_pass_name();
   const bool cpu = !frames.empty() && frames.back().dof_cpu;
-  m.dof_pass = compute ? "compute" : cpu ? "cpu" : "fragment";
-  add(compute ? "dof_compute_ms"
-      : cpu   ? "dof_cpu_ms"
-              : "dof_fragment_ms",
+  add(cpu       ? "dof_cpu_ms"
+      : compute ? "dof_compute_ms"
+                : "dof_fragment_ms",
       [](const FrameTimes& f) { return f.dof_ms; });
   m.dof_ms = m.stages.back().second;
   add("frame_gpu_ms", [](const FrameTimes& f) { return f.frame_gpu_ms; });

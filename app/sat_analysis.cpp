@@ -19,14 +19,21 @@ std::vector<VariantTiming> compare_variants(SatStage& sat, const Settings& s, in
   for (int m = 1; m < scandof::kNumSatMethods; ++m)
     runs.emplace_back(scandof::ScanAlgorithm::Cub, static_cast<scandof::SatMethod>(m));
   std::vector<VariantTiming> out;
+  std::vector<std::string> seen;  // GL: several library variants share one GL variant
   for (auto [variant, method] : runs) {
     Settings cfg = s;
     cfg.variant = variant;
     cfg.method = method;
     VariantTiming vt;
-    vt.name = !sat.using_cuda()                     ? std::string("CPU fallback")
-              : method != scandof::SatMethod::Paper ? std::string(scandof::to_string(method))
-                                                    : std::string(scandof::to_string(variant));
+    if (sat.using_gl()) {
+      vt.name = std::string("GL ") + to_string(gl_variant_of(cfg));
+      if (std::find(seen.begin(), seen.end(), vt.name) != seen.end()) continue;
+      seen.push_back(vt.name);
+    } else {
+      vt.name = sat.kind() == SatBackend::Cpu     ? std::string("CPU fallback")
+                : method != scandof::SatMethod::Paper ? std::string(scandof::to_string(method))
+                                                      : std::string(scandof::to_string(variant));
+    }
     vt.variant = variant;
     vt.method = method;
     std::vector<SatTimes> all;
@@ -50,7 +57,7 @@ std::vector<VariantTiming> compare_variants(SatStage& sat, const Settings& s, in
       vt.median.*f = static_cast<float>(scandof::util::median_of(v));
     }
     out.push_back(vt);
-    if (!sat.using_cuda()) break;  // the CPU path ignores the variant: one row says it all
+    if (sat.kind() == SatBackend::Cpu) break;  // the CPU ignores the variant: one row says it all
   }
   sat.build(s);  // leave the current settings' tables in the buffer
   return out;

@@ -42,23 +42,41 @@ struct SatStage::Cuda {
 struct SatStage::Cuda {};
 #endif
 
-SatStage::SatStage(bool force_cpu) {
+SatStage::SatStage(SatBackend requested, const std::string& shader_dir) {
+  std::string no_cuda, no_gl;
 #if SCANDOF_WITH_CUDA
-  std::string why;
-  if (force_cpu) {
-    backend_ = "CPU fallback (forced with --cpu / UI)";
-  } else if (scandof::cuda_device_available(&why)) {
-    cuda_ = std::make_unique<Cuda>();
-    device_ = scandof::util::current_device().name;
-    backend_ = "CUDA on " + device_;
-  } else {
-    backend_ = "CPU fallback: no usable CUDA device (" + why + ")";
+  if (requested == SatBackend::Auto || requested == SatBackend::Cuda) {
+    std::string why;
+    if (scandof::cuda_device_available(&why)) {
+      cuda_ = std::make_unique<Cuda>();
+      device_ = scandof::util::current_device().name;
+      backend_ = "CUDA on " + device_;
+      kind_ = SatBackend::Cuda;
+      return;
+    }
+    no_cuda = "no usable CUDA device (" + why + ")";
   }
 #else
-  (void)force_cpu;
-  backend_ = "CPU fallback: built without CUDA";
+  no_cuda = "built without CUDA";
 #endif
-  if (device_.empty()) device_ = "CPU";
+  if (requested != SatBackend::Cpu) {
+    const GlSatSupport gs = query_gl_sat_support();
+    if (gs.usable) {
+      gl_ = std::make_unique<GlSatBuilder>(shader_dir);
+      device_ = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+      backend_ = "GL compute on " + device_ + (no_cuda.empty() ? "" : " (" + no_cuda + ")");
+      kind_ = SatBackend::Gl;
+      if (requested == SatBackend::Cuda) backend_ += "; CUDA was asked for";
+      return;
+    }
+    no_gl = "no GL compute: " + gs.reason;
+  }
+  kind_ = SatBackend::Cpu;
+  if (requested == SatBackend::Cpu)
+    backend_ = "CPU fallback (asked for with --backend cpu / the UI)";
+  else
+    backend_ = "CPU fallback: " + (no_cuda.empty() ? std::string() : no_cuda + "; ") + no_gl;
+  device_ = "CPU";
 }
 
 SatStage::~SatStage() = default;
@@ -201,10 +219,52 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
     return dof;
   }
 #endif
-  (void)timing;
   (void)dof;
+  if (gl_) {
+    build_gl(s, timing);
+    return false;
+  }
+  (void)timing;
   build_cpu(s.format);
   return false;
+}
+
+// The GL variants are the paper's block scans plus a fused path; the library's other variants
+// (optimized, single-pass, CUB) have no GL twin, so they and every fused method build with the GL
+// fused path, the fastest one there (the UI says so).
+GlSatVariant gl_variant_of(const Settings& s) {
+  if (s.method != scandof::SatMethod::Paper) return GlSatVariant::Fused;
+  switch (s.variant) {
+    case scandof::ScanAlgorithm::Naive:
+      return GlSatVariant::Naive;
+    case scandof::ScanAlgorithm::WorkEfficient:
+      return GlSatVariant::WorkEfficient;
+    case scandof::ScanAlgorithm::ConflictFree:
+      return GlSatVariant::ConflictFree;
+    case scandof::ScanAlgorithm::WarpShuffle:
+      return GlSatVariant::Subgroup;
+    default:
+      return GlSatVariant::Fused;
+  }
+}
+
+void SatStage::build_gl(const Settings& s, SatTiming timing) {
+  gl_->build_into(tex_.color, width_, height_, gl_variant_of(s), s.format, sat_buffer_.get(),
+                  /*timed=*/true);
+  if (timing == SatTiming::Wait) {
+    // "Time this now": GL timers are read from a ring a few builds late, so run the ring through.
+    for (int i = 0; i < 5; ++i)
+      gl_->build_into(tex_.color, width_, height_, gl_variant_of(s), s.format, sat_buffer_.get(),
+                      true);
+    glFinish();
+  }
+  const GlSatStageTimes t = gl_->stage_times();
+  if (t.valid) {
+    times_ = SatTimes{};
+    times_.row_scan_ms = t.rows_ms;
+    times_.column_scan_ms = t.columns_ms;
+    times_.build_ms = t.total_ms;
+  }
 }
 
 // The buffer holds interleaved tables; callers get the 3 planes the reference and dumps use.

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "gl_sat_builder.hpp"
 #include "gl_util.hpp"
 #include "settings.hpp"
 
@@ -47,15 +48,24 @@ struct FrameTextures {
 // waiting) or Wait (this build's own times, synchronizing: for "time this now" measurements).
 enum class SatTiming { Latest, Wait };
 
+// The GL compute variant a setting builds with on the GL backend: the paper's block scans where the
+// variant has a GL twin (naive, work-efficient, conflict-free, warp-shuffle -> subgroup), else the
+// GL fused path.
+GlSatVariant gl_variant_of(const Settings& s);
+
 class SatStage {
  public:
-  // Picks the CUDA path when the build has CUDA and a device is usable, unless force_cpu.
-  explicit SatStage(bool force_cpu);
+  // Picks the backend (see SatBackend): the requested one when it can run here, else the next in
+  // the order CUDA, GL compute, CPU; backend() says which and why. shader_dir holds the GL
+  // compute shaders (sat_*.comp).
+  SatStage(SatBackend requested, const std::string& shader_dir);
   ~SatStage();
   SatStage(const SatStage&) = delete;
   SatStage& operator=(const SatStage&) = delete;
 
   bool using_cuda() const;
+  bool using_gl() const { return gl_ != nullptr; }
+  SatBackend kind() const { return kind_; }  // Cuda, Gl or Cpu: what actually runs
   const std::string& backend() const { return backend_; }  // human-readable, shown in the UI
   const std::string& device_name() const { return device_; }
 
@@ -89,7 +99,10 @@ class SatStage {
  private:
   struct Cuda;
   void build_cpu(scandof::SatFormat fmt);
+  void build_gl(const Settings& s, SatTiming timing);
   std::unique_ptr<Cuda> cuda_;
+  std::unique_ptr<GlSatBuilder> gl_;
+  SatBackend kind_ = SatBackend::Cpu;
   std::string backend_, device_;
   GlBuffer sat_buffer_;
   FrameTextures tex_;

@@ -22,6 +22,20 @@ const char* to_string(View v) {
   return "?";
 }
 
+const char* to_string(SatBackend b) {
+  switch (b) {
+    case SatBackend::Auto:
+      return "auto";
+    case SatBackend::Cuda:
+      return "cuda";
+    case SatBackend::Gl:
+      return "gl";
+    case SatBackend::Cpu:
+      return "cpu";
+  }
+  return "?";
+}
+
 const char* to_string(DofPass p) {
   return p == DofPass::Compute ? "compute" : "fragment";
 }
@@ -54,16 +68,16 @@ const char* to_string(Autofocus a) {
 bool Settings::operator==(const Settings& o) const {
   return focus_distance == o.focus_distance && aperture == o.aperture &&
          max_radius == o.max_radius && variant == o.variant && method == o.method &&
-         format == o.format && force_cpu == o.force_cpu && dof_pass == o.dof_pass &&
-         view == o.view && split == o.split && tessellation == o.tessellation &&
-         animate == o.animate && vsync == o.vsync && show_ui == o.show_ui &&
-         show_primitives == o.show_primitives && primitives == o.primitives &&
-         dof_method == o.dof_method && dof_shape == o.dof_shape && disc_boxes == o.disc_boxes &&
-         layers == o.layers && reference_samples == o.reference_samples &&
-         reference_clamp == o.reference_clamp && error_scale == o.error_scale &&
-         physical == o.physical && lens == o.lens && autofocus == o.autofocus &&
-         autofocus_teapot == o.autofocus_teapot && focus_speed == o.focus_speed &&
-         anisotropy == o.anisotropy && msaa == o.msaa;
+         format == o.format && backend == o.backend && dof_pass == o.dof_pass && view == o.view &&
+         split == o.split && tessellation == o.tessellation && animate == o.animate &&
+         vsync == o.vsync && show_ui == o.show_ui && show_overlay == o.show_overlay &&
+         show_help == o.show_help && show_primitives == o.show_primitives &&
+         primitives == o.primitives && dof_method == o.dof_method && dof_shape == o.dof_shape &&
+         disc_boxes == o.disc_boxes && layers == o.layers &&
+         reference_samples == o.reference_samples && reference_clamp == o.reference_clamp &&
+         error_scale == o.error_scale && physical == o.physical && lens == o.lens &&
+         autofocus == o.autofocus && autofocus_teapot == o.autofocus_teapot &&
+         focus_speed == o.focus_speed && anisotropy == o.anisotropy && msaa == o.msaa;
 }
 
 }  // namespace demo

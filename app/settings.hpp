@@ -25,6 +25,13 @@ enum class View : int {
 constexpr int kNumViews = NUM_VIEWS;
 const char* to_string(View v);  // the CLI's names: dof, sharp, coc, sat, split, reference, error
 
+// Who builds the summed-area tables. Auto: CUDA when a device is usable, else GL compute shaders
+// when the context offers GL 4.3 compute (every AMD/Intel/Mesa GPU), else the CPU (read back,
+// sat_gold, upload). The window and the report say which was chosen and why.
+enum class SatBackend : int { Auto = 0, Cuda = 1, Gl = 2, Cpu = 3 };
+constexpr int kNumSatBackends = 4;
+const char* to_string(SatBackend b);  // the CLI's names: auto, cuda, gl, cpu
+
 // Where the depth-of-field blur runs: the full-screen fragment shader (shaders/dof.frag, any GL
 // 4.5 GPU, the CPU fallback too) or a CUDA kernel writing the output texture through interop
 // (kernels/src/dof.cu; about 90x faster on an H100, whose fragment shading is slow). Debug views
@@ -53,7 +60,7 @@ struct PhysicalCamera {
 
 struct Settings {
   // Lens (thin-lens model; distances in scene units along the view axis).
-  float focus_distance = 15.0f;
+  float focus_distance = 20.0f;  // the blue teapot's depth in the start view (Camera)
   float aperture = 12.0f;  // CoC radius in pixels of a point at infinity (lens constant folded in)
   float max_radius = 24.0f;  // largest blur radius in pixels
   // SAT construction. `variant` is the scan variant of the paper pipeline (library type
@@ -61,7 +68,7 @@ struct Settings {
   scandof::ScanAlgorithm variant = scandof::ScanAlgorithm::WorkEfficient;
   scandof::SatMethod method = scandof::SatMethod::Paper;
   scandof::SatFormat format = scandof::SatFormat::U32;
-  bool force_cpu = false;               // use the CPU fallback even with a device
+  SatBackend backend = SatBackend::Auto;
   DofPass dof_pass = DofPass::Compute;  // the fragment pass where compute cannot run (CPU path)
   // Depth-of-field method and kernel shape (scandof/dof.hpp). The fragment pass does gather with
   // the box only; every other choice runs scandof::DofGpu on the CUDA path, or the CPU gold
@@ -90,7 +97,9 @@ struct Settings {
   int tessellation = 10;  // teapot patch subdivisions per side
   bool animate = true;
   bool vsync = true;
-  bool show_ui = true;
+  bool show_ui = true;       // H: the panels
+  bool show_overlay = true;  // T: the timing heads-up overlay on the scene
+  bool show_help = false;    // F1: keys and mouse
   // The Primitives window (library vs CUB on one primitive). Part of operator== like everything
   // else; changing it rebuilds nothing.
   bool show_primitives = false;

@@ -25,50 +25,21 @@
 #include "scandof/util/file_io.hpp"
 #include "scandof/util/rng.hpp"
 #include "scandof/util/stream.hpp"
+#include "scandof/util/texture_object.hpp"
 
 namespace {
 
 using scandof::util::DeviceBuffer;
 
-// An RGBA8 surface (cudaArray) the kernel writes, as the demo's GL texture would be.
-struct Surface {
+// A 2D cudaArray (the demo's GL textures are arrays too) with a texture or surface view.
+struct Array2D {
   cudaArray_t array = nullptr;
-  cudaSurfaceObject_t surf = 0;
-  Surface(int w, int h) {
-    const cudaChannelFormatDesc d = cudaCreateChannelDesc<uchar4>();
-    CUDA_CHECK(cudaMallocArray(&array, &d, w, h, cudaArraySurfaceLoadStore));
-    cudaResourceDesc r{};
-    r.resType = cudaResourceTypeArray;
-    r.res.array.array = array;
-    CUDA_CHECK(cudaCreateSurfaceObject(&surf, &r));
+  Array2D(cudaChannelFormatDesc d, int w, int h, unsigned flags = 0) {
+    CUDA_CHECK(cudaMallocArray(&array, &d, w, h, flags));
   }
-  ~Surface() {
-    cudaDestroySurfaceObject(surf);
-    cudaFreeArray(array);
-  }
-};
-
-struct DepthTexture {
-  cudaArray_t array = nullptr;
-  cudaTextureObject_t tex = 0;
-  DepthTexture(const std::vector<float>& z, int w, int h) {
-    const cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
-    CUDA_CHECK(cudaMallocArray(&array, &d, w, h));
-    CUDA_CHECK(cudaMemcpy2DToArray(array, 0, 0, z.data(), w * sizeof(float), w * sizeof(float), h,
-                                   cudaMemcpyHostToDevice));
-    cudaResourceDesc r{};
-    r.resType = cudaResourceTypeArray;
-    r.res.array.array = array;
-    cudaTextureDesc t{};
-    t.addressMode[0] = t.addressMode[1] = cudaAddressModeClamp;
-    t.filterMode = cudaFilterModePoint;
-    t.readMode = cudaReadModeElementType;
-    CUDA_CHECK(cudaCreateTextureObject(&tex, &r, &t, nullptr));
-  }
-  ~DepthTexture() {
-    cudaDestroyTextureObject(tex);
-    cudaFreeArray(array);
-  }
+  ~Array2D() { cudaFreeArray(array); }
+  Array2D(const Array2D&) = delete;
+  Array2D& operator=(const Array2D&) = delete;
 };
 
 }  // namespace
@@ -114,8 +85,15 @@ int main(int argc, char** argv) {
         }
       DeviceBuffer<uint32_t> px(n);
       px.upload(img.data(), n);
-      DepthTexture depth(z, w, h);
-      Surface surf(w, h);
+      Array2D color_a(cudaCreateChannelDesc<uchar4>(), w, h);
+      Array2D depth_a(cudaCreateChannelDesc<float>(), w, h);
+      Array2D out_a(cudaCreateChannelDesc<uchar4>(), w, h, cudaArraySurfaceLoadStore);
+      CUDA_CHECK(cudaMemcpy2DToArray(color_a.array, 0, 0, img.data(), w * 4, w * 4, h,
+                                     cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpy2DToArray(depth_a.array, 0, 0, z.data(), w * 4, w * 4, h,
+                                     cudaMemcpyHostToDevice));
+      const scandof::util::TextureObject color_tex(color_a.array), depth_tex(depth_a.array);
+      const scandof::util::SurfaceObject surf(out_a.array);
       scandof::SatInput in;
       in.pixels = px.get();
       in.pitch_bytes = static_cast<std::size_t>(w) * 4;
@@ -136,8 +114,8 @@ int main(int argc, char** argv) {
                       scandof::SatLayout::Interleaved);
       scandof::DofGatherArgs args;
       args.format = scandof::SatFormat::U32;
-      args.depth = depth.tex;
-      args.out = surf.surf;
+      args.depth = depth_tex.get();
+      args.out = surf.get();
       args.width = w;
       args.height = h;
       args.params = {focus, aperture, max_radius};
@@ -187,6 +165,42 @@ int main(int argc, char** argv) {
         scandof::dof_gather(args, stream);
       }),
           il_bytes + 4.0 * n + 4.0 * n);
+      // Every method and shape through DofGpu, in frame (table and textures fresh from the build).
+      {
+        scandof::DofGpu gpu;
+        scandof::DofFrame f;
+        f.rgba = color_tex.get();
+        f.depth = depth_tex.get();
+        f.sat = tables[0].get();
+        f.out = surf.get();
+        f.width = w;
+        f.height = h;
+        struct Cfg {
+          const char* name;
+          scandof::dof::Method m;
+          scandof::dof::Shape shape;
+          int layers;
+        };
+        const Cfg cfgs[] = {
+            {"gather box (DofGpu)", scandof::dof::Method::Gather, scandof::dof::Shape::Box, 2},
+            {"gather octagon", scandof::dof::Method::Gather, scandof::dof::Shape::Octagon, 2},
+            {"gather disc k=4", scandof::dof::Method::Gather, scandof::dof::Shape::Disc, 2},
+            {"spread box", scandof::dof::Method::Spread, scandof::dof::Shape::Box, 2},
+            {"spread disc k=4", scandof::dof::Method::Spread, scandof::dof::Shape::Disc, 2},
+            {"layered box K=2", scandof::dof::Method::Layered, scandof::dof::Shape::Box, 2},
+            {"layered box K=3", scandof::dof::Method::Layered, scandof::dof::Shape::Box, 3},
+        };
+        for (const Cfg& c : cfgs) {
+          scandof::dof::Params p;
+          p.aperture_px = aperture;
+          p.focus = focus;
+          p.max_radius = max_radius;
+          p.shape = c.shape;
+          p.layers = c.layers;
+          row(c.name, timer.measure([&](int) { gpu.render(c.m, p, f, stream); }),
+              il_bytes + 4.0 * n + 4.0 * n);
+        }
+      }
       row("cudaMemcpy D2D (table size)", timer.measure([&](int) {
         CUDA_CHECK(cudaMemcpyAsync(copy_dst.get(), tables[0].get(), il_bytes,
                                    cudaMemcpyDeviceToDevice, stream));

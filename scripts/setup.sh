@@ -9,7 +9,8 @@ pkgs=(cmake ninja-build g++ pkg-config ccache
       libglfw3-dev python3-glad libimgui-dev libstb-dev libegl-dev libgl-dev
       libgtest-dev libcli11-dev nlohmann-json3-dev libglm-dev
       python3-numpy python3-matplotlib
-      xvfb xauth libgl1-mesa-dri libegl-mesa0)
+      xvfb xauth libgl1-mesa-dri libegl-mesa0
+      glslang-tools)  # glslangValidator: the GL SAT shaders' subgroup variants compiled in CI
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -53,6 +53,11 @@
 #define DOF_UNIT_VIEWZ 1
 #define DOF_SAT_BINDING 0
 
+// dof.comp: workgroup shape and the output image unit.
+#define DOF_COMPUTE_GROUP_X 16
+#define DOF_COMPUTE_GROUP_Y 8
+#define DOF_IMAGE_OUT 0
+
 // scene.frag's outputs: colour, and the view-axis distance z of each pixel (R32F). The DoF passes
 // (fragment and CUDA compute) read z directly, so the circle of confusion is one formula of one
 // value per pixel, and CUDA can read it (depth formats cannot be registered with CUDA).

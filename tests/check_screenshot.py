@@ -5,6 +5,9 @@ region blurred.
   check_screenshot.py DOF.png SHARP.png
   check_screenshot.py --size WxH FILE.png    (only checks the image size: the resize test)
   check_screenshot.py --primitives REPORT.json (the --primitives entries of a --report)
+  check_screenshot.py --ui-coverage MAXFRAC SCENE.png UI.png
+      (the window's frame with its panels, UI.png, against the same frame without them,
+      SCENE.png: the pixels that differ, i.e. the UI, must be at most MAXFRAC of the window)
 
 DOF.png is the depth-of-field output focused near the camera, SHARP.png the same still frame in the
 sharp view (--view sharp). Sharpness is local contrast (mean absolute Laplacian) in a band of the
@@ -91,7 +94,30 @@ def check_primitives(path):
     return 0
 
 
+def check_ui_coverage(max_frac, scene_path, ui_path):
+    scene, ui = load(scene_path), load(ui_path)
+    if scene.shape != ui.shape:
+        print(f"FAILED: size mismatch {scene.shape} vs {ui.shape}")
+        return 1
+    # A pixel belongs to the UI when any channel differs by more than 2 levels of 255 (the
+    # panels' translucent backgrounds change every pixel they cover by far more).
+    differs = (np.abs(scene - ui) > 2.5 / 255).any(axis=2)
+    frac = float(differs.mean())
+    h, w = differs.shape
+    print(f"UI covers {100 * frac:.1f}% of the {w}x{h} window (limit {100 * float(max_frac):.0f}%)")
+    if frac < 0.005:
+        print("FAILED: no UI found in the screenshot with panels")
+        return 1
+    if frac > float(max_frac):
+        print("FAILED: the UI covers too much of the scene")
+        return 1
+    print("ui coverage check passed")
+    return 0
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "--ui-coverage":
+        return check_ui_coverage(sys.argv[2], sys.argv[3], sys.argv[4])
     if len(sys.argv) == 4 and sys.argv[1] == "--size":
         return check_size(sys.argv[2], sys.argv[3])
     if len(sys.argv) == 3 and sys.argv[1] == "--primitives":

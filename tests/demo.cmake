@@ -9,7 +9,7 @@ if(TARGET scandof)
     message(STATUS "demo_screenshot test skipped: xvfb-run or /usr/bin/python3 missing")
   else()
     set(_dir ${CMAKE_CURRENT_BINARY_DIR}/demo_screenshot)
-    set(_common --size 960x540 --frames 30 --exit --no-animate --no-vsync --focus 7 --aperture 12
+    set(_common --size 960x540 --frames 30 --exit --no-animate --no-vsync --focus 9 --aperture 12
                 --max-radius 24)
     string(JOIN " " _common_s ${_common})
     add_test(NAME demo_screenshot
@@ -35,6 +35,20 @@ ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --primit
 ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 960x540 --frames 10 --exit --no-vsync --primitives --prim-size 12 --screenshot-ui '${_dir}/primitives_ui.png' && \
 ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --size 960x540 '${_dir}/primitives_ui.png'")
     set_tests_properties(demo_primitives PROPERTIES TIMEOUT 300 LABELS "demo")
+    # The UI leaves the scene in view: at 1280x720 the frame with the panels (and the timing overlay)
+    # against the same frame without them differs in at most 25% of the pixels. At 900x560 with every
+    # section expanded (--ui-selftest) the sidebar scrolls and every control, the Primitives
+    # window's too, must have been wholly visible inside its window and the display (exit 1 if not).
+    add_test(NAME demo_ui_coverage
+      COMMAND sh -c "mkdir -p '${_dir}' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 1280x720 --frames 8 --exit --no-animate --no-vsync --screenshot '${_dir}/ui_scene.png' --screenshot-ui '${_dir}/ui_panels.png' && \
+${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --ui-coverage 0.25 '${_dir}/ui_scene.png' '${_dir}/ui_panels.png'")
+    set_tests_properties(demo_ui_coverage PROPERTIES TIMEOUT 300 LABELS "demo;ui")
+    add_test(NAME demo_ui_reach
+      COMMAND sh -c "mkdir -p '${_dir}' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 900x560 --frames 1000 --no-animate --no-vsync --primitives --ui-selftest --screenshot-ui '${_dir}/ui_reach.png'")
+    set_tests_properties(demo_ui_reach PROPERTIES TIMEOUT 300 LABELS "demo;ui"
+                         FAIL_REGULAR_EXPRESSION "NOT reachable")
     # Depth of field against the lens reference (issue 9), headless through EGL: the reference with
     # aperture 0 equals the sharp frame (PSNR > 50 dB); spread, layered and the disc shape run
     # (CPU gold methods here, DofGpu with a device) and the report holds their quality objects.
@@ -70,5 +84,16 @@ for f in --out --report --dump-sat; do \
   [ $rc -ne 0 ] && echo \"$msg\" | grep -q 'cannot write /dev/full' \
     || { echo \"$f /dev/full: exit $rc: $msg\"; exit 1; }; done")
     set_tests_properties(demo_cli PROPERTIES TIMEOUT 300 LABELS "demo")
+    # The GL compute backend inside the demo (llvmpipe here): headless --backend gl --verify at odd
+    # sizes for a paper variant and the fused path; the report must name the GL backend.
+    add_test(NAME demo_backend_gl
+      COMMAND sh -c "S='$<TARGET_FILE:scandof>'; set -e; \
+for cfg in '--size 33x17 --variant naive' '--size 1001x777 --variant work-efficient' \
+           '--size 193x65 --variant warp-shuffle' '--size 1921x1079 --method fused'; do \
+  out=$(\"$S\" --headless --frames 2 --no-animate --backend gl --verify $cfg 2>&1); \
+  echo \"$out\" | grep -q 'SAT verify OK' || { echo \"$cfg: $out\"; exit 1; }; \
+  echo \"$out\" | grep -q 'GL compute on' || { echo \"$cfg: not the GL backend: $out\"; exit 1; }; \
+done")
+    set_tests_properties(demo_backend_gl PROPERTIES TIMEOUT 600 LABELS "demo;gl")
   endif()
 endif()

@@ -257,6 +257,32 @@ TEST(Npy, UnsupportedDtypesNamed) {
   expect_error([&] { load_bytes(header("'<U8'")); }, ErrorKind::UnsupportedDtype, {"unicode"});
   expect_error([&] { load_bytes(header("[('a', '<i4'), ('b', '<f8')]")); },
                ErrorKind::UnsupportedDtype, {"structured", "('a', '<i4')"});
+  // A structured dtype of thousands of fields: the message shows its start and its length, not
+  // one line of 76 KB.
+  std::string many = "[";
+  for (int i = 0; i < 5000; ++i) many += "('f" + std::to_string(i) + "', '<i4'), ";
+  many += "]";
+  try {
+    load_bytes(numpy_style("{'descr': " + many + ", 'fortran_order': False, 'shape': (0,), }", 2));
+    FAIL() << "no error thrown";
+  } catch (const npy::Error& e) {
+    EXPECT_LT(std::string(e.what()).size(), 1000u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("characters)"), std::string::npos) << e.what();
+  }
+}
+
+// A stream (no size known) whose header claims far more data than follows: read in growing
+// chunks, so the truncation is found without committing the claimed size first.
+TEST(Npy, StreamClaimingHugeDataIsTruncatedCheaply) {
+  const std::string bytes =
+      numpy_style("{'descr': '<f8', 'fortran_order': False, 'shape': (805306368,), }") +
+      std::string(64, '\x01');  // claims 6 GiB, holds 64 bytes
+  expect_error([&] { load_bytes(bytes, /*give_size=*/false); }, ErrorKind::Truncated,
+               {"truncated", "6442450944", "holds 64"});
+}
+
+TEST(Npy, ArrayTooLargeForAddressSpace) {
+  EXPECT_THROW(npy::Array(DType::Int32, {std::size_t(1) << 62}), std::length_error);
 }
 
 TEST(Npy, FortranOrderRejected) {
@@ -314,7 +340,14 @@ TEST(Npy, Files) {
                {"missing.npy", "cannot open", "No such file"});
   expect_error([&] { npy::load(dir.string()); }, ErrorKind::Io, {"directory"});
   expect_error([&] { npy::save((dir / "no" / "such" / "dir.npy").string(), a); }, ErrorKind::Io,
-               {"cannot open for writing"});
+               {"dir.npy", "cannot create a temporary file", "No such file"});
+  // A failed write (a full device) is an error, and one into a regular file never leaves it
+  // half-written: the old contents survive a failure (written to a temporary, then renamed).
+  if (fs::exists("/dev/full"))
+    expect_error([&] { npy::save("/dev/full", a); }, ErrorKind::Io, {"/dev/full", "No space"});
+  expect_error([&] { npy::save((dir / "a.npy" / "x.npy").string(), a); }, ErrorKind::Io,
+               {"x.npy", "Not a directory"});
+  EXPECT_EQ(npy::load(path).count(), v.size());
   expect_error([&] { npy::save(dir.string(), a); }, ErrorKind::Io, {"directory"});
   // Truncated on disk: the size is known up front, so the error comes before any big read.
   {

@@ -1,5 +1,5 @@
-// Explicit instantiations of compaction and partition for double (one file per type so the
-// library's CUDA sources compile in parallel).
+// Library instantiations of compaction for double; one file per type so the
+// slow nvcc compiles run in parallel. SCANDOF_INSTANTIATE_COMPACT is defined beside the templates.
 #include "scandof/device/compact_impl.cuh"
 
 namespace scandof {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "scandof/cuda_check.hpp"
+#include "scandof/device/sat_fused.cuh"
 #include "scandof/dof_cuda.hpp"
 
 namespace scandof {
@@ -18,22 +19,15 @@ namespace {
 
 constexpr int kBlockX = 16, kBlockY = 8;
 
+// One table element: every channel of a corner in one 16-byte load.
 template <class T>
-struct Corner;
-template <>
-struct Corner<uint32_t> {
-  using V = uint4;
-};
-template <>
-struct Corner<float> {
-  using V = float4;
-};
+using Corner = sat_detail::Vec4Of<T>;
 
 // Index -1 in x or y is the table's implicit zero row/column.
 template <class T>
-__device__ __forceinline__ typename Corner<T>::V corner(
-    const typename Corner<T>::V* __restrict__ sat, int w, int x, int y) {
-  if (x < 0 || y < 0) return typename Corner<T>::V{};
+__device__ __forceinline__ typename Corner<T>::type corner(
+    const typename Corner<T>::type* __restrict__ sat, int w, int x, int y) {
+  if (x < 0 || y < 0) return typename Corner<T>::type{};
   return __ldg(sat + static_cast<std::size_t>(y) * w + x);
 }
 
@@ -41,7 +35,7 @@ __device__ __forceinline__ typename Corner<T>::V corner(
 // pixel count. The corner arithmetic runs in T (uint32 wraps and cancels exactly) and becomes float
 // once per box.
 template <class T>
-__device__ __forceinline__ float4 box_sum(const typename Corner<T>::V* __restrict__ sat, int w,
+__device__ __forceinline__ float4 box_sum(const typename Corner<T>::type* __restrict__ sat, int w,
                                           int h, int px, int py, int rx, int ry) {
   const int x0 = max(px - rx - 1, -1), x1 = min(px + rx, w - 1);
   const int y0 = max(py - ry - 1, -1), y1 = min(py + ry, h - 1);
@@ -58,7 +52,7 @@ __device__ __forceinline__ float4 axpy(float a, float4 x, float4 y) {
 
 template <class T>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
-    dof_gather_kernel(const typename Corner<T>::V* __restrict__ sat, cudaTextureObject_t depth,
+    dof_gather_kernel(const typename Corner<T>::type* __restrict__ sat, cudaTextureObject_t depth,
                       cudaSurfaceObject_t out, int w, int h, DofParams p) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
@@ -111,8 +105,181 @@ void dof_gather(const DofGatherArgs& a, cudaStream_t stream) {
 }  // namespace scandof
 
 namespace scandof {
+namespace {
 
-struct DofGpu::Impl {};
+using dof::kMaxShapeBoxes;
+using dof::ShapeBox;
+
+__device__ __forceinline__ unsigned char to_unorm8(float v) {
+  v = fminf(fmaxf(v, 0.f), 1.f);
+  return static_cast<unsigned char>(v * 255.f + 0.5f);
+}
+
+// Gather with any shape: the shape's integer boxes (dof::shape_boxes, the CPU's own code) summed
+// with their coefficients on the interleaved table. Radii repeat along rows and the box list is
+// short for the box shape, long (up to 60) for a fine disc: the cost grows with the shape.
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    dof_gather_shape_kernel(const uint4* __restrict__ sat, cudaTextureObject_t depth,
+                            cudaSurfaceObject_t out, int w, int h, dof::Params p) {
+  const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
+  if (x >= w || y >= h) return;
+  const float z = tex2D<float>(depth, x + 0.5f, y + 0.5f);
+  ShapeBox boxes[kMaxShapeBoxes];
+  const int n = dof::shape_boxes(dof::coc_radius(z, p), p.shape, p.disc_boxes, boxes);
+  float r = 0.f, g = 0.f, b = 0.f, a = 0.f;
+  for (int j = 0; j < n; ++j) {
+    const float4 s = box_sum<uint32_t>(sat, w, h, x, y, boxes[j].rx, boxes[j].ry);
+    const float c = boxes[j].coef;
+    r += c * s.x;
+    g += c * s.y;
+    b += c * s.z;
+    a += c * s.w;
+  }
+  const float inv = 1.f / (255.f * a);
+  surf2Dwrite(make_uchar4(to_unorm8(r * inv), to_unorm8(g * inv), to_unorm8(b * inv), 255), out,
+              x * static_cast<int>(sizeof(uchar4)), y);
+}
+
+// Rectangle spreading, stage 1: every source pixel of `layer` (-1: all) over the frame extended
+// by the reflect margin adds its boxes' fixed-point weights at their clipped corners, with
+// wrapping 32-bit atomics (order-free, so the result is the CPU's bit for bit). Up to 16 atomics
+// per box: the cost of the method, and why in-focus pixels (one box, r = 0) are cheapest.
+__global__ void __launch_bounds__(256)
+    spread_delta_kernel(cudaTextureObject_t rgba, cudaTextureObject_t depth, int w, int h,
+                        int margin, int layer, dof::Params p, uint32_t* __restrict__ delta) {
+  const int ew = w + 2 * margin;
+  const long long idx = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (idx >= static_cast<long long>(ew) * (h + 2 * margin)) return;
+  const int sx = static_cast<int>(idx % ew) - margin, sy = static_cast<int>(idx / ew) - margin;
+  const int rx = dof::reflect_coord(sx, w), ry = dof::reflect_coord(sy, h);
+  const float z = tex2D<float>(depth, rx + 0.5f, ry + 0.5f);
+  if (layer >= 0 && dof::layer_of(z, p) != layer) return;
+  const uchar4 col = tex2D<uchar4>(rgba, rx + 0.5f, ry + 0.5f);
+  ShapeBox boxes[kMaxShapeBoxes];
+  int32_t wt[kMaxShapeBoxes];
+  const int n = dof::shape_boxes(dof::coc_radius(z, p), p.shape, p.disc_boxes, boxes);
+  dof::spread_weights(boxes, n, wt);
+  for (int j = 0; j < n; ++j) {
+    if (wt[j] == 0) continue;
+    const int bx0 = max(sx - boxes[j].rx, 0), bx1 = min(sx + boxes[j].rx, w - 1);
+    const int by0 = max(sy - boxes[j].ry, 0), by1 = min(sy + boxes[j].ry, h - 1);
+    if (bx0 > bx1 || by0 > by1) continue;
+    const uint32_t uw = static_cast<uint32_t>(wt[j]);
+    const uint32_t v[4] = {col.x * uw, col.y * uw, col.z * uw, uw};
+    auto add = [&](int x, int y, bool neg) {
+      if (x >= w || y >= h) return;
+      uint32_t* o = delta + (static_cast<std::size_t>(y) * w + x) * 4;
+#pragma unroll
+      for (int c = 0; c < 4; ++c) atomicAdd(o + c, neg ? 0u - v[c] : v[c]);
+    };
+    add(bx0, by0, false);
+    add(bx1 + 1, by0, true);
+    add(bx0, by1 + 1, true);
+    add(bx1 + 1, by1 + 1, false);
+  }
+}
+
+// Stage 2a: inclusive scan of each row of 4-word pixels, in place (wrapping). One block per row;
+// each thread scans a contiguous run serially, a block scan of the runs' totals adds the offsets.
+constexpr int kRowThreads = 256;
+__global__ void __launch_bounds__(kRowThreads) rows4_scan_kernel(uint4* data, int w) {
+  __shared__ uint4 tot[kRowThreads];
+  uint4* row = data + static_cast<std::size_t>(blockIdx.x) * w;
+  const int per = (w + kRowThreads - 1) / kRowThreads;
+  const int x0 = threadIdx.x * per, x1 = min(x0 + per, w);
+  uint4 run = make_uint4(0, 0, 0, 0);
+  for (int x = x0; x < x1; ++x) {
+    const uint4 v = row[x];
+    run = make_uint4(run.x + v.x, run.y + v.y, run.z + v.z, run.w + v.w);
+  }
+  tot[threadIdx.x] = run;
+  __syncthreads();
+  // Hillis-Steele over 256 totals (8 steps): the row pass is a small part of the method.
+  for (int d = 1; d < kRowThreads; d <<= 1) {
+    const uint4 o = threadIdx.x >= d ? tot[threadIdx.x - d] : make_uint4(0, 0, 0, 0);
+    __syncthreads();
+    uint4& t = tot[threadIdx.x];
+    t = make_uint4(t.x + o.x, t.y + o.y, t.z + o.z, t.w + o.w);
+    __syncthreads();
+  }
+  uint4 acc = threadIdx.x > 0 ? tot[threadIdx.x - 1] : make_uint4(0, 0, 0, 0);
+  for (int x = x0; x < x1; ++x) {
+    const uint4 v = row[x];
+    acc = make_uint4(acc.x + v.x, acc.y + v.y, acc.z + v.z, acc.w + v.w);
+    row[x] = acc;
+  }
+}
+
+// Stage 3: colour = sum(c W) / (255 sum(W)), 0 where no weight arrived.
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    spread_resolve_kernel(const int4* __restrict__ sums, cudaSurfaceObject_t out, int w, int h) {
+  const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
+  if (x >= w || y >= h) return;
+  const int4 s = sums[static_cast<std::size_t>(y) * w + x];
+  const float inv = s.w > 0 ? 1.f / (255.f * static_cast<float>(s.w)) : 0.f;
+  surf2Dwrite(make_uchar4(to_unorm8(s.x * inv), to_unorm8(s.y * inv), to_unorm8(s.z * inv), 255),
+              out, x * static_cast<int>(sizeof(uchar4)), y);
+}
+
+// Layered: front to back with coverage a = min(1, W / kSpreadScale), as dof::layered_composite.
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    layered_composite_kernel(const int4* __restrict__ sums, std::size_t layer_stride, int layers,
+                             cudaSurfaceObject_t out, int w, int h) {
+  const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
+  if (x >= w || y >= h) return;
+  float acc[3] = {0.f, 0.f, 0.f}, trans = 1.f;
+  for (int l = 0; l < layers; ++l) {
+    const int4 s = sums[l * layer_stride + static_cast<std::size_t>(y) * w + x];
+    if (s.w <= 0) continue;
+    const float wt = static_cast<float>(s.w);
+    const float a = fminf(1.f, wt / static_cast<float>(dof::kSpreadScale));
+    const float k = trans * a / (255.f * wt);
+    acc[0] += k * s.x;
+    acc[1] += k * s.y;
+    acc[2] += k * s.z;
+    trans *= 1.f - a;
+  }
+  const float cover = 1.f - trans, inv = cover > 0.f ? 1.f / cover : 0.f;
+  surf2Dwrite(make_uchar4(to_unorm8(acc[0] * inv), to_unorm8(acc[1] * inv),
+                          to_unorm8(acc[2] * inv), 255),
+              out, x * static_cast<int>(sizeof(uchar4)), y);
+}
+
+}  // namespace
+
+struct DofGpu::Impl {
+  void* scratch = nullptr;
+  std::size_t bytes = 0;
+  ~Impl() {
+    if (scratch) cudaFree(scratch);
+  }
+  uint32_t* reserve(std::size_t b) {
+    if (b > bytes) {
+      if (scratch) CUDA_CHECK(cudaFree(scratch));
+      scratch = nullptr;
+      bytes = 0;
+      CUDA_CHECK(cudaMalloc(&scratch, b));
+      bytes = b;
+    }
+    return static_cast<uint32_t*>(scratch);
+  }
+  // Delta image of one layer (-1: all sources) integrated into per-pixel sums, in place.
+  void spread_layer(const dof::Params& p, const DofFrame& f, int layer, uint32_t* d,
+                    cudaStream_t s) {
+    const std::size_t px = static_cast<std::size_t>(f.width) * f.height;
+    CUDA_CHECK(cudaMemsetAsync(d, 0, px * 16, s));
+    const int m = dof::margin(p);
+    const long long sources = static_cast<long long>(f.width + 2 * m) * (f.height + 2 * m);
+    spread_delta_kernel<<<static_cast<unsigned>((sources + 255) / 256), 256, 0, s>>>(
+        f.rgba, f.depth, f.width, f.height, m, layer, p, d);
+    CUDA_CHECK_LAUNCH();
+    rows4_scan_kernel<<<f.height, kRowThreads, 0, s>>>(reinterpret_cast<uint4*>(d), f.width);
+    CUDA_CHECK_LAUNCH();
+    // Columns: the interleaved image is one plane of 4 * width word columns.
+    sat_detail::fused_columns<uint32_t, uint32_t>(d, 4 * f.width, f.height, 1, s);
+    CUDA_CHECK_LAUNCH();
+  }
+};
 
 DofGpu::DofGpu() : impl_(new Impl) {}
 DofGpu::~DofGpu() {
@@ -121,20 +288,45 @@ DofGpu::~DofGpu() {
 
 void DofGpu::render(dof::Method m, const dof::Params& p, const DofFrame& f, cudaStream_t stream) {
   dof::validate(p, m);
-  if (m == dof::Method::Gather && p.shape == dof::Shape::Box) {
-    DofGatherArgs a;
-    a.sat = f.sat;
-    a.format = f.format;
-    a.depth = f.depth;
-    a.out = f.out;
-    a.width = f.width;
-    a.height = f.height;
-    a.params = {p.focus, p.aperture_px, p.max_radius};
-    dof_gather(a, stream);
+  if (f.width <= 0 || f.height <= 0) throw std::invalid_argument("DofGpu::render: empty image");
+  if (f.depth == 0 || f.out == 0 || (m != dof::Method::Gather && f.rgba == 0))
+    throw std::invalid_argument("DofGpu::render: null texture or surface");
+  const dim3 block(kBlockX, kBlockY);
+  const dim3 grid((f.width + kBlockX - 1) / kBlockX, (f.height + kBlockY - 1) / kBlockY);
+  if (m == dof::Method::Gather) {
+    if (f.sat == nullptr) throw std::invalid_argument("DofGpu::render: gather needs the SAT");
+    if (p.shape == dof::Shape::Box || f.format == SatFormat::F32) {
+      // The box has its own kernel (4 or 16 corner loads); float tables take the box too, since
+      // the shapes' inclusion-exclusion needs exact (integer) box sums.
+      DofGatherArgs a;
+      a.sat = f.sat;
+      a.format = f.format;
+      a.depth = f.depth;
+      a.out = f.out;
+      a.width = f.width;
+      a.height = f.height;
+      a.params = {p.focus, p.aperture_px, p.max_radius};
+      dof_gather(a, stream);
+      return;
+    }
+    dof_gather_shape_kernel<<<grid, block, 0, stream>>>(static_cast<const uint4*>(f.sat), f.depth,
+                                                        f.out, f.width, f.height, p);
+    CUDA_CHECK_LAUNCH();
     return;
   }
-  throw std::invalid_argument(std::string("DofGpu::render: ") + dof::to_string(m) + " with shape " +
-                              dof::to_string(p.shape) + " is not implemented on the GPU yet");
+  const std::size_t px = static_cast<std::size_t>(f.width) * f.height;
+  const int layers = m == dof::Method::Layered ? p.layers : 1;
+  uint32_t* d = impl_->reserve(px * 16 * static_cast<std::size_t>(layers));
+  if (m == dof::Method::Spread) {
+    impl_->spread_layer(p, f, -1, d, stream);
+    spread_resolve_kernel<<<grid, block, 0, stream>>>(reinterpret_cast<const int4*>(d), f.out,
+                                                      f.width, f.height);
+  } else {
+    for (int l = 0; l < layers; ++l) impl_->spread_layer(p, f, l, d + l * px * 4, stream);
+    layered_composite_kernel<<<grid, block, 0, stream>>>(reinterpret_cast<const int4*>(d), px,
+                                                         layers, f.out, f.width, f.height);
+  }
+  CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace scandof

@@ -80,9 +80,12 @@ std::string folder_of(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-}  // namespace
+// One destination of write_files_atomic: written and closed, waiting for its rename.
+struct Staged {
+  std::string path, tmp;  // tmp empty: a special file, already written in place
+};
 
-void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
+Staged stage(const std::string& path, const std::function<void(std::ostream&)>& write) {
   if (path.empty()) fail(path, "empty path", 0);
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
@@ -133,11 +136,32 @@ void write_file_atomic(const std::string& path, const std::function<void(std::os
     if (!tmp.empty()) ::unlink(tmp.c_str());
     fail(path, "close failed", err);
   }
-  if (!tmp.empty() && ::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    fail(path, "rename from the temporary file failed", err);
+  return Staged{path, tmp};
+}
+
+}  // namespace
+
+void write_files_atomic(const std::vector<FileWrite>& files) {
+  std::vector<Staged> staged;
+  try {
+    for (const auto& f : files) staged.push_back(stage(f.path, f.write));
+  } catch (...) {
+    for (const auto& s : staged)
+      if (!s.tmp.empty()) ::unlink(s.tmp.c_str());
+    throw;
   }
+  for (std::size_t i = 0; i < staged.size(); ++i) {
+    const Staged& s = staged[i];
+    if (s.tmp.empty() || ::rename(s.tmp.c_str(), s.path.c_str()) == 0) continue;
+    const int err = errno;
+    for (std::size_t j = i; j < staged.size(); ++j)
+      if (!staged[j].tmp.empty()) ::unlink(staged[j].tmp.c_str());
+    fail(s.path, "rename from the temporary file failed", err);
+  }
+}
+
+void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  write_files_atomic({FileWrite{path, write}});
 }
 
 }  // namespace util

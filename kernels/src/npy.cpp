@@ -13,6 +13,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "scandof/util/file_io.hpp"
+
 // The payload is copied straight into host arrays, which is only right on a little-endian host
 // (x86-64, AArch64 as used everywhere CUDA runs).
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -93,6 +95,13 @@ std::string describe_descr(const std::string& d) {
       return "'" + d + "'";
   }
   return "'" + d + "' (" + base + (bits ? std::to_string(bits) : "") + ")";
+}
+
+// A header value for a message: a structured dtype's description can run to megabytes, and one
+// line of it helps nobody.
+std::string shorten(const std::string& text, std::size_t max = 120) {
+  if (text.size() <= max) return text;
+  return text.substr(0, max) + "... (" + std::to_string(text.size()) + " characters)";
 }
 
 Error bad_header(const std::string& name, const std::string& why, std::string_view text) {
@@ -306,7 +315,11 @@ std::size_t Header::count() const {
 }
 
 Array::Array(DType t, std::vector<std::size_t> s) : dtype(t), shape(std::move(s)) {
-  bytes.resize(count_of(shape, "<array>") * item_size(t));
+  const std::size_t n = count_of(shape, "<array>");
+  if (n > std::numeric_limits<std::size_t>::max() / item_size(t))
+    throw std::length_error("npy::Array: shape " + shape_string(shape) + " of " + to_string(t) +
+                            " needs more bytes than the address space holds");
+  bytes.resize(n * item_size(t));
 }
 
 std::size_t Array::count() const {
@@ -333,14 +346,14 @@ Header parse_header_dict(std::string_view text, const std::string& name) {
       have_descr = true;
       if (v.kind != DictParser::Value::String)
         throw Error(ErrorKind::UnsupportedDtype,
-                    name + ": structured dtype " + v.text +
+                    name + ": structured dtype " + shorten(v.text) +
                         " is not supported; supported: " + supported_dtypes());
       const std::string& d = v.text;
       if (d.size() >= 2 && d[0] == '>') {
         std::string le = d;
         le[0] = '<';
         throw Error(ErrorKind::UnsupportedDtype,
-                    name + ": big-endian dtype " + describe_descr(d) +
+                    name + ": big-endian dtype " + describe_descr(shorten(d)) +
                         " is not supported; convert it first, e.g. a.astype('" + le +
                         "'); supported: " + supported_dtypes());
       }
@@ -356,7 +369,8 @@ Header parse_header_dict(std::string_view text, const std::string& name) {
         found = true;
       }
       if (!found)
-        throw Error(ErrorKind::UnsupportedDtype, name + ": unsupported dtype " + describe_descr(d) +
+        throw Error(ErrorKind::UnsupportedDtype, name + ": unsupported dtype " +
+                                                     describe_descr(shorten(d)) +
                                                      "; supported: " + supported_dtypes());
     } else if (key == "fortran_order") {
       have_order = true;
@@ -464,9 +478,26 @@ Array load(std::istream& in, const std::string& name, std::size_t total_size) {
   Array a;
   a.dtype = h.dtype;
   a.shape = h.shape;
-  a.bytes.resize(need);
-  in.read(reinterpret_cast<char*>(a.bytes.data()), static_cast<std::streamsize>(need));
-  const std::size_t got = static_cast<std::size_t>(in.gcount());
+  std::size_t got = 0;
+  if (known) {
+    a.bytes.resize(need);  // the size is checked above: the bytes are there
+    in.read(reinterpret_cast<char*>(a.bytes.data()), static_cast<std::streamsize>(need));
+    got = static_cast<std::size_t>(in.gcount());
+  } else {
+    // A pipe: the header's claim is not trusted with memory. Read in chunks that double (1 MiB
+    // first), so a 150-byte stream claiming 6 GiB costs 1 MiB before it reads as truncated, and a
+    // real stream at most twice its size while growing.
+    std::size_t chunk = std::size_t(1) << 20;
+    while (got < need) {
+      const std::size_t want = std::min(chunk, need - got);
+      a.bytes.resize(got + want);
+      in.read(reinterpret_cast<char*>(a.bytes.data() + got), static_cast<std::streamsize>(want));
+      const std::size_t g = static_cast<std::size_t>(in.gcount());
+      got += g;
+      if (g < want) break;
+      chunk = std::min(chunk * 2, std::size_t(1) << 30);
+    }
+  }
   if (got != need) {
     if (in.bad())
       throw Error(ErrorKind::Io, name + ": read error after " + std::to_string(got) + " bytes");
@@ -529,16 +560,15 @@ void save(std::ostream& out, DType dtype, const std::vector<std::size_t>& shape,
 
 void save(const std::string& path, DType dtype, const std::vector<std::size_t>& shape,
           const void* data) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw Error(ErrorKind::Io, path + ": cannot write: it is a directory");
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f)
-    throw Error(ErrorKind::Io, path + ": cannot open for writing (" + std::strerror(errno) + ")");
-  save(f, dtype, shape, data, path);
-  f.close();
-  // close() flushes: a full disk shows up here, not at write().
-  if (!f) throw Error(ErrorKind::Io, path + ": write failed (disk full?)");
+  // Through a temporary file renamed into place: a full disk or a failed write leaves an existing
+  // file as it was, never a truncated one.
+  try {
+    util::write_file_atomic(path, [&](std::ostream& out) { save(out, dtype, shape, data, path); });
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw Error(ErrorKind::Io, e.what());
+  }
 }
 
 }  // namespace scandof::npy

@@ -43,18 +43,7 @@ SCANDOF_FOR_EACH_BUILTIN_SCAN(SCANDOF_INSTANTIATE_SCAN_STUB)
 
 ScanWorkspace::~ScanWorkspace() = default;
 
-ScanWorkspace::ScanWorkspace(ScanWorkspace&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) {
-  o.ptr_ = nullptr;
-  o.bytes_ = 0;
-}
-
-ScanWorkspace& ScanWorkspace::operator=(ScanWorkspace&& o) noexcept {
-  ptr_ = o.ptr_;
-  bytes_ = o.bytes_;
-  o.ptr_ = nullptr;
-  o.bytes_ = 0;
-  return *this;
-}
+// Moves: scan_workspace.cpp (shared with the CUDA build).
 
 void* ScanWorkspace::reserve(std::size_t bytes) {
   if (bytes == 0) return ptr_;

@@ -10,21 +10,7 @@ ScanWorkspace::~ScanWorkspace() {
   if (ptr_ != nullptr) cudaFree(ptr_);  // no throw from a destructor; a failure here is moot
 }
 
-ScanWorkspace::ScanWorkspace(ScanWorkspace&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) {
-  o.ptr_ = nullptr;
-  o.bytes_ = 0;
-}
-
-ScanWorkspace& ScanWorkspace::operator=(ScanWorkspace&& o) noexcept {
-  if (this != &o) {
-    if (ptr_ != nullptr) cudaFree(ptr_);
-    ptr_ = o.ptr_;
-    bytes_ = o.bytes_;
-    o.ptr_ = nullptr;
-    o.bytes_ = 0;
-  }
-  return *this;
-}
+// Moves: scan_workspace.cpp (shared with the build without CUDA).
 
 void* ScanWorkspace::reserve(std::size_t bytes) {
   if (bytes <= bytes_) return ptr_;

@@ -1,23 +1,7 @@
-// Explicit instantiations of the sorts for std::uint64_t keys (and std::uint64_t keys with uint32
-// values); one file per key type so the library's CUDA sources compile in parallel.
+// Library instantiations of the sorts for std::uint64_t; one file per type so the
+// slow nvcc compiles run in parallel. SCANDOF_INSTANTIATE_SORT is defined beside the templates.
 #include "scandof/device/sort_impl.cuh"
 
 namespace scandof {
-template std::size_t sort_keys_workspace_bytes<std::uint64_t>(SortAlgorithm, std::size_t);
-template std::size_t sort_pairs_workspace_bytes<std::uint64_t, SCANDOF_SORT_VALUE>(SortAlgorithm,
-                                                                                   std::size_t);
-template void sort_keys<std::uint64_t>(SortAlgorithm, const std::uint64_t*, std::uint64_t*,
-                                       std::size_t, void*, std::size_t, cudaStream_t, int, int);
-template void sort_pairs<std::uint64_t, SCANDOF_SORT_VALUE>(SortAlgorithm, const std::uint64_t*,
-                                                            std::uint64_t*,
-                                                            const SCANDOF_SORT_VALUE*,
-                                                            SCANDOF_SORT_VALUE*, std::size_t, void*,
-                                                            std::size_t, cudaStream_t, int, int);
-template void sort_keys<std::uint64_t>(SortAlgorithm, const std::uint64_t*, std::uint64_t*,
-                                       std::size_t, ScanWorkspace&, cudaStream_t, int, int);
-template void sort_pairs<std::uint64_t, SCANDOF_SORT_VALUE>(SortAlgorithm, const std::uint64_t*,
-                                                            std::uint64_t*,
-                                                            const SCANDOF_SORT_VALUE*,
-                                                            SCANDOF_SORT_VALUE*, std::size_t,
-                                                            ScanWorkspace&, cudaStream_t, int, int);
+SCANDOF_INSTANTIATE_SORT(std::uint64_t)
 }  // namespace scandof

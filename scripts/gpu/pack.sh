@@ -11,8 +11,8 @@ rm -rf "$out"; mkdir -p "$out"
 bins=()
 for b in tests/test_scan tests/test_scan_gold tests/test_scan_large tests/test_sat tests/test_sat_gold \
          tests/test_compact tests/test_compact_large tests/test_sort tests/test_sort_large \
-         tests/test_npy tests/test_sat_interleaved tests/test_dof_gold tests/test_image_metrics bench/dofbench bench/scanbench bench/satbench bench/compactbench bench/sortbench \
-         bench/tune_single_pass app/scantool/scantool app/scandof; do
+         tests/test_npy tests/test_sat_interleaved tests/test_dof_cuda tests/test_dof_gold tests/test_image_metrics bench/dofbench bench/scanbench bench/satbench bench/compactbench bench/sortbench \
+         bench/tune_single_pass bench/glsatbench tests/test_gl_sat tools/scantool/scantool app/scandof; do
   [[ -x $build/$b ]] && bins+=("$build/$b")
 done
 "$bundle" "$out/rt" "${bins[@]}"
@@ -23,5 +23,5 @@ for lib in libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0;
 done
 for b in "${bins[@]}"; do gzip -c "$b" > "$out/$(basename "$b").gz"; done
 cp -r "$build/app/shaders" "$build/app/assets" "$out/" 2>/dev/null || cp -r "$here/shaders" "$here/assets" "$out/"
-cp "$here/scripts/gpu/validate.sh" "$out/"
+cp "$here/scripts/gpu/validate.sh" "$here/scripts/gpu/frame.sh" "$out/"
 du -sh "$out"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from a folder made by pack.sh:  bash .gpu-final/validate.sh [steps...]
-# steps: tests prims sanitize bench demo tool (default: all). Logs go to $OUT/logs.tgz (tarred as it goes, so
+# steps: tests prims dof sanitize bench demo tool glsat (default: all). Logs go to $OUT/logs.tgz (tarred as it goes, so
 # a cut-off run still brings back what finished; logs from earlier calls of this script in the
 # same command are kept); a summary table is printed last.
 set -u
 D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=${OUT:-/tmp/out}; L=/tmp/scandof-logs/logs; mkdir -p "$L" "$O"
-steps=${*:-tests prims sanitize bench demo tool}
+steps=${*:-tests prims dof sanitize bench demo tool glsat}
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
 if ! ls /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json >/dev/null 2>&1; then
   echo '{"file_format_version":"1.0.0","ICD":{"library_path":"libEGL_nvidia.so.0"}}' > /tmp/10_nvidia.json
@@ -45,7 +45,22 @@ if has sanitize; then
     step 120 "san_${tool}_sat" "$R" compute-sanitizer --tool $tool --error-exitcode 9 "$D/test_sat" \
       --gtest_filter='Sizes/SatSweep.*/1x1:Sizes/SatSweep.*/31x33:Sizes/SatSweep.*/7x1:Sat.ChannelsAndPitches'
   done
+  # The look-back users (single-pass compaction, onesweep and split sort) and the DoF kernels.
+  for tool in memcheck racecheck synccheck; do
+    step 150 "san_${tool}_compact" "$R" compute-sanitizer --tool $tool --error-exitcode 9 "$D/test_compact" \
+      --gtest_filter='CompactTyped/*.AllAlgorithmsModesSizes:Compact.SinglePassKnobs'
+    step 150 "san_${tool}_sort" "$R" compute-sanitizer --tool $tool --error-exitcode 9 "$D/test_sort" \
+      --gtest_filter='SortTyped/*.LsdKeysAndPairs:SortTyped/*.SplitKeys:Sort.LsdKnobs:Sort.InPlace'
+    step 150 "san_${tool}_dof" "$R" compute-sanitizer --tool $tool --error-exitcode 9 "$D/test_dof_cuda"
+    step 150 "san_${tool}_sat_interleaved" "$R" compute-sanitizer --tool $tool --error-exitcode 9 \
+      "$D/test_sat_interleaved" --gtest_filter='*U32*:*Planar*'
+  done
   unset SCANDOF_TEST_MAX_N
+fi
+if has dof; then
+  step 120 test_dof_cuda "$R" "$D/test_dof_cuda"
+  step 60 test_sat_interleaved "$R" "$D/test_sat_interleaved"
+  step 120 dofbench "$R" "$D/dofbench" --json "$L/dofbench.json"
 fi
 if has bench; then
   step 200 scanbench "$R" "$D/scanbench" --json "$L/scanbench.json" --csv "$L/scanbench.csv" --label "${LABEL:-}"
@@ -80,6 +95,10 @@ if has tool; then
   done
   step 30 scantool_sort $T sort --verify --time /tmp/a.npy /tmp/s.npy
   step 30 scantool_sort_split $T sort --verify --algo split /tmp/a.npy /tmp/s2.npy
+fi
+if has glsat; then  # the OpenGL compute SAT backend (issue 12) on the NVIDIA EGL driver
+  step 300 test_gl_sat env SCANDOF_GLSAT_SHADERS="$D/shaders" "$R" "$D/test_gl_sat"
+  step 400 glsatbench "$R" "$D/glsatbench" --shaders "$D/shaders" --out "$L/glsat"
 fi
 (cd "$(dirname "$L")" && tar czf "$O/logs.tgz" logs)
 printf '%s\n' "=== summary" "${summary[@]}"

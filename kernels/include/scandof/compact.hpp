@@ -92,6 +92,19 @@ struct ValueTest {
   }
 };
 
+// The ValueTest that keeps exactly the x of type T for which `x OP threshold` holds with the
+// threshold given as text, compared as numpy compares an array with a Python number: in exact
+// arithmetic, not after wrapping the threshold into T. So on int32 '>3000000000' keeps none, on
+// uint32 '>-1' keeps all, on int32 '>2.5' is '>2' and '==2.5' keeps none; a NaN threshold keeps
+// none, except '!=' which keeps all. For float32 a decimal threshold within float32's range is
+// rounded to float32 first (numpy casts it to the array's dtype); integer text and thresholds
+// beyond float32 compare exactly ('>1e300' keeps +inf only). Out-of-range thresholds become an
+// equivalent in-range test, so the one ValueTest kernel serves them on the GPU and the CPU
+// reference agrees bit for bit. kind must take a value (not NonZero, Odd, Even). Throws
+// std::invalid_argument when the text is not a number.
+template <class T>
+ValueTest<T> make_value_test(ValueTestKind kind, const std::string& threshold);
+
 // Scratch bytes for n elements of T with the given options (the same for every predicate, for
 // the flags variants and for partition). 0 is a valid answer.
 template <class T>

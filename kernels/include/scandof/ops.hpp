@@ -18,9 +18,15 @@ struct Sum {
   static constexpr T identity() { return T(0); }
 };
 
+// Min and Max follow numpy's minimum/maximum (and so np.minimum.accumulate): a NaN operand makes
+// the result NaN, and it stays NaN for the rest of a scan. Any NaN wins whatever its position, so
+// the operators stay associative and every scan algorithm (tree, look-back, CUB) gives the same
+// answer. `b != b` is true only for NaN; for integers the compiler drops it. It costs one
+// compare-and-select per combine for floats, hidden behind memory traffic (scans are bandwidth
+// bound). The identity (+inf / -inf) is still neutral: op(inf, NaN) and op(NaN, inf) are NaN.
 struct Min {
   template <class T>
-  SCANDOF_HD T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+  SCANDOF_HD T operator()(const T& a, const T& b) const { return (b < a || b != b) ? b : a; }
   template <class T>
   static constexpr T identity() {
     return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
@@ -30,7 +36,7 @@ struct Min {
 
 struct Max {
   template <class T>
-  SCANDOF_HD T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+  SCANDOF_HD T operator()(const T& a, const T& b) const { return (a < b || b != b) ? b : a; }
   template <class T>
   static constexpr T identity() {
     return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()

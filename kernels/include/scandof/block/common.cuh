@@ -1,6 +1,6 @@
 // Pieces shared by the block-level scans: the primary template every variant specializes, shared
 // memory typed as raw bytes, the bank-conflict padding rule, blocked register loads and stores with
-// 16-byte vectors, and a warp shuffle that moves any trivially copyable T word by word.
+// 16-byte vectors. Warp shuffles and warp scans come from scandof/warp/warp_scan.cuh.
 #pragma once
 
 #include <cstdint>
@@ -98,31 +98,18 @@ __device__ __forceinline__ void store_blocked(T* tile, int valid, const T (&x)[I
     if (first + i < valid) tile[first + i] = x[i];
 }
 
-// __shfl_up_sync for any trivially copyable T: one shuffle per 4-byte word (8-byte T costs two,
-// as the built-in 64-bit overloads do). The whole warp must be converged.
-template <class T>
-__device__ __forceinline__ T shfl_up(const T& v, unsigned delta) {
-  constexpr int kWords = static_cast<int>((sizeof(T) + 3) / 4);
-  unsigned w[kWords] = {};
-  memcpy(w, &v, sizeof(T));
+// The register-tile variants' last step: the thread's items scanned again from its exclusive
+// prefix acc (inclusive or exclusive results) and stored blocked.
+template <class T, class Op, int ITEMS>
+__device__ __forceinline__ void rescan_and_store(T* out, int valid, T (&x)[ITEMS], T acc, Op op,
+                                                 bool inclusive) {
 #pragma unroll
-  for (int k = 0; k < kWords; ++k) w[k] = __shfl_up_sync(0xffffffffu, w[k], delta);
-  T r;
-  memcpy(&r, w, sizeof(T));
-  return r;
-}
-
-// Inclusive Hillis-Steele scan across the lanes of a warp in registers, log2(LANES) steps.
-// op(earlier, later): the value from the lower lane goes first.
-template <int LANES, class T, class Op>
-__device__ __forceinline__ T warp_inclusive_scan(T x, Op op, int lane) {
-  static_assert(is_pow2(LANES) && LANES <= 32, "warp scan width must be a power of two <= 32");
-#pragma unroll
-  for (int d = 1; d < LANES; d *= 2) {
-    const T y = shfl_up(x, d);
-    if (lane >= d) x = op(y, x);
+  for (int i = 0; i < ITEMS; ++i) {
+    const T next = op(acc, x[i]);
+    x[i] = inclusive ? next : acc;
+    acc = next;
   }
-  return x;
+  store_blocked(out, valid, x);
 }
 
 // What every block scan asks of T: registers and shared memory hold it by value.

@@ -76,13 +76,7 @@ struct BlockScan<ScanAlgorithm::Optimized, T, Op> {
     T acc = op(prefix, sums[Pad::index(t)]);
     const T aggregate = s_.total.data()[0];
     __syncthreads();
-#pragma unroll
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
-      const T next = op(acc, x[i]);
-      x[i] = inclusive ? next : acc;
-      acc = next;
-    }
-    detail::store_blocked(out, valid, x);
+    detail::rescan_and_store(out, valid, x, acc, op, inclusive);
     return aggregate;
   }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "scandof/block/common.cuh"
+#include "scandof/warp/warp_scan.cuh"
 
 namespace scandof {
 namespace block {
@@ -38,13 +39,13 @@ struct BlockScan<ScanAlgorithm::WarpShuffle, T, Op> {
 #pragma unroll
     for (int i = 1; i < ITEMS_PER_THREAD; ++i) sum = op(sum, x[i]);
 
-    const T incl = detail::warp_inclusive_scan<32>(sum, op, lane);
-    const T excl = detail::shfl_up(incl, 1);  // lane 0's value is junk and never used
+    T excl;  // lane 0's value is junk and never used
+    const T incl = warp::inclusive_scan(sum, op, lane, excl);
     if (lane == 31) wt[warp] = incl;
     __syncthreads();
     if (warp == 0) {
       T v = lane < kWarps ? wt[lane] : identity;
-      v = detail::warp_inclusive_scan<kWarps>(v, op, lane);
+      v = warp::inclusive_scan<kWarps>(v, op, lane);
       if (lane < kWarps) wt[lane] = v;
     }
     __syncthreads();
@@ -54,13 +55,7 @@ struct BlockScan<ScanAlgorithm::WarpShuffle, T, Op> {
     if (lane > 0) acc = op(acc, excl);
     const T aggregate = wt[kWarps - 1];
     __syncthreads();
-#pragma unroll
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
-      const T next = op(acc, x[i]);
-      x[i] = inclusive ? next : acc;
-      acc = next;
-    }
-    detail::store_blocked(out, valid, x);
+    detail::rescan_and_store(out, valid, x, acc, op, inclusive);
     return aggregate;
   }
 

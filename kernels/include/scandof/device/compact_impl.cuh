@@ -10,8 +10,8 @@
 //    count kernel, one-block scan of the counts, rank-and-scatter kernel.
 //  - SinglePass: one block per tile (tile = blockIdx.x, or an atomic counter), rank locally,
 //    publish their count, find their offset by a warp-wide, paced decoupled look-back over
-//    64-bit status words (2 flag bits + 62-bit count), and write out. Without any memset launch
-//    when n fits one tile.
+//    64-bit status words (2 flag bits + 62-bit count; lookback::warp_lookback_count in
+//    device/tile_status.cuh), and write out. Without any memset launch when n fits one tile.
 // ReduceThenScan and SinglePass rank a tile the same way: the tile is loaded warp-striped (each
 // warp owns a contiguous run of 32*ITEMS elements; 16-byte loads per lane for full tiles at
 // aligned inputs, else lane-consecutive scalar loads), a ballot per item gives the selection mask,
@@ -30,7 +30,9 @@
 
 #include "scandof/compact.hpp"
 #include "scandof/cuda_check.hpp"
+#include "scandof/device/tile_status.cuh"
 #include "scandof/scan.hpp"
+#include "scandof/warp/warp_scan.cuh"
 
 namespace scandof {
 namespace detail {
@@ -76,21 +78,6 @@ struct FlagSelect {
     return flags[i] != 0;
   }
 };
-
-// Status word of the look-back: bits 63..62 flag, bits 61..0 the count.
-constexpr std::uint64_t kFlagShift = 62;
-constexpr std::uint64_t kFlagAggregate = 1ull << kFlagShift;
-constexpr std::uint64_t kFlagPrefix = 2ull << kFlagShift;
-constexpr std::uint64_t kValueMask = (1ull << kFlagShift) - 1;
-
-__device__ __forceinline__ void store_relaxed(std::uint64_t* p, std::uint64_t v) {
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-__device__ __forceinline__ std::uint64_t load_relaxed(const std::uint64_t* p) {
-  std::uint64_t v;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
 
 template <class T, int kB = 64>
 struct alignas(alignof(T) > 16 ? alignof(T) : 16) Stage {
@@ -275,35 +262,15 @@ __global__ void __launch_bounds__(Tuning<T, kB>::kThreads, Tuning<T, kB>::kMinBl
 
     if (threadIdx.x < 32) {
       const int lane = threadIdx.x;
+      // Status word per tile: 2 flag bits over a 62-bit count (lookback::CountStatus).
+      const lookback::CountStatus st{status};
       std::uint64_t prefix = 0;
       if (tile == 0) {
-        if (lane == 0) store_relaxed(status, kFlagPrefix | count);
+        if (lane == 0) st.publish(0, lookback::kFlagPrefix, count);
       } else {
-        if (lane == 0) store_relaxed(status + tile, kFlagAggregate | count);
-        // Pacing (as in device/single_pass.cuh): polls of tiles that have not published yet
-        // are L2 round trips competing with the data; sleeping first and between polls leaves
-        // the predecessors time to publish. Zero for small grids (set by the host).
-        if (first_ns) __nanosleep(first_ns);
-        std::int64_t window = static_cast<std::int64_t>(tile) - 1;
-        while (true) {
-          const std::int64_t idx = window - lane;
-          std::uint64_t word;
-          // Tiles before 0 read as an empty prefix; a flag of 0 means "not published yet".
-          while (true) {
-            word = idx >= 0 ? load_relaxed(status + idx) : kFlagPrefix;
-            if (!__any_sync(0xffffffffu, (word >> kFlagShift) == 0)) break;
-            if (spin_ns) __nanosleep(spin_ns);
-          }
-          const unsigned pmask = __ballot_sync(0xffffffffu, (word >> kFlagShift) == 2);
-          const int stop = pmask ? __ffs(pmask) - 1 : 31;  // nearest tile with an inclusive prefix
-          std::uint64_t val = lane <= stop ? (word & kValueMask) : 0;
-#pragma unroll
-          for (int s = 16; s > 0; s >>= 1) val += __shfl_xor_sync(0xffffffffu, val, s);
-          prefix += val;
-          if (pmask) break;
-          window -= 32;
-        }
-        if (lane == 0) store_relaxed(status + tile, kFlagPrefix | (prefix + count));
+        // Pacing as in device/single_pass.cuh (zero for small grids, set by the host).
+        prefix = lookback::warp_lookback_count(st, tile, count,
+                                               lookback::LookbackDelays{first_ns, spin_ns});
       }
       if (lane == 0) {
         s_prefix = prefix;
@@ -329,8 +296,7 @@ __global__ void __launch_bounds__(Tuning<T>::kThreads)
   unsigned long long c = 0;
   // Counting needs no order: a plain block-strided loop with independent loads.
   for (std::uint64_t i = first + threadIdx.x; i < last; i += Tn::kThreads) c += sel(in[i], i);
-#pragma unroll
-  for (int s = 16; s > 0; s >>= 1) c += __shfl_xor_sync(0xffffffffu, c, s);
+  c = warp::xor_allreduce(c, Sum{});
   if ((threadIdx.x & 31) == 0) warp_sum[threadIdx.x >> 5] = c;
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -348,23 +314,10 @@ __global__ void __launch_bounds__(1024)
   __shared__ unsigned long long warp_sum[32];
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const unsigned long long x = t < num_blocks ? counts[t] : 0;
-  unsigned long long inc = x;
-#pragma unroll
-  for (int s = 1; s < 32; s <<= 1) {
-    const unsigned long long y = __shfl_up_sync(0xffffffffu, inc, s);
-    if (lane >= s) inc += y;
-  }
+  const unsigned long long inc = warp::inclusive_scan(x, Sum{}, lane);
   if (lane == 31) warp_sum[warp] = inc;
   __syncthreads();
-  if (warp == 0) {
-    unsigned long long w = warp_sum[lane];
-#pragma unroll
-    for (int s = 1; s < 32; s <<= 1) {
-      const unsigned long long y = __shfl_up_sync(0xffffffffu, w, s);
-      if (lane >= s) w += y;
-    }
-    warp_sum[lane] = w;  // inclusive over warps
-  }
+  if (warp == 0) warp_sum[lane] = warp::inclusive_scan(warp_sum[lane], Sum{}, lane);  // over warps
   __syncthreads();
   const unsigned long long before = warp == 0 ? 0 : warp_sum[warp - 1];
   if (t < num_blocks) counts[t] = before + inc - x;
@@ -682,13 +635,17 @@ void partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std
 
 namespace detail {
 namespace compact {
-// Count slot at the front of the ScanWorkspace, the algorithm's scratch behind it.
-template <class T>
-std::pair<std::uint64_t*, void*> split_ws(ScanWorkspace& ws, std::size_t n, CompactOptions opt,
-                                          std::size_t* bytes) {
-  *bytes = compact_workspace_bytes<T>(n, opt);
-  auto* base = static_cast<unsigned char*>(ws.reserve(kCountSlotBytes + *bytes));
-  return {reinterpret_cast<std::uint64_t*>(base), base + kCountSlotBytes};
+// The ScanWorkspace overloads: the count slot at the front of the workspace, the algorithm's
+// scratch behind it; run(d_count, scratch, scratch_bytes) enqueues the work, then the count is
+// read back (synchronizing the stream).
+template <class T, class Run>
+std::size_t with_workspace(ScanWorkspace& ws, std::size_t n, CompactOptions opt,
+                           cudaStream_t stream, Run&& run) {
+  const std::size_t bytes = compact_workspace_bytes<T>(n, opt);
+  auto* base = static_cast<unsigned char*>(ws.reserve(kCountSlotBytes + bytes));
+  auto* d_count = reinterpret_cast<std::uint64_t*>(base);
+  run(d_count, static_cast<void*>(base + kCountSlotBytes), bytes);
+  return fetch_count(d_count, stream);
 }
 }  // namespace compact
 }  // namespace detail
@@ -696,34 +653,30 @@ std::pair<std::uint64_t*, void*> split_ws(ScanWorkspace& ws, std::size_t n, Comp
 template <class T, class Pred>
 std::size_t compact_if(const T* d_in, T* d_out, std::size_t n, Pred pred, ScanWorkspace& ws,
                        cudaStream_t stream, CompactOptions opt) {
-  std::size_t bytes = 0;
-  auto s = detail::compact::split_ws<T>(ws, n, opt, &bytes);
-  compact_if<T, Pred>(d_in, d_out, s.first, n, pred, s.second, bytes, stream, opt);
-  return detail::compact::fetch_count(s.first, stream);
+  return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
+    compact_if<T, Pred>(d_in, d_out, c, n, pred, p, b, stream, opt);
+  });
 }
 template <class T>
 std::size_t compact_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::size_t n,
                             ScanWorkspace& ws, cudaStream_t stream, CompactOptions opt) {
-  std::size_t bytes = 0;
-  auto s = detail::compact::split_ws<T>(ws, n, opt, &bytes);
-  compact_flagged<T>(d_in, d_flags, d_out, s.first, n, s.second, bytes, stream, opt);
-  return detail::compact::fetch_count(s.first, stream);
+  return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
+    compact_flagged<T>(d_in, d_flags, d_out, c, n, p, b, stream, opt);
+  });
 }
 template <class T, class Pred>
 std::size_t partition_if(const T* d_in, T* d_out, std::size_t n, Pred pred, ScanWorkspace& ws,
                          cudaStream_t stream, CompactOptions opt) {
-  std::size_t bytes = 0;
-  auto s = detail::compact::split_ws<T>(ws, n, opt, &bytes);
-  partition_if<T, Pred>(d_in, d_out, s.first, n, pred, s.second, bytes, stream, opt);
-  return detail::compact::fetch_count(s.first, stream);
+  return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
+    partition_if<T, Pred>(d_in, d_out, c, n, pred, p, b, stream, opt);
+  });
 }
 template <class T>
 std::size_t partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::size_t n,
                               ScanWorkspace& ws, cudaStream_t stream, CompactOptions opt) {
-  std::size_t bytes = 0;
-  auto s = detail::compact::split_ws<T>(ws, n, opt, &bytes);
-  partition_flagged<T>(d_in, d_flags, d_out, s.first, n, s.second, bytes, stream, opt);
-  return detail::compact::fetch_count(s.first, stream);
+  return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
+    partition_flagged<T>(d_in, d_flags, d_out, c, n, p, b, stream, opt);
+  });
 }
 
 }  // namespace scandof
@@ -731,7 +684,7 @@ std::size_t partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_o
 // Explicit instantiation of every compaction entry point for element type T with the built-in
 // predicates (inside namespace scandof). kernels/src/compact_inst_<type>.cu use it, one file per
 // type so the slow nvcc compiles run in parallel.
-#define SCANDOF_INSTANTIATE_COMPACT_PRED(T, P)                                                                 \
+#define SCANDOF_INSTANTIATE_COMPACT_PRED(T, P)                                                     \
   template void compact_if<T, P>(const T*, T*, std::uint64_t*, std::size_t, P, void*, std::size_t, \
                                  cudaStream_t, CompactOptions);                                    \
   template void partition_if<T, P>(const T*, T*, std::uint64_t*, std::size_t, P, void*,            \
@@ -740,7 +693,7 @@ std::size_t partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_o
                                         cudaStream_t, CompactOptions);                             \
   template std::size_t partition_if<T, P>(const T*, T*, std::size_t, P, ScanWorkspace&,            \
                                           cudaStream_t, CompactOptions);
-#define SCANDOF_INSTANTIATE_COMPACT(T)                                                                         \
+#define SCANDOF_INSTANTIATE_COMPACT(T)                                                             \
   template std::size_t compact_workspace_bytes<T>(std::size_t, CompactOptions);                    \
   template void compact_flagged<T>(const T*, const std::uint8_t*, T*, std::uint64_t*, std::size_t, \
                                    void*, std::size_t, cudaStream_t, CompactOptions);              \
@@ -751,6 +704,6 @@ std::size_t partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_o
                                           ScanWorkspace&, cudaStream_t, CompactOptions);           \
   template std::size_t partition_flagged<T>(const T*, const std::uint8_t*, T*, std::size_t,        \
                                             ScanWorkspace&, cudaStream_t, CompactOptions);         \
-  SCANDOF_INSTANTIATE_COMPACT_PRED(T, LessThan<T>)                                                             \
-  SCANDOF_INSTANTIATE_COMPACT_PRED(T, NotEqualTo<T>)                                                           \
+  SCANDOF_INSTANTIATE_COMPACT_PRED(T, LessThan<T>)                                                 \
+  SCANDOF_INSTANTIATE_COMPACT_PRED(T, NotEqualTo<T>)                                               \
   SCANDOF_INSTANTIATE_COMPACT_PRED(T, ValueTest<T>)

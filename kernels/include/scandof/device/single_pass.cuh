@@ -11,18 +11,20 @@
 //      moves 512 contiguous bytes and no shared-memory transpose (or its barrier) is needed.
 //   2. Serial scan inside each vector, one warp shuffle scan per vector slot, one warp scan of
 //      the per-warp totals: the tile aggregate is known after a single barrier.
-//   3. Warp 0 publishes the aggregate (flag A), looks back over 32 predecessors at once until it
-//      meets an inclusive prefix (flag P), publishes its own inclusive prefix and hands the
-//      per-warp prefixes to the block through shared memory (second barrier).
+//   3. Warp 0 runs the tile prefix callback (lookback::warp_lookback): it publishes the aggregate
+//      (flag A), looks back over 32 predecessors at once until it meets an inclusive prefix
+//      (flag P) and publishes its own inclusive prefix; warp 0 then hands the per-warp prefixes
+//      to the block through shared memory (second barrier).
 //   4. Every thread applies its prefix and stores with 16-byte vector stores.
 // A tile that is the whole input (small n) skips the counter, the status array and the init
 // kernel: one launch.
 //
-// Tile status: for sizeof(T) <= 4 the flag and the value share one 64-bit word written and read
-// with single relaxed 8-byte accesses (no fence: the value can never be seen without its flag).
-// Larger T split the value into 32-bit pieces, each in its own 64-bit word beside a copy of the
-// flag; a reader accepts a tile only when all its words carry the same flag (see SplitWords).
-// A release/acquire flag + value-slot scheme (FlagSlots) is kept for comparison.
+// Tile status (device/tile_status.cuh, with the look-back itself): for sizeof(T) <= 4 the flag and
+// the value share one 64-bit word written and read with single relaxed 8-byte accesses (no fence:
+// the value can never be seen without its flag). Larger T split the value into 32-bit pieces, each
+// in its own 64-bit word beside a copy of the flag; a reader accepts a tile only when all its words
+// carry the same flag (see SplitWords). A release/acquire flag + value-slot scheme (FlagSlots) is
+// kept for comparison.
 //
 // Look-back pacing: warp 0 sleeps ~3 us after publishing its aggregate before the first poll and
 // 648 ns between polls (for grids of 500+ tiles). Measured on the H100 this is worth 13% at 2^28:
@@ -43,16 +45,24 @@
 #include <cuda_runtime.h>
 
 #include "scandof/cuda_check.hpp"
+#include "scandof/device/tile_status.cuh"
 #include "scandof/scan.hpp"
+#include "scandof/warp/warp_scan.cuh"
 
 namespace scandof {
 namespace detail {
 namespace single_pass {
 
-constexpr unsigned kFullMask = 0xffffffffu;
-constexpr unsigned kFlagInvalid = 0;    // X: the tile has published nothing yet
-constexpr unsigned kFlagAggregate = 1;  // A: the tile's own total is available
-constexpr unsigned kFlagPrefix = 2;     // P: the inclusive prefix up to the tile's end is available
+// The status words, their accessors, the polling loop and the warp-wide look-back live in
+// device/tile_status.cuh (shared with compaction and the onesweep sort); the names the tuning
+// harness uses stay reachable here.
+using lookback::kFlagAggregate;
+using lookback::kFlagInvalid;
+using lookback::kFlagPrefix;
+using lookback::LookbackDelays;
+using lookback::resolve_scheme;
+using lookback::StatusScheme;
+using lookback::TileStatus;
 
 // Items moved by one 16-byte vector access (1 when T does not divide 16: scalar accesses).
 template <class T>
@@ -63,27 +73,6 @@ template <class T>
 constexpr bool vec_uses_uint4() {
   return sizeof(T) <= 16 && 16 % sizeof(T) == 0;
 }
-
-// How a tile publishes (flag, value). All three need only single-copy atomic 32/64-bit accesses.
-enum class StatusScheme : int {
-  Auto = -1,       // Packed for sizeof(T) <= 4, SplitWords otherwise
-  Packed = 0,      // one 64-bit word: flag | value (sizeof(T) <= 4)
-  SplitWords = 1,  // one 64-bit word per 32 bits of T, each flag | value-word
-  FlagSlots = 2,   // 32-bit flag (release/acquire) + write-once value slots
-};
-template <class T>
-constexpr StatusScheme resolve_scheme(StatusScheme s) {
-  return s != StatusScheme::Auto
-             ? s
-             : (sizeof(T) <= 4 ? StatusScheme::Packed : StatusScheme::SplitWords);
-}
-
-// Look-back pacing (CUB's "delay constructor" idea): sleeping after publishing the aggregate and
-// between polls trades a little latency for fewer L2 round trips competing with the data traffic.
-struct LookbackDelays {
-  unsigned first_ns = 0;  // before the first poll
-  unsigned spin_ns = 0;   // between polls of a window that still holds an unpublished tile
-};
 
 // Launch shape and look-back pacing. The tuning harness (bench/tune_single_pass.cu) sweeps these;
 // results/single_pass_notes.md has the numbers behind the defaults.
@@ -119,170 +108,6 @@ struct DefaultPolicy
     : Policy<256, default_items<T>(), (sizeof(T) == 8 && std::is_arithmetic<T>::value) ? 4 : 1,
              false, 3000, 648> {};
 
-// ---- warp shuffles of any trivially copyable T, 32 bits at a time ------------------------------
-
-template <class T, class F>
-__device__ __forceinline__ T shuffle_words(const T& v, F&& shfl) {
-  constexpr int kWords = int((sizeof(T) + 3) / 4);
-  unsigned w[kWords];
-  w[kWords - 1] = 0;
-  memcpy(w, &v, sizeof(T));
-#pragma unroll
-  for (int i = 0; i < kWords; ++i) w[i] = shfl(w[i]);
-  T r;
-  memcpy(&r, w, sizeof(T));
-  return r;
-}
-template <class T>
-__device__ __forceinline__ T shfl_up(const T& v, int delta) {
-  return shuffle_words(v, [delta](unsigned x) { return __shfl_up_sync(kFullMask, x, delta); });
-}
-template <class T>
-__device__ __forceinline__ T shfl_down(const T& v, int delta) {
-  return shuffle_words(v, [delta](unsigned x) { return __shfl_down_sync(kFullMask, x, delta); });
-}
-template <class T>
-__device__ __forceinline__ T shfl_idx(const T& v, int src) {
-  return shuffle_words(v, [src](unsigned x) { return __shfl_sync(kFullMask, x, src); });
-}
-
-// ---- memory-model primitives (generic addresses; the status array lives in global memory) -----
-
-__device__ __forceinline__ unsigned long long ld_relaxed_u64(const unsigned long long* p) {
-  unsigned long long v;
-  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void st_relaxed_u64(unsigned long long* p, unsigned long long v) {
-  asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-__device__ __forceinline__ unsigned ld_acquire_u32(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void st_release_u32(unsigned* p, unsigned v) {
-  asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ unsigned ld_relaxed_u32(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void st_relaxed_u32(unsigned* p, unsigned v) {
-  asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-// ---- tile status ------------------------------------------------------------------------------
-
-template <class T, StatusScheme S>
-struct TileStatus;
-
-// Flag in the low half, value bits in the high half of one 64-bit word.
-template <class T>
-struct TileStatus<T, StatusScheme::Packed> {
-  static_assert(sizeof(T) <= 4, "the packed status holds at most 32 bits of value");
-  unsigned long long* words;
-
-  static std::size_t flag_bytes(std::size_t tiles) { return tiles * sizeof(unsigned long long); }
-  static std::size_t value_bytes(std::size_t) { return 0; }
-  static TileStatus make(unsigned char* flags, unsigned char*, std::size_t) {
-    return TileStatus{reinterpret_cast<unsigned long long*>(flags)};
-  }
-
-  __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
-    unsigned bits = 0;
-    memcpy(&bits, &v, sizeof(T));
-    st_relaxed_u64(words + tile, (static_cast<unsigned long long>(bits) << 32) | flag);
-  }
-  __device__ __forceinline__ void read(unsigned tile, unsigned& flag, T& v) const {
-    const unsigned long long w = ld_relaxed_u64(words + tile);
-    flag = static_cast<unsigned>(w);
-    const unsigned bits = static_cast<unsigned>(w >> 32);
-    memcpy(&v, &bits, sizeof(T));
-  }
-};
-
-// For T wider than 32 bits, each 32-bit piece of the value travels in its own 64-bit word next
-// to a copy of the flag. A word is written once with A and once with P, each write a single
-// 64-bit store, so a reader that finds the same flag in every word of a tile has all pieces from
-// the same publication; a mix (A in one word, P in another) reads as "not yet" and is polled
-// again. One round trip per poll, like the packed word, and no fences.
-template <class T>
-struct TileStatus<T, StatusScheme::SplitWords> {
-  static constexpr int kWords = int((sizeof(T) + 3) / 4);
-  unsigned long long* words;  // tiles x kWords
-
-  static std::size_t flag_bytes(std::size_t tiles) { return tiles * kWords * 8; }
-  static std::size_t value_bytes(std::size_t) { return 0; }
-  static TileStatus make(unsigned char* flags, unsigned char*, std::size_t) {
-    return TileStatus{reinterpret_cast<unsigned long long*>(flags)};
-  }
-
-  __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
-    unsigned w[kWords];
-    w[kWords - 1] = 0;
-    memcpy(w, &v, sizeof(T));
-    unsigned long long* dst = words + std::size_t(tile) * kWords;
-#pragma unroll
-    for (int i = 0; i < kWords; ++i)
-      st_relaxed_u64(dst + i, (static_cast<unsigned long long>(w[i]) << 32) | flag);
-  }
-  __device__ __forceinline__ void read(unsigned tile, unsigned& flag, T& v) const {
-    const unsigned long long* src = words + std::size_t(tile) * kWords;
-    unsigned long long x[kWords];
-#pragma unroll
-    for (int i = 0; i < kWords; ++i) x[i] = ld_relaxed_u64(src + i);
-    flag = static_cast<unsigned>(x[0]);
-#pragma unroll
-    for (int i = 1; i < kWords; ++i)
-      if (static_cast<unsigned>(x[i]) != flag) flag = kFlagInvalid;
-    unsigned w[kWords];
-#pragma unroll
-    for (int i = 0; i < kWords; ++i) w[i] = static_cast<unsigned>(x[i] >> 32);
-    memcpy(&v, w, sizeof(T));
-  }
-};
-
-// Flag word + write-once value slots, ordered by release/acquire: two round trips per poll (flag,
-// then value). Kept as the measured alternative to SplitWords (notes, run 5).
-template <class T>
-struct TileStatus<T, StatusScheme::FlagSlots> {
-  unsigned* flags;
-  unsigned char* aggregates;  // tiles x T, raw bytes (T need not be default-constructible)
-  unsigned char* inclusives;
-
-  static constexpr std::size_t kWords = (sizeof(T) + 3) / 4;
-  static constexpr std::size_t kSlotBytes = kWords * 4;
-  static std::size_t slot_bytes() { return kSlotBytes; }
-  static std::size_t flag_bytes(std::size_t tiles) { return tiles * sizeof(unsigned); }
-  static std::size_t value_bytes(std::size_t tiles) { return 2 * tiles * slot_bytes(); }
-  static TileStatus make(unsigned char* flags, unsigned char* values, std::size_t tiles) {
-    return TileStatus{reinterpret_cast<unsigned*>(flags), values, values + tiles * slot_bytes()};
-  }
-
-  __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
-    unsigned w[kWords];
-    w[kWords - 1] = 0;
-    memcpy(w, &v, sizeof(T));
-    unsigned* slot = reinterpret_cast<unsigned*>(
-        (flag == kFlagAggregate ? aggregates : inclusives) + std::size_t(tile) * kSlotBytes);
-#pragma unroll
-    for (std::size_t i = 0; i < kWords; ++i) st_relaxed_u32(slot + i, w[i]);
-    st_release_u32(flags + tile, flag);  // orders the slot stores before the flag
-  }
-  __device__ __forceinline__ void read(unsigned tile, unsigned& flag, T& v) const {
-    flag = ld_acquire_u32(flags + tile);  // orders the slot loads after the flag
-    if (flag == kFlagInvalid) return;
-    const unsigned* slot = reinterpret_cast<const unsigned*>(
-        (flag == kFlagAggregate ? aggregates : inclusives) + std::size_t(tile) * kSlotBytes);
-    unsigned w[kWords];
-#pragma unroll
-    for (std::size_t i = 0; i < kWords; ++i) w[i] = ld_relaxed_u32(slot + i);
-    memcpy(&v, w, sizeof(T));
-  }
-};
-
 template <class T, class P>
 using StatusOf = TileStatus<T, resolve_scheme<T>(P::SCHEME)>;
 
@@ -316,7 +141,6 @@ __global__ void init_kernel(unsigned long long* words, std::size_t count) {
     words[i] = 0ull;
 }
 
-// ---- the scan kernel --------------------------------------------------------------------------
 // ---- the scan kernel --------------------------------------------------------------------------
 
 template <class T, int kWarps>
@@ -399,11 +223,13 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
     for (int k = 1; k < kVec; ++k) v[s][k] = op(v[s][k - 1], v[s][k]);
     part[s] = v[s][kVec - 1];
   }
+  // Slot-interleaved (d outer, s inner) as before: the kSlots shuffles of one step are
+  // independent and overlap; warp::inclusive_scan per slot would serialize them.
 #pragma unroll
   for (int d = 1; d < 32; d *= 2) {
 #pragma unroll
     for (int s = 0; s < kSlots; ++s) {
-      const T y = shfl_up(part[s], d);
+      const T y = warp::shfl_up(part[s], d);
       if (lane >= d) part[s] = op(y, part[s]);
     }
   }
@@ -417,8 +243,8 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
     T run;  // the warp's total over slots < s
 #pragma unroll
     for (int s = 0; s < kSlots; ++s) {
-      const T lane_excl = shfl_up(part[s], 1);  // lanes < lane, slot s (garbage in lane 0)
-      const T slot_total = shfl_idx(part[s], 31);
+      const T lane_excl = warp::shfl_up(part[s], 1);  // lanes < lane, slot s (garbage in lane 0)
+      const T slot_total = warp::shfl_idx(part[s], 31);
       T pre = s == 0 ? lane_excl : (lane > 0 ? op(run, lane_excl) : run);
       const bool has_pre = s > 0 || lane > 0;
       run = s == 0 ? slot_total : op(run, slot_total);
@@ -439,48 +265,16 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
 
   // 3. Warp 0: tile aggregate, publish, look back, per-warp prefixes.
   if (warp == 0) {
-    T w = lane < kWarps ? smem.warp_total[lane] : identity;
-#pragma unroll
-    for (int d = 1; d < kWarps; d *= 2) {
-      const T y = shfl_up(w, d);
-      if (lane >= d) w = op(y, w);
-    }
-    const T tile_total = shfl_idx(w, kWarps - 1);
-    const T warp_excl = shfl_up(w, 1);
+    T warp_excl;
+    const T w = warp::inclusive_scan<kWarps>(lane < kWarps ? smem.warp_total[lane] : identity, op,
+                                             lane, warp_excl);
+    const T tile_total = warp::shfl_idx(w, kWarps - 1);
 
     T prefix = identity;  // exclusive prefix of the tile (tile > 0 only)
     if (tile == 0) {
       if (a.tiles > 1 && lane == 0) a.status.publish(0, kFlagPrefix, tile_total);
     } else {
-      if (lane == 0) a.status.publish(tile, kFlagAggregate, tile_total);
-      if (a.delays.first_ns) __nanosleep(a.delays.first_ns);
-      bool have = false;
-      long long newest = static_cast<long long>(tile) - 1;  // lane 31 inspects this tile
-      while (true) {
-        const long long t = newest - (31 - lane);
-        unsigned flag = kFlagPrefix;  // tiles before 0 count as "prefix found" (never summed)
-        T val = identity;
-        if (t >= 0) flag = kFlagInvalid;
-        while (true) {
-          if (flag == kFlagInvalid) a.status.read(static_cast<unsigned>(t), flag, val);
-          if (!__any_sync(kFullMask, flag == kFlagInvalid)) break;
-          if (a.delays.spin_ns) __nanosleep(a.delays.spin_ns);
-        }
-        const unsigned pmask = __ballot_sync(kFullMask, flag == kFlagPrefix);
-        const int first = pmask ? 31 - __clz(pmask) : 0;  // newest P; older lanes drop out
-        T x = lane >= first ? val : identity;             // identity only ever on the left
-#pragma unroll
-        for (int d = 1; d < 32; d *= 2) {
-          const T y = shfl_down(x, d);
-          if (lane + d < 32) x = op(x, y);
-        }
-        const T window = shfl_idx(x, 0);
-        prefix = have ? op(window, prefix) : window;
-        have = true;
-        if (pmask) break;
-        newest -= 32;
-      }
-      if (lane == 0) a.status.publish(tile, kFlagPrefix, op(prefix, tile_total));
+      prefix = lookback::warp_lookback(a.status, tile, tile_total, op, identity, a.delays);
     }
     if (lane < kWarps) {
       // Warp 0 of tile 0 has no prefix; it stores the identity and the consumer skips it.

@@ -125,3 +125,21 @@ void sort_pairs(SortAlgorithm algo, const K* d_keys_in, K* d_keys_out, const V* 
 }
 
 }  // namespace scandof
+
+// Explicit instantiation of every sort entry point for key type K (values: SCANDOF_SORT_VALUE);
+// use inside namespace scandof in a .cu file (kernels/src/sort_inst_<type>.cu, one per key type
+// so the slow nvcc compiles run in parallel).
+#define SCANDOF_INSTANTIATE_SORT(K)                                                             \
+  template std::size_t sort_keys_workspace_bytes<K>(SortAlgorithm, std::size_t);                \
+  template std::size_t sort_pairs_workspace_bytes<K, SCANDOF_SORT_VALUE>(SortAlgorithm,         \
+                                                                         std::size_t);          \
+  template void sort_keys<K>(SortAlgorithm, const K*, K*, std::size_t, void*, std::size_t,      \
+                             cudaStream_t, int, int);                                           \
+  template void sort_pairs<K, SCANDOF_SORT_VALUE>(                                              \
+      SortAlgorithm, const K*, K*, const SCANDOF_SORT_VALUE*, SCANDOF_SORT_VALUE*, std::size_t, \
+      void*, std::size_t, cudaStream_t, int, int);                                              \
+  template void sort_keys<K>(SortAlgorithm, const K*, K*, std::size_t, ScanWorkspace&,          \
+                             cudaStream_t, int, int);                                           \
+  template void sort_pairs<K, SCANDOF_SORT_VALUE>(                                              \
+      SortAlgorithm, const K*, K*, const SCANDOF_SORT_VALUE*, SCANDOF_SORT_VALUE*, std::size_t, \
+      ScanWorkspace&, cudaStream_t, int, int);

@@ -27,8 +27,11 @@
 #include <string>
 #include <type_traits>
 
+#include "scandof/block/exclusive_sum.cuh"
 #include "scandof/cuda_check.hpp"
+#include "scandof/device/tile_status.cuh"
 #include "scandof/sort.hpp"
+#include "scandof/warp/warp_scan.cuh"
 
 namespace scandof {
 namespace detail {
@@ -125,18 +128,12 @@ __global__ void __launch_bounds__(1024)
   const int d = blockIdx.x, t = threadIdx.x, lane = t & 31, warp = t >> 5;
   unsigned* row = hist + static_cast<std::size_t>(d) * blocks;
   const unsigned x = t < blocks ? row[t] : 0u;
-  unsigned inc = x;
-#pragma unroll
-  for (int s = 1; s < 32; s <<= 1) {
-    const unsigned y = __shfl_up_sync(0xffffffffu, inc, s);
-    if (lane >= s) inc += y;
-  }
+  const unsigned inc = warp::inclusive_scan(x, Sum{}, lane);
   if (lane == 31) warp_sum[warp] = inc;
   if (warp == 0) {
     unsigned b = 0;
     for (int i = lane; i < d; i += 32) b += totals[i];
-#pragma unroll
-    for (int s = 16; s > 0; s >>= 1) b += __shfl_xor_sync(0xffffffffu, b, s);
+    b = warp::xor_allreduce(b, Sum{});
     if (lane == 0) s_base = b;
   }
   __syncthreads();
@@ -147,25 +144,32 @@ __global__ void __launch_bounds__(1024)
 
 // Exclusive scan of one value per thread over the 256 threads (digits); every thread calls it.
 __device__ __forceinline__ unsigned block_exclusive_256(unsigned x, unsigned* warp_sum) {
-  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-  unsigned inc = x;
-#pragma unroll
-  for (int s = 1; s < 32; s <<= 1) {
-    const unsigned y = __shfl_up_sync(0xffffffffu, inc, s);
-    if (lane >= s) inc += y;
-  }
-  if (lane == 31) warp_sum[warp] = inc;
-  __syncthreads();
-  unsigned before = inc - x;
-#pragma unroll
-  for (int w = 0; w < kWarps; ++w) before += w < warp ? warp_sum[w] : 0u;
-  return before;
+  return block::exclusive_sum<kThreads>(x, warp_sum);
 }
 
 template <class T, int N>
 struct alignas(16) SmemArray {
   T v[N];
 };
+
+// Warp-striped tile load: warp w owns items [w*32*kItems, (w+1)*32*kItems), row j of it is 32
+// consecutive items, so (warp, j, lane) order is input order.
+template <class K, class V, bool kHasValues>
+__device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V* __restrict__ vin,
+                                             std::uint64_t base, int valid,
+                                             K (&k)[Tuning<K>::kItems],
+                                             V (&v)[kHasValues ? Tuning<K>::kItems : 1]) {
+  constexpr int kItems = Tuning<K>::kItems;
+  const int lane = threadIdx.x & 31, wbase = (threadIdx.x >> 5) * 32 * kItems;
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int L = wbase + j * 32 + lane;
+    if (L < valid) {
+      k[j] = kin[base + L];
+      if (kHasValues) v[kHasValues ? j : 0] = vin[base + L];
+    }
+  }
+}
 
 template <class K, class V, bool kHasValues, int kMinBlocks>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
@@ -190,6 +194,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     K k[kItems];
     V v[kHasValues ? kItems : 1];
     unsigned dp[kItems];  // digit << 16 | rank among the warp's earlier keys of that digit
+    // Inline rather than load_striped (same loads): through the helper, ptxas spilled 20-32
+    // more bytes per thread in the pairs kernel at its 64/80-register caps.
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
       const int L = wbase + j * 32 + lane;
@@ -258,31 +264,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 constexpr int kMaxPasses = 8;                                 // 64-bit keys
 constexpr int kCtrlWords = kMaxPasses * kRadix + kMaxPasses;  // digit totals + tile counters
 
-// Look-back status word: 2 flag bits on top, the count below. 32-bit words while n < 2^30 (half
-// the status traffic), 64-bit beyond.
-template <class W>
-struct StatusWord {
-  static constexpr int kShift = 8 * sizeof(W) - 2;
-  static constexpr W kAggregate = W(1) << kShift;
-  static constexpr W kPrefix = W(2) << kShift;
-  static constexpr W kValue = (W(1) << kShift) - 1;
-};
-__device__ __forceinline__ void st_relaxed(unsigned* p, unsigned v) {
-  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ unsigned ld_relaxed(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void st_relaxed(unsigned long long* p, unsigned long long v) {
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-__device__ __forceinline__ unsigned long long ld_relaxed(const unsigned long long* p) {
-  unsigned long long v;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
+// Look-back status word (lookback::CountWord): 2 flag bits on top, the count below. 32-bit words
+// while n < 2^30 (half the status traffic), 64-bit beyond.
 
 template <class K, class V, bool kHasValues>
 struct TileSmem {
@@ -295,25 +278,6 @@ struct TileSmem {
   SmemArray<K, Tuning<K>::kTile> kst;
   SmemArray<V, kHasValues ? Tuning<K>::kTile : 1> vst;
 };
-
-// Warp-striped tile load: warp w owns items [w*32*kItems, (w+1)*32*kItems), row j of it is 32
-// consecutive items, so (warp, j, lane) order is input order.
-template <class K, class V, bool kHasValues>
-__device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V* __restrict__ vin,
-                                             std::uint64_t base, int valid,
-                                             K (&k)[Tuning<K>::kItems],
-                                             V (&v)[kHasValues ? Tuning<K>::kItems : 1]) {
-  constexpr int kItems = Tuning<K>::kItems;
-  const int lane = threadIdx.x & 31, wbase = (threadIdx.x >> 5) * 32 * kItems;
-#pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const int L = wbase + j * 32 + lane;
-    if (L < valid) {
-      k[j] = kin[base + L];
-      if (kHasValues) v[kHasValues ? j : 0] = vin[base + L];
-    }
-  }
-}
 
 // Stable local ranking of a loaded tile (the downsweep's, above): on return rk holds each key's
 // rank among the warp's earlier keys of its digit, two 16-bit ranks per register (item j in half
@@ -412,7 +376,7 @@ __global__ void __launch_bounds__(kThreads)
         const int shift = begin_bit + p * kRadixBits;
         const int width = min(kRadixBits, end_bit - shift);
         const unsigned d = static_cast<unsigned>(b[j] >> shift) & ((1u << width) - 1u);
-        const unsigned d0 = __shfl_sync(0xffffffffu, d, 0);
+        const unsigned d0 = warp::shfl_idx(d, 0);
         if (__all_sync(0xffffffffu, ok && d == d0)) {
           if (lane == 0) atomicAdd(&h[p][d0], 32u);
         } else if (ok) {
@@ -433,7 +397,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
                     const unsigned* __restrict__ digit_totals, W* status, unsigned* counter,
                     unsigned spin_ns) {
   constexpr int kItems = Tuning<K>::kItems, kTile = Tuning<K>::kTile;
-  using SW = StatusWord<W>;
+  using SW = lookback::CountWord<W>;
   __shared__ TileSmem<K, V, kHasValues> s;
   const int t = threadIdx.x;
   if (t == 0) s.tile_id = atomicAdd(counter, 1u);
@@ -451,25 +415,16 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   if (tile == 0) {
     // The first tile's prefix is the digit's global start: keys of all smaller digits.
     glob = block_exclusive_256(digit_totals[t], s.scan_sum);
-    st_relaxed(row + t, SW::kPrefix | (glob + count));
+    lookback::st_relaxed_global(row + t, SW::kPrefix | (glob + count));
   } else {
-    st_relaxed(row + t, SW::kAggregate | W(count));
+    lookback::st_relaxed_global(row + t, SW::kAggregate | W(count));
   }
   // Staging first: it gives the predecessors time to publish before this tile polls.
   stage_striped<K, V, kHasValues>(s, k, v, rk, valid, shift, mask);
   if (tile != 0) {
     // Thread t walks back over digit t's column until a tile with an inclusive prefix.
-    W prefix = 0;
-    for (std::uint64_t j = tile - 1;; --j) {
-      W w = ld_relaxed(status + j * kRadix + t);
-      while ((w >> SW::kShift) == 0) {
-        if (spin_ns) __nanosleep(spin_ns);
-        w = ld_relaxed(status + j * kRadix + t);
-      }
-      prefix += w & SW::kValue;
-      if ((w >> SW::kShift) == 2) break;
-    }
-    st_relaxed(row + t, SW::kPrefix | (prefix + count));
+    const W prefix = lookback::thread_lookback_count(status + t, kRadix, tile, spin_ns);
+    lookback::st_relaxed_global(row + t, SW::kPrefix | (prefix + count));
     glob = prefix;
   }
   s.run_off[t] = static_cast<unsigned>(glob) - s.tile_start[t];

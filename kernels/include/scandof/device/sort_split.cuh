@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "scandof/block/exclusive_sum.cuh"
 #include "scandof/cuda_check.hpp"
 #include "scandof/sort.hpp"
 
@@ -39,7 +40,7 @@ __global__ void __launch_bounds__(kChunkThreads)
   using Bits = typename RadixTraits<K>::Bits;
   __shared__ Bits buf[2][kChunk];
   __shared__ unsigned warp_sum[kChunkThreads / 32];
-  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const int t = threadIdx.x;
   const std::uint64_t base = static_cast<std::uint64_t>(blockIdx.x) * kChunk;
 #pragma unroll
   for (int i = 0; i < kChunkItems; ++i) {
@@ -57,21 +58,13 @@ __global__ void __launch_bounds__(kChunkThreads)
       e[i] = ((x[i] >> bit) & 1u) ? 0u : 1u;
       zeros += e[i];
     }
-    // The split's scan: exclusive scan of the per-thread false counts across the block.
-    unsigned inc = zeros;
-#pragma unroll
-    for (int s = 1; s < 32; s <<= 1) {
-      const unsigned y = __shfl_up_sync(0xffffffffu, inc, s);
-      if (lane >= s) inc += y;
-    }
-    if (lane == 31) warp_sum[warp] = inc;
-    __syncthreads();
-    unsigned f = inc - zeros, total = 0;
-#pragma unroll
-    for (int w = 0; w < kChunkThreads / 32; ++w) {
-      f += w < warp ? warp_sum[w] : 0u;
-      total += warp_sum[w];
-    }
+    // The split's scan: exclusive scan of the per-thread false counts across the block; the
+    // prefix callback hands out the block total (totalFalses) and puts nothing in front.
+    unsigned total = 0;
+    unsigned f = block::exclusive_sum<kChunkThreads>(zeros, warp_sum, [&](unsigned agg) {
+      total = agg;
+      return 0u;
+    });
 #pragma unroll
     for (int i = 0; i < kChunkItems; ++i) {
       const unsigned idx = t * kChunkItems + i;

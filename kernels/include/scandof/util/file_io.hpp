@@ -8,6 +8,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace scandof {
 namespace util {
@@ -15,6 +16,16 @@ namespace util {
 // Calls write(out) and commits what it wrote to `path`. Throws std::runtime_error naming the path
 // and the reason (errno's text) when anything fails; the destination is then untouched.
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write);
+
+// Several files that belong together (sorted keys and their values): every one is written to its
+// temporary file first, and only when all of them succeeded are they renamed into place, so a
+// failure in any leaves all destinations as they were. (The renames themselves can only fail for
+// reasons the temporary files' creation in the same folders already ruled out, bar a race.)
+struct FileWrite {
+  std::string path;
+  std::function<void(std::ostream&)> write;
+};
+void write_files_atomic(const std::vector<FileWrite>& files);
 
 inline void write_text_file(const std::string& path, const std::string& text) {
   write_file_atomic(path, [&](std::ostream& o) { o << text; });

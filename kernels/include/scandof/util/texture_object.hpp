@@ -13,13 +13,18 @@
 namespace scandof {
 namespace util {
 
+inline cudaResourceDesc array_resource(cudaArray_t array) {
+  cudaResourceDesc rd{};
+  rd.resType = cudaResourceTypeArray;
+  rd.res.array.array = array;
+  return rd;
+}
+
 class TextureObject {
  public:
   TextureObject() = default;
   explicit TextureObject(cudaArray_t array) {
-    cudaResourceDesc rd{};
-    rd.resType = cudaResourceTypeArray;
-    rd.res.array.array = array;
+    const cudaResourceDesc rd = array_resource(array);
     cudaTextureDesc td{};
     td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
     td.filterMode = cudaFilterModePoint;
@@ -52,9 +57,7 @@ class SurfaceObject {
  public:
   SurfaceObject() = default;
   explicit SurfaceObject(cudaArray_t array) {
-    cudaResourceDesc rd{};
-    rd.resType = cudaResourceTypeArray;
-    rd.res.array.array = array;
+    const cudaResourceDesc rd = array_resource(array);
     CUDA_CHECK(cudaCreateSurfaceObject(&surf_, &rd));
   }
   ~SurfaceObject() {

@@ -5,61 +5,32 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "command.hpp"
-#include "gpu_util.hpp"
 #include "scandof/npy.hpp"
 #include "scandof/scan.hpp"
 #include "scandof/scan_gold.hpp"
+#if SCANDOF_WITH_CUDA
+#include "scandof/util/device_buffer.hpp"
+#include "scandof/util/stream.hpp"
+#endif
 
 namespace scantool {
 namespace {
-
-const char* const kUsage =
-    "Usage: scantool scan [OPTIONS] IN.npy OUT.npy\n"
-    "\n"
-    "Prefix scan of the 1-D array in IN.npy; writes OUT.npy with the same dtype and shape.\n"
-    "dtypes: int32, uint32, int64, float32, float64 (little-endian, C order).\n"
-    "Runs on the GPU through scandof::scan; without a CUDA device it computes on the CPU with\n"
-    "the reference scan and says so on stderr.\n"
-    "\n"
-    "Options:\n"
-    "  --algo NAME     naive | work-efficient | conflict-free | optimized | warp-shuffle |\n"
-    "                  single-pass | cub                           (default: single-pass)\n"
-    "  --op NAME       sum | min | max                            (default: sum)\n"
-    "  --exclusive     out[i] = op(in[0..i-1]), out[0] = identity  (the default)\n"
-    "  --inclusive     out[i] = op(in[0..i])\n"
-    "  --cpu           compute on the CPU with the sequential reference scan\n"
-    "  --time          print the GPU kernel time (CUDA events, median after warm-up) and the\n"
-    "                  end-to-end time (allocate, upload, scan, download)\n"
-    "  --reps N        timed repetitions for --time                (default: 20)\n"
-    "  --verify        also compute the CPU reference and compare (exit status 1 if any element\n"
-    "                  differs; float sums within a rounding bound, all else exact)\n"
-    "  -h, --help      this text\n"
-    "\n"
-    "Integer sums wrap around on overflow, as numpy's do. Float results of the GPU differ from\n"
-    "numpy's sequential np.cumsum by rounding (the GPU adds in a different order).\n"
-    "\n"
-    "Examples:\n"
-    "  scantool gen --dtype int32 --n 1000000 --seed 7 in.npy\n"
-    "  scantool scan in.npy out.npy                      # exclusive sum, single-pass\n"
-    "  scantool scan --algo optimized --inclusive --op max --time in.npy out.npy\n"
-    "  scantool scan --verify --algo naive in.npy out.npy   # exit status 1 on a mismatch\n"
-    "  python3 -c \"import numpy as np; a=np.load('in.npy'); b=np.load('out.npy');"
-    " print((b[1:] == np.cumsum(a, dtype=a.dtype)[:-1]).all())\"\n";
 
 struct Options {
   scandof::ScanAlgorithm algo = scandof::ScanAlgorithm::SinglePass;
   scandof::ScanKind kind = scandof::ScanKind::Exclusive;
   scandof::OpKind op = scandof::OpKind::Sum;
-  bool cpu = false;
-  bool time = false;
-  bool verify = false;
-  std::size_t reps = 20;
+  RunOptions run;
+  // As given on the command line, parsed by parse_options().
+  std::string algo_name, op_name = "sum", in_path, out_path;
+  bool inclusive = false, exclusive = false;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -84,13 +55,13 @@ void scan_on_cpu(const Options& o, const T* in, T* out, std::size_t n) {
 template <class T, class Op>
 void scan_on_gpu(const Options& o, const T* in, T* out, std::size_t n) {
   if (n == 0) {  // nothing to launch; an empty array is still written
-    if (o.time) std::printf("scantool: empty array, nothing to time\n");
+    if (o.run.time) std::printf("scantool: empty array, nothing to time\n");
     return;
   }
   CUDA_CHECK(cudaFree(nullptr));  // context creation, kept out of the end-to-end time
   const auto t0 = Clock::now();
-  Event e_start, e_up, e_scan, e_down;
-  DeviceBuffer<T> d_in(n), d_out(n);
+  scandof::util::Event e_start, e_up, e_scan, e_down;
+  scandof::util::DeviceBuffer<T> d_in(n), d_out(n);
   scandof::ScanWorkspace ws;
   ws.reserve(scandof::scan_workspace_bytes<T, Op>(o.algo, n));
   e_start.record();
@@ -102,27 +73,22 @@ void scan_on_gpu(const Options& o, const T* in, T* out, std::size_t n) {
   e_down.record();
   CUDA_CHECK(cudaDeviceSynchronize());  // surfaces asynchronous kernel faults here, not later
   const double end_to_end = ms_since(t0);
-  if (!o.time) return;
+  if (!o.run.time) return;
 
   // The first scan above was the warm-up (lazy module loading, first-touch of the workspace).
   // in and out are distinct buffers, so repeating the scan rewrites the same result.
-  std::vector<double> samples;
-  Event a, b;
-  for (std::size_t r = 0; r < o.reps; ++r) {
-    a.record();
-    scandof::scan(o.algo, o.kind, d_in.get(), d_out.get(), n, Op{}, ws);
-    b.record();
-    samples.push_back(b.since(a));
-  }
+  std::size_t reps = 0;
+  const double kernel =
+      median_gpu_ms([&] { scandof::scan(o.algo, o.kind, d_in.get(), d_out.get(), n, Op{}, ws); },
+                    o.run.reps, &reps);
   CUDA_CHECK(cudaGetLastError());
-  const double kernel = median(samples);
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);  // read n + write n
   std::printf("scantool: %s %s %s of %zu %s on %s\n", scandof::to_string(o.algo),
               scandof::to_string(o.kind), scandof::to_string(o.op), n,
-              scandof::npy::to_string(scandof::npy::dtype_of<T>()), current_device_name().c_str());
+              scandof::npy::to_string(scandof::npy::dtype_of<T>()), device_name().c_str());
   std::printf(
       "  kernel:     %.4f ms median of %zu (after warm-up)  %.1f GB/s read+write, %.2f Gelem/s\n",
-      kernel, samples.size(), kernel > 0 ? bytes / kernel * 1e-6 : 0.0,
+      kernel, reps, kernel > 0 ? bytes / kernel * 1e-6 : 0.0,
       kernel > 0 ? static_cast<double>(n) / kernel * 1e-6 : 0.0);
   std::printf(
       "  end-to-end: %.4f ms  (allocate + upload %.4f + first scan %.4f + download %.4f ms)\n",
@@ -187,7 +153,7 @@ std::size_t run_typed(const Options& o, bool on_gpu, const scandof::npy::Array& 
   if (!on_gpu) {
     const auto t0 = Clock::now();
     scan_on_cpu<T, Op>(o, in.data<T>(), out.data<T>(), n);
-    if (o.time)
+    if (o.run.time)
       std::printf("scantool: CPU reference %s %s of %zu %s: %.4f ms (one core, sequential)\n",
                   scandof::to_string(o.kind), scandof::to_string(o.op), n,
                   scandof::npy::to_string(in.dtype), ms_since(t0));
@@ -198,7 +164,7 @@ std::size_t run_typed(const Options& o, bool on_gpu, const scandof::npy::Array& 
     throw std::logic_error("GPU path requested in a build without CUDA");
 #endif
   }
-  if (!o.verify) return 0;
+  if (!o.run.verify) return 0;
   if (!on_gpu) {
     std::fprintf(stderr, "scantool: --verify: computed on the CPU, by the reference itself\n");
     return 0;
@@ -226,67 +192,45 @@ std::size_t run_op(const Options& o, bool on_gpu, const scandof::npy::Array& in,
   return 0;
 }
 
-Options parse_options(const ParsedArgs& p) {
-  Options o;
-  if (p.has("--algo")) {
+void parse_options(Options& o) {
+  if (!o.algo_name.empty()) {
     try {
-      o.algo = scandof::parse_scan_algorithm(p.get("--algo", ""));
+      o.algo = scandof::parse_scan_algorithm(o.algo_name);
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
   }
-  const std::string op = p.get("--op", "sum");
-  if (op == "sum") {
+  if (o.op_name == "sum") {
     o.op = scandof::OpKind::Sum;
-  } else if (op == "min") {
+  } else if (o.op_name == "min") {
     o.op = scandof::OpKind::Min;
-  } else if (op == "max") {
+  } else if (o.op_name == "max") {
     o.op = scandof::OpKind::Max;
   } else {
-    throw UsageError("unknown --op '" + op + "'; choose sum, min or max");
+    throw UsageError("unknown --op '" + o.op_name + "'; choose sum, min or max");
   }
-  if (p.has("--inclusive") && p.has("--exclusive"))
+  if (o.inclusive && o.exclusive)
     throw UsageError("--inclusive and --exclusive exclude each other");
-  if (p.has("--inclusive")) o.kind = scandof::ScanKind::Inclusive;
-  o.cpu = p.has("--cpu");
-  o.time = p.has("--time");
-  o.verify = p.has("--verify");
-  if (p.has("--reps")) {
-    o.reps = parse_size(p.get("--reps", ""), "--reps");
-    if (o.reps == 0) throw UsageError("--reps must be at least 1");
-  }
-  return o;
+  if (o.inclusive) o.kind = scandof::ScanKind::Inclusive;
+  o.run.finish();
+  check_outputs({o.in_path}, {{"OUT.npy", o.out_path}});
 }
 
-int run_scan(const std::vector<std::string>& args) {
-  const ParsedArgs p = parse_args(args, {{"--algo", true},
-                                         {"--op", true},
-                                         {"--inclusive", false},
-                                         {"--exclusive", false},
-                                         {"--cpu", false},
-                                         {"--time", false},
-                                         {"--verify", false},
-                                         {"--reps", true}});
-  const Options o = parse_options(p);
-  if (p.positional.size() != 2)
-    throw UsageError(p.positional.size() < 2 ? "needs IN.npy and OUT.npy"
-                                             : "too many arguments (expected IN.npy OUT.npy)");
-  const std::string& in_path = p.positional[0];
-  const std::string& out_path = p.positional[1];
+int run_scan(Options& o) {
+  parse_options(o);
+  const std::string& in_path = o.in_path;
+  const std::string& out_path = o.out_path;
 
-  const scandof::npy::Array in = scandof::npy::load(in_path);
-  if (in.ndim() != 1)
-    throw std::runtime_error(in_path + ": scan needs a 1-D array, this one has shape " +
-                             scandof::npy::shape_string(in.shape) +
-                             " (flatten it first, e.g. np.save(path, a.ravel()))");
+  const scandof::npy::Array in = load_1d(in_path, "scan");
   using scandof::npy::DType;
   if (in.dtype == DType::UInt8)
     throw std::runtime_error(in_path +
                              ": dtype uint8 ('|u1') cannot be scanned; supported: int32, "
                              "uint32, int64, float32, float64 (convert, e.g. a.astype(np.uint32))");
 
-  if (o.cpu) std::fprintf(stderr, "scantool: --cpu: computed on the CPU with the reference scan\n");
-  const bool on_gpu = use_gpu(o.cpu, "with the reference scan");
+  if (o.run.cpu)
+    std::fprintf(stderr, "scantool: --cpu: computed on the CPU with the reference scan\n");
+  const bool on_gpu = use_gpu(o.run.cpu, "with the reference scan");
 
   scandof::npy::Array out(in.dtype, in.shape);
   std::size_t bad = 0;
@@ -314,8 +258,55 @@ int run_scan(const std::vector<std::string>& args) {
   return bad ? kExitFailure : kExitOk;
 }
 
+std::function<int()> setup(CLI::App& sub) {
+  auto o = std::make_shared<Options>();
+  sub.description(
+      "Prefix scan of the 1-D array in IN.npy; writes OUT.npy with the same dtype and shape.\n"
+      "dtypes: int32, uint32, int64, float32, float64 (little-endian, C order).\n"
+      "Runs on the GPU through scandof::scan; without a CUDA device it computes on the CPU with\n"
+      "the reference scan and says so on stderr.");
+  sub.add_option("IN.npy", o->in_path, "the 1-D input")->required()->type_name("");
+  sub.add_option("OUT.npy", o->out_path, "the result (not the input itself)")
+      ->required()
+      ->type_name("");
+  sub.add_option("--algo", o->algo_name,
+                 "naive | work-efficient | conflict-free | optimized | warp-shuffle |\n"
+                 "single-pass | cub                           (default: single-pass)")
+      ->type_name("NAME");
+  sub.add_option("--op", o->op_name, "sum | min | max                            (default: sum)")
+      ->type_name("NAME");
+  sub.add_flag("--exclusive", o->exclusive,
+               "out[i] = op(in[0..i-1]), out[0] = identity  (the default)");
+  sub.add_flag("--inclusive", o->inclusive, "out[i] = op(in[0..i])");
+  add_run_options(sub, o->run, "compute on the CPU with the sequential reference scan",
+                  "print the GPU kernel time (CUDA events, median after warm-up) and the\n"
+                  "end-to-end time (allocate, upload, scan, download)",
+                  "also compute the CPU reference and compare (exit status 1 if any element\n"
+                  "differs; float sums within a rounding bound, all else exact)");
+  sub.footer(
+      std::string(
+          "Integer sums wrap around on overflow, as numpy's do. Float results of the GPU differ "
+          "from\n"
+          "numpy's sequential np.cumsum by rounding (the GPU adds in a different order).\n"
+          "NaN in min/max scans propagates, as in numpy's np.minimum.accumulate and\n"
+          "np.maximum.accumulate: from the first NaN on, every output is NaN (on the GPU too).\n"
+          "Inclusive scans never show the identity (+inf for min); exclusive ones have it at\n"
+          "out[0]. Sums of -0.0 give +0.0 where np.cumsum gives -0.0: the scan starts from the\n"
+          "identity +0.0, and +0.0 + -0.0 is +0.0 (the two compare equal).\n"
+          "\n"
+          "Examples:\n"
+          "  scantool gen --dtype int32 --n 1000000 --seed 7 in.npy\n"
+          "  scantool scan in.npy out.npy                      # exclusive sum, single-pass\n"
+          "  scantool scan --algo optimized --inclusive --op max --time in.npy out.npy\n"
+          "  scantool scan --verify --algo naive in.npy out.npy   # exit status 1 on a mismatch\n"
+          "  python3 -c \"import numpy as np; a=np.load('in.npy'); b=np.load('out.npy');"
+          " print((b[1:] == np.cumsum(a, dtype=a.dtype)[:-1]).all())\"\n\n") +
+      kErrorsHelp);
+  return [o] { return run_scan(*o); };
+}
+
 const Registrar kRegistrar{
-    Command{"scan", "prefix scan (sum/min/max, exclusive/inclusive) of a .npy", kUsage, run_scan}};
+    Command{"scan", "prefix scan (sum/min/max, exclusive/inclusive) of a .npy", setup}};
 
 }  // namespace
 }  // namespace scantool

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -13,23 +15,6 @@
 
 namespace scantool {
 namespace {
-
-const char* const kUsage =
-    "Usage: scantool compare [OPTIONS] A.npy B.npy\n"
-    "\n"
-    "Compares two arrays of the same dtype and shape element by element. Exit status 0 when\n"
-    "every element matches (|a - b| <= atol + rtol * |b|), 1 when some differ, with a summary.\n"
-    "Integers compare exactly unless a tolerance is given; NaN equals NaN.\n"
-    "\n"
-    "Options:\n"
-    "  --rtol R        relative tolerance                 (default: 0)\n"
-    "  --atol A        absolute tolerance                 (default: 0)\n"
-    "  --show N        print the first N mismatches       (default: 5)\n"
-    "  -h, --help      this text\n"
-    "\n"
-    "Example:\n"
-    "  scantool scan in.npy gpu.npy && scantool scan --cpu in.npy cpu.npy\n"
-    "  scantool compare --rtol 1e-5 gpu.npy cpu.npy\n";
 
 struct Stats {
   std::size_t mismatches = 0;
@@ -46,8 +31,12 @@ Stats compare_typed(const T* a, const T* b, std::size_t n, double rtol, double a
     if constexpr (std::is_floating_point_v<T>) {
       if (std::isnan(a[i]) || std::isnan(b[i])) {
         same = std::isnan(a[i]) && std::isnan(b[i]);
-      } else if (a[i] == b[i]) {  // also equal infinities, whose difference is NaN
+      } else if (a[i] == b[i]) {  // also equal infinities, whose difference is NaN; -0.0 == +0.0
         same = true;
+      } else if (std::isinf(a[i]) || std::isinf(b[i])) {
+        // An infinity matches only itself: rtol * |inf| would otherwise make 1 equal to inf.
+        same = false;
+        diff = std::numeric_limits<double>::infinity();
       } else {
         diff = std::fabs(static_cast<double>(a[i]) - static_cast<double>(b[i]));
         same = diff <= atol + rtol * std::fabs(static_cast<double>(b[i]));
@@ -71,20 +60,24 @@ Stats compare_typed(const T* a, const T* b, std::size_t n, double rtol, double a
   return s;
 }
 
-int run_compare(const std::vector<std::string>& args) {
-  const ParsedArgs p = parse_args(args, {{"--rtol", true}, {"--atol", true}, {"--show", true}});
-  if (p.positional.size() != 2) throw UsageError("needs A.npy and B.npy");
-  const double rtol = p.has("--rtol") ? parse_double(p.get("--rtol", ""), "--rtol") : 0.0;
-  const double atol = p.has("--atol") ? parse_double(p.get("--atol", ""), "--atol") : 0.0;
-  if (rtol < 0 || atol < 0) throw UsageError("tolerances must not be negative");
-  const std::size_t show = parse_size(p.get("--show", "5"), "--show");
+struct Options {
+  std::string a, b, rtol = "0", atol = "0", show = "5";
+};
 
-  const scandof::npy::Array a = scandof::npy::load(p.positional[0]);
-  const scandof::npy::Array b = scandof::npy::load(p.positional[1]);
+int run_compare(const Options& o) {
+  // Tolerances are finite and non-negative: inf or NaN would make every pair match (or none).
+  const double rtol = parse_finite(o.rtol, "--rtol", 0.0, HUGE_VAL);
+  const double atol = parse_finite(o.atol, "--atol", 0.0, HUGE_VAL);
+  const std::size_t show = parse_size(o.show, "--show");
+  const std::vector<std::string> positional{o.a, o.b};
+  const auto& p = positional;
+
+  const scandof::npy::Array a = scandof::npy::load(p[0]);
+  const scandof::npy::Array b = scandof::npy::load(p[1]);
   if (a.dtype != b.dtype || a.shape != b.shape) {
-    std::printf("scantool compare: %s is %s %s, %s is %s %s\n", p.positional[0].c_str(),
+    std::printf("scantool compare: %s is %s %s, %s is %s %s\n", p[0].c_str(),
                 scandof::npy::to_string(a.dtype), scandof::npy::shape_string(a.shape).c_str(),
-                p.positional[1].c_str(), scandof::npy::to_string(b.dtype),
+                p[1].c_str(), scandof::npy::to_string(b.dtype),
                 scandof::npy::shape_string(b.shape).c_str());
     return kExitFailure;
   }
@@ -117,9 +110,31 @@ int run_compare(const std::vector<std::string>& args) {
   return s.mismatches ? kExitFailure : kExitOk;
 }
 
-const Registrar kRegistrar{
-    Command{"compare", "compare two .npy arrays element-wise (exact or within a tolerance)", kUsage,
-            run_compare}};
+std::function<int()> setup(CLI::App& sub) {
+  auto o = std::make_shared<Options>();
+  sub.description(
+      "Compares two arrays of the same dtype and shape element by element. Exit status 0 when\n"
+      "every element matches (|a - b| <= atol + rtol * |b|), 1 when some differ, with a summary.\n"
+      "Integers compare exactly unless a tolerance is given. Floats: NaN matches NaN (any\n"
+      "payload, at the same index) and nothing else; an infinity matches only the same infinity,\n"
+      "whatever the tolerance; -0.0 matches +0.0.");
+  sub.add_option("A.npy", o->a, "the array to check")->required()->type_name("");
+  sub.add_option("B.npy", o->b, "the reference (rtol scales |b|)")->required()->type_name("");
+  sub.add_option("--rtol", o->rtol, "relative tolerance, finite, >= 0     (default: 0)")
+      ->type_name("R");
+  sub.add_option("--atol", o->atol, "absolute tolerance, finite, >= 0     (default: 0)")
+      ->type_name("A");
+  sub.add_option("--show", o->show, "print the first N mismatches       (default: 5)")
+      ->type_name("N");
+  sub.footer(std::string("Example:\n"
+                         "  scantool scan in.npy gpu.npy && scantool scan --cpu in.npy cpu.npy\n"
+                         "  scantool compare --rtol 1e-5 gpu.npy cpu.npy\n\n") +
+             kErrorsHelp);
+  return [o] { return run_compare(*o); };
+}
+
+const Registrar kRegistrar{Command{
+    "compare", "compare two .npy arrays element-wise (exact or within a tolerance)", setup}};
 
 }  // namespace
 }  // namespace scantool

@@ -1,0 +1,365 @@
+#include "gl_sat_builder.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+namespace demo {
+
+namespace {
+
+// KHR_shader_subgroup enums (not in the generated GL 4.5 core loader).
+constexpr GLenum kSubgroupSize = 0x9532;
+constexpr GLenum kSubgroupStages = 0x9533;
+constexpr GLenum kSubgroupFeatures = 0x9534;
+constexpr GLint kSubgroupFeatureBasic = 0x1;
+constexpr GLint kSubgroupFeatureArithmetic = 0x4;
+
+constexpr int kBlock = 512;  // elements per block scan (2 per thread of 256)
+constexpr int kTileW = 128, kTileH = 32;
+
+const char* const kVariantNames[kNumGlSatVariants] = {"naive", "work-efficient", "conflict-free",
+                                                      "subgroup", "fused"};
+
+bool has_extension(const char* name) {
+  GLint n = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+  for (GLint i = 0; i < n; ++i) {
+    const GLubyte* e = glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i));
+    if (e && std::strcmp(reinterpret_cast<const char*>(e), name) == 0) return true;
+  }
+  return false;
+}
+
+int ceil_div(int a, int b) {
+  return (a + b - 1) / b;
+}
+
+// Composes a compute shader: the main file's #version line, the defines, the extension lines the
+// defines call for, an optional common file, then the main file's body. (gl_util's loader builds
+// vertex + fragment programs only and keeps its define injection private; the lead may fold this
+// into it.)
+std::string compose(const std::string& main_src, const std::string& common_src,
+                    const std::vector<std::string>& defines) {
+  std::string version = "#version 430\n", body = main_src;
+  const std::size_t pos = main_src.find("#version");
+  if (pos != std::string::npos) {
+    const std::size_t eol = main_src.find('\n', pos);
+    version = main_src.substr(pos, eol - pos) + "\n";
+    body = main_src.substr(0, pos) + (eol == std::string::npos ? "" : main_src.substr(eol + 1));
+  }
+  std::string out = version;
+  bool subgroup = false;
+  for (const auto& d : defines) {
+    out += "#define " + d + "\n";
+    if (d == "HAVE_SUBGROUP" || d == "FUSED_SUBGROUP") subgroup = true;
+  }
+  if (subgroup)
+    out +=
+        "#extension GL_KHR_shader_subgroup_basic : require\n"
+        "#extension GL_KHR_shader_subgroup_arithmetic : require\n";
+  if (!common_src.empty()) out += "#line 1 1\n" + common_src + "\n";
+  out += "#line 2 0\n" + body;
+  return out;
+}
+
+GlProgram link_compute(const std::string& src, const std::string& what) {
+  GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
+  const char* p = src.c_str();
+  glShaderSource(sh, 1, &p, nullptr);
+  glCompileShader(sh);
+  GLint ok = 0, len = 0;
+  glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+  glGetShaderiv(sh, GL_INFO_LOG_LENGTH, &len);
+  std::string log;
+  if (len > 1) {
+    log.assign(static_cast<std::size_t>(len), '\0');
+    glGetShaderInfoLog(sh, len, nullptr, log.data());
+  }
+  if (!ok) {
+    glDeleteShader(sh);
+    std::fprintf(stderr, "[shader] %s compile log:\n%s\n", what.c_str(), log.c_str());
+    throw std::runtime_error("compute shader compilation failed: " + what);
+  }
+  GlProgram prog(glCreateProgram());
+  glAttachShader(prog.get(), sh);
+  glLinkProgram(prog.get());
+  glDeleteShader(sh);
+  glGetProgramiv(prog.get(), GL_LINK_STATUS, &ok);
+  if (!ok) {
+    glGetProgramiv(prog.get(), GL_INFO_LOG_LENGTH, &len);
+    std::string plog(static_cast<std::size_t>(std::max(len, 1)), '\0');
+    glGetProgramInfoLog(prog.get(), len, nullptr, plog.data());
+    std::fprintf(stderr, "[shader] %s link log:\n%s\n", what.c_str(), plog.c_str());
+    throw std::runtime_error("compute program link failed: " + what);
+  }
+  return prog;
+}
+
+void dispatch(GLuint x, GLuint y) {
+  if (x == 0 || y == 0) return;
+  glDispatchCompute(x, y, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+}  // namespace
+
+const char* to_string(GlSatVariant v) {
+  const int i = static_cast<int>(v);
+  return i >= 0 && i < kNumGlSatVariants ? kVariantNames[i] : "?";
+}
+
+GlSatVariant parse_gl_sat_variant(const std::string& s) {
+  for (int i = 0; i < kNumGlSatVariants; ++i)
+    if (s == kVariantNames[i]) return static_cast<GlSatVariant>(i);
+  std::string all;
+  for (int i = 0; i < kNumGlSatVariants; ++i) all += std::string(i ? ", " : "") + kVariantNames[i];
+  throw std::invalid_argument("unknown GL SAT variant '" + s + "' (one of " + all + ")");
+}
+
+GlSatSupport query_gl_sat_support() {
+  GlSatSupport s;
+  GLint major = 0, minor = 0;
+  glGetIntegerv(GL_MAJOR_VERSION, &major);
+  glGetIntegerv(GL_MINOR_VERSION, &minor);
+  const std::string ver = "OpenGL " + std::to_string(major) + "." + std::to_string(minor);
+  if (major < 4 || (major == 4 && minor < 3)) {
+    s.reason = ver + ": compute shaders need OpenGL 4.3";
+    return s;
+  }
+  GLint invocations = 0, shared = 0;
+  glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
+  glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared);
+  if (invocations < 256 || shared < 24 * 1024) {
+    s.reason = ver + ": compute workgroups too small (" + std::to_string(invocations) +
+               " invocations, " + std::to_string(shared) + " B shared; need 256 and 24 KiB)";
+    return s;
+  }
+  s.usable = true;
+  s.reason = ver + " compute shaders";
+  GLint compat = 0;
+  glGetInternalformativ(GL_TEXTURE_2D, GL_RGBA8, GL_IMAGE_FORMAT_COMPATIBILITY_TYPE, 1, &compat);
+  s.pixels_by_size = compat == GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE;
+  s.reason += s.pixels_by_size ? "; pixels as packed r32ui" : "; pixels through an rgba8 image";
+  if (!has_extension("GL_KHR_shader_subgroup")) {
+    s.reason +=
+        "; no GL_KHR_shader_subgroup: the subgroup variant and the fused path scan "
+        "32-lane teams in shared memory instead";
+    return s;
+  }
+  GLint stages = 0, features = 0, size = 0;
+  glGetIntegerv(kSubgroupStages, &stages);
+  glGetIntegerv(kSubgroupFeatures, &features);
+  glGetIntegerv(kSubgroupSize, &size);
+  glGetError();  // an implementation that lists the extension but rejects the enums: no subgroups
+  const GLint need = kSubgroupFeatureBasic | kSubgroupFeatureArithmetic;
+  if (!(stages & GL_COMPUTE_SHADER_BIT) || (features & need) != need) {
+    s.reason +=
+        "; GL_KHR_shader_subgroup lacks arithmetic in compute shaders: the subgroup "
+        "variant and the fused path scan 32-lane teams in shared memory instead";
+    return s;
+  }
+  s.subgroup = true;
+  s.subgroup_size = size;
+  s.fused_subgroup = size == 32;
+  s.reason += "; subgroup arithmetic, subgroup size " + std::to_string(size);
+  if (!s.fused_subgroup) s.reason += " (the fused path's 32-lane teams use shared memory)";
+  return s;
+}
+
+GlSatBuilder::GlSatBuilder(std::string shader_dir) : dir_(std::move(shader_dir)) {
+  support_ = query_gl_sat_support();
+  if (!support_.usable) throw std::runtime_error("GL SAT backend unusable: " + support_.reason);
+}
+
+std::size_t GlSatBuilder::table_bytes(int width, int height) {
+  if (width < 0 || height < 0) throw std::invalid_argument("GlSatBuilder: negative size");
+  return static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 16u;
+}
+
+GLuint GlSatBuilder::program(const std::string& file, const std::vector<std::string>& defines) {
+  std::string key = file;
+  for (const auto& d : defines) key += "|" + d;
+  auto it = programs_.find(key);
+  if (it != programs_.end()) return it->second.get();
+  std::string common;
+  if (file == "sat_lines.comp") common = read_text_file(dir_ + "/sat_block_scan.glsl");
+  if (file == "sat_fused_reduce.comp" || file == "sat_fused_scan.comp")
+    common = read_text_file(dir_ + "/sat_fused_common.glsl");
+  const std::string src = compose(read_text_file(dir_ + "/" + file), common, defines);
+  GlProgram prog = link_compute(src, dir_ + "/" + file + " [" + key + "]");
+  const GLuint id = prog.get();
+  programs_.emplace(key, std::move(prog));
+  return id;
+}
+
+void GlSatBuilder::ensure_scratch(std::size_t bytes) {
+  bytes = std::max<std::size_t>(bytes, 16);
+  if (scratch_ && scratch_bytes_ >= bytes) return;
+  scratch_ = make_buffer();
+  glNamedBufferData(scratch_.get(), static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_COPY);
+  scratch_bytes_ = bytes;
+}
+
+void GlSatBuilder::build(GLuint tex, int width, int height, GlSatVariant variant,
+                         scandof::SatFormat format, bool timed) {
+  const std::size_t bytes = std::max<std::size_t>(table_bytes(width, height), 16);
+  if (!out_ || out_bytes_ < bytes) {
+    out_ = make_buffer();
+    glNamedBufferData(out_.get(), static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_COPY);
+    out_bytes_ = bytes;
+  }
+  build_into(tex, width, height, variant, format, out_.get(), timed);
+}
+
+void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant variant,
+                              scandof::SatFormat format, GLuint out, bool timed) {
+  if (width <= 0 || height <= 0) throw std::invalid_argument("GlSatBuilder::build: empty image");
+  // Lines are dispatched one workgroup row each: 65535 is GL's guaranteed grid limit.
+  if (width > 65535 || height > 65535)
+    throw std::invalid_argument("GlSatBuilder::build: image larger than 65535 pixels a side");
+  GLint internal = 0;
+  glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
+  if (internal != GL_RGBA8)
+    throw std::invalid_argument("GlSatBuilder::build: the texture is not GL_RGBA8");
+  GLint tw = 0, th = 0;
+  glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_WIDTH, &tw);
+  glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_HEIGHT, &th);
+  if (tw < width || th < height)
+    throw std::invalid_argument("GlSatBuilder::build: the texture is smaller than the size asked");
+  const bool f32 = format == scandof::SatFormat::F32;
+  // The fused path sums in uint32; float tables of more than 2^32/255 pixels would overflow, so
+  // they take the work-efficient pipeline, which sums in float (as the CUDA side does).
+  if (variant == GlSatVariant::Fused && f32 &&
+      static_cast<double>(width) * height > 4294967295.0 / 255.0)
+    variant = GlSatVariant::WorkEfficient;
+
+  // The RGBA8 texels read as one packed uint32 each where image formats match by size.
+  const bool packed = tuning_.pixels_as_r32ui && support_.pixels_by_size;
+  glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, packed ? GL_R32UI : GL_RGBA8);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+
+  if (variant == GlSatVariant::Fused) {
+    const int tx = ceil_div(width, kTileW), ty = ceil_div(height, kTileH);
+    const std::size_t rt = static_cast<std::size_t>(tx) * height,
+                      ct = static_cast<std::size_t>(ty) * width,
+                      st = static_cast<std::size_t>(tx) * ty;
+    // SSBO offsets must be multiples of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (<= 256).
+    auto align = [](std::size_t b) { return (b + 255) & ~std::size_t(255); };
+    const std::size_t ct_off = align(rt * 16), st_off = align(ct_off + ct * 16);
+    ensure_scratch(st_off + st * 16);
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 1, scratch_.get(), 0,
+                      static_cast<GLsizeiptr>(rt * 16));
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, scratch_.get(), static_cast<GLintptr>(ct_off),
+                      static_cast<GLsizeiptr>(ct * 16));
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, scratch_.get(), static_cast<GLintptr>(st_off),
+                      static_cast<GLsizeiptr>(st * 16));
+    std::vector<std::string> defs;
+    if (f32) defs.push_back("SAT_F32");
+    if (support_.fused_subgroup) defs.push_back("FUSED_SUBGROUP");
+    if (!packed) defs.push_back("PIXELS_RGBA8");
+    const GLuint reduce = program("sat_fused_reduce.comp", defs);
+    const GLuint aux = program("sat_fused_aux.comp", {});
+    if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
+    const GLuint scan = program("sat_fused_scan.comp", defs);
+    if (timed) timers_[0].begin();
+    glUseProgram(reduce);
+    glUniform1i(0, width);
+    glUniform1i(1, height);
+    dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
+    const int nb_rows = ceil_div(height, 256), nb_cols = ceil_div(width, 256);
+    glUseProgram(aux);
+    glUniform1i(0, width);
+    glUniform1i(1, height);
+    glUniform1i(2, tx);
+    glUniform1i(3, ty);
+    glUniform1i(4, nb_rows);
+    glUniform1i(5, nb_cols);
+    dispatch(static_cast<GLuint>(nb_rows + nb_cols + 1), 1);
+    if (timed) {
+      timers_[0].end();
+      timers_[1].begin();
+    }
+    glUseProgram(scan);
+    glUniform1i(0, width);
+    glUniform1i(1, height);
+    dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
+    if (timed) timers_[1].end();
+  } else {
+    std::vector<std::string> base;
+    if (f32) base.push_back("SAT_F32");
+    switch (variant) {
+      case GlSatVariant::Naive:
+        base.push_back("SCAN_NAIVE");
+        break;
+      case GlSatVariant::WorkEfficient:
+        base.push_back("SCAN_BLELLOCH");
+        break;
+      case GlSatVariant::ConflictFree:
+        base.push_back("SCAN_CONFLICT_FREE");
+        break;
+      default:
+        base.push_back("SCAN_SUBGROUP");
+        if (support_.subgroup) base.push_back("HAVE_SUBGROUP");
+        break;
+    }
+    if (!packed) base.push_back("PIXELS_RGBA8");
+    const int nb_row = ceil_div(width, kBlock), nb_col = ceil_div(height, kBlock);
+    ensure_scratch(static_cast<std::size_t>(std::max(nb_row * height, nb_col * width)) * 16);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, scratch_.get());
+    for (int pass = 0; pass < 2; ++pass) {
+      const bool rows = pass == 0;
+      const int nb = rows ? nb_row : nb_col, lines = rows ? height : width;
+      std::vector<std::string> d = base;
+      d.push_back(rows ? "LINES_ROWS" : "LINES_COLUMNS");
+      auto with = [&](const char* p) {
+        std::vector<std::string> v = d;
+        v.push_back(p);
+        return program("sat_lines.comp", v);
+      };
+      if (timed) timers_[pass].begin();
+      auto set_uniforms = [&](GLuint prog) {
+        glUseProgram(prog);
+        glUniform1i(0, width);
+        glUniform1i(1, height);
+        glUniform1i(2, nb);
+      };
+      set_uniforms(with("PASS_BLOCKS"));
+      dispatch(static_cast<GLuint>(nb), static_cast<GLuint>(lines));
+      if (nb > 1) {
+        set_uniforms(with("PASS_SUMS"));
+        dispatch(static_cast<GLuint>(lines), 1);
+        set_uniforms(with("PASS_ADD"));
+        dispatch(static_cast<GLuint>(nb - 1), static_cast<GLuint>(lines));
+      }
+      if (timed) timers_[pass].end();
+    }
+  }
+  if (timed) ++timed_builds_;
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT |
+                  GL_BUFFER_UPDATE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+  glUseProgram(0);
+}
+
+GlSatStageTimes GlSatBuilder::stage_times() const {
+  GlSatStageTimes t;
+  t.valid = timed_builds_ > 4;
+  t.rows_ms = timers_[0].ms();
+  t.columns_ms = timers_[1].ms();
+  t.total_ms = t.rows_ms + t.columns_ms;
+  return t;
+}
+
+void GlSatBuilder::warm_up() {
+  // Over one block each way, so the multi-block passes are compiled too.
+  const int n = kBlock + 1;
+  GlTexture tex = make_texture(GL_TEXTURE_2D);
+  glTextureStorage2D(tex.get(), 1, GL_RGBA8, n, n);
+  for (int v = 0; v < kNumGlSatVariants; ++v)
+    for (auto f : {scandof::SatFormat::U32, scandof::SatFormat::F32})
+      build(tex.get(), n, n, static_cast<GlSatVariant>(v), f, false);
+}
+
+}  // namespace demo

@@ -1,0 +1,127 @@
+// Summed-area tables built with OpenGL 4.3 compute shaders, straight from the rendered RGBA8
+// colour texture (no read-back): the SAT backend for GPUs without CUDA (issue 12).
+//
+// Output: one GL buffer (SSBO) of 4 words per pixel, element (x, y) at word 4 * (y * width + x):
+// R, G, B inclusive sums over x' <= x, y' <= y, 4th word 0; row 0 = the texture's bottom row (GL
+// order). uint32 words (exact, wrapping modulo 2^32) or float32 bit patterns. This is
+// scandof::SatLayout::Interleaved of kernels/include/scandof/sat.hpp.
+//
+// Variants: the paper's pipeline (rows scanned from the pixels into the table, then the table's
+// columns scanned in place, each line longer than one 512-element block by the paper's arbitrary-
+// size scan: block sums scanned and added back) with four block scans, and a fused reduce-then-
+// scan path over 128 x 32 tiles ported from kernels/include/scandof/device/sat_tiled.cuh.
+//
+// Needs a current GL >= 4.3 context (glad loaded). Shader files, from the folder given:
+// sat_lines.comp (+ sat_block_scan.glsl), sat_fused_reduce.comp and sat_fused_scan.comp
+// (+ sat_fused_common.glsl), sat_fused_aux.comp. The fused path sums in uint32; float tables of
+// more than 2^32/255 pixels take the work-efficient pipeline instead (float sums), as on the CUDA
+// side.
+#pragma once
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gl_util.hpp"
+#include "scandof/sat.hpp"
+
+namespace demo {
+
+enum class GlSatVariant : int {
+  Naive = 0,          // Hillis-Steele, double-buffered in shared memory
+  WorkEfficient = 1,  // Blelloch up-sweep / down-sweep
+  ConflictFree = 2,   // Blelloch with padded shared-memory indices
+  Subgroup = 3,       // subgroupInclusiveAdd (KHR_shader_subgroup) or a shared-memory emulation
+  Fused = 4,          // reduce-then-scan over 128x32 tiles: 3 dispatches, table written once
+};
+constexpr int kNumGlSatVariants = 5;
+const char* to_string(GlSatVariant v);  // "naive", "work-efficient", ... "fused"
+// Parses to_string()'s names; throws std::invalid_argument listing them otherwise.
+GlSatVariant parse_gl_sat_variant(const std::string& s);
+
+// What the current context offers. Queried, never assumed: call with the context current.
+struct GlSatSupport {
+  bool usable = false;          // GL >= 4.3 with compute shaders: every variant runs
+  bool subgroup = false;        // GL_KHR_shader_subgroup arithmetic in compute shaders
+  int subgroup_size = 0;        // 0 when not offered
+  bool fused_subgroup = false;  // the fused path uses subgroup ops (needs subgroup size 32)
+  bool pixels_by_size = false;  // RGBA8 may be bound as an r32ui image (formats match by size)
+  std::string reason;           // human-readable: why usable or not, which scan is native
+};
+GlSatSupport query_gl_sat_support();
+
+// GPU time of the stages of a recent timed build (GlTimer: timestamps read a few builds late from
+// a ring, never stalling). Paper variants: rows (block scans of the rows from the pixels, block
+// sums, add), columns (the same down the table's columns). Fused: rows_ms = tile reduce + small
+// scans, columns_ms = tile scans. valid is false until enough timed builds went through the ring
+// (GlTimer's 4, plus one) for a result to have been read.
+struct GlSatStageTimes {
+  float rows_ms = 0, columns_ms = 0, total_ms = 0;
+  bool valid = false;
+};
+
+// Alternatives kept for measurement (glsatbench); the defaults are the ones to use.
+struct GlSatTuning {
+  // Fused: results leave through shared memory a tile row at a time, so each store instruction
+  // writes 512 contiguous bytes; off: each lane stores its 4 contiguous 16-byte words directly.
+  bool fused_staged_stores = true;
+  // Pixels read through an r32ui view of the RGBA8 texture (one packed word per texel), where
+  // the driver matches image formats by size (query_gl_sat_support's pixels_by_size); off, or
+  // where it does not: through an rgba8 image, repacked with packUnorm4x8.
+  bool pixels_as_r32ui = true;
+};
+
+class GlSatBuilder {
+ public:
+  // shader_dir: folder holding the sat_* shader files. Checks support (throws std::runtime_error
+  // with the reason when the context cannot run compute shaders); programs are built lazily, the
+  // first time a (variant, format) is used.
+  explicit GlSatBuilder(std::string shader_dir);
+  GlSatBuilder(const GlSatBuilder&) = delete;
+  GlSatBuilder& operator=(const GlSatBuilder&) = delete;
+
+  const GlSatSupport& support() const { return support_; }
+
+  // Bytes of the output buffer: width * height * 16.
+  static std::size_t table_bytes(int width, int height);
+
+  // Builds the table of `rgba8_texture` (a GL_RGBA8 2D texture: the lower-left width x height
+  // pixels of level 0) into the builder's own buffer (output()). Asynchronous: ends with
+  // glMemoryBarrier(SHADER_STORAGE | UNIFORM | BUFFER_UPDATE | CLIENT_MAPPED) so any later reader
+  // of the buffer sees the table.
+  // With `timed`, the stages are bracketed by GlTimers (timestamp pairs, so they may nest inside
+  // the caller's own timers); stage_times() reports them a few timed builds later.
+  // GL state left behind: image unit 0 and SSBO binding points 0..3 point at the builder's
+  // objects; the current program is 0.
+  // Throws std::invalid_argument on bad sizes or a texture that is not RGBA8 or too small.
+  void build(GLuint rgba8_texture, int width, int height, GlSatVariant variant,
+             scandof::SatFormat format, bool timed = false);
+  // The same into a caller's buffer of at least table_bytes(width, height) bytes at offset 0.
+  void build_into(GLuint rgba8_texture, int width, int height, GlSatVariant variant,
+                  scandof::SatFormat format, GLuint out_buffer, bool timed = false);
+
+  GLuint output() const { return out_.get(); }
+  void set_tuning(const GlSatTuning& t) { tuning_ = t; }
+  GlSatStageTimes stage_times() const;
+
+  // Compiles every program for both formats now (so the first frame does not hitch).
+  void warm_up();
+
+ private:
+  GLuint program(const std::string& file, const std::vector<std::string>& defines);
+  void ensure_scratch(std::size_t bytes);
+
+  std::string dir_;
+  GlSatSupport support_;
+  std::map<std::string, GlProgram> programs_;  // key: file + defines
+  GlBuffer out_;
+  std::size_t out_bytes_ = 0;
+  GlBuffer scratch_;
+  std::size_t scratch_bytes_ = 0;
+  std::array<GlTimer, 2> timers_;
+  GlSatTuning tuning_;
+  int timed_builds_ = 0;
+};
+
+}  // namespace demo

@@ -1,0 +1,259 @@
+// glsatbench: the OpenGL compute SAT backend timed per variant and size on a headless EGL context
+// (the GL half of the chapter's CUDA-vs-OpenGL comparison; satbench gives the CUDA half).
+//
+//   glsatbench [--out DIR] [--sizes 512x512,1024x1024,1920x1080,3840x2160] [--reps 200]
+//              [--warmup 20] [--formats u32,f32] [--shaders DIR] [--no-verify]
+//
+// Per (size, format, variant), on a fresh random RGBA8 texture, after --warmup builds:
+//   single: --reps builds, each bracketed by GL timestamps with a glFinish between (median, p10,
+//           p90): one build's GPU time, as a frame pays it;
+//   stream: --reps builds back to back between two timestamps (mean): what overlap allows;
+//   stages: the builder's own per-stage GlTimer ring (timestamps read late; medians).
+// Every variant's first build is checked against the CPU reference (uint32 exact; float within
+// the tests' bound) unless --no-verify; a mismatch makes the exit status 1.
+// Writes DIR/glsatbench.json and DIR/glsatbench.csv (atomically) and prints a table.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "context.hpp"
+#include "gl_sat_builder.hpp"
+#include "gl_util.hpp"
+#include "scandof/sat.hpp"
+#include "scandof/util/file_io.hpp"
+#include "scandof/util/rng.hpp"
+#include "scandof/util/stats.hpp"
+
+namespace {
+
+using demo::GlSatBuilder;
+using demo::GlSatVariant;
+using scandof::SatFormat;
+
+struct Size {
+  int w, h;
+};
+
+std::vector<Size> parse_sizes(const std::string& s) {
+  std::vector<Size> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    Size z{};
+    if (std::sscanf(item.c_str(), "%dx%d", &z.w, &z.h) != 2 || z.w <= 0 || z.h <= 0)
+      throw std::invalid_argument("bad size '" + item + "' (want WxH)");
+    out.push_back(z);
+  }
+  return out;
+}
+
+std::string default_shaders() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0) {
+    std::string exe(buf, static_cast<std::size_t>(n));
+    const std::string dir = exe.substr(0, exe.rfind('/')) + "/shaders";
+    if (std::ifstream(dir + "/sat_lines.comp")) return dir;
+  }
+  return SCANDOF_SOURCE_DIR "/shaders";
+}
+
+// GPU time between two timestamp queries, in ms (blocks until available).
+double elapsed_ms(GLuint q0, GLuint q1) {
+  GLuint64 a = 0, b = 0;
+  glGetQueryObjectui64v(q0, GL_QUERY_RESULT, &a);
+  glGetQueryObjectui64v(q1, GL_QUERY_RESULT, &b);
+  return static_cast<double>(b - a) * 1e-6;
+}
+
+struct QueryPair {
+  demo::GlQuery a, b;
+  QueryPair() {
+    GLuint id[2];
+    glGenQueries(2, id);
+    a = demo::GlQuery(id[0]);
+    b = demo::GlQuery(id[1]);
+  }
+};
+
+// Returns the number of wrong words (uint32: any difference; float: the tests' bound).
+std::size_t verify(const std::vector<std::uint8_t>& rgba, int w, int h, GlSatVariant v, SatFormat f,
+                   GLuint buf) {
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  std::vector<std::uint32_t> gold(plane * 4), out(plane * 4);
+  scandof::sat_gold(rgba.data(), w, h, gold.data(), 3, scandof::SatLayout::Interleaved);
+  glGetNamedBufferSubData(buf, 0, static_cast<GLsizeiptr>(out.size() * 4), out.data());
+  std::size_t bad = 0;
+  for (std::size_t p = 0; p < plane; ++p)
+    for (int c = 0; c < 4; ++c) {
+      const std::uint32_t want = gold[4 * p + c];
+      if (f == SatFormat::U32) {
+        bad += out[4 * p + c] != want;
+      } else {
+        float got;
+        std::memcpy(&got, &out[4 * p + c], 4);
+        const double exact = want;
+        const double bound =
+            v == GlSatVariant::Fused
+                ? std::nextafter(static_cast<float>(exact), INFINITY) - static_cast<float>(exact)
+                : 32.0 * std::ldexp(exact, -24);
+        bad += !(std::fabs(got - exact) <= bound);
+      }
+    }
+  return bad;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"glsatbench: OpenGL compute summed-area tables, every variant timed"};
+  std::string out_dir = "results/sat", sizes_s = "512x512,1024x1024,1920x1080,3840x2160",
+              formats_s = "u32,f32", shaders;
+  int reps = 200, warmup = 20;
+  bool no_verify = false;
+  app.add_option("--out", out_dir, "folder for glsatbench.json and glsatbench.csv");
+  app.add_option("--sizes", sizes_s, "comma-separated WxH list");
+  app.add_option("--reps", reps, "timed builds per configuration")->check(CLI::Range(1, 100000));
+  app.add_option("--warmup", warmup, "untimed builds first")->check(CLI::Range(0, 100000));
+  app.add_option("--formats", formats_s, "u32, f32 or both");
+  app.add_option("--shaders", shaders, "shader folder (default: next to the binary, then source)");
+  app.add_flag("--no-verify", no_verify, "skip the CPU reference check");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    const std::vector<Size> sizes = parse_sizes(sizes_s);
+    std::vector<SatFormat> formats;
+    if (formats_s.find("u32") != std::string::npos) formats.push_back(SatFormat::U32);
+    if (formats_s.find("f32") != std::string::npos) formats.push_back(SatFormat::F32);
+    if (formats.empty()) throw std::invalid_argument("--formats: u32, f32 or both");
+    if (shaders.empty()) shaders = default_shaders();
+
+    demo::HeadlessContext ctx;
+    GlSatBuilder builder(shaders);
+    const std::string gl = demo::gl_description();
+    std::printf("glsatbench on %s\n%s\n", gl.c_str(), builder.support().reason.c_str());
+    builder.warm_up();
+
+    nlohmann::json j;
+    j["gl"] = gl;
+    j["support"] = builder.support().reason;
+    j["subgroup"] = builder.support().subgroup;
+    j["subgroup_size"] = builder.support().subgroup_size;
+    j["reps"] = reps;
+    j["warmup"] = warmup;
+    j["results"] = nlohmann::json::array();
+    std::ostringstream csv;
+    csv << "width,height,format,variant,single_median_ms,single_p10_ms,single_p90_ms,stream_ms,"
+           "rows_ms,columns_ms,gbps_fused_bytes,verified\n";
+    std::printf("\n%-10s %-4s %-15s %10s %10s %10s %10s %10s %6s\n", "size", "fmt", "variant",
+                "median ms", "p90 ms", "stream ms", "rows ms", "cols ms", "check");
+    std::size_t total_bad = 0;
+    std::uint64_t seed = 0x61A55A7ull;
+    for (const Size& z : sizes) {
+      std::vector<std::uint8_t> rgba(static_cast<std::size_t>(z.w) * z.h * 4);
+      scandof::util::SplitMix64 rng(seed++);
+      for (std::size_t i = 0; i < rgba.size(); i += 8) {
+        const std::uint64_t r = rng.next();
+        for (std::size_t k = 0; k < 8 && i + k < rgba.size(); ++k)
+          rgba[i + k] = static_cast<std::uint8_t>(r >> (8 * k));
+      }
+      demo::GlTexture tex = demo::make_texture(GL_TEXTURE_2D);
+      glTextureStorage2D(tex.get(), 1, GL_RGBA8, z.w, z.h);
+      glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+      glTextureSubImage2D(tex.get(), 0, 0, 0, z.w, z.h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+      for (SatFormat f : formats)
+        for (int vi = 0; vi <= demo::kNumGlSatVariants; ++vi) {
+          // The last row: the fused path with direct (unstaged) stores, for comparison.
+          const bool direct = vi == demo::kNumGlSatVariants;
+          const auto v = direct ? GlSatVariant::Fused : static_cast<GlSatVariant>(vi);
+          const std::string vname = direct ? "fused-direct" : demo::to_string(v);
+          demo::GlSatTuning tuning;
+          tuning.fused_staged_stores = !direct;
+          builder.set_tuning(tuning);
+          std::string check = "skip";
+          if (!no_verify) {
+            const std::uint32_t poison = 0xDEADBEEFu;
+            builder.build(tex.get(), z.w, z.h, v, f);  // allocates the output
+            glClearNamedBufferData(builder.output(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
+                                   &poison);
+            builder.build(tex.get(), z.w, z.h, v, f);
+            const std::size_t bad = verify(rgba, z.w, z.h, v, f, builder.output());
+            total_bad += bad;
+            check = bad ? std::to_string(bad) + " bad" : "exact";
+            if (bad == 0 && f == SatFormat::F32) check = "ok";
+          }
+          for (int i = 0; i < warmup; ++i) builder.build(tex.get(), z.w, z.h, v, f, true);
+          glFinish();
+          std::vector<double> single, rows, cols;
+          QueryPair qp;
+          for (int i = 0; i < reps; ++i) {
+            glQueryCounter(qp.a.get(), GL_TIMESTAMP);
+            builder.build(tex.get(), z.w, z.h, v, f, true);
+            glQueryCounter(qp.b.get(), GL_TIMESTAMP);
+            single.push_back(elapsed_ms(qp.a.get(), qp.b.get()));
+            const auto st = builder.stage_times();
+            if (st.valid) {
+              rows.push_back(st.rows_ms);
+              cols.push_back(st.columns_ms);
+            }
+          }
+          glQueryCounter(qp.a.get(), GL_TIMESTAMP);
+          for (int i = 0; i < reps; ++i) builder.build(tex.get(), z.w, z.h, v, f, false);
+          glQueryCounter(qp.b.get(), GL_TIMESTAMP);
+          const double stream = elapsed_ms(qp.a.get(), qp.b.get()) / reps;
+          const double med = scandof::util::median(single);
+          const double p10 = scandof::util::percentile(single, 0.1),
+                       p90 = scandof::util::percentile(single, 0.9);
+          const double r_ms = scandof::util::median(rows), c_ms = scandof::util::median(cols);
+          // Tiled-fused byte count (pixels read twice, the 16-byte words written once), the
+          // floor every variant is compared with.
+          const double px = static_cast<double>(z.w) * z.h;
+          const double gbps = px * (4 + 4 + 16) / (med * 1e-3) * 1e-9;
+          const std::string sz = std::to_string(z.w) + "x" + std::to_string(z.h);
+          std::printf("%-10s %-4s %-15s %10.4f %10.4f %10.4f %10.4f %10.4f %6s\n", sz.c_str(),
+                      scandof::to_string(f), vname.c_str(), med, p90, stream, r_ms, c_ms,
+                      check.c_str());
+          std::fflush(stdout);
+          csv << z.w << ',' << z.h << ',' << scandof::to_string(f) << ',' << vname << ',' << med
+              << ',' << p10 << ',' << p90 << ',' << stream << ',' << r_ms << ',' << c_ms << ','
+              << gbps << ',' << check << '\n';
+          j["results"].push_back({{"width", z.w},
+                                  {"height", z.h},
+                                  {"format", scandof::to_string(f)},
+                                  {"variant", vname},
+                                  {"single_median_ms", med},
+                                  {"single_p10_ms", p10},
+                                  {"single_p90_ms", p90},
+                                  {"stream_ms", stream},
+                                  {"rows_ms", r_ms},
+                                  {"columns_ms", c_ms},
+                                  {"gbps_fused_bytes", gbps},
+                                  {"check", check}});
+        }
+    }
+    if (const GLenum e = glGetError())
+      throw std::runtime_error("OpenGL error " + std::to_string(e));
+    std::filesystem::create_directories(out_dir);
+    scandof::util::write_text_file(out_dir + "/glsatbench.json", j.dump(2) + "\n");
+    scandof::util::write_text_file(out_dir + "/glsatbench.csv", csv.str());
+    std::printf("\nwrote %s/glsatbench.json and .csv\n", out_dir.c_str());
+    if (total_bad) {
+      std::fprintf(stderr, "glsatbench: %zu wrong words against the CPU reference\n", total_bad);
+      return 1;
+    }
+    std::printf("verify: all variants match the CPU reference\n");
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "glsatbench: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,374 @@
+// Decoupled look-back (Merrill & Garland 2016), written once: the flag values, the memory-model
+// accessors, the ways a tile packs (flag, value) into status words, the paced polling loop, and
+// the look-back loops: warp-wide for single-pass scan (any T and op) and compaction (counts),
+// called by warp 0 as the tile prefix callback (CUB's TilePrefixCallbackOp), and one digit column
+// per thread for the onesweep sort. All of them poll through wait_published.
+//
+// Why the orderings are what they are:
+//  - A tile publishes (flag, value) with ONE single-copy-atomic store whenever the pair fits one
+//    64-bit word (Packed, CountWord, and each word of SplitWords). A reader that sees the flag
+//    in that word necessarily sees the value stored with it, so relaxed accesses are enough: no
+//    fence, no release/acquire, one L2 round trip per poll. .relaxed (not a plain ld/st) keeps
+//    the compiler and the L1 from caching or splitting the access: each poll really goes to L2
+//    (.gpu scope, where every block's stores meet) and each store is one 8-byte write.
+//  - The output a tile writes is never read by another block, so nothing else needs ordering
+//    against the status words.
+//  - FlagSlots keeps the value in separate slots: the slot stores must be visible before the flag,
+//    hence st.release on the flag, and the slot loads must not be satisfied before the flag is
+//    seen, hence ld.acquire on the flag. Two round trips per poll; kept as the measured
+//    alternative to SplitWords (results/single_pass_notes.md, run 5).
+//  - A status word goes X -> A -> P and never back within one launch, and P's value is final,
+//    so a poll that reads a stale word only costs another poll.
+// Deadlock freedom is the callers' part: a tile only waits on lower tile ids, and lower ids
+// belong to blocks that already started (atomic tile counter, or blockIdx order).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <cuda_runtime.h>
+
+#include "scandof/ops.hpp"
+#include "scandof/warp/warp_scan.cuh"
+
+namespace scandof {
+namespace detail {
+namespace lookback {
+
+constexpr unsigned kFlagInvalid = 0;    // X: the tile has published nothing yet
+constexpr unsigned kFlagAggregate = 1;  // A: the tile's own total is available
+constexpr unsigned kFlagPrefix = 2;     // P: the inclusive prefix up to the tile's end is available
+
+// ---- memory-model accessors -------------------------------------------------------------------
+// Generic-address forms (the single-pass scan's status words) and .global forms (compaction and
+// sort, whose status arrays are known to be global). Both orderings are identical; the address
+// space only picks LD vs LDG, and each kernel keeps the form it was measured with.
+
+__device__ __forceinline__ unsigned long long ld_relaxed_u64(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_relaxed_u64(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ unsigned ld_relaxed_u32(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_relaxed_u32(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+// FlagSlots only: the flag orders the value slots (release on publish, acquire on read).
+__device__ __forceinline__ unsigned ld_acquire_u32(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_release_u32(unsigned* p, unsigned v) {
+  asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ unsigned ld_relaxed_global(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_relaxed_global(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ unsigned long long ld_relaxed_global(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_relaxed_global(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ std::uint64_t ld_relaxed_global(const std::uint64_t* p) {
+  return ld_relaxed_global(reinterpret_cast<const unsigned long long*>(p));
+}
+__device__ __forceinline__ void st_relaxed_global(std::uint64_t* p, std::uint64_t v) {
+  st_relaxed_global(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+}
+
+// ---- the paced polling loop -------------------------------------------------------------------
+// poll() (re)reads what this thread waits on and returns true while it is still unpublished (X).
+// kWarpWide: the warp polls a window together and leaves when no lane waits (the caller's lanes
+// must be converged); otherwise each thread leaves on its own. spin_ns > 0 sleeps between polls:
+// polls of tiles that have not published are L2 round trips competing with the data stream, and
+// backing off leaves the predecessors time to publish (CUB's delay constructors).
+template <bool kWarpWide, class Poll>
+__device__ __forceinline__ void wait_published(Poll&& poll, unsigned spin_ns) {
+  while (true) {
+    const bool pending = poll();
+    if (kWarpWide ? !__any_sync(warp::kFullMask, pending) : !pending) break;
+    if (spin_ns) __nanosleep(spin_ns);
+  }
+}
+
+// Look-back pacing: sleeping after publishing the aggregate and between polls trades a little
+// latency for fewer L2 round trips competing with the data traffic.
+struct LookbackDelays {
+  unsigned first_ns = 0;  // before the first poll
+  unsigned spin_ns = 0;   // between polls of a window that still holds an unpublished tile
+};
+
+// ---- status words -----------------------------------------------------------------------------
+
+// A count with the flag in its top two bits (compaction: 64-bit words, 62-bit counts; onesweep:
+// 32-bit words while n < 2^30, 64-bit beyond). One word, one relaxed store per publication.
+template <class W>
+struct CountWord {
+  static constexpr int kShift = 8 * sizeof(W) - 2;
+  static constexpr W kAggregate = W(kFlagAggregate) << kShift;
+  static constexpr W kPrefix = W(kFlagPrefix) << kShift;
+  static constexpr W kValue = (W(1) << kShift) - 1;
+  static __device__ __forceinline__ unsigned flag(W w) {
+    return static_cast<unsigned>(w >> kShift);
+  }
+  static __device__ __forceinline__ W value(W w) { return w & kValue; }
+};
+
+// One status word per tile holding a count: the TileStatus interface over CountWord<uint64_t>.
+struct CountStatus {
+  using Word = CountWord<std::uint64_t>;
+  std::uint64_t* words;
+
+  __device__ __forceinline__ void publish(std::uint64_t tile, unsigned flag,
+                                          std::uint64_t v) const {
+    st_relaxed_global(words + tile, (std::uint64_t(flag) << Word::kShift) | v);
+  }
+  __device__ __forceinline__ void read(std::uint64_t tile, unsigned& flag, std::uint64_t& v) const {
+    const std::uint64_t w = ld_relaxed_global(words + tile);
+    flag = Word::flag(w);
+    v = Word::value(w);
+  }
+};
+
+// How a tile of the single-pass scan publishes (flag, value of any T).
+enum class StatusScheme : int {
+  Auto = -1,       // Packed for sizeof(T) <= 4, SplitWords otherwise
+  Packed = 0,      // one 64-bit word: flag | value (sizeof(T) <= 4)
+  SplitWords = 1,  // one 64-bit word per 32 bits of T, each flag | value-word
+  FlagSlots = 2,   // 32-bit flag (release/acquire) + write-once value slots
+};
+template <class T>
+constexpr StatusScheme resolve_scheme(StatusScheme s) {
+  return s != StatusScheme::Auto
+             ? s
+             : (sizeof(T) <= 4 ? StatusScheme::Packed : StatusScheme::SplitWords);
+}
+
+template <class T, StatusScheme S>
+struct TileStatus;
+
+// Flag in the low half, value bits in the high half of one 64-bit word.
+template <class T>
+struct TileStatus<T, StatusScheme::Packed> {
+  static_assert(sizeof(T) <= 4, "the packed status holds at most 32 bits of value");
+  unsigned long long* words;
+
+  static std::size_t flag_bytes(std::size_t tiles) { return tiles * sizeof(unsigned long long); }
+  static std::size_t value_bytes(std::size_t) { return 0; }
+  static TileStatus make(unsigned char* flags, unsigned char*, std::size_t) {
+    return TileStatus{reinterpret_cast<unsigned long long*>(flags)};
+  }
+
+  __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
+    unsigned bits = 0;
+    memcpy(&bits, &v, sizeof(T));
+    st_relaxed_u64(words + tile, (static_cast<unsigned long long>(bits) << 32) | flag);
+  }
+  __device__ __forceinline__ void read(unsigned tile, unsigned& flag, T& v) const {
+    const unsigned long long w = ld_relaxed_u64(words + tile);
+    flag = static_cast<unsigned>(w);
+    const unsigned bits = static_cast<unsigned>(w >> 32);
+    memcpy(&v, &bits, sizeof(T));
+  }
+};
+
+// For T wider than 32 bits, each 32-bit piece of the value travels in its own 64-bit word next
+// to a copy of the flag. A word is written once with A and once with P, each write a single
+// 64-bit store, so a reader that finds the same flag in every word of a tile has all pieces from
+// the same publication; a mix (A in one word, P in another) reads as "not yet" and is polled
+// again. One round trip per poll, like the packed word, and no fences.
+template <class T>
+struct TileStatus<T, StatusScheme::SplitWords> {
+  static constexpr int kWords = int((sizeof(T) + 3) / 4);
+  unsigned long long* words;  // tiles x kWords
+
+  static std::size_t flag_bytes(std::size_t tiles) { return tiles * kWords * 8; }
+  static std::size_t value_bytes(std::size_t) { return 0; }
+  static TileStatus make(unsigned char* flags, unsigned char*, std::size_t) {
+    return TileStatus{reinterpret_cast<unsigned long long*>(flags)};
+  }
+
+  __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
+    unsigned w[kWords];
+    w[kWords - 1] = 0;
+    memcpy(w, &v, sizeof(T));
+    unsigned long long* dst = words + std::size_t(tile) * kWords;
+#pragma unroll
+    for (int i = 0; i < kWords; ++i)
+      st_relaxed_u64(dst + i, (static_cast<unsigned long long>(w[i]) << 32) | flag);
+  }
+  __device__ __forceinline__ void read(unsigned tile, unsigned& flag, T& v) const {
+    const unsigned long long* src = words + std::size_t(tile) * kWords;
+    unsigned long long x[kWords];
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) x[i] = ld_relaxed_u64(src + i);
+    flag = static_cast<unsigned>(x[0]);
+#pragma unroll
+    for (int i = 1; i < kWords; ++i)
+      if (static_cast<unsigned>(x[i]) != flag) flag = kFlagInvalid;
+    unsigned w[kWords];
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) w[i] = static_cast<unsigned>(x[i] >> 32);
+    memcpy(&v, w, sizeof(T));
+  }
+};
+
+// Flag word + write-once value slots, ordered by release/acquire: two round trips per poll (flag,
+// then value).
+template <class T>
+struct TileStatus<T, StatusScheme::FlagSlots> {
+  unsigned* flags;
+  unsigned char* aggregates;  // tiles x T, raw bytes (T need not be default-constructible)
+  unsigned char* inclusives;
+
+  static constexpr std::size_t kWords = (sizeof(T) + 3) / 4;
+  static constexpr std::size_t kSlotBytes = kWords * 4;
+  static std::size_t slot_bytes() { return kSlotBytes; }
+  static std::size_t flag_bytes(std::size_t tiles) { return tiles * sizeof(unsigned); }
+  static std::size_t value_bytes(std::size_t tiles) { return 2 * tiles * slot_bytes(); }
+  static TileStatus make(unsigned char* flags, unsigned char* values, std::size_t tiles) {
+    return TileStatus{reinterpret_cast<unsigned*>(flags), values, values + tiles * slot_bytes()};
+  }
+
+  __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
+    unsigned w[kWords];
+    w[kWords - 1] = 0;
+    memcpy(w, &v, sizeof(T));
+    unsigned* slot = reinterpret_cast<unsigned*>(
+        (flag == kFlagAggregate ? aggregates : inclusives) + std::size_t(tile) * kSlotBytes);
+#pragma unroll
+    for (std::size_t i = 0; i < kWords; ++i) st_relaxed_u32(slot + i, w[i]);
+    st_release_u32(flags + tile, flag);  // orders the slot stores before the flag
+  }
+  __device__ __forceinline__ void read(unsigned tile, unsigned& flag, T& v) const {
+    flag = ld_acquire_u32(flags + tile);  // orders the slot loads after the flag
+    if (flag == kFlagInvalid) return;
+    const unsigned* slot = reinterpret_cast<const unsigned*>(
+        (flag == kFlagAggregate ? aggregates : inclusives) + std::size_t(tile) * kSlotBytes);
+    unsigned w[kWords];
+#pragma unroll
+    for (std::size_t i = 0; i < kWords; ++i) w[i] = ld_relaxed_u32(slot + i);
+    memcpy(&v, w, sizeof(T));
+  }
+};
+
+// ---- the warp-wide look-back (tile prefix callback) ----------------------------------------
+// Called by one whole warp for a tile > 0 with the tile's own total (in every lane): publishes
+// the aggregate (A), looks back over 32 predecessors per poll until it meets an inclusive prefix
+// (P), publishes the tile's inclusive prefix and returns the exclusive prefix in every lane.
+// Only lanes whose tile is still X are re-read, so a window costs one round trip per lane at
+// most per poll. Lane 31 inspects the newest tile of the window; the lanes from the newest P on
+// are combined in order with op(earlier, later), so op need only be associative with a left
+// identity (tiles before the newest P read as identity on the left, never summed).
+template <class T, class Op, class Status, class Tile>
+__device__ __forceinline__ T warp_lookback(const Status& status, Tile tile, const T& tile_total,
+                                           Op op, const T& identity, LookbackDelays delays) {
+  const int lane = threadIdx.x % warp::kLanes;
+  if (lane == 0) status.publish(tile, kFlagAggregate, tile_total);
+  if (delays.first_ns) __nanosleep(delays.first_ns);
+  T prefix = identity;
+  bool have = false;
+  long long newest = static_cast<long long>(tile) - 1;  // lane 31 inspects this tile
+  while (true) {
+    const long long t = newest - (31 - lane);
+    unsigned flag = kFlagPrefix;  // tiles before 0 count as "prefix found" (never summed)
+    T val = identity;
+    if (t >= 0) flag = kFlagInvalid;
+    wait_published<true>(
+        [&] {
+          if (flag == kFlagInvalid) status.read(static_cast<Tile>(t), flag, val);
+          return flag == kFlagInvalid;
+        },
+        delays.spin_ns);
+    const unsigned pmask = __ballot_sync(warp::kFullMask, flag == kFlagPrefix);
+    const int first = pmask ? 31 - __clz(pmask) : 0;  // newest P; older lanes drop out
+    const T x = warp::reduce_down(lane >= first ? val : identity, op, lane);
+    const T window = warp::shfl_idx(x, 0);
+    prefix = have ? op(window, prefix) : window;
+    have = true;
+    if (pmask) break;
+    newest -= 32;
+  }
+  if (lane == 0) status.publish(tile, kFlagPrefix, op(prefix, tile_total));
+  return prefix;
+}
+
+// The same look-back for counts (CountWord<uint64_t> words, op = +), as compaction measured it:
+// lane 0 inspects the newest tile, every lane re-reads its whole word on each poll and the window
+// is summed by a butterfly. Written apart from warp_lookback because the generic form keeps each
+// lane's (flag, value) live across polls and reduces in lane order: at compaction's 40- and
+// 64-register caps that spilled (8-16 more bytes of local memory per thread).
+__device__ __forceinline__ std::uint64_t warp_lookback_count(const CountStatus& status,
+                                                             std::uint64_t tile,
+                                                             std::uint64_t tile_count,
+                                                             LookbackDelays delays) {
+  using Word = CountStatus::Word;
+  const int lane = threadIdx.x % warp::kLanes;
+  if (lane == 0) status.publish(tile, kFlagAggregate, tile_count);
+  if (delays.first_ns) __nanosleep(delays.first_ns);
+  std::uint64_t prefix = 0;
+  std::int64_t window = static_cast<std::int64_t>(tile) - 1;
+  while (true) {
+    const std::int64_t idx = window - lane;
+    std::uint64_t word;
+    // Tiles before 0 read as an empty prefix.
+    wait_published<true>(
+        [&] {
+          word = idx >= 0 ? ld_relaxed_global(status.words + idx) : Word::kPrefix;
+          return Word::flag(word) == kFlagInvalid;
+        },
+        delays.spin_ns);
+    const unsigned pmask = __ballot_sync(warp::kFullMask, Word::flag(word) == kFlagPrefix);
+    const int stop = pmask ? __ffs(pmask) - 1 : 31;  // nearest tile with an inclusive prefix
+    prefix += warp::xor_allreduce(lane <= stop ? Word::value(word) : std::uint64_t(0), Sum{});
+    if (pmask) break;
+    window -= 32;
+  }
+  if (lane == 0) status.publish(tile, kFlagPrefix, prefix + tile_count);
+  return prefix;
+}
+
+// The onesweep form: each thread walks back alone over one column of CountWord<W> words (tile j's
+// word at column[j * stride]; the block's 256 threads poll 256 digit columns in parallel),
+// summing aggregates until it meets an inclusive prefix. Returns the exclusive prefix of `tile`
+// (> 0). Publishing is the caller's: onesweep publishes its aggregate before staging its tile and
+// its prefix after this returns.
+template <class W>
+__device__ __forceinline__ W thread_lookback_count(const W* column, std::size_t stride,
+                                                   std::uint64_t tile, unsigned spin_ns) {
+  using Word = CountWord<W>;
+  W prefix = 0;
+  for (std::uint64_t j = tile - 1;; --j) {
+    W w;
+    wait_published<false>(
+        [&] {
+          w = ld_relaxed_global(column + j * stride);
+          return Word::flag(w) == kFlagInvalid;
+        },
+        spin_ns);
+    prefix += Word::value(w);
+    if (Word::flag(w) == kFlagPrefix) return prefix;
+  }
+}
+
+}  // namespace lookback
+}  // namespace detail
+}  // namespace scandof

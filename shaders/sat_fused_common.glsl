@@ -1,0 +1,82 @@
+// Shared by the fused SAT path's shaders (sat_fused_reduce.comp, sat_fused_scan.comp; prepended by
+// the host after the injected defines). Port of kernels/include/scandof/device/sat_tiled.cuh:
+// tiles of 128 columns x 32 rows, a workgroup of 8 teams of 32 lanes, a lane covering 4 adjacent
+// pixels of 4 rows. All sums are uint32 (exact modulo 2^32); SAT_F32 converts at the store, so a
+// float table is the exact table rounded once (the host only picks this for images of at most
+// 2^32 / 255 pixels in float).
+//   PIXELS_RGBA8    pixels through an rgba8 image (else an r32ui view of the RGBA8 texture)
+//   FUSED_SUBGROUP  teams are subgroups of 32 (subgroupInclusiveAdd / subgroupAdd); without it the
+//                   teams are 32-lane slices of the workgroup, scanned in shared memory.
+#define WG 256
+#define TILE_W 128
+#define TILE_H 32
+#define TEAMS 8
+#define ROWS_PER_TEAM 4
+
+layout(local_size_x = WG) in;
+#ifdef PIXELS_RGBA8
+// Where the driver matches image formats by class (RGBA8 is not R32UI's class): the texels as
+// normalized colours, packed back to bytes exactly (round(c * 255)).
+layout(binding = 0, rgba8) uniform readonly image2D u_pixels;
+uint load_pixel(ivec2 p) {
+  return packUnorm4x8(imageLoad(u_pixels, p));
+}
+#else
+// The RGBA8 texture viewed as one packed word per pixel (R in the low byte): one 32-bit load.
+layout(binding = 0, r32ui) uniform readonly uimage2D u_pixels;
+uint load_pixel(ivec2 p) {
+  return imageLoad(u_pixels, p).x;
+}
+#endif
+layout(location = 0) uniform int u_width;
+layout(location = 1) uniform int u_height;
+
+#ifdef FUSED_SUBGROUP
+#define LANE gl_SubgroupInvocationID
+#define TEAM gl_SubgroupID
+uvec3 team_inclusive(uvec3 v) {
+  return subgroupInclusiveAdd(v);
+}
+uvec3 team_sum(uvec3 v) {
+  return subgroupAdd(v);
+}
+// Orders a team's shared-memory accesses (a team is one subgroup here).
+#define TEAM_BARRIER()          \
+  subgroupMemoryBarrierShared(); \
+  subgroupBarrier()
+#else
+#define LANE (gl_LocalInvocationIndex & 31u)
+#define TEAM (gl_LocalInvocationIndex >> 5)
+#define TEAM_BARRIER() barrier()
+shared uvec3 s_lane[WG];
+// 32-lane Hillis-Steele in shared memory; every thread of the workgroup must call it.
+uvec3 team_inclusive(uvec3 v) {
+  const uint i = gl_LocalInvocationIndex, lane = i & 31u;
+  s_lane[i] = v;
+  barrier();
+  for (uint d = 1u; d < 32u; d <<= 1) {
+    const uvec3 o = lane >= d ? s_lane[i - d] : uvec3(0u);
+    barrier();
+    v += o;
+    s_lane[i] = v;
+    barrier();
+  }
+  return v;
+}
+uvec3 team_sum(uvec3 v) {
+  team_inclusive(v);
+  const uvec3 s = s_lane[gl_LocalInvocationIndex | 31u];
+  barrier();  // read before the next call overwrites
+  return s;
+}
+#endif
+
+uvec3 unpack_rgb(uint p) {
+  return uvec3(p & 0xFFu, (p >> 8) & 0xFFu, (p >> 16) & 0xFFu);
+}
+
+// Pixels x0..x0+3 of row y (zeros outside the image): R, G, B as one packed word each.
+void load_quad(int x0, int y, out uint px[4]) {
+  for (int i = 0; i < 4; ++i)
+    px[i] = (y < u_height && x0 + i < u_width) ? load_pixel(ivec2(x0 + i, y)) : 0u;
+}

@@ -1,0 +1,53 @@
+#version 430
+// Fused SAT, pass 1 of 3 (sat_fused_common.glsl prepended): per tile, each row's sum (rt), each
+// column's sum (ct) and the tile's sum (st). Workgroup (tile x, tile y).
+layout(std430, binding = 1) writeonly buffer Rt {
+  uvec4 rt[];  // [tiles_x][height]
+};
+layout(std430, binding = 2) writeonly buffer Ct {
+  uvec4 ct[];  // [tiles_y][width]
+};
+layout(std430, binding = 3) writeonly buffer St {
+  uvec4 st[];  // [tiles_y][tiles_x]
+};
+
+shared uvec3 s_col[TEAMS][TILE_W];
+shared uvec3 s_row[TEAMS];
+
+void main() {
+  const uint lane = LANE, team = TEAM;
+  const int bx = int(gl_WorkGroupID.x), by = int(gl_WorkGroupID.y);
+  const int x0 = bx * TILE_W + int(lane) * 4;
+  uint px[ROWS_PER_TEAM][4];
+  for (int r = 0; r < ROWS_PER_TEAM; ++r)
+    load_quad(x0, by * TILE_H + int(team) * ROWS_PER_TEAM + r, px[r]);
+  uvec3 col[4] = uvec3[4](uvec3(0u), uvec3(0u), uvec3(0u), uvec3(0u));
+  uvec3 rows = uvec3(0u);
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
+    const int y = by * TILE_H + int(team) * ROWS_PER_TEAM + r;
+    uvec3 s = uvec3(0u);
+    for (int i = 0; i < 4; ++i) {
+      const uvec3 v = unpack_rgb(px[r][i]);
+      col[i] += v;
+      s += v;
+    }
+    s = team_sum(s);
+    rows += s;
+    if (lane == 0u && y < u_height) rt[bx * u_height + y] = uvec4(s, 0u);
+  }
+  for (int i = 0; i < 4; ++i) s_col[team][lane * 4u + uint(i)] = col[i];
+  if (lane == 0u) s_row[team] = rows;
+  barrier();
+  const uint t = gl_LocalInvocationIndex;
+  if (t < uint(TILE_W)) {
+    uvec3 s = uvec3(0u);
+    for (int w = 0; w < TEAMS; ++w) s += s_col[w][t];
+    const int x = bx * TILE_W + int(t);
+    if (x < u_width) ct[by * u_width + x] = uvec4(s, 0u);
+  }
+  if (t == 0u) {
+    uvec3 s = uvec3(0u);
+    for (int w = 0; w < TEAMS; ++w) s += s_row[w];
+    st[by * int(gl_NumWorkGroups.x) + bx] = uvec4(s, 0u);
+  }
+}

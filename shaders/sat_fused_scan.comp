@@ -1,0 +1,104 @@
+#version 430
+// Fused SAT, pass 3 of 3 (sat_fused_common.glsl prepended): per tile, the local 2D scan plus the
+// corner (sum over x < x0, y < y0), top (in-tile scan of the column sums above the tile) and left
+// (in-tile scan of the row sums left of it); each pixel's R, G, B, 0 stored as one 16-byte word,
+// a team's 32 lanes x 4 pixels writing 2 KB contiguously.
+layout(std430, binding = 0) writeonly buffer Table {
+  uvec4 table[];
+};
+layout(std430, binding = 1) readonly buffer Rt {
+  uvec4 left_ex[];  // [tiles_x][height]
+};
+layout(std430, binding = 2) readonly buffer Ct {
+  uvec4 above_ex[];  // [tiles_y][width]
+};
+layout(std430, binding = 3) readonly buffer St {
+  uvec4 corner_ex[];  // [tiles_y][tiles_x]
+};
+
+shared uvec3 s_bottom[TEAMS][TILE_W];
+shared uvec3 s_left[TILE_H];
+
+uvec4 out_word(uvec3 v) {
+#ifdef SAT_F32
+  return uvec4(floatBitsToUint(vec3(v)), 0u);
+#else
+  return uvec4(v, 0u);
+#endif
+}
+
+void main() {
+  const uint lane = LANE, team = TEAM;
+  const int bx = int(gl_WorkGroupID.x), by = int(gl_WorkGroupID.y);
+  const int x0 = bx * TILE_W + int(lane) * 4;
+  const int y0 = by * TILE_H;
+  uint px[ROWS_PER_TEAM][4];
+  for (int r = 0; r < ROWS_PER_TEAM; ++r)
+    load_quad(x0, y0 + int(team) * ROWS_PER_TEAM + r, px[r]);
+  // left(y): team 0 scans the 32 row sums left of the tile (every team calls the scan: it may
+  // need the whole workgroup).
+  {
+    const int y = y0 + int(lane);
+    const uvec3 l = (team == 0u && y < u_height) ? left_ex[bx * u_height + y].xyz : uvec3(0u);
+    const uvec3 incl = team_inclusive(l);
+    if (team == 0u) s_left[lane] = incl;
+  }
+  // Local row scans, then down this team's 4 rows.
+  uvec3 v[ROWS_PER_TEAM][4];
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
+    v[r][0] = unpack_rgb(px[r][0]);
+    for (int i = 1; i < 4; ++i) v[r][i] = v[r][i - 1] + unpack_rgb(px[r][i]);
+    const uvec3 ex = team_inclusive(v[r][3]) - v[r][3];
+    for (int i = 0; i < 4; ++i) v[r][i] += ex;
+    if (r > 0)
+      for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
+  }
+  // top(x): in-tile scan of the column sums above the tile.
+  uvec3 top[4];
+  for (int i = 0; i < 4; ++i) top[i] = x0 + i < u_width ? above_ex[by * u_width + x0 + i].xyz : uvec3(0u);
+  for (int i = 1; i < 4; ++i) top[i] += top[i - 1];
+  {
+    const uvec3 ex = team_inclusive(top[3]) - top[3];
+    for (int i = 0; i < 4; ++i) top[i] += ex;
+  }
+  for (int i = 0; i < 4; ++i) s_bottom[team][lane * 4u + uint(i)] = v[ROWS_PER_TEAM - 1][i];
+  barrier();
+  const uvec3 corner = corner_ex[by * int(gl_NumWorkGroups.x) + bx].xyz;
+  uvec3 base[4];
+  for (int i = 0; i < 4; ++i) {
+    uvec3 above = uvec3(0u);
+    for (uint w = 0u; w < team; ++w) above += s_bottom[w][lane * 4u + uint(i)];
+    base[i] = corner + top[i] + above;
+  }
+#ifdef FUSED_STAGED_STORES
+  // The results leave through shared memory, a team row at a time, so each store instruction
+  // writes 32 consecutive 16-byte words (512 B) rather than 16 B at a 64 B stride (twice the
+  // L2 write transactions). s_bottom is free again once every team has its base.
+  barrier();
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
+    const int yl = int(team) * ROWS_PER_TEAM + r, y = y0 + yl;
+    const uvec3 l = s_left[yl];
+    for (int i = 0; i < 4; ++i) s_bottom[team][lane * 4u + uint(i)] = v[r][i] + base[i] + l;
+    TEAM_BARRIER();
+    if (y < u_height) {
+      for (int k = 0; k < 4; ++k) {
+        const int xl = int(lane) + 32 * k, x = bx * TILE_W + xl;
+        if (x < u_width) table[y * u_width + x] = out_word(s_bottom[team][xl]);
+      }
+    }
+    TEAM_BARRIER();
+  }
+#else
+  // Direct stores: a lane's 4 words are contiguous, so one store instruction covers 2 KB at
+  // 16 B per 64 B (the variant glsatbench compares as fused-direct).
+  if (x0 >= u_width) return;  // after the last barrier
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
+    const int yl = int(team) * ROWS_PER_TEAM + r, y = y0 + yl;
+    if (y >= u_height) break;
+    const uvec3 l = s_left[yl];
+    const int row = y * u_width;
+    for (int i = 0; i < 4; ++i)
+      if (x0 + i < u_width) table[row + x0 + i] = out_word(v[r][i] + base[i] + l);
+  }
+#endif
+}

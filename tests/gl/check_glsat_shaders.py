@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Compiles every GL SAT shader variant with glslangValidator (OpenGL GLSL, no driver needed).
+
+Covers what Mesa llvmpipe cannot run: the GL_KHR_shader_subgroup variants (HAVE_SUBGROUP,
+FUSED_SUBGROUP) that NVIDIA/AMD drivers take. Composes each source as GlSatBuilder does (see
+compose() in app/gl_sat_builder.cpp: the #version line, the defines, the subgroup #extension
+lines, the common file, the body).
+
+  check_glsat_shaders.py SHADER_DIR [GLSLANG_VALIDATOR]
+"""
+import itertools
+import subprocess
+import sys
+import tempfile
+
+
+def compose(d, main, common, defines):
+    version, body = open(f"{d}/{main}").read().split("\n", 1)
+    out = version + "\n" + "".join(f"#define {x}\n" for x in defines)
+    if "HAVE_SUBGROUP" in defines or "FUSED_SUBGROUP" in defines:
+        out += ("#extension GL_KHR_shader_subgroup_basic : require\n"
+                "#extension GL_KHR_shader_subgroup_arithmetic : require\n")
+    if common:
+        out += open(f"{d}/{common}").read() + "\n"
+    return out + body
+
+
+def main():
+    d = sys.argv[1]
+    tool = sys.argv[2] if len(sys.argv) > 2 else "glslangValidator"
+    jobs = []
+    scans = [["SCAN_NAIVE"], ["SCAN_BLELLOCH"], ["SCAN_CONFLICT_FREE"], ["SCAN_SUBGROUP"],
+             ["SCAN_SUBGROUP", "HAVE_SUBGROUP"]]
+    fmts = [[], ["SAT_F32"]]
+    pixels = [[], ["PIXELS_RGBA8"]]
+    for fmt, px, scan, lines, p in itertools.product(fmts, pixels, scans,
+                                                     ["LINES_ROWS", "LINES_COLUMNS"],
+                                                     ["PASS_BLOCKS", "PASS_SUMS", "PASS_ADD"]):
+        jobs.append(("sat_lines.comp", "sat_block_scan.glsl", fmt + px + scan + [lines, p]))
+    for fmt, px, sg in itertools.product(fmts, pixels, [[], ["FUSED_SUBGROUP"]]):
+        jobs.append(("sat_fused_reduce.comp", "sat_fused_common.glsl", fmt + px + sg))
+        for staged in ([], ["FUSED_STAGED_STORES"]):
+            jobs.append(("sat_fused_scan.comp", "sat_fused_common.glsl", fmt + px + sg + staged))
+    jobs.append(("sat_fused_aux.comp", "", []))
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for m, c, defines in jobs:
+            path = f"{tmp}/x.comp"
+            with open(path, "w") as f:
+                f.write(compose(d, m, c, defines))
+            r = subprocess.run([tool, path], capture_output=True, text=True)
+            if r.returncode:
+                bad += 1
+                print(f"FAILED {m} {' '.join(defines)}\n{r.stdout}{r.stderr}")
+    print(f"{len(jobs)} shader variants compiled, {bad} failed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,265 @@
+// The OpenGL compute SAT backend (app/gl_sat_builder.*) against the CPU reference, run wherever
+// EGL offers desktop GL 4.3+: Mesa llvmpipe through EGL surfaceless in CI (no GPU), the GPU's
+// driver elsewhere. Every variant at awkward sizes: uint32 tables bit-exact, float tables within
+// the bound documented at float_bound(), both against scandof::sat_gold's SatLayout::Interleaved.
+// Output buffers are poisoned before every build.
+//
+// Environment: SCANDOF_TEST_SEED (base seed), SCANDOF_GLSAT_SHADERS (shader folder; default the
+// source tree's shaders/).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "context.hpp"
+#include "gl_sat_builder.hpp"
+#include "gl_util.hpp"
+#include "scandof/sat.hpp"
+#include "scandof/util/rng.hpp"
+
+namespace {
+
+using demo::GlSatBuilder;
+using demo::GlSatVariant;
+using scandof::SatFormat;
+
+constexpr std::uint32_t kPoison = 0xDEADBEEFu;
+
+std::string shader_dir() {
+  const char* s = std::getenv("SCANDOF_GLSAT_SHADERS");
+  return s && *s ? s : SCANDOF_SOURCE_DIR "/shaders";
+}
+
+std::uint64_t base_seed() {
+  const char* s = std::getenv("SCANDOF_TEST_SEED");
+  return s && *s ? std::strtoull(s, nullptr, 0) : 0x5CA9D0Full;
+}
+
+// One context and builder for the whole run (EGL displays are costly to make and tear down).
+struct Gl {
+  std::unique_ptr<demo::HeadlessContext> ctx;
+  std::unique_ptr<GlSatBuilder> builder;
+  std::string error;
+};
+Gl& gl() {
+  static Gl g = [] {
+    Gl r;
+    try {
+      r.ctx = std::make_unique<demo::HeadlessContext>();
+      r.builder = std::make_unique<GlSatBuilder>(shader_dir());
+    } catch (const std::exception& e) {
+      r.error = e.what();
+    }
+    return r;
+  }();
+  return g;
+}
+
+// No context is a failure, not a skip: CI has Mesa, and this is the GPU code CI itself executes.
+#define REQUIRE_GL() ASSERT_TRUE(gl().builder) << "no usable GL context: " << gl().error
+
+std::vector<std::uint8_t> random_rgba(int w, int h, std::uint64_t seed) {
+  std::vector<std::uint8_t> v(static_cast<std::size_t>(w) * h * 4);
+  scandof::util::SplitMix64 rng(seed);
+  for (std::size_t i = 0; i < v.size(); i += 8) {
+    const std::uint64_t r = rng.next();
+    for (std::size_t k = 0; k < 8 && i + k < v.size(); ++k)
+      v[i + k] = static_cast<std::uint8_t>(r >> (8 * k));
+  }
+  return v;
+}
+
+demo::GlTexture upload(const std::vector<std::uint8_t>& rgba, int w, int h) {
+  demo::GlTexture tex = demo::make_texture(GL_TEXTURE_2D);
+  glTextureStorage2D(tex.get(), 1, GL_RGBA8, w, h);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTextureSubImage2D(tex.get(), 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  return tex;
+}
+
+// Builds into a poisoned buffer and reads it back (4 words per pixel).
+std::vector<std::uint32_t> build(const demo::GlTexture& tex, int w, int h, GlSatVariant v,
+                                 SatFormat f) {
+  const std::size_t bytes = GlSatBuilder::table_bytes(w, h);
+  demo::GlBuffer buf = demo::make_buffer();
+  glNamedBufferData(buf.get(), static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_READ);
+  glClearNamedBufferData(buf.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &kPoison);
+  gl().builder->build_into(tex.get(), w, h, v, f, buf.get(), true);
+  std::vector<std::uint32_t> out(bytes / 4);
+  glGetNamedBufferSubData(buf.get(), 0, static_cast<GLsizeiptr>(bytes), out.data());
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR)) << "OpenGL error during the build";
+  return out;
+}
+
+// Float tables. The fused path sums in uint32 and converts once: the exact value rounded, so
+// within 1 ulp of it (0.5 ulp with round-to-nearest; GLSL leaves the rounding of uint -> float to
+// the implementation). The paper's pipeline sums in float: each output is a tree of at most
+// ~2 log2(512) + 8 additions of non-negative partial sums (two block scans, their block-sum
+// scans and adds, subgroup subtractions), each rounding by at most 2^-24 of a partial sum <= the
+// output, so |gpu - exact| <= 32 * 2^-24 * exact bounds it with room.
+double float_bound(GlSatVariant v, double exact) {
+  if (v == GlSatVariant::Fused)
+    return std::nextafter(static_cast<float>(exact), INFINITY) - static_cast<float>(exact);
+  return 32.0 * std::ldexp(exact, -24);
+}
+
+struct Case {
+  GlSatVariant variant;
+  int w, h;
+};
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << demo::to_string(c.variant) << ' ' << c.w << 'x' << c.h;
+}
+
+class GlSatSweep : public ::testing::TestWithParam<Case> {};
+
+void check_case(const Case& c) {
+  const std::uint64_t seed = base_seed() ^ (static_cast<std::uint64_t>(c.w) << 32) ^ c.h;
+  const auto rgba = random_rgba(c.w, c.h, seed);
+  const std::size_t plane = static_cast<std::size_t>(c.w) * c.h;
+  std::vector<std::uint32_t> gold(plane * 4);
+  scandof::sat_gold(rgba.data(), c.w, c.h, gold.data(), 3, scandof::SatLayout::Interleaved);
+  const demo::GlTexture tex = upload(rgba, c.w, c.h);
+
+  {
+    const auto out = build(tex, c.w, c.h, c.variant, SatFormat::U32);
+    std::size_t bad = 0;
+    for (std::size_t p = 0; p < plane; ++p)
+      for (int ch = 0; ch < 4; ++ch) {
+        const std::uint32_t want = gold[4 * p + ch], got = out[4 * p + ch];
+        if (got != want && bad++ < 5)
+          ADD_FAILURE() << "u32 (" << p % c.w << "," << p / c.w << ") channel " << ch << ": got "
+                        << got << " want " << want << " (seed " << seed << ")";
+      }
+    EXPECT_EQ(bad, 0u) << "u32 mismatches of " << plane * 4 << " words";
+  }
+  {
+    const auto out = build(tex, c.w, c.h, c.variant, SatFormat::F32);
+    std::size_t bad = 0;
+    double worst = 0;  // in units of the bound
+    for (std::size_t p = 0; p < plane; ++p)
+      for (int ch = 0; ch < 4; ++ch) {
+        float got;
+        std::memcpy(&got, &out[4 * p + ch], 4);
+        // No wrap at the tested sizes (< 2^32 / 255 pixels): the u32 reference is exact.
+        const double exact = static_cast<double>(gold[4 * p + ch]);
+        const double err = std::fabs(static_cast<double>(got) - exact);
+        const double bound = ch < 3 ? float_bound(c.variant, exact) : 0.0;
+        if (bound > 0) worst = std::max(worst, err / bound);
+        if (!(err <= bound) && bad++ < 5)
+          ADD_FAILURE() << "f32 (" << p % c.w << "," << p / c.w << ") channel " << ch << ": got "
+                        << got << " want " << exact << " +- " << bound << " (seed " << seed << ")";
+      }
+    EXPECT_EQ(bad, 0u) << "f32 values outside the bound of " << plane * 4;
+    ::testing::Test::RecordProperty("f32_worst_error_over_bound", std::to_string(worst));
+  }
+}
+
+TEST_P(GlSatSweep, MatchesCpuReference) {
+  REQUIRE_GL();
+  check_case(GetParam());
+}
+
+// The fused path's other store scheme (each lane's 4 words directly, glsatbench's fused-direct).
+TEST(GlSat, FusedDirectStores) {
+  REQUIRE_GL();
+  demo::GlSatTuning t;
+  t.fused_staged_stores = false;
+  gl().builder->set_tuning(t);
+  for (const auto& s : std::vector<std::pair<int, int>>{{1, 1}, {33, 17}, {1921, 1079}, {129, 33}})
+    check_case({GlSatVariant::Fused, s.first, s.second});
+  gl().builder->set_tuning({});
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> v;
+  const int sizes[][2] = {{1, 1},   {33, 17},  {1001, 777}, {1921, 1079},
+                          {513, 2}, {2, 1030}, {129, 33}};
+  for (int k = 0; k < demo::kNumGlSatVariants; ++k)
+    for (const auto& s : sizes) v.push_back({static_cast<GlSatVariant>(k), s[0], s[1]});
+  return v;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& i) {
+  std::string n = demo::to_string(i.param.variant);
+  for (char& ch : n)
+    if (ch == '-') ch = '_';
+  return n + "_" + std::to_string(i.param.w) + "x" + std::to_string(i.param.h);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, GlSatSweep, ::testing::ValuesIn(cases()), case_name);
+
+// Says what this context runs. Where GL_KHR_shader_subgroup (arithmetic) is missing the subgroup
+// variant above ran its shared-memory fallback; the native subgroup scan is reported as skipped.
+TEST(GlSat, Support) {
+  REQUIRE_GL();
+  const auto& s = gl().builder->support();
+  std::printf("[gl] %s\n[glsat] %s\n", demo::gl_description().c_str(), s.reason.c_str());
+  EXPECT_TRUE(s.usable);
+  if (!s.subgroup)
+    GTEST_SKIP() << "native subgroup scan skipped: " << s.reason
+                 << " (the subgroup variant was tested through its shared-memory fallback)";
+  std::printf("[glsat] native subgroup scan tested (subgroup size %d%s)\n", s.subgroup_size,
+              s.fused_subgroup ? ", fused path on subgroups too" : "");
+}
+
+// Pixels through an rgba8 image (what drivers that match image formats by class get), every
+// variant: the packUnorm4x8 repacking must give back the bytes exactly.
+TEST(GlSat, PixelsThroughRgba8Image) {
+  REQUIRE_GL();
+  demo::GlSatTuning t;
+  t.pixels_as_r32ui = false;
+  gl().builder->set_tuning(t);
+  for (int k = 0; k < demo::kNumGlSatVariants; ++k)
+    for (const auto& s : std::vector<std::pair<int, int>>{{33, 17}, {530, 20}})
+      check_case({static_cast<GlSatVariant>(k), s.first, s.second});
+  gl().builder->set_tuning({});
+}
+
+TEST(GlSat, OwnBufferAndTimers) {
+  REQUIRE_GL();
+  const int w = 300, h = 200;
+  const auto rgba = random_rgba(w, h, base_seed());
+  const demo::GlTexture tex = upload(rgba, w, h);
+  std::vector<std::uint32_t> gold(static_cast<std::size_t>(w) * h * 4);
+  scandof::sat_gold(rgba.data(), w, h, gold.data(), 3, scandof::SatLayout::Interleaved);
+  GlSatBuilder& b = *gl().builder;
+  for (int i = 0; i < 8; ++i) b.build(tex.get(), w, h, GlSatVariant::Fused, SatFormat::U32, true);
+  glFinish();
+  for (int i = 0; i < 2; ++i) b.build(tex.get(), w, h, GlSatVariant::Fused, SatFormat::U32, true);
+  std::vector<std::uint32_t> out(static_cast<std::size_t>(w) * h * 4);
+  glGetNamedBufferSubData(b.output(), 0, static_cast<GLsizeiptr>(out.size() * 4), out.data());
+  EXPECT_EQ(out, gold);
+  const auto t = b.stage_times();
+  EXPECT_TRUE(t.valid) << "timer results never arrived";
+  EXPECT_GE(t.total_ms, 0.0f);
+  std::printf("[glsat] fused %dx%d: rows %.3f ms, columns %.3f ms\n", w, h, t.rows_ms,
+              t.columns_ms);
+}
+
+TEST(GlSat, RejectsBadInput) {
+  REQUIRE_GL();
+  demo::GlTexture tex = demo::make_texture(GL_TEXTURE_2D);
+  glTextureStorage2D(tex.get(), 1, GL_RGBA16F, 4, 4);
+  EXPECT_THROW(gl().builder->build(tex.get(), 4, 4, GlSatVariant::Fused, SatFormat::U32),
+               std::invalid_argument);
+  EXPECT_THROW(gl().builder->build(tex.get(), 0, 4, GlSatVariant::Naive, SatFormat::U32),
+               std::invalid_argument);
+  demo::GlTexture small = demo::make_texture(GL_TEXTURE_2D);
+  glTextureStorage2D(small.get(), 1, GL_RGBA8, 4, 4);
+  EXPECT_THROW(gl().builder->build(small.get(), 5, 4, GlSatVariant::Fused, SatFormat::U32),
+               std::invalid_argument);
+  EXPECT_EQ(demo::parse_gl_sat_variant("conflict-free"), GlSatVariant::ConflictFree);
+  EXPECT_THROW(demo::parse_gl_sat_variant("cub"), std::invalid_argument);
+}
+
+}  // namespace

@@ -1,0 +1,168 @@
+// GPU depth of field (scandof/dof_cuda.hpp) against the CPU gold implementations (scandof/dof.hpp):
+// every method x shape on awkward sizes with random colours and depths, each output channel within
+// one 8-bit step of the gold's float result (the GPU rounds to RGBA8; float vs double sums and
+// fused multiply-adds may move a value across a rounding boundary, never further).
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "scandof/cuda_check.hpp"
+#include "scandof/dof.hpp"
+#include "scandof/dof_cuda.hpp"
+#include "scandof/sat.hpp"
+#include "scandof/scan.hpp"
+#include "scandof/util/device_buffer.hpp"
+#include "scandof/util/rng.hpp"
+#include "scandof/util/texture_object.hpp"
+
+namespace {
+
+using scandof::dof::Method;
+using scandof::dof::Params;
+using scandof::dof::Shape;
+
+#define SKIP_WITHOUT_GPU()                                                                \
+  do {                                                                                    \
+    std::string why;                                                                      \
+    if (!scandof::cuda_device_available(&why)) GTEST_SKIP() << "no CUDA device: " << why; \
+  } while (0)
+
+struct Array2D {
+  cudaArray_t a = nullptr;
+  Array2D(cudaChannelFormatDesc d, int w, int h, unsigned flags = 0) {
+    CUDA_CHECK(cudaMallocArray(&a, &d, w, h, flags));
+  }
+  ~Array2D() { cudaFreeArray(a); }
+};
+
+struct Scene {
+  int w, h;
+  std::vector<uint8_t> rgba;
+  std::vector<float> depth;
+};
+
+// Colours random; depth piecewise (blocks of random depth, so there are discontinuities and runs
+// of equal radius) between 1 and 40 around a focus of 8.
+Scene make_scene(int w, int h, uint64_t seed) {
+  Scene s{w, h, std::vector<uint8_t>(static_cast<std::size_t>(w) * h * 4),
+          std::vector<float>(static_cast<std::size_t>(w) * h)};
+  for (std::size_t i = 0; i < s.rgba.size(); ++i)
+    s.rgba[i] = static_cast<uint8_t>(scandof::util::hash_at(seed, i));
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const uint64_t cell = scandof::util::hash_at(seed + 1, (y / 7) * 1000 + x / 5);
+      s.depth[static_cast<std::size_t>(y) * w + x] =
+          1.0f + 39.0f * static_cast<float>(scandof::util::unit_double(cell));
+    }
+  return s;
+}
+
+std::vector<uint8_t> run_gpu(const Scene& s, Method m, const Params& p) {
+  Array2D color(cudaCreateChannelDesc<uchar4>(), s.w, s.h);
+  Array2D depth(cudaCreateChannelDesc<float>(), s.w, s.h);
+  Array2D out(cudaCreateChannelDesc<uchar4>(), s.w, s.h, cudaArraySurfaceLoadStore);
+  CUDA_CHECK(cudaMemcpy2DToArray(color.a, 0, 0, s.rgba.data(), s.w * 4, s.w * 4, s.h,
+                                 cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy2DToArray(depth.a, 0, 0, s.depth.data(), s.w * 4, s.w * 4, s.h,
+                                 cudaMemcpyHostToDevice));
+  // Poison the output: a pixel the kernel misses shows.
+  std::vector<uint8_t> poison(static_cast<std::size_t>(s.w) * s.h * 4, 0xA5);
+  CUDA_CHECK(cudaMemcpy2DToArray(out.a, 0, 0, poison.data(), s.w * 4, s.w * 4, s.h,
+                                 cudaMemcpyHostToDevice));
+  scandof::util::TextureObject ctex(color.a), dtex(depth.a);
+  scandof::util::SurfaceObject surf(out.a);
+  scandof::util::DeviceBuffer<uint32_t> px(static_cast<std::size_t>(s.w) * s.h);
+  px.upload(reinterpret_cast<const uint32_t*>(s.rgba.data()), px.size());
+  scandof::util::DeviceBuffer<uint32_t> sat(static_cast<std::size_t>(s.w) * s.h * 4);
+  scandof::SatInput in;
+  in.pixels = px.get();
+  in.pitch_bytes = static_cast<std::size_t>(s.w) * 4;
+  in.width = s.w;
+  in.height = s.h;
+  scandof::SatBuilder b;
+  b.build(in, sat.get(), scandof::SatFormat::U32, scandof::SatMethod::Fused,
+          scandof::ScanAlgorithm::SinglePass, 0, false, 3, scandof::SatLayout::Interleaved);
+  scandof::DofFrame f;
+  f.rgba = ctex.get();
+  f.depth = dtex.get();
+  f.sat = sat.get();
+  f.out = surf.get();
+  f.width = s.w;
+  f.height = s.h;
+  scandof::DofGpu gpu;
+  gpu.render(m, p, f, 0);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<uint8_t> got(poison.size());
+  CUDA_CHECK(cudaMemcpy2DFromArray(got.data(), s.w * 4, out.a, 0, 0, s.w * 4, s.h,
+                                   cudaMemcpyDeviceToHost));
+  return got;
+}
+
+void expect_matches_gold(const Scene& s, Method m, const Params& p, const std::string& what) {
+  std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
+  scandof::dof::render(m, s.rgba.data(), s.depth.data(), s.w, s.h, p, want.data());
+  const std::vector<uint8_t> got = run_gpu(s, m, p);
+  std::size_t bad = 0, first = 0;
+  double worst = 0;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(s.w) * s.h; ++i)
+    for (int c = 0; c < 3; ++c) {
+      const double d = std::fabs(got[4 * i + c] - 255.0 * want[3 * i + c]);
+      worst = std::max(worst, d);
+      if (d > 1.0 && bad++ == 0) first = i;
+    }
+  EXPECT_EQ(bad, 0u) << what << " " << s.w << "x" << s.h << ": worst " << worst
+                     << "/255, first at x " << first % s.w << " y " << first / s.w;
+}
+
+TEST(DofCuda, EveryMethodAndShapeMatchesGold) {
+  SKIP_WITHOUT_GPU();
+  const int sizes[][2] = {{1, 1}, {33, 17}, {64, 1}, {1, 64}, {203, 121}};
+  for (const auto& sz : sizes) {
+    const Scene s = make_scene(sz[0], sz[1], 100 + sz[0] * 7 + sz[1]);
+    for (Method m : {Method::Gather, Method::Spread, Method::Layered})
+      for (Shape sh : {Shape::Box, Shape::Octagon, Shape::Disc}) {
+        Params p;
+        p.aperture_px = 9.0f;
+        p.focus = 8.0f;
+        p.max_radius = 7.5f;
+        p.shape = sh;
+        p.disc_boxes = 4;
+        p.layers = 3;
+        expect_matches_gold(s, m, p,
+                            std::string(scandof::dof::to_string(m)) + "/" +
+                                scandof::dof::to_string(sh));
+      }
+  }
+}
+
+// Two layers and no reflection margin; an integer max radius (the t = 0 boxes).
+TEST(DofCuda, LayeredTwoLayersAndNoBorder) {
+  SKIP_WITHOUT_GPU();
+  const Scene s = make_scene(97, 55, 5);
+  Params p;
+  p.aperture_px = 12.0f;
+  p.focus = 15.0f;
+  p.max_radius = 6.0f;
+  p.layers = 2;
+  p.border = scandof::dof::SpreadBorder::None;
+  expect_matches_gold(s, Method::Layered, p, "layered K=2 no border");
+  expect_matches_gold(s, Method::Spread, p, "spread no border");
+}
+
+TEST(DofCuda, BadArgumentsThrow) {
+  SKIP_WITHOUT_GPU();
+  scandof::DofGpu gpu;
+  scandof::DofFrame f;
+  EXPECT_THROW(gpu.render(Method::Gather, Params{}, f, 0), std::invalid_argument);
+  Params bad;
+  bad.max_radius = 1000.0f;  // beyond kSpreadMaxRadius
+  f.width = f.height = 4;
+  EXPECT_THROW(gpu.render(Method::Spread, bad, f, 0), std::invalid_argument);
+}
+
+}  // namespace
