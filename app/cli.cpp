@@ -243,8 +243,8 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
                  "as PNGs into DIR (with --all-methods or --quality)")
       ->type_name("DIR");
   app.add_option("--view-preset", o.view_preset,
-                 "default (focus 15) | near-blur (focus 30, red teapot blurred in\n"
-                 "front) | focus8: the results/dof views; still scene")
+                 "default (the start focus) | near-blur (focus 30, red teapot blurred\n"
+                 "in front) | focus8: the results/dof views; still scene")
       ->check(CLI::IsMember({"default", "near-blur", "focus8"}))
       ->type_name("NAME");
   app.add_flag("--physical", s.physical,

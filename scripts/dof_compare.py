@@ -2,7 +2,7 @@
 """results/dof: every depth-of-field method against the lens reference at three fixed views.
 
 For each view (--view-preset default | near-blur | focus8: the default camera and a still scene,
-focus 15, 30 with the red teapot blurred in front, and 8) runs
+the start focus, 30 with the red teapot blurred in front, and 8) runs
 
   scandof --headless --size WxH --frames F --view-preset VIEW --all-methods --reference N \
           --report OUT/VIEW/report.json --method-images OUT/VIEW/images [EXTRA...]
@@ -31,7 +31,7 @@ import matplotlib.image as mpimg  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 VIEWS = [
-    ("default", "default view: focus 15"),
+    ("default", "default view: the start focus"),
     ("near-blur", "focus 30: the red teapot blurred in front"),
     ("focus8", "focus 8"),
 ]
@@ -85,9 +85,9 @@ def figure(out_png, view_dir, title, report):
     for ax, (label, im) in zip(axes.flat, tiles):
         ax.imshow(im, interpolation="lanczos" if w > 800 else "nearest")
         ax.set_title(label, fontsize=9)
-    fig.suptitle(f"{title} — {report['width']}x{report['height']}, {report['device']}; error map "
-                 f"0 .. 0.1 RMS per pixel (legend bar bottom left)", fontsize=11)
-    fig.tight_layout(rect=(0, 0, 1, 0.985))
+    fig.suptitle(f"{title} — {report['width']}x{report['height']}, {report['device']}\nerror maps: "
+                 f"0 .. 0.1 RMS per pixel (legend bar bottom left)", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.98))
     fig.savefig(out_png, dpi=100, **({"pil_kwargs": {"quality": 90}} if out_png.endswith(".jpg")
                                       else {}))
     plt.close(fig)
