@@ -33,6 +33,8 @@ struct FrameTimes {
   float ui_ms = 0;         // GL: the ImGui draw (window mode and --screenshot-ui)
   float frame_gpu_ms = 0;  // GL timestamps: scene start .. DoF end
   float frame_cpu_ms = 0;  // host wall time of App::frame
+  float frame_interval_ms = 0;  // host wall time from this frame's start to the next one's (the
+                                // frame rate's frame time: waits for the GPU included)
   DofPass dof_pass = DofPass::Fragment;  // which pass made this frame's blur
   bool dof_cuda = false;                 // compute pass: the CUDA kernel (else GL compute)
   bool dof_cpu = false;  // the CPU gold method made it (dof_ms = read back + method + upload)

@@ -1,5 +1,7 @@
 #include "headless_runner.hpp"
 
+#include <chrono>
+
 #include <glad/gl.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
@@ -121,10 +123,30 @@ int run_headless(const Options& o, const std::string& res) {
   // One measured run: warm-up frames, then o.frames frames whose stage times are kept.
   auto run = [&](const std::string& name) {
     std::vector<FrameTimes> kept;
+    // At most kFramesInFlight frames queued, as a swap chain allows a window: without it the host
+    // runs arbitrarily far ahead of the GPU (nothing else blocks it on the GL backend), the timer
+    // rings are overwritten before their results arrive, and the CPU frame time means nothing.
+    constexpr int kFramesInFlight = 2;
+    GLsync fences[kFramesInFlight] = {};
+    auto last_start = std::chrono::steady_clock::now();
     for (long long i = 0; i < kWarmupFrames + o.frames; ++i) {
+      GLsync& f = fences[i % kFramesInFlight];
+      if (f) {
+        glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 10'000'000'000ull);
+        glDeleteSync(f);
+      }
+      const auto start = std::chrono::steady_clock::now();
+      if (i > kWarmupFrames)
+        kept.back().frame_interval_ms =
+            std::chrono::duration<float, std::milli>(start - last_start).count();
+      last_start = start;
       app.frame(o.width, o.height, dt);
+      f = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
       if (i >= kWarmupFrames) kept.push_back(app.last());
     }
+    if (!kept.empty()) kept.pop_back();  // the last frame has no successor to time it by
+    for (GLsync f : fences)
+      if (f) glDeleteSync(f);
     // GL and CUDA timer results arrive a few frames late (no stalls); over many frames the
     // median is the same.
     glFinish();

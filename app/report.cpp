@@ -53,6 +53,7 @@ RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>
   m.dof_ms = m.stages.back().second;
   add("frame_gpu_ms", [](const FrameTimes& f) { return f.frame_gpu_ms; });
   add("frame_cpu_ms", [](const FrameTimes& f) { return f.frame_cpu_ms; });
+  add("frame_interval_ms", [](const FrameTimes& f) { return f.frame_interval_ms; });
   return m;
 }
 

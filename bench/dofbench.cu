@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
           img[i] = static_cast<uint32_t>(r) | 0xFF000000u;
           // Depth from 3 (near, blurred) through the focal plane to 60 (far), with a band in focus.
           const float v = static_cast<float>(y) / h, u = static_cast<float>(x) / w;
-          z[i] = 3.f + 57.f * v * v + 4.f * std::sin(12.f * u);
+          z[i] = 6.f + 54.f * v * v + 4.f * std::sin(12.f * u);  // 2 .. 64: always > 0
         }
       DeviceBuffer<uint32_t> px(n);
       px.upload(img.data(), n);

@@ -130,7 +130,9 @@ void block_scan() {
 #ifdef HAVE_SUBGROUP
 shared T3 s_team[WG];  // one total per subgroup (at most WG of them)
 #define TEAM_ID gl_SubgroupID
-#define NUM_TEAMS gl_NumSubgroups
+// Not gl_NumSubgroups: NVIDIA defines it through gl_WorkGroupSize, which this file (prepended
+// before the layout(local_size_x) line) may not use yet.
+#define NUM_TEAMS ((uint(WG) + gl_SubgroupSize - 1u) / gl_SubgroupSize)
 T3 team_inclusive(T3 v) {
   return subgroupInclusiveAdd(v);
 }

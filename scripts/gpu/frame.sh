@@ -7,7 +7,7 @@
 # each DoF pass, at 1080p and 4K; then --verify (SAT exact; compute passes == fragment pass within
 # 1/255) for every variant and method at awkward sizes, on both GPU backends.
 set -u
-D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=/tmp/frame-out/frame; mkdir -p "$O"
+D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=/tmp/frame-out/frame; rm -rf /tmp/frame-out; mkdir -p "$O"
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
 if ! ls /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json >/dev/null 2>&1; then
   echo '{"file_format_version":"1.0.0","ICD":{"library_path":"libEGL_nvidia.so.0"}}' > /tmp/10_nvidia.json
@@ -23,7 +23,8 @@ pack() { (cd /tmp/frame-out && tar czf "${OUT:-/tmp}/frame.tgz" frame); }
         echo "== $size $backend $pass"
         $S --size $size --frames 120 --backend $backend --method fused --variant single-pass \
           --dof-pass $pass --report "$O/frame_${size}_${backend}_${pass}.json" \
-          --out "$O/frame_${size}_${backend}_${pass}.png" 2>&1 | grep -E "^\[scandof\] (fused|headless)"
+          $([[ $size == 1920x1080 ]] && echo --out "$O/frame_${size}_${backend}_${pass}.png") 2>&1 | \
+          grep -vE "screenshot written|report written"
       done
     done
   done

@@ -9,10 +9,14 @@ out=${2:-$here/.gpu-final}
 bundle=${BUNDLE_RUNTIME:-$here/../shared/device/bundle-runtime.sh}
 rm -rf "$out"; mkdir -p "$out"
 bins=()
-for b in tests/test_scan tests/test_scan_gold tests/test_scan_large tests/test_sat tests/test_sat_gold \
-         tests/test_compact tests/test_compact_large tests/test_sort tests/test_sort_large \
-         tests/test_npy tests/test_sat_interleaved tests/test_dof_cuda tests/test_dof_gold tests/test_image_metrics bench/dofbench bench/scanbench bench/satbench bench/compactbench bench/sortbench \
-         bench/tune_single_pass bench/glsatbench tests/test_gl_sat tools/scantool/scantool app/scandof; do
+# PACK_BINS (paths under the build folder) picks a subset: the whole set is over the 64 MiB a call
+# can carry, so tests and benchmarks travel in separate packs.
+all="tests/test_scan tests/test_scan_gold tests/test_scan_large tests/test_sat tests/test_sat_gold
+     tests/test_compact tests/test_compact_large tests/test_sort tests/test_sort_large tests/test_npy
+     tests/test_sat_interleaved tests/test_dof_cuda tests/test_dof_gold tests/test_image_metrics
+     tests/test_gl_sat bench/dofbench bench/scanbench bench/satbench bench/compactbench bench/sortbench
+     bench/tune_single_pass bench/glsatbench tools/scantool/scantool app/scandof"
+for b in ${PACK_BINS:-$all}; do
   [[ -x $build/$b ]] && bins+=("$build/$b")
 done
 "$bundle" "$out/rt" "${bins[@]}"
