@@ -242,6 +242,10 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
                  "headless: write sharp, reference, each method and its error map\n"
                  "as PNGs into DIR (with --all-methods or --quality)")
       ->type_name("DIR");
+  app.add_option("--method-sheet", o.method_sheet,
+                 "headless: the same images on one PNG (sharp, reference, then each\n"
+                 "method beside its error map; tiles at most 480 px wide)")
+      ->type_name("FILE.png");
   app.add_option("--view-preset", o.view_preset,
                  "default (the start focus) | near-blur (focus 30, red teapot blurred\n"
                  "in front) | focus8: the results/dof views; still scene")

@@ -39,6 +39,7 @@ struct Options {
   bool all_methods = false;
   std::string out_reference;  // the reference as PNG (headless and window)
   std::string method_images;  // folder
+  std::string method_sheet;   // one PNG of every image, downscaled (GPU machines return few files)
   std::string view_preset;    // default | near-blur | focus8 (sets focus, stills the scene)
   Settings settings;
 };

@@ -9,7 +9,8 @@ the start focus, 30 with the red teapot blurred in front, and 8) runs
 
 then makes OUT/VIEW.jpg (sharp frame, reference, then each method beside its error map) and
 OUT/README.md (one table per view: PSNR, SSIM over the whole frame and the edge band, DoF time per
-method, device named). --no-run re-makes the figures and tables from existing reports.
+method, device named). --no-run re-makes the figures and tables from existing reports: OUT/VIEW/
+(report.json, images/) or, as scripts/gpu/dof.sh returns them, OUT/VIEW.json + OUT/VIEW_sheet.png.
 
   /usr/bin/python3 scripts/dof_compare.py --binary build/release/app/scandof \
       --size 1920x1080 --samples 256 --out results/dof          # the H100 run
@@ -63,18 +64,35 @@ def method_runs(report):
     return runs
 
 
-def figure(out_png, view_dir, title, report):
+def sheet_tiles(path, report, count):
+    """The tiles of a --method-sheet PNG: two per row, each the frame reduced by the app's factor."""
+    sheet = mpimg.imread(path)
+    k = -(-report["width"] // 480)  # ceil, as scandof's kSheetTileW
+    tw, th = report["width"] // k, report["height"] // k
+    return [sheet[(i // 2) * th:(i // 2 + 1) * th, (i % 2) * tw:(i % 2 + 1) * tw]
+            for i in range(count)]
+
+
+def figure(out_png, images, title, report):
+    """images: a folder of --method-images PNGs, or a --method-sheet PNG."""
     runs = method_runs(report)
-    img = lambda name: mpimg.imread(os.path.join(view_dir, "images", name))  # noqa: E731
-    tiles = [("sharp frame", img("sharp.png")),
-             (f"lens reference ({report['reference_samples']} samples)", img("reference.png"))]
-    for r in runs:
+    if os.path.isdir(images):
+        def img(name):
+            return mpimg.imread(os.path.join(images, name))
+        pics = [img("sharp.png"), img("reference.png")]
+        for r in runs:
+            base = r["dof"].replace("/", "_")
+            pics += [img(base + ".png"), img(base + "_error.png")]
+    else:
+        pics = sheet_tiles(images, report, 2 + 2 * len(runs))
+    tiles = [("sharp frame", pics[0]),
+             (f"lens reference ({report['reference_samples']} samples)", pics[1])]
+    for i, r in enumerate(runs):
         q = r["quality"]
-        base = r["dof"].replace("/", "_")
-        tiles.append((f"{r['dof']}  ({r['dof_pass']}, {r['dof_ms']:.3f} ms)", img(base + ".png")))
+        tiles.append((f"{r['dof']}  ({r['dof_pass']}, {r['dof_ms']:.3f} ms)", pics[2 + 2 * i]))
         tiles.append((f"error: PSNR {fmt(q['psnr_db'], 2)} dB, SSIM {fmt(q['ssim'], 3)}; edge "
                       f"{fmt(q['edge_psnr_db'], 2)} dB, {fmt(q['edge_ssim'], 3)}",
-                      img(base + "_error.png")))
+                      pics[3 + 2 * i]))
     cols = 2
     rows = (len(tiles) + cols - 1) // cols
     h, w = tiles[0][1].shape[:2]
@@ -146,11 +164,18 @@ def main():
         d = os.path.join(args.out, view)
         if not args.no_run:
             run_view(args, view, d)
-        with open(os.path.join(d, "report.json")) as f:
+        # A local run: VIEW/report.json + VIEW/images/; from scripts/gpu/dof.sh: VIEW.json +
+        # VIEW_sheet.png (a GPU machine returns few files).
+        if os.path.exists(os.path.join(d, "report.json")):
+            report_path, images = os.path.join(d, "report.json"), os.path.join(d, "images")
+        else:
+            report_path = os.path.join(args.out, view + ".json")
+            images = os.path.join(args.out, view + "_sheet.png")
+        with open(report_path) as f:
             report = json.load(f)
         # JPEG (noisy textures make PNG figures ~4 MB each); PNG where Pillow is missing.
         ext = ".jpg" if have_pillow() else ".png"
-        figure(os.path.join(args.out, view + ext), d, title, report)
+        figure(os.path.join(args.out, view + ext), images, title, report)
         md += [table(report, f"{view}: {title}"), f"![{view}]({view}{ext})", ""]
         if view == VIEWS[0][0]:
             md.insert(4, report["quality_note"] + ".\n")

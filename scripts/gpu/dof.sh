@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Depth of field against the lens reference for results/dof/ (issue 9), on the GPU machine from a
 # folder made by pack.sh (copy this file next to it):
-#   bash .gpu-final/dof.sh        -> $OUT/dof/{default,near-blur,focus8}/report.json + images/,
-#                                    $OUT/dof/dof.log
+#   bash .gpu-final/dof.sh        -> $OUT/dof/{default,near-blur,focus8}.json and _sheet.png,
+#                                    msaa4_near-blur.json, dof.log (8 files: what comes back)
 # Then, here: copy $OUT/dof/* to results/dof/ and make the figures and tables:
 #   /usr/bin/python3 scripts/dof_compare.py --no-run --out results/dof
+# (the sheets hold every image at 480x270: sharp, reference, each method beside its error map).
 # Each view: every method x shape (--all-methods), 30 measured frames each (medians), scored against
 # a 256-sample lens reference at 1920x1080 (rendered once per view: a still scene). Then the
 # reference's own time at 1080p (5 renders, each logged), MSAA 4x, and --verify.
@@ -18,11 +19,10 @@ fi
 S="$R $D/scandof --resources $D --headless"
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  for view in default near-blur focus8; do
+  for view in ${VIEWS:-default near-blur focus8}; do  # VIEWS="near-blur" for one call per view
     echo "== $view"
-    mkdir -p "$O/$view/images"
     $S --size 1920x1080 --frames 30 --view-preset $view --all-methods --reference 256 \
-      --report "$O/$view/report.json" --method-images "$O/$view/images" 2>&1 | \
+      --report "$O/$view.json" --method-sheet "$O/${view}_sheet.png" 2>&1 | \
       grep -E "quality|lens reference|rror|not on the GPU"
   done
   echo "== reference time, 1920x1080, 256 samples (each line one render + read back)"
