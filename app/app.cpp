@@ -316,7 +316,7 @@ const QualityResult& App::compare_with_reference() {
   QualityResult r;
   r.method = std::string(scandof::dof::to_string(settings.dof_method)) + "/" +
              scandof::dof::to_string(settings.dof_shape);
-  r.dof_path = last_.dof_cpu ? "cpu" : last_.dof_pass == DofPass::Compute ? "compute" : "fragment";
+  r.dof_path = last_.dof_pass_name();
   ensure_reference();
   const std::vector<float> z = renderer.read_viewz();
   const scandof::dof::Params p = dof_params(settings);

@@ -59,7 +59,7 @@ struct QualityResult {
   float edge_radius = 0;          // the edge band's radius: the largest CoC radius in the frame
   float lens_radius = 0;          // L = A z_f / f_px (scene units)
   std::string method;             // "spread/disc" etc.
-  std::string dof_path;           // "compute", "fragment" or "cpu"
+  std::string dof_path;           // FrameTimes::dof_pass_name() of the scored frame
 };
 // What the SSIM numbers are (UI and report).
 constexpr const char* kSsimNote =

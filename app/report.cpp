@@ -133,6 +133,7 @@ void write_report(const std::string& path, const ReportInput& in) {
                       {"edge_psnr_db", num(q.q.edge_psnr_db)},
                       {"edge_ssim", num(q.q.edge_ssim)},
                       {"reference_samples", q.reference_samples},
+                      {"dof_pass", q.dof_path},
                       {"reference_ms", q.reference_ms},
                       {"reference_render_ms", q.reference_render_ms},
                       {"edge_pixels", q.q.edge_pixels},

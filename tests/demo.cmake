@@ -53,7 +53,7 @@ ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --siz
     # aperture 0 equals the sharp frame (PSNR > 50 dB); spread, layered and the disc shape run
     # (CPU gold methods here, DofGpu with a device) and the report holds their quality objects.
     set(_dof ${_dir}/dof)
-    set(_dofc --headless --size 160x90 --frames 1 --view-preset near-blur)
+    set(_dofc --headless --size 160x90 --frames 2 --view-preset near-blur)
     string(JOIN " " _dofc_s ${_dofc})
     add_test(NAME demo_reference_aperture0
       COMMAND sh -c "mkdir -p '${_dof}' && \
