@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "camera.hpp"
+#include "scandof/image_metrics.hpp"
 #include "primitives_panel.hpp"
 #include "renderer.hpp"
 #include "requests.hpp"
@@ -36,14 +37,35 @@ struct FrameTimes {
                                 // frame rate's frame time: waits for the GPU included)
   DofPass dof_pass = DofPass::Fragment;  // which pass made this frame's blur
   bool dof_cuda = false;                 // compute pass: the CUDA kernel (else GL compute)
+  bool dof_cpu = false;  // the CPU gold method made it (dof_ms = read back + method + upload)
   SatTimes sat;
-  // "fragment", "compute (CUDA)" or "compute (GL)": the UI's and the report's name of the pass.
+  // "fragment", "compute (CUDA)", "compute (GL)" or "cpu" (the CPU gold method of a method no
+  // GPU pass here draws): the UI's and the report's name of the pass.
   std::string dof_pass_name() const {
+    if (dof_cpu) return "cpu";
     return dof_pass == DofPass::Fragment ? "fragment"
            : dof_cuda                    ? "compute (CUDA)"
                                          : "compute (GL)";
   }
 };
+
+// One "Compare with reference": the method's image against the lens reference.
+struct QualityResult {
+  bool valid = false;
+  scandof::metrics::Quality q{};
+  int reference_samples = 0;
+  float reference_ms = 0;  // host wall time of the reference (glFinish'd), when it was rendered
+  float reference_render_ms = 0;  // of which the GL work (the rest: reading the float sum back)
+  float edge_radius = 0;          // the edge band's radius: the largest CoC radius in the frame
+  float lens_radius = 0;          // L = A z_f / f_px (scene units)
+  std::string method;             // "spread/disc" etc.
+  std::string dof_path;           // FrameTimes::dof_pass_name() of the scored frame
+};
+// What the SSIM numbers are (UI and report).
+constexpr const char* kSsimNote =
+    "SSIM: Gaussian window 11x11, sigma 1.5, on luma (BT.601), K1 0.01, K2 0.03 (Wang et al. "
+    "2004); PSNR over R, G, B in [0, 1]; edge band = pixels within the frame's largest CoC radius "
+    "of a depth discontinuity (view z jumps > 10 %)";
 
 class App {
  public:
@@ -68,6 +90,19 @@ class App {
   double float_error() const { return float_error_; }  // < 0: not measured yet
 
   void screenshot(const std::string& path);  // output texture (no UI) as PNG
+  // Renders the lens reference if the one kept is not of this camera, time and lens, then scores
+  // this frame's method against it (re-rendering the frame as the DepthOfField view, dt = 0).
+  const QualityResult& compare_with_reference();
+  const QualityResult& quality() const { return quality_; }
+  // The kept reference (RGB float, bottom-up; empty until rendered) and whether it matches now.
+  const std::vector<float>& reference() const { return ref_rgb_; }
+  bool reference_current() const;
+  void write_reference_png(const std::string& path);  // renders it first if not current
+  // The image a method makes of this frame (DepthOfField view), RGB float bottom-up; its error map.
+  std::vector<float> method_image();
+  std::vector<uint8_t> error_map(const std::vector<float>& image) const;  // RGBA8 with legend
+  float lens_radius() const;  // L for the current camera and lens (scene units)
+  const std::string& dof_message() const { return dof_message_; }
   void compare_variants(int reps = kCompareReps);
   void measure_float_error();
   bool verify(std::string* message);  // the tables (built as u32) against sat_gold of the frame
@@ -75,6 +110,12 @@ class App {
 
  private:
   void apply_settings();
+  void apply_camera();  // physical mode: aperture and field of view from the lens
+  void pull_focus(float dt_s);
+  bool cpu_dof();          // the CPU gold method into the output texture; false on bad params
+  void show_debug_view();  // reference / error views over the DoF output
+  std::vector<float> reference_key() const;
+  void ensure_reference();
   std::string resources_;  // folder holding shaders/ and assets/
   FrameTextures frame_textures() const;
   GlTimer frame_timer_;  // scene start .. DoF end on the GPU
@@ -85,6 +126,13 @@ class App {
   std::deque<FrameTimes> history_;
   std::vector<VariantTiming> comparison_;
   double float_error_ = -1;
+  std::vector<float> ref_rgb_, ref_key_;
+  std::vector<uint8_t> ref_rgba8_;
+  float ref_ms_ = 0;
+  QualityResult quality_;
+  std::string dof_message_;  // why the frame's method did not run where asked
+  bool hover_ = false;       // last known cursor over the scene (autofocus "cursor")
+  int hover_x_ = 0, hover_y_ = 0;
 };
 
 }  // namespace demo

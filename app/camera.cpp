@@ -49,16 +49,23 @@ glm::vec3 Camera::eye() const {
                                        std::cos(pitch) * std::cos(yaw));
 }
 
+glm::mat4 Camera::view() const {
+  return glm::lookAt(eye(), target, glm::vec3(0.0f, 1.0f, 0.0f));
+}
+
 glm::mat4 Camera::view_proj(float aspect) const {
-  return glm::perspective(kFovY, aspect, kNear, kFar) *
-         glm::lookAt(eye(), target, glm::vec3(0.0f, 1.0f, 0.0f));
+  return glm::perspective(fovy, aspect, kNear, kFar) * view();
+}
+
+float Camera::view_depth(const glm::vec3& p) const {
+  return -(view() * glm::vec4(p, 1.0f)).z;
 }
 
 glm::vec3 Camera::ray_through(float x, float y, float w, float h) const {
   const glm::vec3 fwd = glm::normalize(target - eye());
   const glm::vec3 right = glm::normalize(glm::cross(fwd, glm::vec3(0.0f, 1.0f, 0.0f)));
   const glm::vec3 up = glm::cross(right, fwd);
-  const float t = std::tan(kFovY * 0.5f);
+  const float t = std::tan(fovy * 0.5f);  // the physical camera narrows it
   const float nx = (2.0f * x / std::max(w, 1.0f) - 1.0f) * t * (w / std::max(h, 1.0f));
   const float ny = (1.0f - 2.0f * y / std::max(h, 1.0f)) * t;
   return glm::normalize(fwd + nx * right + ny * up);

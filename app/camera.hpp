@@ -14,7 +14,8 @@ struct Camera {
   float distance = 17.0f;
   glm::vec3 target{-2.0f, 0.5f, -1.0f};
   static constexpr float kNear = 0.1f, kFar = 200.0f;
-  static constexpr float kFovY = 0.75f;  // radians
+  static constexpr float kFovY = 0.75f;  // radians: the default vertical field of view
+  float fovy = kFovY;  // the physical camera mode sets it from focal length and sensor
   // Orbit speed, the same for both axes: a drag across the window's height turns ~2.4 rad.
   static constexpr float kOrbitRadPerPx = 0.005f;
   static constexpr float kMinEyeHeight = 0.35f;  // scene units above the floor (y = 0)
@@ -28,7 +29,10 @@ struct Camera {
   float zoom(float steps) { return zoom(steps, glm::normalize(target - eye())); }
   void reset() { *this = Camera{}; }
   glm::vec3 eye() const;
+  glm::mat4 view() const;
   glm::mat4 view_proj(float aspect) const;
+  // View-axis distance of a world point (what the scene writes as view z).
+  float view_depth(const glm::vec3& p) const;
   // World-space direction through window point (x, y) (top-left origin) of a w x h window.
   glm::vec3 ray_through(float x, float y, float w, float h) const;
 

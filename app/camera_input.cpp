@@ -43,6 +43,11 @@ void handle_camera_input(Camera* camera, Settings* settings, Requests* req,
     if (ImGui::IsMouseDragging(ImGuiMouseButton_Right) ||
         ImGui::IsMouseDragging(ImGuiMouseButton_Middle))
       camera->pan(io.MouseDelta.x, io.MouseDelta.y);
+    if (ImGui::IsMousePosValid()) {
+      req->hover = true;
+      req->hover_x = static_cast<int>(io.MousePos.x * sx);
+      req->hover_y = fb_height - 1 - static_cast<int>(io.MousePos.y * sy);
+    }
     if (io.MouseWheel != 0) {
       // The focal distance scales with the orbit distance, so what was in focus at the target
       // stays in focus (approximately: exactly for a point on the cursor ray at the target's

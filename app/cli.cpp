@@ -153,9 +153,10 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
                return;
              }
            }
-           throw CLI::ValidationError("--view", "dof, sharp, coc, sat or split, got '" + v + "'");
+           throw CLI::ValidationError(
+               "--view", "dof, sharp, coc, sat, split, reference or error, got '" + v + "'");
          },
-         "dof|sharp|coc|sat|split (default dof)")
+         "dof|sharp|coc|sat|split|reference|error (default dof)")
       ->type_name("NAME");
   app.add_option_function<std::string>(
          "--dof-pass",
@@ -187,6 +188,129 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
       ->type_name("NAME");
   app.add_flag_callback(
       "--cpu", [&] { s.backend = SatBackend::Cpu; }, "the same as --backend cpu");
+  app.add_option_function<std::string>(
+         "--dof",
+         [&](const std::string& v) {
+           if (!scandof::dof::parse_method(v, &s.dof_method))
+             throw CLI::ValidationError("--dof", "gather, spread or layered, got '" + v + "'");
+         },
+         "depth-of-field method: gather (the paper's, default), spread\n"
+         "(rectangle spreading), layered (spread per depth layer)")
+      ->type_name("NAME");
+  app.add_option_function<std::string>(
+         "--shape",
+         [&](const std::string& v) {
+           if (!scandof::dof::parse_shape(v, &s.dof_shape))
+             throw CLI::ValidationError("--shape", "box, octagon or disc, got '" + v + "'");
+         },
+         "kernel shape: box (default), octagon, disc")
+      ->type_name("NAME");
+  app.add_option_function<std::string>(
+         "--disc-k",
+         [&](const std::string& v) {
+           s.disc_boxes =
+               static_cast<int>(checked_int("--disc-k", v, 1, scandof::dof::kMaxDiscBoxes));
+         },
+         "boxes stacked into the disc shape, 1..8 (default 4)")
+      ->type_name("K");
+  app.add_option_function<std::string>(
+         "--layers",
+         [&](const std::string& v) {
+           s.layers = static_cast<int>(checked_int("--layers", v, 2, scandof::dof::kMaxLayers));
+         },
+         "depth layers of --dof layered, 2..8 (default 3)")
+      ->type_name("K");
+  app.add_option_function<std::string>(
+         "--reference",
+         [&](const std::string& v) {
+           s.reference_samples = static_cast<int>(checked_int("--reference", v, 1, 65536));
+           o.quality = true;
+         },
+         "lens samples of the reference (default 256); headless: score the\n"
+         "run against it (quality in --report)")
+      ->type_name("N");
+  app.add_flag("--quality", o.quality,
+               "headless: score the run against the lens reference (--report)");
+  app.add_flag_callback(
+      "--reference-unclamped", [&] { s.reference_clamp = false; },
+      "the reference's lens is not clamped at --max-radius (a real lens)");
+  app.add_option("--out-reference", o.out_reference, "the lens reference of the last frame")
+      ->type_name("FILE.png");
+  app.add_flag("--all-methods", o.all_methods,
+               "headless: run every method x shape, each timed and scored against\n"
+               "the reference (into --report)");
+  app.add_option("--method-images", o.method_images,
+                 "headless: write sharp, reference, each method and its error map\n"
+                 "as PNGs into DIR (with --all-methods or --quality)")
+      ->type_name("DIR");
+  app.add_option("--method-sheet", o.method_sheet,
+                 "headless: the same images on one PNG (sharp, reference, then each\n"
+                 "method beside its error map; tiles at most 480 px wide)")
+      ->type_name("FILE.png");
+  app.add_option("--view-preset", o.view_preset,
+                 "default (the start focus) | near-blur (focus 30, red teapot blurred\n"
+                 "in front) | focus8: the results/dof views; still scene")
+      ->check(CLI::IsMember({"default", "near-blur", "focus8"}))
+      ->type_name("NAME");
+  app.add_flag("--physical", s.physical,
+               "physical camera: aperture and field of view from --focal-length,\n"
+               "--f-number, --sensor-width; focus in metres (scene unit = 1 m)");
+  app.add_option_function<std::string>(
+         "--focal-length",
+         [&](const std::string& v) {
+           s.lens.focal_length_mm = checked_float("--focal-length", v, 0, true);
+         },
+         "physical camera: focal length in mm (default 50)")
+      ->type_name("MM");
+  app.add_option_function<std::string>(
+         "--f-number",
+         [&](const std::string& v) { s.lens.f_number = checked_float("--f-number", v, 0, true); },
+         "physical camera: f-number (default 2)")
+      ->type_name("N");
+  app.add_option_function<std::string>(
+         "--sensor-width",
+         [&](const std::string& v) {
+           s.lens.sensor_width_mm = checked_float("--sensor-width", v, 0, true);
+         },
+         "physical camera: sensor width in mm (default 36)")
+      ->type_name("MM");
+  app.add_option_function<std::string>(
+         "--autofocus",
+         [&](const std::string& v) {
+           for (int k = 0; k < kNumAutofocus; ++k) {
+             if (v == to_string(static_cast<Autofocus>(k))) {
+               s.autofocus = static_cast<Autofocus>(k);
+               return;
+             }
+           }
+           throw CLI::ValidationError("--autofocus",
+                                      "off, cursor, centre or teapot, got '" + v + "'");
+         },
+         "off (default) | cursor | centre | teapot (see --focus-teapot)")
+      ->type_name("MODE");
+  app.add_option_function<std::string>(
+         "--focus-teapot",
+         [&](const std::string& v) {
+           s.autofocus_teapot = static_cast<int>(checked_int("--focus-teapot", v, 0, 4));
+         },
+         "autofocus teapot: 0 (red, near) .. 4 (white, far)")
+      ->type_name("I");
+  app.add_option_function<std::string>(
+         "--focus-speed",
+         [&](const std::string& v) { s.focus_speed = checked_float("--focus-speed", v, 0, true); },
+         "focus pull rate per second, in dioptres (default 4)")
+      ->type_name("R");
+  app.add_option_function<std::string>(
+         "--anisotropy",
+         [&](const std::string& v) { s.anisotropy = checked_float("--anisotropy", v, 1, false); },
+         "anisotropic filtering of the textures (default 16, clamped to the\n"
+         "GPU's limit; 1 = off)")
+      ->type_name("X");
+  app.add_option_function<std::string>(
+         "--msaa",
+         [&](const std::string& v) { s.msaa = static_cast<int>(checked_int("--msaa", v, 1, 16)); },
+         "scene samples per pixel, resolved before the SAT (default 1 = off)")
+      ->type_name("N");
   app.add_flag_callback(
       "--no-animate", [&] { s.animate = false; }, "still scene (deterministic frames)");
   app.add_flag_callback(
@@ -250,6 +374,15 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
     return rc == 0 ? 0 : kExitBadArguments;
   }
   if (o.headless && o.frames < 0) o.frames = 60;
+  if (!o.view_preset.empty()) {
+    // The three views of results/dof: the default camera, a still scene, and a focal distance
+    // (unless --focus says otherwise).
+    s.animate = false;
+    if (app.count("--focus") == 0)
+      s.focus_distance = o.view_preset == "near-blur" ? 30.0f
+                         : o.view_preset == "focus8"  ? 8.0f
+                                                      : Settings{}.focus_distance;
+  }
   // Flags that would be ignored without a word, refused instead (issue 10, class 8).
   auto refuse = [&](const std::string& why) {
     std::fprintf(stderr, "scandof: %s\n", why.c_str());

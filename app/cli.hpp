@@ -32,6 +32,15 @@ struct Options {
   // print the table, add it to the report. Window: open the Primitives window and run it once.
   bool primitives = false;
   int prim_log2 = 22;
+  // Depth of field against the lens reference (headless): quality = score the chosen run (and
+  // every --all-methods run) against the reference; method_images = write each method's image and
+  // error map there (results/dof).
+  bool quality = false;
+  bool all_methods = false;
+  std::string out_reference;  // the reference as PNG (headless and window)
+  std::string method_images;  // folder
+  std::string method_sheet;   // one PNG of every image, downscaled (GPU machines return few files)
+  std::string view_preset;    // default | near-blur | focus8 (sets focus, stills the scene)
   Settings settings;
 };
 

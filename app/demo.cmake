@@ -11,7 +11,8 @@ set(_scandof_sources
   renderer.cpp teapot.cpp image_io.cpp                # GL passes (GL RAII, shader loader and
                                                       # contexts: scandof_glsat, gl_sat.cmake)
   sat_stage.cpp cuda_gl_interop.cpp sat_analysis.cpp  # SAT build, interop RAII, measurements
-  ui.cpp primitives_panel.cpp primitives_host.cpp)    # panels; primitives benchmark (host half)
+  ui.cpp ui_dof.cpp                                   # panels: main, depth-of-field methods
+  primitives_panel.cpp primitives_host.cpp)           # primitives benchmark (host half)
 list(TRANSFORM _scandof_sources PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
 add_executable(scandof ${_scandof_sources})
 # The primitives benchmark's GPU half calls CUB, so it needs nvcc: only in CUDA builds (without,

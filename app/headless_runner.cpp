@@ -6,7 +6,9 @@
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "image_io.hpp"
 #include "primitives_bench.hpp"
 #include "report.hpp"
+#include "scandof/image_metrics.hpp"
 #include "ui.hpp"
 
 namespace demo {
@@ -22,6 +25,50 @@ namespace demo {
 namespace {
 
 constexpr int kWarmupFrames = 5;
+
+// --method-sheet: every image of a --all-methods run on one PNG, small enough to come back from a
+// GPU machine (the tiles: sharp, reference, then each method beside its error map, two per row,
+// each the frame box-filtered down by the integer factor that makes it at most kSheetTileW wide).
+constexpr int kSheetTileW = 480;
+struct SheetTiles {
+  int w = 0, h = 0, factor = 1;             // the frame size and the reduction
+  std::vector<std::vector<uint8_t>> tiles;  // RGBA8, (w / factor) x (h / factor), bottom-up
+
+  void add(const uint8_t* rgba) {
+    factor = (w + kSheetTileW - 1) / kSheetTileW;
+    const int tw = w / factor, th = h / factor, n = factor * factor;
+    std::vector<uint8_t> t(static_cast<std::size_t>(tw) * th * 4);
+    for (int y = 0; y < th; ++y)
+      for (int x = 0; x < tw; ++x)
+        for (int c = 0; c < 4; ++c) {
+          int sum = 0;
+          for (int dy = 0; dy < factor; ++dy)
+            for (int dx = 0; dx < factor; ++dx)
+              sum +=
+                  rgba[((static_cast<std::size_t>(y) * factor + dy) * w + x * factor + dx) * 4 + c];
+          t[(static_cast<std::size_t>(y) * tw + x) * 4 + c] =
+              static_cast<uint8_t>((sum + n / 2) / n);
+        }
+    tiles.push_back(std::move(t));
+  }
+  // Two tiles per row, top row first in the picture.
+  void write(const std::string& path) const {
+    const int tw = w / factor, th = h / factor, rows = (static_cast<int>(tiles.size()) + 1) / 2;
+    const int sw = 2 * tw, sh = rows * th;
+    std::vector<uint8_t> sheet(static_cast<std::size_t>(sw) * sh * 4, 0);
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+      const int col = static_cast<int>(i % 2), row = static_cast<int>(i / 2);
+      // Bottom-up sheet: tile row 0 of the picture's top tile row sits at sheet row sh - th.
+      const int y0 = sh - (row + 1) * th;
+      for (int y = 0; y < th; ++y)
+        std::copy_n(&tiles[i][static_cast<std::size_t>(y) * tw * 4], tw * 4,
+                    &sheet[(static_cast<std::size_t>(y0 + y) * sw + col * tw) * 4]);
+    }
+    write_png_bottom_up(path, sw, sh, sheet.data());
+    std::fprintf(stderr, "[scandof] method sheet written: %s (%zu tiles of %dx%d)\n", path.c_str(),
+                 tiles.size(), tw, th);
+  }
+};
 
 // --primitives: every entry of the headless set once (GPU half, then the CPU check), the table on
 // stdout. Needs no GL, so it runs before the context exists.
@@ -170,7 +217,90 @@ int run_headless(const Options& o, const std::string& res) {
   const std::string label = chosen.method != scandof::SatMethod::Paper
                                 ? scandof::to_string(chosen.method)
                                 : scandof::to_string(chosen.variant);
-  report.runs.push_back(run(label));  // the chosen configuration last: its frame is the one saved
+  auto dof_label = [](const Settings& s) {
+    return std::string(scandof::dof::to_string(s.dof_method)) + "/" +
+           scandof::dof::to_string(s.dof_shape);
+  };
+  SheetTiles sheet;
+  sheet.w = o.width;
+  sheet.h = o.height;
+  std::vector<std::string> sheet_methods;  // in sheet order
+  // Scores the frame just run against the lens reference (rendered once per camera, time and
+  // lens: a still scene renders it once for every method), and writes its images.
+  auto score = [&](RunMedians* r) {
+    r->quality = app.compare_with_reference();
+    const QualityResult& q = r->quality;
+    std::fprintf(stderr,
+                 "[quality] %-15s %-8s PSNR %7.3f dB  SSIM %.4f  edge PSNR %7.3f dB  edge SSIM "
+                 "%.4f  (DoF %.3f ms, %d lens samples)\n",
+                 q.method.c_str(), r->dof_pass.c_str(), q.q.psnr_db, q.q.ssim, q.q.edge_psnr_db,
+                 q.q.edge_ssim, r->dof_ms, q.reference_samples);
+    if (o.method_images.empty() && o.method_sheet.empty()) return;
+    if (std::find(sheet_methods.begin(), sheet_methods.end(), q.method) != sheet_methods.end())
+      return;  // the chosen run repeats one of --all-methods
+    sheet_methods.push_back(q.method);
+    const int w = app.renderer.width(), h = app.renderer.height();
+    const std::vector<uint8_t> px = app.renderer.read_rgba(app.renderer.output_texture());
+    std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
+    scandof::metrics::rgba8_to_rgb(px.data(), w, h, rgb.data());
+    const std::vector<uint8_t> err = app.error_map(rgb);
+    if (!o.method_sheet.empty()) {
+      sheet.add(px.data());
+      sheet.add(err.data());
+    }
+    if (o.method_images.empty()) return;
+    std::string base = o.method_images + "/" + q.method;
+    for (char& c : base)
+      if (c == '/' && &c > &base[o.method_images.size()]) c = '_';
+    write_png_bottom_up(base + ".png", w, h, px.data());
+    write_png_bottom_up(base + "_error.png", w, h, err.data());
+  };
+  if (!o.method_images.empty()) std::filesystem::create_directories(o.method_images);
+  if (o.all_methods) {
+    for (int m = 0; m < 3; ++m) {
+      for (int sh = 0; sh < 3; ++sh) {
+        app.settings.dof_method = static_cast<scandof::dof::Method>(m);
+        app.settings.dof_shape = static_cast<scandof::dof::Shape>(sh);
+        RunMedians r = run(label);
+        r.dof = dof_label(app.settings);
+        r.dof_message = app.dof_message();
+        score(&r);
+        report.runs.push_back(std::move(r));
+      }
+    }
+    app.settings = chosen;
+  }
+  {
+    RunMedians r = run(label);  // the chosen configuration last: its frame is the one saved
+    r.dof = dof_label(app.settings);
+    r.dof_message = app.dof_message();
+    if (o.quality || o.all_methods) {
+      score(&r);
+      app.frame(o.width, o.height, 0.0f);  // the reference / error views show the new reference
+    }
+    report.runs.push_back(std::move(r));
+  }
+  if (!o.method_sheet.empty() && app.quality().valid) {
+    // Sharp frame and reference first: they head the sheet.
+    SheetTiles head = sheet;
+    head.tiles.clear();
+    head.add(app.renderer.read_rgba(app.renderer.color_texture()).data());
+    std::vector<uint8_t> ref(app.reference().size() / 3 * 4);
+    scandof::metrics::rgb_to_rgba8(app.reference().data(), o.width, o.height, ref.data());
+    head.add(ref.data());
+    for (auto& t : sheet.tiles) head.tiles.push_back(std::move(t));
+    head.write(o.method_sheet);
+  }
+  if (!o.method_images.empty() && app.quality().valid) {
+    const std::vector<uint8_t> px = app.renderer.read_rgba(app.renderer.color_texture());
+    write_png_bottom_up(o.method_images + "/sharp.png", app.renderer.width(), app.renderer.height(),
+                        px.data());
+    app.write_reference_png(o.method_images + "/reference.png");
+  }
+  if (!o.out_reference.empty()) {
+    app.write_reference_png(o.out_reference);
+    report.reference_png = o.out_reference;
+  }
   for (const auto& r : report.runs) {
     std::fprintf(stderr, "[scandof] %-15s", r.variant.c_str());
     for (const auto& [k, v] : r.stages) std::fprintf(stderr, " %s=%.4f", k.c_str(), v);

@@ -1,6 +1,7 @@
 #include "renderer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "image_io.hpp"
+#include "scandof/dof.hpp"
 #include "shared.h"
 
 namespace demo {
@@ -21,16 +23,28 @@ glm::mat4 model_matrix(float x, float y, float z, float yaw, float scale) {
   return glm::scale(glm::rotate(t, yaw, glm::vec3(0.0f, 1.0f, 0.0f)), glm::vec3(scale));
 }
 
+// A parallelogram from (x0, y0, z0) along u and v as an n x m grid of quads (uv 0..1 across it).
+// A grid, not two triangles: the lens reference's clamped shift (scene.vert) is exact at vertices
+// only, so big triangles would bend it; the sharp frame is the same either way.
 Mesh quad(float x0, float y0, float z0, float ux, float uy, float uz, float vx, float vy, float vz,
-          float nx, float ny, float nz) {
-  Mesh m;
-  for (int i = 0; i < 4; ++i) {
-    float a = (i & 1) ? 1.f : 0.f, b = (i & 2) ? 1.f : 0.f;
-    m.vertices.push_back(MeshVertex{
-        {x0 + a * ux + b * vx, y0 + a * uy + b * vy, z0 + a * uz + b * vz}, {nx, ny, nz}, {a, b}});
+          float nx, float ny, float nz, int n = 1, int m = 1) {
+  Mesh mesh;
+  for (int j = 0; j <= m; ++j) {
+    for (int i = 0; i <= n; ++i) {
+      const float a = static_cast<float>(i) / n, b = static_cast<float>(j) / m;
+      mesh.vertices.push_back(
+          MeshVertex{{x0 + a * ux + b * vx, y0 + a * uy + b * vy, z0 + a * uz + b * vz},
+                     {nx, ny, nz},
+                     {a, b}});
+    }
   }
-  m.indices = {0, 1, 2, 2, 1, 3};
-  return m;
+  for (int j = 0; j < m; ++j) {
+    for (int i = 0; i < n; ++i) {
+      const uint32_t k = static_cast<uint32_t>(j * (n + 1) + i), up = static_cast<uint32_t>(n + 1);
+      mesh.indices.insert(mesh.indices.end(), {k, k + 1, k + up, k + up, k + 1, k + up + 1});
+    }
+  }
+  return mesh;
 }
 
 // Placement of the teapots: clearly separated depths from near the camera to the back wall.
@@ -45,16 +59,45 @@ constexpr TeapotPlace kTeapots[] = {
     {-4.5f, -17.0f, 0.95f, 0.3f, 0.85f, 0.85f, 0.88f},  // far, white porcelain
 };
 constexpr float kWallZ = -24.0f;
+static_assert(sizeof kTeapots / sizeof *kTeapots == kNumTeapots, "kNumTeapots");
+
+// Anisotropic filtering: core in GL 4.6 and the same enums as the EXT/ARB extensions (glad here
+// loads GL 4.5, so they are spelled out).
+constexpr GLenum kTextureMaxAnisotropy = 0x84FE, kMaxTextureMaxAnisotropy = 0x84FF;
+
+bool has_anisotropy() {
+  GLint major = 0, minor = 0;
+  glGetIntegerv(GL_MAJOR_VERSION, &major);
+  glGetIntegerv(GL_MINOR_VERSION, &minor);
+  if (major > 4 || (major == 4 && minor >= 6)) return true;
+  GLint n = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+  for (GLint i = 0; i < n; ++i) {
+    const char* e = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, i));
+    if (e && (std::string(e) == "GL_EXT_texture_filter_anisotropic" ||
+              std::string(e) == "GL_ARB_texture_filter_anisotropic"))
+      return true;
+  }
+  return false;
+}
 
 }  // namespace
+
+glm::vec3 teapot_position(int i) {
+  const TeapotPlace& t = kTeapots[std::clamp(i, 0, kNumTeapots - 1)];
+  return glm::vec3(t.x, 0.8f * t.scale, t.z);  // the body's centre (the teapot is ~1.6 high)
+}
 
 Renderer::Renderer(const std::string& resources, int tessellation) : res_(resources) {
   teapot_data_ = load_bezier_patches(res_ + "/assets/teapot.txt");
   set_tessellation(tessellation);
-  floor_ = upload(quad(-60, 0, 40, 120, 0, 0, 0, 0, -120, 0, 1, 0));
-  wall_ = upload(quad(-60, -1, kWallZ, 120, 0, 0, 0, 40, 0, 0, 0, 1));
+  floor_ = upload(quad(-60, 0, 40, 120, 0, 0, 0, 0, -120, 0, 1, 0, 120, 120));  // 1 m cells
+  wall_ = upload(quad(-60, -1, kWallZ, 120, 0, 0, 0, 40, 0, 0, 0, 1, 120, 40));
   load_textures();
   scene_prog_ = build_program(res_ + "/shaders", "scene.vert", "scene.frag");
+  accum_prog_ = build_program(res_ + "/shaders", "fullscreen.vert", "accum.frag");
+  accum_ms_prog_ = build_program(res_ + "/shaders", "fullscreen.vert", "accum.frag", {"MSAA 1"});
+  resolve_prog_ = build_program(res_ + "/shaders", "fullscreen.vert", "resolve.frag");
   set_sat_format(scandof::SatFormat::U32);
   empty_vao_ = make_vertex_array();
 }
@@ -136,6 +179,49 @@ void Renderer::load_textures() {
   };
   floor_tex_ = load("floor.png");
   wall_tex_ = load("wall.png");
+  if (has_anisotropy()) glGetFloatv(kMaxTextureMaxAnisotropy, &max_aniso_);
+}
+
+float Renderer::set_anisotropy(float a) {
+  aniso_ = std::clamp(a, 1.0f, max_aniso_);
+  if (max_aniso_ > 1.0f)
+    for (GLuint t : {floor_tex_.get(), wall_tex_.get()})
+      glTextureParameterf(t, kTextureMaxAnisotropy, aniso_);
+  return aniso_;
+}
+
+void Renderer::set_msaa(int samples) {
+  GLint max_samples = 1;
+  glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+  msaa_ = std::clamp(samples, 1, std::max(1, static_cast<int>(max_samples)));
+  if (width_ > 0) make_msaa_targets();
+}
+
+void Renderer::make_msaa_targets() {
+  ms_color_ = {};
+  ms_viewz_ = {};
+  ms_depth_ = {};
+  ms_fbo_ = {};
+  if (msaa_ <= 1) return;
+  ms_color_ = make_texture(GL_TEXTURE_2D_MULTISAMPLE);
+  glTextureStorage2DMultisample(ms_color_.get(), msaa_, GL_RGBA8, width_, height_, GL_TRUE);
+  ms_viewz_ = make_texture(GL_TEXTURE_2D_MULTISAMPLE);
+  glTextureStorage2DMultisample(ms_viewz_.get(), msaa_, GL_R32F, width_, height_, GL_TRUE);
+  ms_depth_ = make_texture(GL_TEXTURE_2D_MULTISAMPLE);
+  glTextureStorage2DMultisample(ms_depth_.get(), msaa_, GL_DEPTH_COMPONENT32F, width_, height_,
+                                GL_TRUE);
+  ms_fbo_ = make_framebuffer();
+  glNamedFramebufferTexture(ms_fbo_.get(), GL_COLOR_ATTACHMENT0 + SCENE_OUT_COLOR, ms_color_.get(),
+                            0);
+  glNamedFramebufferTexture(ms_fbo_.get(), GL_COLOR_ATTACHMENT0 + SCENE_OUT_VIEWZ, ms_viewz_.get(),
+                            0);
+  glNamedFramebufferTexture(ms_fbo_.get(), GL_DEPTH_ATTACHMENT, ms_depth_.get(), 0);
+  const GLenum bufs[2] = {GL_COLOR_ATTACHMENT0 + SCENE_OUT_COLOR,
+                          GL_COLOR_ATTACHMENT0 + SCENE_OUT_VIEWZ};
+  glNamedFramebufferDrawBuffers(ms_fbo_.get(), 2, bufs);
+  if (glCheckNamedFramebufferStatus(ms_fbo_.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+    throw std::runtime_error("MSAA framebuffer incomplete at " + std::to_string(msaa_) +
+                             " samples");
 }
 
 void Renderer::resize(int width, int height) {
@@ -172,28 +258,56 @@ void Renderer::resize(int width, int height) {
     if (glCheckNamedFramebufferStatus(f, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
       throw std::runtime_error("framebuffer incomplete at " + std::to_string(width) + "x" +
                                std::to_string(height));
+  make_msaa_targets();
+  ref_color_ = {};  // the reference's targets follow on its next use
+  ref_depth_ = {};
+  ref_accum_ = {};
+  ref_fbo_ = {};
+  accum_fbo_ = {};
 }
 
+namespace {
+const GLfloat kSky[4] = {0.55f, 0.68f, 0.85f, 1.0f};
+}  // namespace
+
 void Renderer::render_scene(const Camera& cam, float time_s, GlTimer* frame_timer) {
-  glBindFramebuffer(GL_FRAMEBUFFER, scene_fbo_.get());
+  const GLuint fbo = msaa_ > 1 ? ms_fbo_.get() : scene_fbo_.get();
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
   glViewport(0, 0, width_, height_);
   glEnable(GL_DEPTH_TEST);
   glDisable(GL_BLEND);
   glDisable(GL_CULL_FACE);
-  const GLfloat sky[4] = {0.55f, 0.68f, 0.85f, 1.0f};
   const GLfloat far_z[4] = {Camera::kFar, 0, 0, 0};  // the sky is as far as the far plane
   const GLfloat depth_one = 1.0f;
-  glClearNamedFramebufferfv(scene_fbo_.get(), GL_COLOR, SCENE_OUT_COLOR, sky);
-  glClearNamedFramebufferfv(scene_fbo_.get(), GL_COLOR, SCENE_OUT_VIEWZ, far_z);
-  glClearNamedFramebufferfv(scene_fbo_.get(), GL_DEPTH, 0, &depth_one);
+  glClearNamedFramebufferfv(fbo, GL_COLOR, SCENE_OUT_COLOR, kSky);
+  glClearNamedFramebufferfv(fbo, GL_COLOR, SCENE_OUT_VIEWZ, far_z);
+  glClearNamedFramebufferfv(fbo, GL_DEPTH, 0, &depth_one);
   // Timers start after the clears: the first writes to textures CUDA read last frame are where GL
   // waits for that frame's unmap, and that wait belongs to the previous frame, not to this one.
   if (frame_timer) frame_timer->begin();
   scene_timer.begin();
+  glUseProgram(scene_prog_.get());
+  glUniform4f(SCENE_LOC_LENS, 0.0f, 1.0f, -1.0f, 0.0f);  // pinhole
+  draw_scene(cam, time_s);
+  if (msaa_ > 1) {
+    // Resolve into the single-sample colour and view-z textures the SAT and DoF passes read.
+    glBindFramebuffer(GL_FRAMEBUFFER, scene_fbo_.get());
+    glDisable(GL_DEPTH_TEST);
+    glUseProgram(resolve_prog_.get());
+    glBindTextureUnit(RESOLVE_UNIT_COLOR, ms_color_.get());
+    glBindTextureUnit(RESOLVE_UNIT_VIEWZ, ms_viewz_.get());
+    glUniform1i(RESOLVE_LOC_SAMPLES, msaa_);
+    glBindVertexArray(empty_vao_.get());
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+  }
+  scene_timer.end();
+}
 
+void Renderer::draw_scene(const Camera& cam, float time_s) {
   const glm::vec3 eye = cam.eye();
   const glm::mat4 vp = cam.view_proj(static_cast<float>(width_) / height_);
-  glUseProgram(scene_prog_.get());
+  glUniform2f(SCENE_LOC_VIEWPORT, static_cast<float>(width_), static_cast<float>(height_));
   glUniformMatrix4fv(SCENE_LOC_VIEW_PROJ, 1, GL_FALSE, glm::value_ptr(vp));
   glUniform3fv(SCENE_LOC_EYE, 1, glm::value_ptr(eye));
   const GLint l_color = SCENE_LOC_COLOR, l_tex = SCENE_LOC_TEXTURED, l_uv = SCENE_LOC_UV_SCALE,
@@ -235,7 +349,84 @@ void Renderer::render_scene(const Camera& cam, float time_s, GlTimer* frame_time
     draw(teapot_, model_matrix(t.x, 0.0f, t.z, spin, t.scale));
   }
   glBindVertexArray(0);
-  scene_timer.end();
+}
+
+std::vector<float> Renderer::render_reference(const Camera& cam, float time_s, float aperture_px,
+                                              float focus, float max_radius, bool clamp,
+                                              int samples) {
+  if (samples < 1) throw std::invalid_argument("the lens reference needs at least one sample");
+  if (!ref_fbo_ || ref_samples_ != msaa_) {
+    ref_samples_ = msaa_;
+    if (msaa_ > 1) {
+      ref_color_ = make_texture(GL_TEXTURE_2D_MULTISAMPLE);
+      glTextureStorage2DMultisample(ref_color_.get(), msaa_, GL_RGBA8, width_, height_, GL_TRUE);
+      ref_depth_ = make_texture(GL_TEXTURE_2D_MULTISAMPLE);
+      glTextureStorage2DMultisample(ref_depth_.get(), msaa_, GL_DEPTH_COMPONENT32F, width_, height_,
+                                    GL_TRUE);
+    } else {
+      ref_color_ = make_texture(GL_TEXTURE_2D);
+      glTextureStorage2D(ref_color_.get(), 1, GL_RGBA8, width_, height_);
+      ref_depth_ = make_texture(GL_TEXTURE_2D);
+      glTextureStorage2D(ref_depth_.get(), 1, GL_DEPTH_COMPONENT32F, width_, height_);
+    }
+    ref_accum_ = make_texture(GL_TEXTURE_2D);
+    glTextureStorage2D(ref_accum_.get(), 1, GL_RGBA32F, width_, height_);
+    ref_fbo_ = make_framebuffer();
+    glNamedFramebufferTexture(ref_fbo_.get(), GL_COLOR_ATTACHMENT0 + SCENE_OUT_COLOR,
+                              ref_color_.get(), 0);
+    glNamedFramebufferTexture(ref_fbo_.get(), GL_DEPTH_ATTACHMENT, ref_depth_.get(), 0);
+    static_assert(SCENE_OUT_COLOR == 0, "the reference keeps colour only (view z dropped)");
+    const GLenum bufs[2] = {GL_COLOR_ATTACHMENT0, GL_NONE};
+    glNamedFramebufferDrawBuffers(ref_fbo_.get(), 2, bufs);
+    accum_fbo_ = make_framebuffer();
+    glNamedFramebufferTexture(accum_fbo_.get(), GL_COLOR_ATTACHMENT0, ref_accum_.get(), 0);
+    for (GLuint f : {ref_fbo_.get(), accum_fbo_.get()})
+      if (glCheckNamedFramebufferStatus(f, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        throw std::runtime_error("lens reference framebuffer incomplete");
+  }
+  glFinish();
+  const auto t0 = std::chrono::steady_clock::now();
+  const GLfloat zero[4] = {0, 0, 0, 0};
+  const GLfloat depth_one = 1.0f;
+  glClearNamedFramebufferfv(accum_fbo_.get(), GL_COLOR, 0, zero);
+  glViewport(0, 0, width_, height_);
+  glDisable(GL_CULL_FACE);
+  for (int i = 0; i < samples; ++i) {
+    float lx = 0, ly = 0;
+    scandof::dof::lens_sample(i, samples, &lx, &ly);
+    glBindFramebuffer(GL_FRAMEBUFFER, ref_fbo_.get());
+    glEnable(GL_DEPTH_TEST);
+    glDisable(GL_BLEND);
+    glClearNamedFramebufferfv(ref_fbo_.get(), GL_COLOR, 0, kSky);
+    glClearNamedFramebufferfv(ref_fbo_.get(), GL_DEPTH, 0, &depth_one);
+    glUseProgram(scene_prog_.get());
+    glUniform2f(SCENE_LOC_LENS_SAMPLE, lx, ly);
+    glUniform4f(SCENE_LOC_LENS, aperture_px, focus, clamp ? max_radius : -1.0f, 0.0f);
+    draw_scene(cam, time_s);
+    // Add this sample's 8-bit frame (the sharp frame's own quantisation) into the float sum.
+    glBindFramebuffer(GL_FRAMEBUFFER, accum_fbo_.get());
+    glDisable(GL_DEPTH_TEST);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE);
+    glUseProgram(msaa_ > 1 ? accum_ms_prog_.get() : accum_prog_.get());
+    if (msaa_ > 1) glUniform1i(ACCUM_LOC_SAMPLES, msaa_);
+    glBindTextureUnit(ACCUM_UNIT_SAMPLE, ref_color_.get());
+    glBindVertexArray(empty_vao_.get());
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+  }
+  glDisable(GL_BLEND);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glFinish();
+  ref_render_ms_ =
+      std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::vector<float> rgb(static_cast<std::size_t>(width_) * height_ * 3);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glGetTextureImage(ref_accum_.get(), 0, GL_RGB, GL_FLOAT,
+                    static_cast<GLsizei>(rgb.size() * sizeof(float)), rgb.data());
+  const float inv = 1.0f / static_cast<float>(samples);
+  for (float& v : rgb) v *= inv;
+  return rgb;
 }
 
 void Renderer::render_dof(const Settings& s, GLuint sat_buffer) {
@@ -296,6 +487,19 @@ float Renderer::distance_at(int x, int y) {
   float z = Camera::kFar;
   glGetTextureSubImage(viewz_.get(), 0, x, y, 0, 1, 1, 1, GL_RED, GL_FLOAT, sizeof z, &z);
   return z >= Camera::kFar ? -1.0f : z;
+}
+
+std::vector<float> Renderer::read_viewz() const {
+  std::vector<float> z(static_cast<std::size_t>(width_) * height_);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glGetTextureImage(viewz_.get(), 0, GL_RED, GL_FLOAT, static_cast<GLsizei>(z.size() * 4),
+                    z.data());
+  return z;
+}
+
+void Renderer::upload_output(const uint8_t* rgba) {
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTextureSubImage2D(output_.get(), 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
 }
 
 std::vector<uint8_t> Renderer::read_rgba(GLuint texture) const {

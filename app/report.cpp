@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -44,7 +45,12 @@ RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>
   add("sat_ms", [](const FrameTimes& f) { return f.sat_ms; });
   const bool compute = !frames.empty() && frames.back().dof_pass == DofPass::Compute;
   m.dof_pass = frames.empty() ? "fragment" : frames.back().dof_pass_name();
-  add(compute ? "dof_compute_ms" : "dof_fragment_ms", [](const FrameTimes& f) { return f.dof_ms; });
+  const bool cpu = !frames.empty() && frames.back().dof_cpu;
+  add(cpu       ? "dof_cpu_ms"
+      : compute ? "dof_compute_ms"
+                : "dof_fragment_ms",
+      [](const FrameTimes& f) { return f.dof_ms; });
+  m.dof_ms = m.stages.back().second;
   add("frame_gpu_ms", [](const FrameTimes& f) { return f.frame_gpu_ms; });
   add("frame_cpu_ms", [](const FrameTimes& f) { return f.frame_cpu_ms; });
   add("frame_interval_ms", [](const FrameTimes& f) { return f.frame_interval_ms; });
@@ -67,6 +73,27 @@ void write_report(const std::string& path, const ReportInput& in) {
   j["max_radius"] = s.max_radius;
   j["format"] = scandof::to_string(s.format);
   j["method"] = scandof::to_string(s.method);
+  j["dof"] = std::string(scandof::dof::to_string(s.dof_method)) + "/" +
+             scandof::dof::to_string(s.dof_shape);
+  j["disc_boxes"] = s.disc_boxes;
+  j["layers"] = s.layers;
+  j["physical"] = s.physical;
+  if (s.physical)
+    j["lens"] = {{"focal_length_mm", s.lens.focal_length_mm},
+                 {"f_number", s.lens.f_number},
+                 {"sensor_width_mm", s.lens.sensor_width_mm},
+                 {"scene_unit", "1 m"}};
+  j["msaa"] = app.renderer.msaa();
+  j["anisotropy"] = s.anisotropy;
+  j["reference_samples"] = s.reference_samples;
+  j["reference_clamped"] = s.reference_clamp;
+  j["quality_note"] = std::string(kSsimNote) +
+                      "; reference = mean of reference_samples renders through a thin lens of "
+                      "radius lens_radius = A z_f / f_px (Fibonacci points), lens shift " +
+                      (s.reference_clamp ? "clamped at max_radius as the methods' CoC"
+                                         : "not clamped (a real lens)") +
+                      "; psnr 999 = identical images";
+  if (!in.reference_png.empty()) j["reference_png"] = in.reference_png;
   if (app.float_error() >= 0) j["float32_max_box_error"] = app.float_error();
   if (in.verify_ok >= 0) j["verify"] = {{"ok", in.verify_ok == 1}, {"message", in.verify_message}};
   j["note"] =
@@ -90,7 +117,29 @@ void write_report(const std::string& path, const ReportInput& in) {
     o["variant"] = r.variant;
     o["frames"] = r.frames;
     o["dof_pass"] = r.dof_pass;
+    if (!r.dof.empty()) o["dof"] = r.dof;
+    o["dof_ms"] = r.dof_ms;
+    if (!r.dof_message.empty()) o["dof_message"] = r.dof_message;
     for (const auto& [k, v] : r.stages) o[k] = v;
+    if (r.quality.valid) {
+      // NaN (an empty edge band) and +inf (identical images) are not JSON numbers: null / 999.
+      auto num = [](double v) -> nlohmann::ordered_json {
+        if (std::isnan(v)) return nullptr;
+        return std::isinf(v) ? 999.0 : v;
+      };
+      const QualityResult& q = r.quality;
+      o["quality"] = {{"psnr_db", num(q.q.psnr_db)},
+                      {"ssim", num(q.q.ssim)},
+                      {"edge_psnr_db", num(q.q.edge_psnr_db)},
+                      {"edge_ssim", num(q.q.edge_ssim)},
+                      {"reference_samples", q.reference_samples},
+                      {"dof_pass", q.dof_path},
+                      {"reference_ms", q.reference_ms},
+                      {"reference_render_ms", q.reference_render_ms},
+                      {"edge_pixels", q.q.edge_pixels},
+                      {"edge_radius_px", q.edge_radius},
+                      {"lens_radius", q.lens_radius}};
+    }
     runs.push_back(std::move(o));
   }
   j["runs"] = std::move(runs);

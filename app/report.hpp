@@ -16,8 +16,12 @@ namespace demo {
 struct RunMedians {
   std::string variant;  // the report's "variant" field: a scan variant or a SAT method's name
   int frames = 0;
-  std::string dof_pass;  // "compute" or "fragment": which DoF pass the frames ran
+  std::string dof_pass;  // "compute", "fragment" or "cpu": which DoF pass the frames ran
   std::vector<std::pair<std::string, float>> stages;
+  std::string dof;          // "gather/box" etc.: the depth-of-field method and shape
+  float dof_ms = 0;         // median of FrameTimes::dof_ms (the pass that ran)
+  std::string dof_message;  // why the method did not run where asked (CPU fallback), if so
+  QualityResult quality;    // against the lens reference, when asked (valid)
 };
 
 // Medians of the stages a run has: CUDA stages with a device, CPU-fallback stages without.
@@ -32,6 +36,7 @@ struct ReportInput {
   int verify_ok = -1;  // -1: not verified
   std::string verify_message;
   const std::vector<PrimResult>* primitives = nullptr;
+  std::string reference_png;  // --out-reference, when written
 };
 
 // Throws std::runtime_error naming the path when it cannot be written.

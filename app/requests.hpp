@@ -12,6 +12,9 @@ struct Requests {
   bool run_primitives = false;       // the Primitives window's Run button (or --primitives)
   bool focus_at_pixel = false;       // a click: focus on the scene point under (focus_x, focus_y)
   int focus_x = 0, focus_y = 0;      // GL pixel coordinates (bottom-left origin)
+  bool compare_reference = false;    // "Compare with reference": render the lens reference, score
+  bool hover = false;                // the cursor is over the scene (not a panel) at hover_x/y:
+  int hover_x = 0, hover_y = 0;      // autofocus "cursor" follows it (GL pixel coordinates)
   bool quit = false;                 // Esc
 };
 

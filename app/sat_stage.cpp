@@ -1,6 +1,7 @@
 #include "sat_stage.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,6 +37,7 @@ struct SatStage::Cuda {
   scandof::util::Stream stream;
   CudaGlRegistration color, sat, viewz, output;
   scandof::util::EventRing ring{kNumMarks};
+  scandof::DofGpu dof;  // every DoF method on the GPU; owns its scratch
 };
 #else
 struct SatStage::Cuda {};
@@ -164,10 +166,10 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
       ScopedMap map({c.color.get(), c.sat.get(), c.viewz.get(), c.output.get()}, count, stream);
       times_.map_ms = ms_since(t0);
       c.ring.record(kAfterMap, stream);
+      const scandof::util::TextureObject rgba(map.array(0));  // the SAT's input and DofGpu's
       {
-        const scandof::util::TextureObject tex(map.array(0));
         scandof::SatInput in;
-        in.texture = tex.get();
+        in.texture = rgba.get();
         in.width = width_;
         in.height = height_;
         c.builder.build(in, map.pointer(1), s.format, s.method, s.variant, stream,
@@ -177,15 +179,26 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
       if (dof) {
         const scandof::util::TextureObject viewz(map.array(2));
         const scandof::util::SurfaceObject out(map.array(3));
-        scandof::DofGatherArgs a;
-        a.sat = map.pointer(1);
-        a.format = s.format;
-        a.depth = viewz.get();
-        a.out = out.get();
-        a.width = width_;
-        a.height = height_;
-        a.params = {s.focus_distance, s.aperture, s.max_radius};
-        scandof::dof_gather(a, stream);
+        scandof::DofFrame f;
+        f.rgba = rgba.get();
+        f.depth = viewz.get();
+        f.sat = map.pointer(1);
+        f.format = s.format;
+        f.out = out.get();
+        f.width = width_;
+        f.height = height_;
+        try {
+          c.dof.render(s.dof_method, dof_params(s), f, stream);
+        } catch (const std::invalid_argument& e) {
+          // Not on the GPU yet (or bad parameters): the caller runs the CPU gold method instead.
+          gpu_missing_ |=
+              1u << (3 * static_cast<int>(s.dof_method) + static_cast<int>(s.dof_shape));
+          gpu_message_ = std::string(scandof::dof::to_string(s.dof_method)) + "/" +
+                         scandof::dof::to_string(s.dof_shape) +
+                         " not on the GPU, CPU gold path used: " + e.what();
+          std::fprintf(stderr, "[scandof] %s\n", gpu_message_.c_str());
+          dof = false;
+        }
       }
       c.ring.record(kAfterDof, stream);
       t0 = Clock::now();

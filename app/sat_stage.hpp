@@ -5,8 +5,9 @@
 // registered with CUDA once per size (read-only / write-discard / read-only / surface store,
 // cuda_gl_interop.*), mapped once per frame with a single map call; the library's SatBuilder
 // writes interleaved tables (16 bytes per pixel: a DoF corner is one load) straight into the
-// mapped buffer, and with the compute pass dof_gather (kernels/src/dof.cu) writes the blurred
-// frame into the output texture before the one unmap. Nothing
+// mapped buffer, and with the compute pass scandof::DofGpu (kernels/src/dof.cu: every method and
+// shape of scandof/dof.hpp it has) writes the blurred frame into the output texture before the one
+// unmap. Nothing
 // crosses to the host, and the frame never waits for the GPU: stage times are read a frame or more
 // later, once the GPU has passed them (as the GL timer queries are).
 // CPU fallback (no device, CUDA off, or forced): the frame is read back, the tables are built on
@@ -73,11 +74,18 @@ class SatStage {
   // (Re)creates the SAT buffer and the CUDA registrations for frame textures of this size.
   void resize(int width, int height, const FrameTextures& tex);
   // Builds the tables of the current colour texture into buffer() (GL may read them right after).
-  // With `dof` (CUDA path only) the compute DoF pass also writes the output texture; returns
-  // whether it did, so the caller knows whether the fragment pass must run instead.
+  // With `dof` (CUDA path only) scandof::DofGpu also writes the output texture with the method and
+  // shape of `s`, inside the same map; returns whether it did, so the caller knows whether the
+  // fragment pass or the CPU method must run instead. A method DofGpu cannot do (yet) throws
+  // std::invalid_argument there: caught, remembered (gpu_dof_missing), and false is returned.
   bool build(const Settings& s, SatTiming timing = SatTiming::Latest, bool dof = false);
   // Whether build(..., dof = true) can run the compute pass here.
   bool can_compute_dof() const { return using_cuda(); }
+  // Whether DofGpu said it cannot do this method and shape (then the CPU gold path runs), and why.
+  bool gpu_dof_missing(scandof::dof::Method m, scandof::dof::Shape sh) const {
+    return (gpu_missing_ >> (3 * static_cast<int>(m) + static_cast<int>(sh))) & 1u;
+  }
+  const std::string& gpu_dof_message() const { return gpu_message_; }
   GLuint buffer() const { return sat_buffer_.get(); }
   int width() const { return width_; }
   int height() const { return height_; }
@@ -100,6 +108,8 @@ class SatStage {
   FrameTextures tex_;
   int width_ = 0, height_ = 0;
   SatTimes times_;
+  unsigned gpu_missing_ = 0;  // bit 3 * method + shape: DofGpu threw "not implemented"
+  std::string gpu_message_;
 };
 
 }  // namespace demo

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "primitives_bench.hpp"
+#include "scandof/dof.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
 #include "shared.h"
@@ -18,9 +19,11 @@ enum class View : int {
   CircleOfConfusion = VIEW_COC,
   Sat = VIEW_SAT,
   Split = VIEW_SPLIT,
+  Reference = VIEW_REFERENCE,  // the lens reference (after "Compare with reference")
+  Error = VIEW_ERROR,          // heat map of |method - reference| per pixel
 };
 constexpr int kNumViews = NUM_VIEWS;
-const char* to_string(View v);  // the CLI's names: dof, sharp, coc, sat, split
+const char* to_string(View v);  // the CLI's names: dof, sharp, coc, sat, split, reference, error
 
 // Who builds the summed-area tables. Auto: CUDA when a device is usable, else GL compute shaders
 // when the context offers GL 4.3 compute (every AMD/Intel/Mesa GPU), else the CPU (read back,
@@ -37,6 +40,24 @@ enum class DofPass : int { Fragment = 0, Compute = 1 };
 constexpr int kNumDofPasses = 2;
 const char* to_string(DofPass p);  // the CLI's names: fragment, compute
 
+// Autofocus: where the focal distance is pulled to each frame (smoothly, at focus_speed).
+enum class Autofocus : int { Off = 0, Cursor = 1, Centre = 2, Teapot = 3 };
+constexpr int kNumAutofocus = 4;
+const char* to_string(Autofocus a);  // off, cursor, centre, teapot
+
+// A photographer's camera (Settings::physical). Scene unit = 1 metre: the teapots are about 0.5 m
+// tall at this scale, the wall 36 m from the default eye. Focal length also sets the field of view
+// (the sensor's height is sensor_width * H / W), so the lens and the picture agree.
+struct PhysicalCamera {
+  float focal_length_mm = 50.0f;
+  float f_number = 2.0f;
+  float sensor_width_mm = 36.0f;  // full frame
+  bool operator==(const PhysicalCamera& o) const {
+    return focal_length_mm == o.focal_length_mm && f_number == o.f_number &&
+           sensor_width_mm == o.sensor_width_mm;
+  }
+};
+
 struct Settings {
   // Lens (thin-lens model; distances in scene units along the view axis).
   float focus_distance = 20.0f;  // the blue teapot's depth in the start view (Camera)
@@ -49,6 +70,27 @@ struct Settings {
   scandof::SatFormat format = scandof::SatFormat::U32;
   SatBackend backend = SatBackend::Auto;
   DofPass dof_pass = DofPass::Compute;  // the fragment pass where compute cannot run (CPU path)
+  // Depth-of-field method and kernel shape (scandof/dof.hpp). The fragment pass does gather with
+  // the box only; every other choice runs scandof::DofGpu on the CUDA path, or the CPU gold
+  // implementation (dof::render) on a read-back frame where the GPU cannot do it (yet).
+  scandof::dof::Method dof_method = scandof::dof::Method::Gather;
+  scandof::dof::Shape dof_shape = scandof::dof::Shape::Box;
+  int disc_boxes = 4;  // k of the disc shape, 1..8
+  int layers = 3;      // K of layered, 2..8; 3 keeps an in-focus object out of the far layer
+  // The lens reference (accumulation over lens samples) for "Compare with reference".
+  int reference_samples = 256;
+  bool reference_clamp = true;  // lens shifts clamped at max_radius, as the CoC of the methods
+  float error_scale = 0.1f;     // "error" view: the heat map's full scale (RMS, [0, 1] units)
+  // Camera: physical mode (aperture from focal length, f-number, sensor; focus in metres).
+  bool physical = false;
+  PhysicalCamera lens;
+  Autofocus autofocus = Autofocus::Off;
+  int autofocus_teapot = 0;  // 0 = the near red one .. 4 = the far white one
+  float focus_speed = 4.0f;  // focus pull rate (1/s) in dioptres: 63 % of the way in 1/speed s
+  // The sharp frame: anisotropic filtering of the floor and wall textures (1 = off; clamped to the
+  // GPU's limit) and MSAA resolved before the SAT (1 = off).
+  float anisotropy = 16.0f;
+  int msaa = 1;
   // Scene and presentation.
   View view = View::DepthOfField;
   float split = 0.5f;     // split view: fraction of the width that shows the sharp image
@@ -66,5 +108,12 @@ struct Settings {
   bool operator==(const Settings& o) const;
   bool operator!=(const Settings& o) const { return !(*this == o); }
 };
+
+// The lens and method parameters of scandof::dof (aperture, focus, max radius, shape, k, K).
+scandof::dof::Params dof_params(const Settings& s);
+// Whether the fragment pass (shaders/dof.frag) can draw this method: gather with the box only.
+inline bool fragment_can_draw(const Settings& s) {
+  return s.dof_method == scandof::dof::Method::Gather && s.dof_shape == scandof::dof::Shape::Box;
+}
 
 }  // namespace demo

@@ -12,6 +12,7 @@
 
 #include "app.hpp"
 #include "camera_input.hpp"
+#include "ui_dof.hpp"
 
 namespace demo {
 
@@ -325,6 +326,7 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
     ImGui::SliderFloat("max radius", &s.max_radius, 0.0f, 64.0f, "%.1f px");
     ui_tip("Largest blur radius in pixels (the circle of confusion is clamped to it).");
   }
+  draw_dof_panel(app, req);  // ui_dof.cpp: method, reference, camera, sharp frame
   if (header("Summed-area tables", true, "How the tables the blur reads are built.")) {
     int v = static_cast<int>(s.variant);
     const char* names[scandof::kNumScanAlgorithms];
@@ -381,8 +383,9 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
     }
   }
   if (header("View", false, "Debug views, scene detail, animation, screenshot.")) {
-    const char* views[] = {"depth of field", "sharp", "circle of confusion", "SAT (normalised)",
-                           "split sharp | blurred"};
+    const char* views[] = {
+        "depth of field",        "sharp",          "circle of confusion", "SAT (normalised)",
+        "split sharp | blurred", "lens reference", "error vs reference"};
     static_assert(sizeof views / sizeof *views == kNumViews);
     int vw = static_cast<int>(s.view);
     if (ImGui::Combo("debug view", &vw, views, kNumViews)) s.view = static_cast<View>(vw);
@@ -552,6 +555,13 @@ void view_legend(const Settings& s) {
       break;
     case View::Split:
       ImGui::Text("left %.0f%%: sharp frame | right: depth of field", 100 * s.split);
+      break;
+    case View::Reference:
+      ImGui::TextUnformatted("Lens reference (\"Compare with reference\" renders it)");
+      break;
+    case View::Error:
+      ImGui::TextUnformatted("|method - lens reference|, RMS per pixel");
+      heat_legend(s.error_scale, 160.0f);  // ui_dof.cpp
       break;
     default:
       break;

@@ -229,6 +229,7 @@ int run_window(const Options& o, const std::string& res) {
       if (frame_no == 0) {
         req.compare_variants = o.compare;
         req.run_primitives = o.primitives;
+        req.compare_reference = o.quality;  // --reference N / --quality: "Compare with reference"
       }
       int ww = 1, wh = 1;
       glfwGetWindowSize(win, &ww, &wh);
@@ -287,6 +288,7 @@ int run_window(const Options& o, const std::string& res) {
       glfwSwapBuffers(win);
       if (done) {
         if (!o.screenshot.empty()) app.screenshot(o.screenshot);
+        if (!o.out_reference.empty()) app.write_reference_png(o.out_reference);
         if (!o.dump_sat.empty()) app.dump_sat(o.dump_sat);
         if (o.verify) {
           std::string msg;

@@ -11,7 +11,9 @@
 #define VIEW_COC 2
 #define VIEW_SAT 3
 #define VIEW_SPLIT 4
-#define NUM_VIEWS 5
+#define VIEW_REFERENCE 5  // dof.frag blurs as VIEW_DOF; App then shows the lens reference
+#define VIEW_ERROR 6      // likewise, then the heat map of |blurred - reference|
+#define NUM_VIEWS 7
 
 // Soft contact shadows under the teapots: at most this many (x, z, radius) blobs.
 #define MAX_BLOBS 8
@@ -26,8 +28,19 @@
 #define SCENE_LOC_SPECULAR 6
 #define SCENE_LOC_TEXTURED 7
 #define SCENE_LOC_BLOB_COUNT 8
-#define SCENE_LOC_BLOBS 9  // MAX_BLOBS consecutive locations
+#define SCENE_LOC_BLOBS 9         // MAX_BLOBS consecutive locations
+#define SCENE_LOC_LENS_SAMPLE 17  // vec2: lens point on the unit disc (reference)
+#define SCENE_LOC_LENS 18         // vec4: aperture px, focus, max radius (< 0: no clamp), 0
+#define SCENE_LOC_VIEWPORT 19     // vec2: frame size in pixels
 #define SCENE_UNIT_ALBEDO 0
+
+// accum.frag (the lens reference): adds one lens sample's frame into the float accumulator.
+#define ACCUM_UNIT_SAMPLE 0
+#define ACCUM_LOC_SAMPLES 0
+// resolve.frag (MSAA): averages colour, takes the nearest view z of the samples.
+#define RESOLVE_UNIT_COLOR 0
+#define RESOLVE_UNIT_VIEWZ 1
+#define RESOLVE_LOC_SAMPLES 0
 
 // dof.frag: uniform locations, texture units and the SAT buffer's binding.
 #define DOF_LOC_SIZE 0

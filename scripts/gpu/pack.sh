@@ -27,5 +27,5 @@ for lib in libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0;
 done
 for b in "${bins[@]}"; do gzip -c "$b" > "$out/$(basename "$b").gz"; done
 cp -r "$build/app/shaders" "$build/app/assets" "$out/" 2>/dev/null || cp -r "$here/shaders" "$here/assets" "$out/"
-cp "$here/scripts/gpu/validate.sh" "$here/scripts/gpu/frame.sh" "$out/"
+cp "$here/scripts/gpu/validate.sh" "$here/scripts/gpu/frame.sh" "$here/scripts/gpu/dof.sh" "$out/"
 du -sh "$out"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Depth of field against the lens reference for results/dof/ (issue 9), on the GPU machine from a
+# folder made by pack.sh (copy this file next to it):
+#   bash .gpu-final/dof.sh        -> $OUT/dof/{default,near-blur,focus8}.json and _sheet.png,
+#                                    msaa4_near-blur.json, dof.log (8 files: what comes back)
+# Then, here: copy $OUT/dof/* to results/dof/ and make the figures and tables:
+#   /usr/bin/python3 scripts/dof_compare.py --no-run --out results/dof
+# (the sheets hold every image at 480x270: sharp, reference, each method beside its error map).
+# Each view: every method x shape (--all-methods), 30 measured frames each (medians), scored against
+# a 256-sample lens reference at 1920x1080 (rendered once per view: a still scene). Then the
+# reference's own time at 1080p (5 renders, each logged), MSAA 4x, and --verify.
+set -u
+D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=${OUT:-/tmp/out}/dof; mkdir -p "$O"
+for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
+if ! ls /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json >/dev/null 2>&1; then
+  echo '{"file_format_version":"1.0.0","ICD":{"library_path":"libEGL_nvidia.so.0"}}' > /tmp/10_nvidia.json
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/tmp/10_nvidia.json
+fi
+S="$R $D/scandof --resources $D --headless"
+{
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  for view in ${VIEWS:-default near-blur focus8}; do  # VIEWS="near-blur" for one call per view
+    echo "== $view"
+    $S --size 1920x1080 --frames 30 --view-preset $view --all-methods --reference 256 \
+      --report "$O/$view.json" --method-sheet "$O/${view}_sheet.png" 2>&1 | \
+      grep -E "quality|lens reference|rror|not on the GPU"
+  done
+  echo "== reference time, 1920x1080, 256 samples (each line one render + read back)"
+  for i in 1 2 3 4 5; do
+    $S --size 1920x1080 --frames 1 --view-preset near-blur --reference 256 2>&1 | grep "lens reference"
+  done
+  echo "== MSAA 4x, near-blur, spread/disc"
+  $S --size 1920x1080 --frames 30 --view-preset near-blur --msaa 4 --dof spread --shape disc \
+    --reference 256 --report "$O/msaa4_near-blur.json" 2>&1 | grep -E "quality|rror"
+  echo "== verify (SAT exact, compute == fragment gather/box)"
+  $S --size 1920x1080 --frames 2 --verify --dof layered 2>&1 | grep -E "verify|DoF passes|rror"
+} 2>&1 | tee "$O/dof.log"
