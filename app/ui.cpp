@@ -418,6 +418,9 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
   ImGui::EndDisabled();
   ui_tip(cuda ? "Scan, stream compaction and radix sort of the library against CUB, timed."
               : "Scan, compaction and sort against CUB.\n\nDisabled: needs a CUDA device.");
+  // A spare row under the last control: at the bottom of a scrolled sidebar ImGui's scroll range
+  // (last frame's content height) came up a few pixels short and clipped it.
+  ImGui::Dummy(ImVec2(0, ImGui::GetFrameHeight()));
   ImGui::PopTextWrapPos();
   ImGui::PopItemWidth();
   content_h = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
