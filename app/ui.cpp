@@ -286,8 +286,13 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
   if (gpu) {
     ImGui::TextColored(kGood, "%s", app.sat->backend().c_str());
   } else {
-    // Said once, plainly: what works and what does not.
-    ImGui::TextColored(kWarn, "%s", app.sat->backend().c_str());
+    // Said once, plainly: what works and what does not. The why (which can be long: no device,
+    // no GL compute, a software rasterizer) in the tooltip, so the sidebar stays slim.
+    const std::string& why = app.sat->backend();
+    ImGui::TextColored(kWarn, "%s", why.substr(0, why.find(':')).c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("(why?)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", why.c_str());
     ImGui::TextWrapped(
         "Works: depth of field, focus, views, uint32/float32 tables. Needs a GPU backend "
         "(greyed out): scan variants, SAT methods, GPU stage timings, live variant bars; "
