@@ -367,6 +367,17 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
                  "folder with shaders/ and assets/ (default: next to the binary)")
       ->type_name("DIR");
 
+  app.footer(
+      "Errors and exit codes:\n"
+      "  0  success\n"
+      "  1  a failed run: a check failed (--verify, a primitive against the CPU reference), a\n"
+      "     file could not be read or written (full disk, missing folder, a directory; outputs\n"
+      "     are written to a temporary file and renamed, so an old file is never left half\n"
+      "     written), a GL/CUDA error, or a frame size beyond the GL implementation's limits\n"
+      "     (the message names the limit)\n"
+      "  2  wrong arguments: an unknown flag, a number out of its range, NaN, inf or garbage\n"
+      "     (--frames 0, --size 4294967360x64, --focus nan), or a flag that would be ignored\n"
+      "     (window mode: --report, or --exit/--screenshot without --frames)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

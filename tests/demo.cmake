@@ -84,6 +84,15 @@ for a in '--exit' '--screenshot x.png' '--report x.json'; do \
 msg=$(\"$S\" --headless --frames 1 --size 16384x16384 2>&1); rc=$?; \
 [ $rc -eq 1 ] && echo \"$msg\" | grep -q 'beyond this GL implementation' \
   || { echo \"16384x16384: exit $rc: $msg\"; exit 1; }; \
+\"$S\" --help | grep -q 'Errors and exit codes' || { echo 'no exit codes in --help'; exit 1; }; \
+for a in '--size 4294967360x64' '--frames 4294967297x' '--max-radius nan' '--focus -1' '--size 640x'; do \
+  \"$S\" --headless $a >/dev/null 2>&1; rc=$?; [ $rc -eq 2 ] || { echo \"$a: exit $rc, want 2\"; exit 1; }; done; \
+d=$(mktemp -d); echo keep > \"$d/old.png\"; \
+for t in \"$d\" \"$d/missing/x.png\" \"$d/old.png/x.png\"; do \
+  msg=$(\"$S\" --headless --size 32x24 --frames 1 --no-animate --out \"$t\" 2>&1); rc=$?; \
+  [ $rc -eq 1 ] && echo \"$msg\" | grep -q 'cannot write' || { echo \"--out $t: exit $rc: $msg\"; exit 1; }; done; \
+[ \"$(cat \"$d/old.png\")\" = keep ] || { echo 'an existing file was damaged'; exit 1; }; \
+ls -a \"$d\" | grep -q tmp- && { echo 'a temporary file was left behind'; exit 1; }; rm -rf \"$d\"; \
 for f in --out --report --dump-sat; do \
   msg=$(\"$S\" --headless --size 64x48 --frames 1 --no-animate $f /dev/full 2>&1); rc=$?; \
   [ $rc -ne 0 ] && echo \"$msg\" | grep -q 'cannot write /dev/full' \
