@@ -85,11 +85,7 @@ for dt in float32 float64; do
 done
 fi
 
-if has nan; then
-# NaN in min/max scans (issue 10): NaN propagates as in np.minimum.accumulate, on every GPU
-# algorithm as on the CPU reference; the identity (+-inf) must never leak into the output. One NaN
-# is patched into a generated array (no numpy here) at the first, second, a middle and the last
-# position, so it lands at tile starts, inside tiles and in the look-back chain.
+# Patches one NaN into a .npy (no numpy here); used by the nan and compact sections.
 put_nan() {  # file index bytes(4|8)
   local hl off
   hl=$(od -An -tu2 -j8 -N2 "$1" | tr -d ' ')
@@ -100,6 +96,12 @@ put_nan() {  # file index bytes(4|8)
     printf '\x00\x00\x00\x00\x00\x00\xf8\x7f' | dd of="$1" bs=1 seek="$off" conv=notrunc status=none
   fi
 }
+
+if has nan; then
+# NaN in min/max scans (issue 10): NaN propagates as in np.minimum.accumulate, on every GPU
+# algorithm as on the CPU reference; the identity (+-inf) must never leak into the output. One NaN
+# is patched into a generated array (no numpy here) at the first, second, a middle and the last
+# position, so it lands at tile starts, inside tiles and in the look-back chain.
 nan_check() {  # dtype n index
   local dt=$1 n=$2 k=$3 sz=4
   [ "$dt" = float64 ] && sz=8
@@ -121,7 +123,7 @@ nan_check() {  # dtype n index
   done
 }
 for dt in float32 float64; do
-  for n in 1000 16777223; do
+  for n in 1000 1048583; do  # 2^20 + 7: several tiles and look-back steps, within 10 minutes
     for k in 0 1 $((n / 2)) $((n - 1)); do
       nan_check "$dt" "$n" "$k"
     done
