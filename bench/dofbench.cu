@@ -112,13 +112,18 @@ int main(int argc, char** argv) {
         builder.build(in, t.get(), scandof::SatFormat::U32, scandof::SatMethod::Fused,
                       scandof::ScanAlgorithm::SinglePass, stream, false, 3,
                       scandof::SatLayout::Interleaved);
-      scandof::DofGatherArgs args;
-      args.format = scandof::SatFormat::U32;
-      args.depth = depth_tex.get();
-      args.out = surf.get();
-      args.width = w;
-      args.height = h;
-      args.params = {focus, aperture, max_radius};
+      // One frame and one lens for every pass below (the table pointer rotates for cold reads).
+      scandof::DofFrame frame;
+      frame.rgba = color_tex.get();
+      frame.depth = depth_tex.get();
+      frame.sat = tables[0].get();
+      frame.out = surf.get();
+      frame.width = w;
+      frame.height = h;
+      scandof::dof::Params lens;
+      lens.aperture_px = aperture;
+      lens.focus = focus;
+      lens.max_radius = max_radius;
 
       auto row = [&](const char* pass, const scandof::util::Stats& st, double bytes) {
         const double gbs = bytes / (st.median_ms * 1e6);
@@ -152,29 +157,23 @@ int main(int argc, char** argv) {
           builder.build(in, tables[0].get(), scandof::SatFormat::U32, scandof::SatMethod::Fused,
                         scandof::ScanAlgorithm::SinglePass, stream, false, 3,
                         scandof::SatLayout::Interleaved);
-          args.sat = tables[0].get();
+          frame.sat = tables[0].get();
           a.record(stream);
-          scandof::dof_gather(args, stream);
+          scandof::dof_gather(frame, lens, stream);
           b.record(stream);
           if (rep >= 10) ms.push_back(b.since(a));
         }
         row("dof gather (in frame)", scandof::util::summarize(ms), il_bytes + 4.0 * n + 4.0 * n);
       }
       row("dof gather (cold tables)", timer.measure([&](int rep) {
-        args.sat = tables[rep % sets].get();
-        scandof::dof_gather(args, stream);
+        frame.sat = tables[rep % sets].get();
+        scandof::dof_gather(frame, lens, stream);
       }),
           il_bytes + 4.0 * n + 4.0 * n);
       // Every method and shape through DofGpu, in frame (table and textures fresh from the build).
       {
         scandof::DofGpu gpu;
-        scandof::DofFrame f;
-        f.rgba = color_tex.get();
-        f.depth = depth_tex.get();
-        f.sat = tables[0].get();
-        f.out = surf.get();
-        f.width = w;
-        f.height = h;
+        frame.sat = tables[0].get();
         struct Cfg {
           const char* name;
           scandof::dof::Method m;
@@ -191,13 +190,10 @@ int main(int argc, char** argv) {
             {"layered box K=3", scandof::dof::Method::Layered, scandof::dof::Shape::Box, 3},
         };
         for (const Cfg& c : cfgs) {
-          scandof::dof::Params p;
-          p.aperture_px = aperture;
-          p.focus = focus;
-          p.max_radius = max_radius;
+          scandof::dof::Params p = lens;
           p.shape = c.shape;
           p.layers = c.layers;
-          row(c.name, timer.measure([&](int) { gpu.render(c.m, p, f, stream); }),
+          row(c.name, timer.measure([&](int) { gpu.render(c.m, p, frame, stream); }),
               il_bytes + 4.0 * n + 4.0 * n);
         }
       }

@@ -53,12 +53,11 @@ __device__ __forceinline__ float4 axpy(float a, float4 x, float4 y) {
 template <class T>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     dof_gather_kernel(const typename Corner<T>::type* __restrict__ sat, cudaTextureObject_t depth,
-                      cudaSurfaceObject_t out, int w, int h, DofParams p) {
+                      cudaSurfaceObject_t out, int w, int h, dof::Params p) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
   const float z = tex2D<float>(depth, x + 0.5f, y + 0.5f);
-  float r = z > 0.f ? p.aperture * fabsf(z - p.focus) / z : p.max_radius;
-  r = fminf(r, p.max_radius);
+  const float r = z > 0.f ? dof::coc_radius(z, p) : p.max_radius;
   const int r0 = static_cast<int>(floorf(r));
   const float t = r - static_cast<float>(r0);
   float4 s = box_sum<T>(sat, w, h, x, y, r0, r0);
@@ -85,20 +84,20 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 
 }  // namespace
 
-void dof_gather(const DofGatherArgs& a, cudaStream_t stream) {
-  if (a.width <= 0 || a.height <= 0) throw std::invalid_argument("dof_gather: empty image");
-  if (a.sat == nullptr || a.depth == 0 || a.out == 0)
+void dof_gather(const DofFrame& f, const dof::Params& p, cudaStream_t stream) {
+  if (f.width <= 0 || f.height <= 0) throw std::invalid_argument("dof_gather: empty image");
+  if (f.sat == nullptr || f.depth == 0 || f.out == 0)
     throw std::invalid_argument("dof_gather: null table, depth texture or output surface");
-  if (reinterpret_cast<std::uintptr_t>(a.sat) % 16u != 0)
+  if (reinterpret_cast<std::uintptr_t>(f.sat) % 16u != 0)
     throw std::invalid_argument("dof_gather: the table must be 16-byte aligned");
   const dim3 block(kBlockX, kBlockY);
-  const dim3 grid((a.width + kBlockX - 1) / kBlockX, (a.height + kBlockY - 1) / kBlockY);
-  if (a.format == SatFormat::U32)
-    dof_gather_kernel<uint32_t><<<grid, block, 0, stream>>>(
-        static_cast<const uint4*>(a.sat), a.depth, a.out, a.width, a.height, a.params);
+  const dim3 grid((f.width + kBlockX - 1) / kBlockX, (f.height + kBlockY - 1) / kBlockY);
+  if (f.format == SatFormat::U32)
+    dof_gather_kernel<uint32_t><<<grid, block, 0, stream>>>(static_cast<const uint4*>(f.sat),
+                                                            f.depth, f.out, f.width, f.height, p);
   else
-    dof_gather_kernel<float><<<grid, block, 0, stream>>>(static_cast<const float4*>(a.sat), a.depth,
-                                                         a.out, a.width, a.height, a.params);
+    dof_gather_kernel<float><<<grid, block, 0, stream>>>(static_cast<const float4*>(f.sat), f.depth,
+                                                         f.out, f.width, f.height, p);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -148,15 +147,15 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
   const int k = p.shape == dof::Shape::Octagon ? 2 : p.disc_boxes;
   for (int i = 1; i <= k; ++i)
-    add_rect_sum(sat, w, h, x, y, r * dof::disc_stair(k, k + 1 - i), r * dof::disc_stair(k, i),
-                 1.f, &acc);
+    add_rect_sum(sat, w, h, x, y, r * dof::disc_stair(k, k + 1 - i), r * dof::disc_stair(k, i), 1.f,
+                 &acc);
   for (int i = 1; i < k; ++i)
     add_rect_sum(sat, w, h, x, y, r * dof::disc_stair(k, k - i), r * dof::disc_stair(k, i), -1.f,
                  &acc);
   const float inv = 1.f / (255.f * acc.w);
-  surf2Dwrite(make_uchar4(to_unorm8(acc.x * inv), to_unorm8(acc.y * inv), to_unorm8(acc.z * inv),
-                          255),
-              out, x * static_cast<int>(sizeof(uchar4)), y);
+  surf2Dwrite(
+      make_uchar4(to_unorm8(acc.x * inv), to_unorm8(acc.y * inv), to_unorm8(acc.z * inv), 255), out,
+      x * static_cast<int>(sizeof(uchar4)), y);
 }
 
 // Rectangle spreading, stage 1: every source pixel of `layer` (-1: all) over the frame extended
@@ -317,15 +316,7 @@ void DofGpu::render(dof::Method m, const dof::Params& p, const DofFrame& f, cuda
     if (p.shape == dof::Shape::Box || f.format == SatFormat::F32) {
       // The box has its own kernel (4 or 16 corner loads); float tables take the box too, since
       // the shapes' inclusion-exclusion needs exact (integer) box sums.
-      DofGatherArgs a;
-      a.sat = f.sat;
-      a.format = f.format;
-      a.depth = f.depth;
-      a.out = f.out;
-      a.width = f.width;
-      a.height = f.height;
-      a.params = {p.focus, p.aperture_px, p.max_radius};
-      dof_gather(a, stream);
+      dof_gather(f, p, stream);
       return;
     }
     dof_gather_shape_kernel<<<grid, block, 0, stream>>>(static_cast<const uint4*>(f.sat), f.depth,

@@ -6,7 +6,7 @@
 
 namespace scandof {
 
-void dof_gather(const DofGatherArgs&, cudaStream_t) {
+void dof_gather(const DofFrame&, const dof::Params&, cudaStream_t) {
   throw std::runtime_error("dof_gather: scandof was built without CUDA");
 }
 

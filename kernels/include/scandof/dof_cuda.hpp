@@ -24,32 +24,6 @@ typedef struct CUstream_st* cudaStream_t;
 
 namespace scandof {
 
-struct DofParams {
-  float focus = 10;       // focal distance z_f, scene units along the view axis
-  float aperture = 8;     // CoC radius in pixels of a point at infinity (A)
-  float max_radius = 16;  // CoC clamp in pixels
-};
-
-// Thin-lens CoC radius in pixels (host and device code share this formula through the shader
-// constants header; it is repeated here for C++ callers).
-inline float coc_radius(float z, const DofParams& p) {
-  const float r = z > 0 ? p.aperture * (z > p.focus ? z - p.focus : p.focus - z) / z : p.max_radius;
-  return r < p.max_radius ? r : p.max_radius;
-}
-
-struct DofGatherArgs {
-  const void* sat = nullptr;  // interleaved tables, 4 words per pixel, W*H pixels
-  SatFormat format = SatFormat::U32;
-  cudaTextureObject_t depth = 0;  // linear view depth z (float, one channel), W x H texels
-  cudaSurfaceObject_t out = 0;    // RGBA8 surface, W x H, written as uchar4 (alpha 255)
-  int width = 0, height = 0;
-  DofParams params;
-};
-
-// Asynchronous on `stream`. Throws std::invalid_argument on a null table/texture/surface or a
-// non-positive size, and where scandof was built without CUDA.
-void dof_gather(const DofGatherArgs& args, cudaStream_t stream = 0);
-
 // Every method of scandof/dof.hpp (gather with any shape, spread, layered) on the GPU, matching
 // the CPU gold implementations there within 1/255 per channel. Owns its scratch: the signed delta
 // images of the spreading methods (16 bytes per pixel per layer), grown on demand.
@@ -62,13 +36,19 @@ struct DofFrame {
   int width = 0, height = 0;
 };
 
+// The paper's gather with the box shape: f.sat, f.depth, f.out and the lens of p (aperture_px,
+// focus, max_radius; a depth <= 0 takes max_radius). Asynchronous on `stream`. Throws
+// std::invalid_argument on a null table/texture/surface, a table not 16-byte aligned or a
+// non-positive size, and where scandof was built without CUDA. DofGpu::render's Gather/Box.
+void dof_gather(const DofFrame& f, const dof::Params& p, cudaStream_t stream = 0);
+
 class DofGpu {
  public:
   DofGpu();
   ~DofGpu();
   DofGpu(const DofGpu&) = delete;
   DofGpu& operator=(const DofGpu&) = delete;
-  // Asynchronous on `stream`. Gather with Shape::Box is dof_gather's kernel; the other shapes
+  // Asynchronous on `stream`. Gather with Shape::Box is dof_gather; the other shapes
   // evaluate dof::shape_boxes per pixel on the same table. Spread and layered build their delta
   // images with atomics, integrate them with an int32 SAT and resolve (see dof.hpp).
   void render(dof::Method m, const dof::Params& p, const DofFrame& f, cudaStream_t stream = 0);
