@@ -86,12 +86,13 @@ class Renderer {
   };
   Drawable upload(const Mesh& m);
   void load_textures();
-  void draw_scene(const Camera& cam, float time_s);  // uniforms + draws; target bound by caller
+  // Uniforms + draws; target bound by the caller; grids: the lens reference's gridded floor/wall.
+  void draw_scene(const Camera& cam, float time_s, bool grids);
   void make_msaa_targets();
 
   std::string res_;
   BezierPatchSet teapot_data_;
-  Drawable teapot_, floor_, wall_;
+  Drawable teapot_, floor_, wall_, floor_grid_, wall_grid_;
   GlTexture floor_tex_, wall_tex_;
   GlProgram scene_prog_, dof_prog_, dof_compute_prog_, accum_prog_, accum_ms_prog_, resolve_prog_;
   GlVertexArray empty_vao_;
@@ -103,7 +104,7 @@ class Renderer {
   GlTexture ms_color_, ms_viewz_, ms_depth_;  // msaa_ > 1
   GlFramebuffer ms_fbo_;
   GlTexture ref_color_, ref_depth_, ref_accum_;  // the lens reference's targets, made on first use
-  GlFramebuffer ref_fbo_, accum_fbo_;
+  GlFramebuffer ref_fbo_;
   int ref_samples_ = 1;  // MSAA samples of ref_color_ / ref_depth_
   float ref_render_ms_ = 0;
 };

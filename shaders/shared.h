@@ -34,9 +34,12 @@
 #define SCENE_LOC_VIEWPORT 19     // vec2: frame size in pixels
 #define SCENE_UNIT_ALBEDO 0
 
-// accum.frag (the lens reference): adds one lens sample's frame into the float accumulator.
+// accum.comp (the lens reference): adds one lens sample's frame into the float accumulator.
 #define ACCUM_UNIT_SAMPLE 0
 #define ACCUM_LOC_SAMPLES 0
+#define ACCUM_IMAGE_SUM 0
+#define ACCUM_GROUP_X 16
+#define ACCUM_GROUP_Y 16
 // resolve.frag (MSAA): averages colour, takes the nearest view z of the samples.
 #define RESOLVE_UNIT_COLOR 0
 #define RESOLVE_UNIT_VIEWZ 1
