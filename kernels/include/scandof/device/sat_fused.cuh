@@ -204,6 +204,9 @@ __device__ __forceinline__ uint32_t out_bits(uint32_t v, float) {
 __device__ __forceinline__ float out_bits(float v, float) {
   return v;
 }
+__device__ __forceinline__ uint64_t out_bits(uint64_t v, uint64_t) {  // dof.cu's packed pairs
+  return v;
+}
 
 // In place over `planes` planes of height x width: reads Acc, writes Out (same 4-byte size, so
 // each thread overwrites exactly the elements it has read).
