@@ -41,6 +41,12 @@ void main() {
   uint px[ROWS_PER_TEAM][4];
   for (int r = 0; r < ROWS_PER_TEAM; ++r)
     load_quad(x0, y0 + int(team) * ROWS_PER_TEAM + r, px[r]);
+  // Every global load is issued here, before the first barrier, so their latencies overlap
+  // instead of following one another (the corner and top were read after the row scans).
+  const uvec3 corner = corner_ex[by * int(gl_NumWorkGroups.x) + bx].xyz;
+  uvec3 top[4];
+  for (int i = 0; i < 4; ++i)
+    top[i] = x0 + i < u_width ? above_ex[by * u_width + x0 + i].xyz : uvec3(0u);
   // left(y): team 0 scans the 32 row sums left of the tile (every team calls the scan: it may
   // need the whole workgroup).
   {
@@ -59,9 +65,7 @@ void main() {
     if (r > 0)
       for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
   }
-  // top(x): in-tile scan of the column sums above the tile.
-  uvec3 top[4];
-  for (int i = 0; i < 4; ++i) top[i] = x0 + i < u_width ? above_ex[by * u_width + x0 + i].xyz : uvec3(0u);
+  // top(x): in-tile scan of the column sums above the tile (loaded at the start).
   for (int i = 1; i < 4; ++i) top[i] += top[i - 1];
   {
     const uvec3 ex = team_inclusive(top[3]) - top[3];
@@ -69,7 +73,6 @@ void main() {
   }
   for (int i = 0; i < 4; ++i) s_bottom[team][lane * 4u + uint(i)] = v[ROWS_PER_TEAM - 1][i];
   barrier();
-  const uvec3 corner = corner_ex[by * int(gl_NumWorkGroups.x) + bx].xyz;
   uvec3 base[4];
   for (int i = 0; i < 4; ++i) {
     uvec3 above = uvec3(0u);

@@ -180,6 +180,13 @@ TEST(GlSat, FusedDirectStores) {
   gl().builder->set_tuning({});
 }
 
+// More tiles (65 x 34 = 2210) than the small-scans pass keeps in shared memory (2048): the
+// corner sums are scanned in the buffer instead (sat_fused_aux.comp's last branch).
+TEST(GlSat, FusedTileGridBeyondSharedMemory) {
+  REQUIRE_GL();
+  check_case({GlSatVariant::Fused, 8193, 1057});
+}
+
 std::vector<Case> cases() {
   std::vector<Case> v;
   const int sizes[][2] = {{1, 1},   {33, 17},  {1001, 777}, {1921, 1079},
