@@ -266,9 +266,22 @@ std::string primitives_table(const std::vector<PrimResult>& rs) {
 }
 
 nlohmann::ordered_json primitives_json(const std::vector<PrimResult>& rs) {
-  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  // One contender's columns, prefixed "lib_" or "cub_": its times, then (last in the record) its
+  // check.
+  using Json = nlohmann::ordered_json;
+  const auto times = [](Json& o, const std::string& who, const PrimTiming& t) {
+    o[who + "_ms"] = t.ms;
+    o[who + "_min_ms"] = t.min_ms;
+    o[who + "_gelem_s"] = t.gelem_s;
+    o[who + "_gb_s"] = t.gb_s;
+  };
+  const auto check = [](Json& o, const std::string& who, const PrimTiming& t) {
+    o[who + "_verified"] = t.verified;
+    o[who + "_check"] = t.check;
+  };
+  Json a = Json::array();
   for (const PrimResult& r : rs) {
-    nlohmann::ordered_json o;
+    Json o;
     o["label"] = r.label;
     o["log2_n"] = r.req.log2_n;
     o["ran"] = r.ran;
@@ -281,22 +294,14 @@ nlohmann::ordered_json primitives_json(const std::vector<PrimResult>& rs) {
     o["reps"] = r.reps;
     o["input_copies"] = r.input_copies;
     o["bytes"] = r.bytes;
-    o["lib_ms"] = r.lib.ms;
-    o["lib_min_ms"] = r.lib.min_ms;
-    o["lib_gelem_s"] = r.lib.gelem_s;
-    o["lib_gb_s"] = r.lib.gb_s;
-    o["cub_ms"] = r.cub.ms;
-    o["cub_min_ms"] = r.cub.min_ms;
-    o["cub_gelem_s"] = r.cub.gelem_s;
-    o["cub_gb_s"] = r.cub.gb_s;
+    times(o, "lib", r.lib);
+    times(o, "cub", r.cub);
     o["cub_over_lib"] = r.ratio;
     o["memcpy_ms"] = r.memcpy_ms;
     o["memcpy_gb_s"] = r.memcpy_gb_s;
     if (r.req.primitive == Primitive::Compact) o["selected"] = r.selected;
-    o["lib_verified"] = r.lib.verified;
-    o["lib_check"] = r.lib.check;
-    o["cub_verified"] = r.cub.verified;
-    o["cub_check"] = r.cub.check;
+    check(o, "lib", r.lib);
+    check(o, "cub", r.cub);
     a.push_back(std::move(o));
   }
   return a;

@@ -445,33 +445,80 @@ inline Json run_document(const char* bench, const DeviceInfo& dev, const char* b
   return doc;
 }
 
-// The timing fields of one row as compactbench and sortbench write them: JSON median_ms, min_ms,
-// reps; CSV the same three cells.
-inline void add_timing(Json& rec, const Stats& st) {
-  rec["median_ms"] = st.median_ms;
-  rec["min_ms"] = st.min_ms;
-  rec["reps"] = st.reps;
-}
-inline void add_timing(std::vector<std::string>& cells, const Stats& st) {
-  cells.push_back(fmt("%.6f", st.median_ms));
-  cells.push_back(fmt("%.6f", st.min_ms));
-  cells.push_back(std::to_string(st.reps));
+// One identifying column of a compactbench / sortbench row: its JSON value and the text that the
+// console table and the CSV both show.
+struct Field {
+  Field(const char* key, const std::string& text) : key(key), value(text), text(text) {}
+  Field(const char* key, std::size_t n) : key(key), value(n), text(std::to_string(n)) {}
+  Field(const char* key, Json value, std::string text)
+      : key(key), value(std::move(value)), text(std::move(text)) {}
+  const char* key;
+  Json value;
+  std::string text;
+};
+// The check column: true / "ok", false / "FAIL".
+inline Field check_field(bool ok) {
+  return Field("check", ok, ok ? "ok" : "FAIL");
 }
 
-// The console table, CSV and JSON of compactbench and sortbench: one call per row feeds all three,
-// finish() prints the table, writes the files that were asked for and the verdict line.
+// The measured columns of a row: the median time, the element rate, GB/s from the bytes the bench
+// counts, and CUB's time over this one (0 when CUB did not run, "-" in the table).
+struct Measured {
+  Measured(const Stats& st, double elems, double bytes, double cub_ms)
+      : st(st),
+        elem_rate(gelem_per_s(elems, st.median_ms)),
+        gb_s(gb_per_s(bytes, st.median_ms)),
+        has_cub(cub_ms > 0),
+        vs_cub(has_cub ? cub_ms / st.median_ms : 0.0) {}
+  Stats st;
+  double elem_rate, gb_s;
+  bool has_cub;
+  double vs_cub;
+};
+
+// How a bench names and prints its element rate: JSON key, table and CSV formats.
+struct RateColumn {
+  const char* key;  // gelem_s, gkeys_s
+  const char* table_fmt;
+  const char* csv_fmt;
+};
+
+// The console table, CSV and JSON of compactbench and sortbench: one call per row feeds all three
+// (the identifying fields, then median / rate / GB/s / vs CUB in the table; median_ms, min_ms,
+// reps, the rate, gb_s, vs_cub in the CSV and JSON), finish() prints the table, writes the files
+// that were asked for and the verdict line.
 class Report {
  public:
-  Report(const char* bench, const DeviceInfo& dev, const char* bytes_rule,
+  Report(const char* bench, const DeviceInfo& dev, const char* bytes_rule, RateColumn rate,
          std::vector<std::string> table_header, std::vector<std::string> csv_header)
-      : table_(std::move(table_header)),
+      : device_(dev.name),
+        rate_(rate),
+        table_(std::move(table_header)),
         csv_(std::move(csv_header)),
         doc_(run_document(bench, dev, bytes_rule)) {}
-  void add(std::vector<std::string> table_row, const std::vector<std::string>& csv_row,
-           Json record) {
+  void add(const std::vector<Field>& fields, const Measured& m) {
+    std::vector<std::string> table_row, csv_row{device_};
+    Json rec;
+    for (const Field& f : fields) {
+      table_row.push_back(f.text);
+      csv_row.push_back(f.text);
+      rec[f.key] = f.value;
+    }
+    table_row.insert(table_row.end(),
+                     {fmt("%.4f", m.st.median_ms), fmt(rate_.table_fmt, m.elem_rate),
+                      fmt("%.0f", m.gb_s), m.has_cub ? fmt("%.2fx", m.vs_cub) : "-"});
+    csv_row.insert(csv_row.end(), {fmt("%.6f", m.st.median_ms), fmt("%.6f", m.st.min_ms),
+                                   std::to_string(m.st.reps), fmt(rate_.csv_fmt, m.elem_rate),
+                                   fmt("%.2f", m.gb_s), fmt("%.4f", m.vs_cub)});
+    rec["median_ms"] = m.st.median_ms;
+    rec["min_ms"] = m.st.min_ms;
+    rec["reps"] = m.st.reps;
+    rec[rate_.key] = m.elem_rate;
+    rec["gb_s"] = m.gb_s;
+    rec["vs_cub"] = m.vs_cub;
     table_.add(std::move(table_row));
     csv_.row(csv_row);
-    doc_["rows"].push_back(std::move(record));
+    doc_["rows"].push_back(std::move(rec));
   }
   // Returns the exit status: 0 when every check passed, 1 otherwise.
   int finish(const std::string& csv_path, const std::string& json_path, bool all_ok) const {
@@ -483,6 +530,8 @@ class Report {
   }
 
  private:
+  std::string device_;
+  RateColumn rate_;
   Table table_;
   Csv csv_;
   Json doc_;

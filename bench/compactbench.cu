@@ -224,41 +224,20 @@ int run(int argc, char** argv) {
     });
 
   bench::Report report(
-      "compactbench", dev, "n*sizeof(T) read + kept*sizeof(T) written",
+      "compactbench", dev, "n*sizeof(T) read + kept*sizeof(T) written", {"gelem_s", "%.1f", "%.3f"},
       {"type", "sel", "impl", "n", "check", "kept", "median ms", "Gelem/s", "GB/s", "vs CUB"},
       {"device", "type", "selectivity", "impl", "n", "check", "kept", "median_ms", "min_ms", "reps",
        "gelem_s", "gb_s", "vs_cub"});
   for (const Row& r : rows) {
     const std::size_t esz = r.type == "int64" || r.type == "double" ? 8 : 4;
     const double bytes = static_cast<double>(r.n + r.kept) * esz;
-    const double ge = bench::gelem_per_s(static_cast<double>(r.n), r.st.median_ms);
-    const double gb = bench::gb_per_s(bytes, r.st.median_ms);
-    const double vs = r.cub_ms > 0 ? r.cub_ms / r.st.median_ms : 0.0;
-    bench::Json rec;
-    rec["type"] = r.type;
-    rec["selectivity"] = r.sel;
-    rec["impl"] = r.impl;
-    rec["n"] = r.n;
-    rec["check"] = r.ok;
-    rec["kept"] = r.kept;
-    bench::add_timing(rec, r.st);
-    rec["gelem_s"] = ge;
-    rec["gb_s"] = gb;
-    rec["vs_cub"] = vs;
-    std::vector<std::string> csv{dev.name,
-                                 r.type,
-                                 bench::fmt("%.2f", r.sel),
-                                 r.impl,
-                                 std::to_string(r.n),
-                                 r.ok ? "ok" : "FAIL",
-                                 std::to_string(r.kept)};
-    bench::add_timing(csv, r.st);
-    csv.insert(csv.end(), {bench::fmt("%.3f", ge), bench::fmt("%.2f", gb), bench::fmt("%.4f", vs)});
-    report.add(
-        {r.type, bench::fmt("%.2f", r.sel), r.impl, std::to_string(r.n), r.ok ? "ok" : "FAIL",
-         std::to_string(r.kept), bench::fmt("%.4f", r.st.median_ms), bench::fmt("%.1f", ge),
-         bench::fmt("%.0f", gb), r.cub_ms > 0 ? bench::fmt("%.2fx", vs) : "-"},
-        csv, std::move(rec));
+    report.add({{"type", r.type},
+                {"selectivity", r.sel, bench::fmt("%.2f", r.sel)},
+                {"impl", r.impl},
+                {"n", r.n},
+                bench::check_field(r.ok),
+                {"kept", r.kept}},
+               bench::Measured(r.st, static_cast<double>(r.n), bytes, r.cub_ms));
   }
   return report.finish(o.csv, o.json, all_ok);
 }

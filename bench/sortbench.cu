@@ -301,33 +301,18 @@ int run(int argc, char** argv) {
   }
 
   bench::Report report(
-      "sortbench", dev, "2 * n * (sizeof(K) [+ sizeof(V)])",
+      "sortbench", dev, "2 * n * (sizeof(K) [+ sizeof(V)])", {"gkeys_s", "%.2f", "%.4f"},
       {"keys", "dist", "impl", "n", "check", "median ms", "Gkeys/s", "GB/s", "vs CUB"},
       {"device", "keys", "dist", "impl", "n", "check", "median_ms", "min_ms", "reps", "gkeys_s",
        "gb_s", "vs_cub"});
-  for (const Row& r : rows) {
-    const double gk = bench::gelem_per_s(static_cast<double>(r.n), r.st.median_ms);
-    const double gb = bench::gb_per_s(2.0 * r.n * r.bytes_per_item, r.st.median_ms);
-    const double vs = r.cub_ms > 0 ? r.cub_ms / r.st.median_ms : 0.0;
-    bench::Json rec;
-    rec["keys"] = r.keys;
-    rec["dist"] = r.dist;
-    rec["impl"] = r.impl;
-    rec["n"] = r.n;
-    rec["check"] = r.ok;
-    bench::add_timing(rec, r.st);
-    rec["gkeys_s"] = gk;
-    rec["gb_s"] = gb;
-    rec["vs_cub"] = vs;
-    std::vector<std::string> csv{
-        dev.name, r.keys, r.dist, r.impl, std::to_string(r.n), r.ok ? "ok" : "FAIL"};
-    bench::add_timing(csv, r.st);
-    csv.insert(csv.end(), {bench::fmt("%.4f", gk), bench::fmt("%.2f", gb), bench::fmt("%.4f", vs)});
-    report.add({r.keys, r.dist, r.impl, std::to_string(r.n), r.ok ? "ok" : "FAIL",
-                bench::fmt("%.4f", r.st.median_ms), bench::fmt("%.2f", gk), bench::fmt("%.0f", gb),
-                r.cub_ms > 0 ? bench::fmt("%.2fx", vs) : "-"},
-               csv, std::move(rec));
-  }
+  for (const Row& r : rows)
+    report.add(
+        {{"keys", r.keys},
+         {"dist", r.dist},
+         {"impl", r.impl},
+         {"n", r.n},
+         bench::check_field(r.ok)},
+        bench::Measured(r.st, static_cast<double>(r.n), 2.0 * r.n * r.bytes_per_item, r.cub_ms));
   return report.finish(o.csv, o.json, all_ok);
 }
 

@@ -53,7 +53,6 @@ std::string describe_descr(const std::string& d) {
   if (d.size() < 2) return "'" + d + "'";
   const char kind = d[1];
   const std::string bytes = d.substr(2);
-  std::string base;
   int bits = 0;
   try {
     std::size_t used = 0;
@@ -62,39 +61,24 @@ std::string describe_descr(const std::string& d) {
   } catch (const std::exception&) {
     bits = 0;
   }
-  switch (kind) {
-    case 'i':
-      base = "int";
-      break;
-    case 'u':
-      base = "uint";
-      break;
-    case 'f':
-      base = "float";
-      break;
-    case 'c':
-      base = "complex";
-      break;
-    case 'b':
-      base = "bool";
-      bits = 0;
-      break;
-    case 'U':
-      return "'" + d + "' (unicode string)";
-    case 'S':
-      return "'" + d + "' (byte string)";
-    case 'O':
-      return "'" + d + "' (Python objects)";
-    case 'M':
-      return "'" + d + "' (datetime64)";
-    case 'm':
-      return "'" + d + "' (timedelta64)";
-    case 'V':
-      return "'" + d + "' (raw bytes)";
-    default:
-      return "'" + d + "'";
-  }
-  return "'" + d + "' (" + base + (bits ? std::to_string(bits) : "") + ")";
+  // numpy's kind letters; the numeric ones are named with their size in bits ("int32").
+  struct Kind {
+    char letter;
+    const char* name;
+    bool sized;
+  };
+  static const Kind kKinds[] = {
+      {'i', "int", true},          {'u', "uint", true},
+      {'f', "float", true},        {'c', "complex", true},
+      {'b', "bool", false},        {'U', "unicode string", false},
+      {'S', "byte string", false}, {'O', "Python objects", false},
+      {'M', "datetime64", false},  {'m', "timedelta64", false},
+      {'V', "raw bytes", false},
+  };
+  for (const Kind& k : kKinds)
+    if (k.letter == kind)
+      return "'" + d + "' (" + k.name + (k.sized && bits ? std::to_string(bits) : "") + ")";
+  return "'" + d + "'";
 }
 
 // A header value for a message: a structured dtype's description can run to megabytes, and one
@@ -128,25 +112,13 @@ class DictParser {
   void parse(F&& on_item) {
     skip_ws();
     expect('{');
-    for (;;) {
-      skip_ws();
-      if (peek() == '}') {
-        ++pos_;
-        break;
-      }
+    parse_items('}', [&] {
       std::string key = parse_string();
       skip_ws();
       expect(':');
       skip_ws();
       on_item(key, parse_value());
-      skip_ws();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      expect('}');
-      break;
-    }
+    });
     // numpy pads with spaces and ends with '\n'; anything else is damage.
     for (; pos_ < s_.size(); ++pos_)
       if (!std::isspace(static_cast<unsigned char>(s_[pos_])))
@@ -164,6 +136,25 @@ class DictParser {
   void expect(char c) {
     if (peek() != c) fail(std::string("expected '") + c + "'");
     ++pos_;
+  }
+  // The items of a dict or tuple literal after its opening bracket, up to `close`: item() parses
+  // one, commas separate them and may trail ("(3,)"), an empty literal has none.
+  template <class Item>
+  void parse_items(char close, Item&& item) {
+    for (;;) {
+      skip_ws();
+      if (peek() == close) {
+        ++pos_;
+        return;
+      }
+      item();
+      skip_ws();
+      if (peek() != ',') {
+        expect(close);
+        return;
+      }
+      ++pos_;
+    }
   }
   std::string parse_string() {
     const char q = peek();
@@ -214,21 +205,7 @@ class DictParser {
     } else if (c == '(') {
       ++pos_;
       v.kind = Value::IntTuple;
-      for (;;) {
-        skip_ws();
-        if (peek() == ')') {
-          ++pos_;
-          break;
-        }
-        v.ints.push_back(parse_uint());
-        skip_ws();
-        if (peek() == ',') {
-          ++pos_;
-          continue;
-        }
-        expect(')');
-        break;
-      }
+      parse_items(')', [&] { v.ints.push_back(parse_uint()); });
     } else if (c == '[' || c == '{') {
       v.kind = Value::Other;
       v.text = skip_bracketed();
