@@ -229,7 +229,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
       wh[w][t] = count;
       count += c;
     }
-    tile_start[t] = block_exclusive_256(count, warp_sum);
+    tile_start[t] = block::exclusive_sum_lean<kThreads>(count, warp_sum);
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
