@@ -63,6 +63,7 @@ void App::frame(int width, int height, float dt_s) {
   if (settings.animate) time_s_ += dt_s;
   pull_focus(dt_s);
   apply_camera();
+  frame_all_timer_.begin();
   renderer.render_scene(camera, time_s_, &frame_timer_);
   // The GL passes (fragment, GL compute) draw gather/box and the debug views; every other method
   // is DofGpu's (CUDA backend, inside the SAT stage's map) or, where the GPU cannot do it, the CPU
@@ -104,6 +105,7 @@ void App::frame(int width, int height, float dt_s) {
   }
   show_debug_view();
   frame_timer_.end();
+  frame_all_timer_.end();
   last_.sat = sat->times();
   last_.dof_pass = computed || (compute && !cpu) ? DofPass::Compute : DofPass::Fragment;
   last_.dof_cuda = computed;
@@ -122,6 +124,7 @@ void App::frame(int width, int height, float dt_s) {
   last_.dof_ms = computed ? last_.sat.dof_compute_ms : cpu ? cpu_ms : renderer.dof_timer.ms();
   last_.ui_ms = ui_timer.ms();
   last_.frame_gpu_ms = frame_timer_.ms();
+  last_.frame_gpu_all_ms = frame_all_timer_.ms();
   last_.frame_cpu_ms =
       std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
   history_.push_back(last_);

@@ -32,6 +32,9 @@ struct FrameTimes {
   float dof_ms = 0;        // the DoF pass that ran: CUDA kernel (compute) or GL fragment pass
   float ui_ms = 0;         // GL: the ImGui draw (window mode and --screenshot-ui)
   float frame_gpu_ms = 0;  // GL timestamps: scene start .. DoF end
+  // GL timestamps: all of App::frame's GPU work, clears (and any wait on last frame's unmap)
+  // included, to DoF end: what the frame interval is compared with.
+  float frame_gpu_all_ms = 0;
   float frame_cpu_ms = 0;  // host wall time of App::frame
   float frame_interval_ms = 0;  // host wall time from this frame's start to the next one's (the
                                 // frame rate's frame time: waits for the GPU included)
@@ -118,7 +121,8 @@ class App {
   void ensure_reference();
   std::string resources_;  // folder holding shaders/ and assets/
   FrameTextures frame_textures() const;
-  GlTimer frame_timer_;  // scene start .. DoF end on the GPU
+  GlTimer frame_timer_;      // scene start .. DoF end on the GPU
+  GlTimer frame_all_timer_;  // the frame's first GL command .. DoF end
   Settings applied_;     // last frame's copy
   float time_s_ = 0;     // animation clock
   int screenshot_no_ = 0;
