@@ -103,6 +103,7 @@ Renderer::Renderer(const std::string& resources, int tessellation) : res_(resour
   accum_prog_ = build_compute_program(res_ + "/shaders", "accum.comp");
   accum_ms_prog_ = build_compute_program(res_ + "/shaders", "accum.comp", {"MSAA 1"});
   resolve_prog_ = build_program(res_ + "/shaders", "fullscreen.vert", "resolve.frag");
+  clear_prog_ = build_compute_program(res_ + "/shaders", "clear_scene.comp");
   set_sat_format(scandof::SatFormat::U32);
   empty_vao_ = make_vertex_array();
 }
@@ -283,8 +284,19 @@ void Renderer::render_scene(const Camera& cam, float time_s, GlTimer* frame_time
   glDisable(GL_CULL_FACE);
   const GLfloat far_z[4] = {Camera::kFar, 0, 0, 0};  // the sky is as far as the far plane
   const GLfloat depth_one = 1.0f;
-  glClearNamedFramebufferfv(fbo, GL_COLOR, SCENE_OUT_COLOR, kSky);
-  glClearNamedFramebufferfv(fbo, GL_COLOR, SCENE_OUT_VIEWZ, far_z);
+  if (msaa_ > 1) {
+    glClearNamedFramebufferfv(fbo, GL_COLOR, SCENE_OUT_COLOR, kSky);
+    glClearNamedFramebufferfv(fbo, GL_COLOR, SCENE_OUT_VIEWZ, far_z);
+  } else {  // see shaders/clear_scene.comp for why
+    glUseProgram(clear_prog_.get());
+    glUniform4fv(CLEAR_LOC_SKY, 1, kSky);
+    glUniform1f(CLEAR_LOC_FAR, Camera::kFar);
+    glBindImageTexture(CLEAR_IMAGE_COLOR, color_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindImageTexture(CLEAR_IMAGE_VIEWZ, viewz_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
+    glDispatchCompute((width_ + CLEAR_GROUP_X - 1) / CLEAR_GROUP_X,
+                      (height_ + CLEAR_GROUP_Y - 1) / CLEAR_GROUP_Y, 1);
+    glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT);
+  }
   glClearNamedFramebufferfv(fbo, GL_DEPTH, 0, &depth_one);
   // Timers start after the clears: the first writes to textures CUDA read last frame are where GL
   // waits for that frame's unmap, and that wait belongs to the previous frame, not to this one.

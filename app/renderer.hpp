@@ -94,7 +94,8 @@ class Renderer {
   BezierPatchSet teapot_data_;
   Drawable teapot_, floor_, wall_, floor_grid_, wall_grid_;
   GlTexture floor_tex_, wall_tex_;
-  GlProgram scene_prog_, dof_prog_, dof_compute_prog_, accum_prog_, accum_ms_prog_, resolve_prog_;
+  GlProgram scene_prog_, dof_prog_, dof_compute_prog_, accum_prog_, accum_ms_prog_, resolve_prog_,
+      clear_prog_;
   GlVertexArray empty_vao_;
   int width_ = 0, height_ = 0;
   GlTexture color_, depth_, viewz_, output_;

@@ -40,6 +40,13 @@
 #define ACCUM_IMAGE_SUM 0
 #define ACCUM_GROUP_X 16
 #define ACCUM_GROUP_Y 16
+// clear_scene.comp: the sharp frame's colour and view-z cleared by a compute pass.
+#define CLEAR_IMAGE_COLOR 0
+#define CLEAR_IMAGE_VIEWZ 1
+#define CLEAR_LOC_SKY 0
+#define CLEAR_LOC_FAR 1
+#define CLEAR_GROUP_X 16
+#define CLEAR_GROUP_Y 16
 // resolve.frag (MSAA): averages colour, takes the nearest view z of the samples.
 #define RESOLVE_UNIT_COLOR 0
 #define RESOLVE_UNIT_VIEWZ 1
