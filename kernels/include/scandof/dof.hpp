@@ -94,7 +94,8 @@
 // max_radius throws. Precision: a box's weight is exact to 1/2 unit, i.e. 1/2^20 of a pixel at
 // r = 0 and about 1.6 % at r = 64 (box), 0.2 % at r = 24; that perturbs how sources of different
 // radii mix, never the colour of one source. Because every W_j is an integer, spreading through
-// the SAT equals direct spreading bit for bit.
+// the SAT equals direct spreading bit for bit. (The CUDA path, kernels/src/dof.cu, holds two
+// channels per 64-bit word, planar, and gives the same per-pixel int32 sums.)
 #pragma once
 
 #include <cmath>
