@@ -17,15 +17,25 @@
 namespace scandof {
 namespace block {
 
-// warp_sum: kThreads / 32 shared slots. The caller synchronizes before writing them again.
-template <int kThreads, class T, class PrefixOp>
-__device__ __forceinline__ T exclusive_sum(T x, T* warp_sum, PrefixOp&& prefix_op) {
+namespace detail {
+// The first half of both block sums below: each warp scans x, its last lane posts the warp's total
+// in warp_sum[warp], one barrier. Returns the thread's inclusive in-warp value.
+template <int kThreads, class T>
+__device__ __forceinline__ T scan_and_post_warp_totals(T x, T* warp_sum, int lane, int warp) {
   static_assert(kThreads % 32 == 0 && kThreads <= 1024, "whole warps, at most 1024 threads");
-  constexpr int kWarps = kThreads / 32;
-  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const T inc = warp::inclusive_scan(x, Sum{}, lane);
   if (lane == 31) warp_sum[warp] = inc;
   __syncthreads();
+  return inc;
+}
+}  // namespace detail
+
+// warp_sum: kThreads / 32 shared slots. The caller synchronizes before writing them again.
+template <int kThreads, class T, class PrefixOp>
+__device__ __forceinline__ T exclusive_sum(T x, T* warp_sum, PrefixOp&& prefix_op) {
+  constexpr int kWarps = kThreads / 32;
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const T inc = detail::scan_and_post_warp_totals<kThreads>(x, warp_sum, lane, warp);
   T before = inc - x, total = T(0);
 #pragma unroll
   for (int w = 0; w < kWarps; ++w) {
@@ -48,12 +58,8 @@ __device__ __forceinline__ T exclusive_sum(T x, T* warp_sum) {
 // with the unrolled fold).
 template <int kThreads, class T>
 __device__ __forceinline__ T exclusive_sum_lean(T x, T* warp_sum) {
-  static_assert(kThreads % 32 == 0 && kThreads <= 1024, "whole warps, at most 1024 threads");
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-  const T inc = warp::inclusive_scan(x, Sum{}, lane);
-  if (lane == 31) warp_sum[warp] = inc;
-  __syncthreads();
-  T before = inc - x;
+  T before = detail::scan_and_post_warp_totals<kThreads>(x, warp_sum, lane, warp) - x;
   for (int w = 0; w < warp; ++w) before += warp_sum[w];
   return before;
 }
