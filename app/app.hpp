@@ -70,6 +70,10 @@ constexpr const char* kSsimNote =
     "2004); PSNR over R, G, B in [0, 1]; edge band = pixels within the frame's largest CoC radius "
     "of a depth discontinuity (view z jumps > 10 %)";
 
+// Whether `m` shades the floor and wall deferred in the current GL context (Auto: not on a
+// software rasterizer). Needs a current context.
+bool deferred_planes(SceneShading m);
+
 class App {
  public:
   App(const std::string& resources, const Settings& initial, int width, int height);
@@ -109,6 +113,13 @@ class App {
   void compare_variants(int reps = kCompareReps);
   void measure_float_error();
   bool verify(std::string* message);  // the tables (built as u32) against sat_gold of the frame
+  // The frame with the floor and wall shaded deferred against forward (both rendered now): at most
+  // kSceneShadingOutliers of the channel values may differ by more than kSceneShadingTolerance
+  // (the texture derivatives come from neighbouring rays instead of the rasteriser's 2x2 quads,
+  // which moves the mip/anisotropy choice a little where the floor meets the horizon).
+  bool verify_scene_shading(std::string* message);
+  static constexpr int kSceneShadingTolerance = 2;
+  static constexpr double kSceneShadingOutliers = 0.01;
   void dump_sat(const std::string& path);
 
  private:

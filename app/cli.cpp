@@ -307,6 +307,22 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          "GPU's limit; 1 = off)")
       ->type_name("X");
   app.add_option_function<std::string>(
+         "--scene-shading",
+         [&](const std::string& v) {
+           for (SceneShading m : {SceneShading::Auto, SceneShading::Deferred, SceneShading::Forward})
+             if (v == to_string(m)) {
+               s.scene_shading = m;
+               return;
+             }
+           throw CLI::ValidationError("--scene-shading",
+                                      "auto, deferred or forward, got '" + v + "'");
+         },
+         "floor and wall shaded after rasterisation by a compute pass\n"
+         "(deferred) or in the fragment shader (forward); auto (the\n"
+         "default): deferred on a GPU, forward on a software rasterizer\n"
+         "and with MSAA")
+      ->type_name("NAME");
+  app.add_option_function<std::string>(
          "--msaa",
          [&](const std::string& v) { s.msaa = static_cast<int>(checked_int("--msaa", v, 1, 16)); },
          "scene samples per pixel, resolved before the SAT (default 1 = off)")

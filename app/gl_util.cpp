@@ -47,6 +47,13 @@ GlVertexArray make_vertex_array() {
   return GlVertexArray(id);
 }
 
+bool software_renderer() {
+  const char* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const std::string s = r ? r : "";
+  return s.find("llvmpipe") != std::string::npos || s.find("softpipe") != std::string::npos ||
+         s.find("SwiftShader") != std::string::npos;
+}
+
 std::string read_text_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open file: " + path);

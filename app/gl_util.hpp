@@ -61,6 +61,9 @@ GlVertexArray make_vertex_array();
 // Reads a text file; throws std::runtime_error naming the file when it is missing or unreadable.
 std::string read_text_file(const std::string& path);
 
+// Whether the current context renders in software (Mesa llvmpipe/softpipe, SwiftShader).
+bool software_renderer();
+
 // Compiles and links a program from dir/vert and dir/frag. After each #version line it pastes
 // `defines` ("NAME" or "NAME VALUE") and dir/shared.h, the constants C++ shares with GLSL (uniform
 // locations, bindings, view ids, array sizes). Compile and link logs are printed in full; failure

@@ -47,6 +47,26 @@ Mesh quad(float x0, float y0, float z0, float ux, float uy, float uz, float vx, 
   return mesh;
 }
 
+// The floor and the back wall: one table for their meshes and for shade_planes.comp, which
+// recomputes their points and texture coordinates from the same numbers.
+struct PlaneDef {
+  glm::vec3 origin, edge_u, edge_v, normal;
+  glm::vec2 uv_scale;
+  float shininess, specular;
+};
+constexpr float kWallZ = -24.0f;
+const PlaneDef kPlanes[NUM_PLANES] = {
+    // PLANE_FLOOR: 120 x 120 m at y = 0, from z = 40 back to z = -80 (behind the wall, hidden).
+    {{-60, 0, 40}, {120, 0, 0}, {0, 0, -120}, {0, 1, 0}, {24, 24}, 16.0f, 0.05f},
+    // PLANE_WALL: 120 x 40 m at z = kWallZ, from just below the floor up.
+    {{-60, -1, kWallZ}, {120, 0, 0}, {0, 40, 0}, {0, 0, 1}, {6, 4}, 16.0f, 0.05f},
+};
+
+Mesh plane_mesh(const PlaneDef& d, int n = 1, int m = 1) {
+  return quad(d.origin.x, d.origin.y, d.origin.z, d.edge_u.x, d.edge_u.y, d.edge_u.z, d.edge_v.x,
+              d.edge_v.y, d.edge_v.z, d.normal.x, d.normal.y, d.normal.z, n, m);
+}
+
 // Placement of the teapots: clearly separated depths from near the camera to the back wall.
 struct TeapotPlace {
   float x, z, scale, spin, r, g, b;
@@ -58,8 +78,16 @@ constexpr TeapotPlace kTeapots[] = {
     {3.5f, -10.0f, 0.85f, 2.0f, 0.30f, 0.80f, 0.35f},   // green
     {-4.5f, -17.0f, 0.95f, 0.3f, 0.85f, 0.85f, 0.88f},  // far, white porcelain
 };
-constexpr float kWallZ = -24.0f;
 static_assert(sizeof kTeapots / sizeof *kTeapots == kNumTeapots, "kNumTeapots");
+static_assert(sizeof kTeapots / sizeof *kTeapots <= MAX_BLOBS, "one shadow blob per teapot");
+
+// The soft contact shadows (x, z, radius) under the teapots, whose footprint radius is about 2
+// (x 1.3); returns how many.
+int teapot_blobs(glm::vec3* out) {
+  int n = 0;
+  for (const auto& t : kTeapots) out[n++] = glm::vec3(t.x, t.z, 2.6f * t.scale);
+  return n;
+}
 
 // Anisotropic filtering: core in GL 4.6 and the same enums as the EXT/ARB extensions (glad here
 // loads GL 4.5, so they are spelled out).
@@ -94,12 +122,15 @@ Renderer::Renderer(const std::string& resources, int tessellation) : res_(resour
   // The sharp frame draws the floor and wall as one quad each; the lens reference as 1 m grids
   // (see quad()). The grids cost 0.33 ms a frame on the H100 at 1080p (0.62 -> 0.95 ms scene), and
   // the perspective-correct interpolation makes both give the same image.
-  floor_ = upload(quad(-60, 0, 40, 120, 0, 0, 0, 0, -120, 0, 1, 0));
-  wall_ = upload(quad(-60, -1, kWallZ, 120, 0, 0, 0, 40, 0, 0, 0, 1));
-  floor_grid_ = upload(quad(-60, 0, 40, 120, 0, 0, 0, 0, -120, 0, 1, 0, 120, 120));
-  wall_grid_ = upload(quad(-60, -1, kWallZ, 120, 0, 0, 0, 40, 0, 0, 0, 1, 120, 40));
+  floor_ = upload(plane_mesh(kPlanes[PLANE_FLOOR]));
+  wall_ = upload(plane_mesh(kPlanes[PLANE_WALL]));
+  floor_grid_ = upload(plane_mesh(kPlanes[PLANE_FLOOR], 120, 120));
+  wall_grid_ = upload(plane_mesh(kPlanes[PLANE_WALL], 120, 40));
   load_textures();
   scene_prog_ = build_program(res_ + "/shaders", "scene.vert", "scene.frag");
+  scene_deferred_prog_ =
+      build_program(res_ + "/shaders", "scene.vert", "scene.frag", {"DEFER_PLANES"});
+  planes_prog_ = build_compute_program(res_ + "/shaders", "shade_planes.comp");
   accum_prog_ = build_compute_program(res_ + "/shaders", "accum.comp");
   accum_ms_prog_ = build_compute_program(res_ + "/shaders", "accum.comp", {"MSAA 1"});
   resolve_prog_ = build_program(res_ + "/shaders", "fullscreen.vert", "resolve.frag");
@@ -302,9 +333,11 @@ void Renderer::render_scene(const Camera& cam, float time_s, GlTimer* frame_time
   // waits for that frame's unmap, and that wait belongs to the previous frame, not to this one.
   if (frame_timer) frame_timer->begin();
   scene_timer.begin();
-  glUseProgram(scene_prog_.get());
+  const bool deferred = deferred_planes_active();
+  glUseProgram(deferred ? scene_deferred_prog_.get() : scene_prog_.get());
   glUniform4f(SCENE_LOC_LENS, 0.0f, 1.0f, -1.0f, 0.0f);  // pinhole
-  draw_scene(cam, time_s, false);
+  draw_scene(cam, time_s, false, deferred);
+  if (deferred) shade_planes(cam);
   if (msaa_ > 1) {
     // Resolve into the single-sample colour and view-z textures the SAT and DoF passes read.
     glBindFramebuffer(GL_FRAMEBUFFER, scene_fbo_.get());
@@ -320,7 +353,42 @@ void Renderer::render_scene(const Camera& cam, float time_s, GlTimer* frame_time
   scene_timer.end();
 }
 
-void Renderer::draw_scene(const Camera& cam, float time_s, bool grids) {
+void Renderer::shade_planes(const Camera& cam) {
+  const glm::mat4 vp = cam.view_proj(static_cast<float>(width_) / height_);
+  glUseProgram(planes_prog_.get());
+  // Inverted in double: in float the near/far ratio of the projection costs the rays a few
+  // millimetres at the wall, enough to move the checker edges of the floor by a texel.
+  const glm::mat4 inv_vp = glm::mat4(glm::inverse(glm::dmat4(vp)));
+  glUniformMatrix4fv(PLANES_LOC_INV_VIEW_PROJ, 1, GL_FALSE, glm::value_ptr(inv_vp));
+  glUniform3fv(PLANES_LOC_EYE, 1, glm::value_ptr(cam.eye()));
+  glm::vec3 blobs[MAX_BLOBS] = {};
+  const int nblob = teapot_blobs(blobs);
+  glUniform3fv(PLANES_LOC_BLOBS, nblob, glm::value_ptr(blobs[0]));
+  glUniform1i(PLANES_LOC_BLOB_COUNT, nblob);
+  for (int k = 0; k < NUM_PLANES; ++k) {
+    const PlaneDef& d = kPlanes[k];
+    glUniform3fv(PLANES_LOC_ORIGIN + k, 1, glm::value_ptr(d.origin));
+    const glm::vec3 au = d.edge_u / glm::dot(d.edge_u, d.edge_u);
+    const glm::vec3 av = d.edge_v / glm::dot(d.edge_v, d.edge_v);
+    glUniform3fv(PLANES_LOC_AXIS_U + k, 1, glm::value_ptr(au));
+    glUniform3fv(PLANES_LOC_AXIS_V + k, 1, glm::value_ptr(av));
+    glUniform3fv(PLANES_LOC_NORMAL + k, 1, glm::value_ptr(d.normal));
+    glUniform2fv(PLANES_LOC_UV_SCALE + k, 1, glm::value_ptr(d.uv_scale));
+    glUniform2f(PLANES_LOC_MATERIAL + k, d.shininess, d.specular);
+  }
+  glBindTextureUnit(PLANES_UNIT_FLOOR, floor_tex_.get());
+  glBindTextureUnit(PLANES_UNIT_WALL, wall_tex_.get());
+  glBindImageTexture(PLANES_IMAGE_COLOR, color_.get(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA8);
+  // The scene's colour writes must land before the pass reads them, its stores before anything
+  // samples, maps or draws into the colour texture next.
+  glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  glDispatchCompute((width_ + PLANES_GROUP_X - 1) / PLANES_GROUP_X,
+                    (height_ + PLANES_GROUP_Y - 1) / PLANES_GROUP_Y, 1);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+}
+
+void Renderer::draw_scene(const Camera& cam, float time_s, bool grids, bool deferred) {
   const glm::vec3 eye = cam.eye();
   const glm::mat4 vp = cam.view_proj(static_cast<float>(width_) / height_);
   glUniform2f(SCENE_LOC_VIEWPORT, static_cast<float>(width_), static_cast<float>(height_));
@@ -337,22 +405,20 @@ void Renderer::draw_scene(const Camera& cam, float time_s, bool grids) {
   };
   glUniform1i(l_tex, 1);
   glUniform3f(l_color, 1, 1, 1);
-  glUniform1f(l_shin, 16.0f);
-  glUniform1f(l_spec, 0.05f);
-  glBindTextureUnit(SCENE_UNIT_ALBEDO, floor_tex_.get());
-  glUniform2f(l_uv, 24.0f, 24.0f);
-  static_assert(sizeof kTeapots / sizeof *kTeapots <= MAX_BLOBS, "one shadow blob per teapot");
   glm::vec3 blobs[MAX_BLOBS] = {};
-  int nblob = 0;
-  for (const auto& t : kTeapots)  // the teapot's footprint radius is about 2 (x 1.3)
-    blobs[nblob++] = glm::vec3(t.x, t.z, 2.6f * t.scale);
+  const int nblob = teapot_blobs(blobs);
   glUniform3fv(SCENE_LOC_BLOBS, nblob, glm::value_ptr(blobs[0]));
-  glUniform1i(l_nblob, nblob);
-  draw(grids ? floor_grid_ : floor_, glm::mat4(1.0f));
-  glUniform1i(l_nblob, 0);
-  glBindTextureUnit(SCENE_UNIT_ALBEDO, wall_tex_.get());
-  glUniform2f(l_uv, 6.0f, 4.0f);
-  draw(grids ? wall_grid_ : wall_, glm::mat4(1.0f));
+  auto plane = [&](int k, const Drawable& d, GLuint tex, int blob_count) {
+    glUniform1f(l_shin, kPlanes[k].shininess);
+    glUniform1f(l_spec, kPlanes[k].specular);
+    glUniform2fv(l_uv, 1, glm::value_ptr(kPlanes[k].uv_scale));
+    glBindTextureUnit(SCENE_UNIT_ALBEDO, tex);
+    glUniform1i(l_nblob, blob_count);
+    if (deferred) glUniform1i(SCENE_LOC_PLANE, k);
+    draw(d, glm::mat4(1.0f));
+  };
+  plane(PLANE_FLOOR, grids ? floor_grid_ : floor_, floor_tex_.get(), nblob);
+  plane(PLANE_WALL, grids ? wall_grid_ : wall_, wall_tex_.get(), 0);
 
   glUniform1i(l_tex, 0);
   glUniform2f(l_uv, 1.0f, 1.0f);

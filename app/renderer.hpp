@@ -41,10 +41,16 @@ class Renderer {
   // Returns the value set.
   float set_anisotropy(float a);
   float max_anisotropy() const { return max_aniso_; }
+  float anisotropy() const { return aniso_; }
   // Scene samples per pixel (1 = off; clamped to GL_MAX_SAMPLES): a multisample FBO resolved by
   // shaders/resolve.frag into the colour and view-z textures (colour mean, nearest z).
   void set_msaa(int samples);
   int msaa() const { return msaa_; }
+  // Deferred planes (default): the sharp frame's floor and wall are shaded by a compute pass after
+  // rasterisation (shaders/shade_planes.comp says why); false: all in scene.frag. MSAA frames and
+  // the lens reference always shade forward.
+  void set_deferred_planes(bool on) { deferred_planes_ = on; }
+  bool deferred_planes_active() const { return deferred_planes_ && msaa_ == 1; }
 
   // `frame_timer`, when given, is started where the scene's GPU work starts (after the clears).
   void render_scene(const Camera& cam, float time_s, GlTimer* frame_timer = nullptr);
@@ -86,15 +92,17 @@ class Renderer {
   };
   Drawable upload(const Mesh& m);
   void load_textures();
-  // Uniforms + draws; target bound by the caller; grids: the lens reference's gridded floor/wall.
-  void draw_scene(const Camera& cam, float time_s, bool grids);
+  // Uniforms + draws; target bound by the caller; grids: the lens reference's gridded floor/wall;
+  // deferred: scene_deferred_prog_ is bound (the planes are marked, not shaded).
+  void draw_scene(const Camera& cam, float time_s, bool grids, bool deferred = false);
+  void shade_planes(const Camera& cam);
   void make_msaa_targets();
 
   std::string res_;
   BezierPatchSet teapot_data_;
   Drawable teapot_, floor_, wall_, floor_grid_, wall_grid_;
   GlTexture floor_tex_, wall_tex_;
-  GlProgram scene_prog_, dof_prog_, dof_compute_prog_, accum_prog_, accum_ms_prog_, resolve_prog_,
+  GlProgram scene_prog_, scene_deferred_prog_, planes_prog_, dof_prog_, dof_compute_prog_, accum_prog_, accum_ms_prog_, resolve_prog_,
       clear_prog_;
   GlVertexArray empty_vao_;
   int width_ = 0, height_ = 0;
@@ -102,6 +110,7 @@ class Renderer {
   GlFramebuffer scene_fbo_, output_fbo_;
   float aniso_ = 1.0f, max_aniso_ = 1.0f;
   int msaa_ = 1;
+  bool deferred_planes_ = true;
   GlTexture ms_color_, ms_viewz_, ms_depth_;  // msaa_ > 1
   GlFramebuffer ms_fbo_;
   GlTexture ref_color_, ref_depth_, ref_accum_;  // the lens reference's targets, made on first use

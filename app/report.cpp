@@ -86,6 +86,8 @@ void write_report(const std::string& path, const ReportInput& in) {
                  {"scene_unit", "1 m"}};
   j["msaa"] = app.renderer.msaa();
   j["anisotropy"] = s.anisotropy;
+  j["scene_shading"] = app.renderer.deferred_planes_active() ? "deferred planes" : "forward";
+  j["scene_shading_asked"] = to_string(s.scene_shading);
   j["reference_samples"] = s.reference_samples;
   j["reference_clamped"] = s.reference_clamp;
   j["quality_note"] = std::string(kSsimNote) +

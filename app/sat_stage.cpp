@@ -63,9 +63,7 @@ SatStage::SatStage(SatBackend requested, const std::string& shader_dir) {
   // A software rasterizer (Mesa llvmpipe/softpipe, SwiftShader) offers GL compute, but there the
   // CPU path is faster (llvmpipe: ~2 s per 900x560 GL build against ~0.1 s): auto skips it.
   const std::string renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  const bool software = renderer.find("llvmpipe") != std::string::npos ||
-                        renderer.find("softpipe") != std::string::npos ||
-                        renderer.find("SwiftShader") != std::string::npos;
+  const bool software = software_renderer();
   if (requested == SatBackend::Auto && software)
     no_gl =
         "GL compute skipped on a software rasterizer (" + renderer + "; --backend gl forces it)";

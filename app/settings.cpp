@@ -40,6 +40,14 @@ const char* to_string(DofPass p) {
   return p == DofPass::Compute ? "compute" : "fragment";
 }
 
+const char* to_string(SceneShading m) {
+  switch (m) {
+    case SceneShading::Deferred: return "deferred";
+    case SceneShading::Forward: return "forward";
+    default: return "auto";
+  }
+}
+
 scandof::dof::Params dof_params(const Settings& s) {
   scandof::dof::Params p;
   p.aperture_px = s.aperture;
@@ -77,7 +85,8 @@ bool Settings::operator==(const Settings& o) const {
          reference_samples == o.reference_samples && reference_clamp == o.reference_clamp &&
          error_scale == o.error_scale && physical == o.physical && lens == o.lens &&
          autofocus == o.autofocus && autofocus_teapot == o.autofocus_teapot &&
-         focus_speed == o.focus_speed && anisotropy == o.anisotropy && msaa == o.msaa;
+         focus_speed == o.focus_speed && anisotropy == o.anisotropy && msaa == o.msaa &&
+         scene_shading == o.scene_shading;
 }
 
 }  // namespace demo

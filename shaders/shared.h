@@ -32,7 +32,27 @@
 #define SCENE_LOC_LENS_SAMPLE 17  // vec2: lens point on the unit disc (reference)
 #define SCENE_LOC_LENS 18         // vec4: aperture px, focus, max radius (< 0: no clamp), 0
 #define SCENE_LOC_VIEWPORT 19     // vec2: frame size in pixels
+#define SCENE_LOC_PLANE 20        // int: which plane (DEFER_PLANES builds only)
 #define SCENE_UNIT_ALBEDO 0
+// The textured planes, shaded after rasterisation by shade_planes.comp (DEFER_PLANES).
+#define PLANE_FLOOR 0
+#define PLANE_WALL 1
+#define NUM_PLANES 2
+#define PLANES_GROUP_X 16
+#define PLANES_GROUP_Y 8
+#define PLANES_IMAGE_COLOR 0
+#define PLANES_UNIT_FLOOR 0
+#define PLANES_UNIT_WALL 1
+#define PLANES_LOC_INV_VIEW_PROJ 0
+#define PLANES_LOC_EYE 1
+#define PLANES_LOC_BLOB_COUNT 2
+#define PLANES_LOC_BLOBS 3         // MAX_BLOBS consecutive locations
+#define PLANES_LOC_ORIGIN 11       // NUM_PLANES each from here on
+#define PLANES_LOC_AXIS_U 13       // the plane's texture axes: uv = dot(p - origin, axis) * scale
+#define PLANES_LOC_AXIS_V 15       //   (axis = edge / |edge|^2)
+#define PLANES_LOC_NORMAL 17
+#define PLANES_LOC_UV_SCALE 19
+#define PLANES_LOC_MATERIAL 21     // vec2: shininess, specular
 
 // accum.comp (the lens reference): adds one lens sample's frame into the float accumulator.
 #define ACCUM_UNIT_SAMPLE 0

@@ -4,7 +4,7 @@
 #   bash .gpu-final/frame.sh        -> $OUT/frame.tgz (frame/*.json, *.png, frame.log)
 # Headless, still scene, medians over 120 frames (after the runner's warm-up): the CUDA backend
 # (fused SAT, single-pass variant) with each DoF pass, and the GL compute backend (fused) with
-# each DoF pass, at 1080p and 4K; then --verify (SAT exact; compute passes == fragment pass within
+# each DoF pass, at 1080p and 4K (and the compute passes with the floor and wall shaded forward); then --verify (SAT exact; compute passes == fragment pass within
 # 1/255) for every variant and method at awkward sizes, on both GPU backends.
 set -u
 D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=/tmp/frame-out/frame; rm -rf /tmp/frame-out; mkdir -p "$O"
@@ -28,6 +28,15 @@ pack() { (cd /tmp/frame-out && tar czf "${OUT:-/tmp}/frame.tgz" frame); }
       done
     done
   done
+  for size in 1920x1080 3840x2160; do
+    for backend in cuda gl; do
+      echo "== $size $backend compute, floor and wall shaded forward (--scene-shading forward)"
+      $S --size $size --frames 120 --backend $backend --method fused --variant single-pass \
+        --dof-pass compute --scene-shading forward \
+        --report "$O/frame_${size}_${backend}_compute_forward.json" 2>&1 | \
+        grep -vE "screenshot written|report written"
+    done
+  done
   echo "== paper pipeline, work-efficient (the demo's default), CUDA, compute DoF, 1080p"
   $S --size 1920x1080 --frames 120 --dof-pass compute --report "$O/frame_1920x1080_cuda_compute_paper.json" 2>&1 | grep -E "^\[scandof\] work"
   pack
@@ -39,7 +48,7 @@ pack() { (cd /tmp/frame-out && tar czf "${OUT:-/tmp}/frame.tgz" frame); }
                  "--variant cub" "--method fused" "--method fused-two-pass" "--method fused --format f32"; do
         printf '%-32s ' "$cfg"
         $S --size $size --frames 2 --backend $backend --verify $cfg 2>&1 | \
-          grep -E "verify|DoF passes|rror" | sed -E 's/ \((CUDA|GL compute) on [^)]*\)//' | tr '\n' ' '
+          grep -E "verify|DoF passes|scene shading|rror" | sed -E 's/ \((CUDA|GL compute) on [^)]*\)//' | tr '\n' ' '
         echo
       done
     done
