@@ -54,10 +54,10 @@ GlSatSupport query_gl_sat_support();
 // GPU time of the stages of a recent timed build (GlTimer: timestamps read a few builds late from
 // a ring, never stalling). Paper variants: rows (block scans of the rows from the pixels, block
 // sums, add), columns (the same down the table's columns). Fused: rows_ms = tile reduce + small
-// scans, columns_ms = tile scans. valid is false until enough timed builds went through the ring
+// scans, columns_ms = tile scans, aux_ms = the small scans alone (within rows_ms). valid is false until enough timed builds went through the ring
 // (GlTimer's 4, plus one) for a result to have been read.
 struct GlSatStageTimes {
-  float rows_ms = 0, columns_ms = 0, total_ms = 0;
+  float rows_ms = 0, columns_ms = 0, total_ms = 0, aux_ms = 0;
   bool valid = false;
 };
 
@@ -119,7 +119,7 @@ class GlSatBuilder {
   std::size_t out_bytes_ = 0;
   GlBuffer scratch_;
   std::size_t scratch_bytes_ = 0;
-  std::array<GlTimer, 2> timers_;
+  std::array<GlTimer, 3> timers_;
   GlSatTuning tuning_;
   int timed_builds_ = 0;
 };
