@@ -315,6 +315,14 @@ class Bench {
       glBindImageTexture(0, src_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8UI);
       glDispatchCompute(grid.x, grid.y, 1);
       glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+      // The transform as a GL pass (the gl row, and the modes that hand nothing to CUDA).
+      auto gl_transform = [&](unsigned n) {
+        glUseProgram(transform_.get());
+        glUniform1ui(0, n);
+        glBindImageTexture(0, src_.get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8UI);
+        glBindImageTexture(1, dst_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8UI);
+        glDispatchCompute(grid.x, grid.y, 1);
+      };
       switch (mode) {
         case Mode::HostWait:
         case Mode::Switch:
@@ -327,11 +335,7 @@ class Bench {
             CUDA_CHECK(cudaGetLastError());
             CUDA_CHECK(cudaStreamSynchronize(stream_));
           }
-          glUseProgram(transform_.get());
-          glUniform1ui(0, frame);
-          glBindImageTexture(0, src_.get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8UI);
-          glBindImageTexture(1, dst_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8UI);
-          glDispatchCompute(grid.x, grid.y, 1);
+          gl_transform(frame);
           break;
         case Mode::Concurrent:
           // An unrelated CUDA kernel each frame, nothing shared, no synchronisation: what GL
@@ -340,11 +344,7 @@ class Bench {
           CUDA_CHECK(cudaGetLastError());
           [[fallthrough]];
         case Mode::Gl:
-          glUseProgram(transform_.get());
-          glUniform1ui(0, frame);
-          glBindImageTexture(0, src_.get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8UI);
-          glBindImageTexture(1, dst_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8UI);
-          glDispatchCompute(grid.x, grid.y, 1);
+          gl_transform(frame);
           break;
         case Mode::Map:
         case Mode::MapHost:
@@ -363,11 +363,7 @@ class Bench {
           CUDA_CHECK(cudaGraphicsUnmapResources(2, res, stream_));
           if (mode == Mode::MapHost) CUDA_CHECK(cudaStreamSynchronize(stream_));
           if (mode == Mode::MapEmpty) {  // keep consume's check meaningful: GL does the work
-            glUseProgram(transform_.get());
-            glUniform1ui(0, frame);
-            glBindImageTexture(0, src_.get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8UI);
-            glBindImageTexture(1, dst_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8UI);
-            glDispatchCompute(grid.x, grid.y, 1);
+            gl_transform(frame);
           }
           break;
         }
