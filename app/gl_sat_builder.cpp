@@ -82,6 +82,9 @@ GlSatSupport query_gl_sat_support() {
   glGetInternalformativ(GL_TEXTURE_2D, GL_RGBA8, GL_IMAGE_FORMAT_COMPATIBILITY_TYPE, 1, &compat);
   s.pixels_by_size = compat == GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE;
   s.reason += s.pixels_by_size ? "; pixels as packed r32ui" : "; pixels through an rgba8 image";
+  // Mesa's software rasterizers cap the loop iterations of a whole shader invocation (65535), so a
+  // tile of the one-pass fused build waiting on another can give up early there.
+  s.lookback = !software_renderer();
   if (!has_extension("GL_KHR_shader_subgroup")) {
     s.reason +=
         "; no GL_KHR_shader_subgroup: the subgroup variant and the fused path scan "
@@ -131,6 +134,24 @@ GLuint GlSatBuilder::program(const std::string& file, const std::vector<std::str
   return id;
 }
 
+void GlSatBuilder::ensure_lookback_flags(std::size_t tiles) {
+  // Flags hold epoch * 4 + status and the counter hands out ids from id_base_ on: both only grow,
+  // so the buffer is cleared only when it grows or before either could wrap.
+  const std::size_t words = 1 + 2 * tiles;
+  const bool wrap = epoch_ >= (1u << 29) || id_base_ + tiles >= (1u << 31);
+  if (flags_ && flag_words_ >= words && !wrap && epoch_ > 0) return;
+  if (!flags_ || flag_words_ < words) {
+    flags_ = make_buffer();
+    glNamedBufferData(flags_.get(), static_cast<GLsizeiptr>(words * 4), nullptr, GL_DYNAMIC_COPY);
+    flag_words_ = words;
+  }
+  const std::uint32_t zero = 0;
+  glClearNamedBufferData(flags_.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  epoch_ = 1;
+  id_base_ = 0;
+}
+
 void GlSatBuilder::ensure_scratch(std::size_t bytes) {
   bytes = std::max<std::size_t>(bytes, 16);
   if (scratch_ && scratch_bytes_ >= bytes) return;
@@ -177,13 +198,49 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
   glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, packed ? GL_R32UI : GL_RGBA8);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
 
-  if (variant == GlSatVariant::Fused) {
-    const int tx = ceil_div(width, kTileW), ty = ceil_div(height, kTileH);
+  // The fused paths' tile grid, the defines all their shaders take, and SSBO offsets rounded up
+  // to GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (<= 256).
+  const int tx = ceil_div(width, kTileW), ty = ceil_div(height, kTileH);
+  std::vector<std::string> fused_defs;
+  if (f32) fused_defs.push_back("SAT_F32");
+  if (support_.fused_subgroup) fused_defs.push_back("FUSED_SUBGROUP");
+  if (!packed) fused_defs.push_back("PIXELS_RGBA8");
+  auto align = [](std::size_t b) { return (b + 255) & ~std::size_t(255); };
+
+  if (variant == GlSatVariant::Fused && tuning_.fused_single_pass) {
+    const std::size_t tiles = static_cast<std::size_t>(tx) * ty;
+    ensure_lookback_flags(tiles);
+    // Scratch: per tile 32 rows and 128 columns of (aggregate, inclusive) words, and 2 tile words.
+    const std::size_t rows_bytes = tiles * kTileH * 2 * 16, cols_bytes = tiles * kTileW * 2 * 16;
+    const std::size_t cols_off = align(rows_bytes), tsum_off = align(cols_off + cols_bytes);
+    ensure_scratch(tsum_off + tiles * 2 * 16);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, flags_.get());
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, scratch_.get(), 0,
+                      static_cast<GLsizeiptr>(rows_bytes));
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, scratch_.get(),
+                      static_cast<GLintptr>(cols_off), static_cast<GLsizeiptr>(cols_bytes));
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 4, scratch_.get(),
+                      static_cast<GLintptr>(tsum_off), static_cast<GLsizeiptr>(tiles * 2 * 16));
+    std::vector<std::string> defs = fused_defs;
+    if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
+    const GLuint single = program("sat_fused_single.comp", defs);
+    if (timed) {
+      timers_[1].begin();
+      last_single_pass_ = true;
+    }
+    glUseProgram(single);
+    glUniform1i(0, width);
+    glUniform1i(1, height);
+    glUniform1ui(2, epoch_);
+    glUniform1ui(3, id_base_);
+    dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
+    if (timed) timers_[1].end();
+    ++epoch_;
+    id_base_ += static_cast<std::uint32_t>(tiles);
+  } else if (variant == GlSatVariant::Fused) {
     const std::size_t rt = static_cast<std::size_t>(tx) * height,
                       ct = static_cast<std::size_t>(ty) * width,
                       st = static_cast<std::size_t>(tx) * ty;
-    // SSBO offsets must be multiples of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (<= 256).
-    auto align = [](std::size_t b) { return (b + 255) & ~std::size_t(255); };
     const std::size_t ct_off = align(rt * 16), st_off = align(ct_off + ct * 16);
     ensure_scratch(st_off + st * 16);
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 1, scratch_.get(), 0,
@@ -192,14 +249,14 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
                       static_cast<GLsizeiptr>(ct * 16));
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, scratch_.get(), static_cast<GLintptr>(st_off),
                       static_cast<GLsizeiptr>(st * 16));
-    std::vector<std::string> defs;
-    if (f32) defs.push_back("SAT_F32");
-    if (support_.fused_subgroup) defs.push_back("FUSED_SUBGROUP");
-    if (!packed) defs.push_back("PIXELS_RGBA8");
+    std::vector<std::string> defs = fused_defs;
     const GLuint reduce = program("sat_fused_reduce.comp", defs);
     if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
     const GLuint scan = program("sat_fused_scan.comp", defs);
-    if (timed) timers_[0].begin();
+    if (timed) {
+      timers_[0].begin();
+      last_single_pass_ = false;
+    }
     glUseProgram(reduce);
     glUniform1i(0, width);
     glUniform1i(1, height);
@@ -257,7 +314,10 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
         v.push_back(p);
         return program("sat_lines.comp", v);
       };
-      if (timed) timers_[pass].begin();
+      if (timed) {
+        timers_[pass].begin();
+        last_single_pass_ = false;
+      }
       auto set_uniforms = [&](GLuint prog) {
         glUseProgram(prog);
         glUniform1i(0, width);
@@ -284,9 +344,9 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
 GlSatStageTimes GlSatBuilder::stage_times() const {
   GlSatStageTimes t;
   t.valid = timed_builds_ > 4;
-  t.rows_ms = timers_[0].ms();
+  t.rows_ms = last_single_pass_ ? 0.0f : timers_[0].ms();
   t.columns_ms = timers_[1].ms();
-  t.aux_ms = timers_[2].ms();
+  t.aux_ms = last_single_pass_ ? 0.0f : timers_[2].ms();
   t.total_ms = t.rows_ms + t.columns_ms;
   return t;
 }

@@ -19,6 +19,8 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -47,6 +49,7 @@ struct GlSatSupport {
   int subgroup_size = 0;        // 0 when not offered
   bool fused_subgroup = false;  // the fused path uses subgroup ops (needs subgroup size 32)
   bool pixels_by_size = false;  // RGBA8 may be bound as an r32ui image (formats match by size)
+  bool lookback = false;  // GlSatTuning::fused_single_pass is safe (not on software rasterizers)
   std::string reason;           // human-readable: why usable or not, which scan is native
 };
 GlSatSupport query_gl_sat_support();
@@ -54,8 +57,9 @@ GlSatSupport query_gl_sat_support();
 // GPU time of the stages of a recent timed build (GlTimer: timestamps read a few builds late from
 // a ring, never stalling). Paper variants: rows (block scans of the rows from the pixels, block
 // sums, add), columns (the same down the table's columns). Fused: rows_ms = tile reduce + small
-// scans, columns_ms = tile scans, aux_ms = the small scans alone (within rows_ms). valid is false until enough timed builds went through the ring
-// (GlTimer's 4, plus one) for a result to have been read.
+// scans, columns_ms = tile scans, aux_ms = the small scans alone (within rows_ms); single-pass
+// fused: columns_ms = the one pass, rows_ms = aux_ms = 0. valid is false until enough timed
+// builds went through the ring (GlTimer's 4, plus one) for a result to have been read.
 struct GlSatStageTimes {
   float rows_ms = 0, columns_ms = 0, total_ms = 0, aux_ms = 0;
   bool valid = false;
@@ -70,6 +74,11 @@ struct GlSatTuning {
   // the driver matches image formats by size (query_gl_sat_support's pixels_by_size); off, or
   // where it does not: through an rgba8 image, repacked with packUnorm4x8.
   bool pixels_as_r32ui = true;
+  // Fused in one dispatch with decoupled look-back between tiles (sat_fused_single.comp) instead of
+  // three (tile reduce, small scans, tile scans): faster on the H100 only for small images (see
+  // the shader). It relies on running workgroups progressing while one waits on another, which GL
+  // does not promise; check GlSatSupport::lookback before turning it on.
+  bool fused_single_pass = false;
 };
 
 class GlSatBuilder {
@@ -111,6 +120,7 @@ class GlSatBuilder {
  private:
   GLuint program(const std::string& file, const std::vector<std::string>& defines);
   void ensure_scratch(std::size_t bytes);
+  void ensure_lookback_flags(std::size_t tiles);
 
   std::string dir_;
   GlSatSupport support_;
@@ -119,6 +129,12 @@ class GlSatBuilder {
   std::size_t out_bytes_ = 0;
   GlBuffer scratch_;
   std::size_t scratch_bytes_ = 0;
+  // The single-pass fused path's tile counter and flags, and where this build's epoch and ids
+  // start (see sat_fused_single.comp).
+  GlBuffer flags_;
+  std::size_t flag_words_ = 0;
+  std::uint32_t epoch_ = 0, id_base_ = 0;
+  bool last_single_pass_ = false;  // the last timed build: stage_times() has one stage
   std::array<GlTimer, 3> timers_;
   GlSatTuning tuning_;
   int timed_builds_ = 0;

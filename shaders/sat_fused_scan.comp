@@ -25,13 +25,7 @@ layout(std430, binding = 3) readonly buffer St {
 shared uvec3 s_bottom[TEAMS][TILE_W];
 shared uvec3 s_left[TILE_H];
 
-uvec4 out_word(uvec3 v) {
-#ifdef SAT_F32
-  return uvec4(floatBitsToUint(vec3(v)), 0u);
-#else
-  return uvec4(v, 0u);
-#endif
-}
+#include "sat_fused_store.glsl"
 
 void main() {
   const uint lane = LANE, team = TEAM;
@@ -79,35 +73,5 @@ void main() {
     for (uint w = 0u; w < team; ++w) above += s_bottom[w][lane * 4u + uint(i)];
     base[i] = corner + top[i] + above;
   }
-#ifdef FUSED_STAGED_STORES
-  // The results leave through shared memory, a team row at a time, so each store instruction
-  // writes 32 consecutive 16-byte words (512 B) rather than 16 B at a 64 B stride (twice the
-  // L2 write transactions). s_bottom is free again once every team has its base.
-  barrier();
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    const int yl = int(team) * ROWS_PER_TEAM + r, y = y0 + yl;
-    const uvec3 l = s_left[yl];
-    for (int i = 0; i < 4; ++i) s_bottom[team][lane * 4u + uint(i)] = v[r][i] + base[i] + l;
-    TEAM_BARRIER();
-    if (y < u_height) {
-      for (int k = 0; k < 4; ++k) {
-        const int xl = int(lane) + 32 * k, x = bx * TILE_W + xl;
-        if (x < u_width) table[y * u_width + x] = out_word(s_bottom[team][xl]);
-      }
-    }
-    TEAM_BARRIER();
-  }
-#else
-  // Direct stores: a lane's 4 words are contiguous, so one store instruction covers 2 KB at
-  // 16 B per 64 B (the variant glsatbench compares as fused-direct).
-  if (x0 >= u_width) return;  // after the last barrier
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    const int yl = int(team) * ROWS_PER_TEAM + r, y = y0 + yl;
-    if (y >= u_height) break;
-    const uvec3 l = s_left[yl];
-    const int row = y * u_width;
-    for (int i = 0; i < 4; ++i)
-      if (x0 + i < u_width) table[row + x0 + i] = out_word(v[r][i] + base[i] + l);
-  }
-#endif
+  store_tile(v, base, x0, y0, bx);
 }

@@ -8,6 +8,12 @@ if(TARGET scandof_glsat)
   target_compile_definitions(test_gl_sat PRIVATE SCANDOF_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   gtest_discover_tests(test_gl_sat DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
                        PROPERTIES TIMEOUT 1800 LABELS "gl")
+  # The one-pass fused path on llvmpipe: with one thread its tiles run in launch order and never
+  # wait, so the look-back's sums, flags and epochs are checked even where waits cannot be.
+  add_test(NAME test_gl_sat_single_pass
+           COMMAND test_gl_sat --gtest_filter=GlSat.FusedSinglePass)
+  set_tests_properties(test_gl_sat_single_pass PROPERTIES ENVIRONMENT "LP_NUM_THREADS=1"
+                       TIMEOUT 600 LABELS "gl")
 endif()
 # Every shader variant through glslangValidator (Debian glslang-tools), where installed: the only
 # check here of the subgroup variants that llvmpipe (no GL_KHR_shader_subgroup) cannot run.

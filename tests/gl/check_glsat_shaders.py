@@ -44,6 +44,7 @@ def main():
         jobs.append(("sat_fused_reduce.comp", "sat_fused_common.glsl", fmt + px + sg))
         for staged in ([], ["FUSED_STAGED_STORES"]):
             jobs.append(("sat_fused_scan.comp", "sat_fused_common.glsl", fmt + px + sg + staged))
+            jobs.append(("sat_fused_single.comp", "sat_fused_common.glsl", fmt + px + sg + staged))
     jobs.append(("sat_fused_aux.comp", "", []))
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:

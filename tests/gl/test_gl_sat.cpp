@@ -180,6 +180,28 @@ TEST(GlSat, FusedDirectStores) {
   gl().builder->set_tuning({});
 }
 
+// The one-pass fused build (sat_fused_single.comp), staged and direct stores. On a software
+// rasterizer it is right only when tiles run one after another (LP_NUM_THREADS=1: ctest's
+// test_gl_sat_single_pass runs it so) and is skipped otherwise. 1001x777, 2049x300 and 300x2049
+// give chains longer than the 32 lanes that scout them.
+TEST(GlSat, FusedSinglePass) {
+  REQUIRE_GL();
+  const char* threads = std::getenv("LP_NUM_THREADS");
+  if (!gl().builder->support().lookback && !(threads && std::string(threads) == "1"))
+    GTEST_SKIP() << "software rasterizer: the look-back pass is checked with LP_NUM_THREADS=1 "
+                    "(ctest test_gl_sat_single_pass)";
+  for (bool staged : {true, false}) {
+    demo::GlSatTuning t;
+    t.fused_single_pass = true;
+    t.fused_staged_stores = staged;
+    gl().builder->set_tuning(t);
+    for (const auto& s : std::vector<std::pair<int, int>>{
+             {1, 1}, {33, 17}, {129, 33}, {1001, 777}, {1921, 1079}, {2049, 300}, {300, 2049}})
+      check_case({GlSatVariant::Fused, s.first, s.second});
+  }
+  gl().builder->set_tuning({});
+}
+
 // More tiles (65 x 34 = 2210) than the small-scans pass keeps in shared memory (2048): the
 // corner sums are scanned in the buffer instead (sat_fused_aux.comp's last branch).
 TEST(GlSat, FusedTileGridBeyondSharedMemory) {
