@@ -193,6 +193,8 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
       static_cast<double>(width) * height > 4294967295.0 / 255.0)
     variant = GlSatVariant::WorkEfficient;
 
+  // What stage_times() reports follows the last timed build.
+  if (timed) last_single_pass_ = variant == GlSatVariant::Fused && tuning_.fused_single_pass;
   // The RGBA8 texels read as one packed uint32 each where image formats match by size.
   const bool packed = tuning_.pixels_as_r32ui && support_.pixels_by_size;
   glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, packed ? GL_R32UI : GL_RGBA8);
@@ -224,10 +226,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     std::vector<std::string> defs = fused_defs;
     if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
     const GLuint single = program("sat_fused_single.comp", defs);
-    if (timed) {
-      timers_[1].begin();
-      last_single_pass_ = true;
-    }
+    if (timed) timers_[1].begin();
     glUseProgram(single);
     glUniform1i(0, width);
     glUniform1i(1, height);
@@ -253,10 +252,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     const GLuint reduce = program("sat_fused_reduce.comp", defs);
     if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
     const GLuint scan = program("sat_fused_scan.comp", defs);
-    if (timed) {
-      timers_[0].begin();
-      last_single_pass_ = false;
-    }
+    if (timed) timers_[0].begin();
     glUseProgram(reduce);
     glUniform1i(0, width);
     glUniform1i(1, height);
@@ -314,10 +310,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
         v.push_back(p);
         return program("sat_lines.comp", v);
       };
-      if (timed) {
-        timers_[pass].begin();
-        last_single_pass_ = false;
-      }
+      if (timed) timers_[pass].begin();
       auto set_uniforms = [&](GLuint prog) {
         glUseProgram(prog);
         glUniform1i(0, width);

@@ -46,9 +46,9 @@ class Renderer {
   // shaders/resolve.frag into the colour and view-z textures (colour mean, nearest z).
   void set_msaa(int samples);
   int msaa() const { return msaa_; }
-  // Deferred planes (default): the sharp frame's floor and wall are shaded by a compute pass after
-  // rasterisation (shaders/shade_planes.comp says why); false: all in scene.frag. MSAA frames and
-  // the lens reference always shade forward.
+  // Deferred planes (the App sets it from Settings::scene_shading): the sharp frame's floor and
+  // wall are shaded by a compute pass after rasterisation (shaders/shade_planes.comp says why);
+  // false: all in scene.frag. MSAA frames and the lens reference always shade forward.
   void set_deferred_planes(bool on) { deferred_planes_ = on; }
   bool deferred_planes_active() const { return deferred_planes_ && msaa_ == 1; }
 
@@ -102,8 +102,8 @@ class Renderer {
   BezierPatchSet teapot_data_;
   Drawable teapot_, floor_, wall_, floor_grid_, wall_grid_;
   GlTexture floor_tex_, wall_tex_;
-  GlProgram scene_prog_, scene_deferred_prog_, planes_prog_, dof_prog_, dof_compute_prog_, accum_prog_, accum_ms_prog_, resolve_prog_,
-      clear_prog_;
+  GlProgram scene_prog_, scene_deferred_prog_, planes_prog_, dof_prog_, dof_compute_prog_,
+      accum_prog_, accum_ms_prog_, resolve_prog_, clear_prog_;
   GlVertexArray empty_vao_;
   int width_ = 0, height_ = 0;
   GlTexture color_, depth_, viewz_, output_;

@@ -58,7 +58,7 @@ shared uvec3 s_row_agg[TILE_H];
 shared uvec3 s_top[TILE_W];
 shared uvec3 s_left[TILE_H];
 shared uvec3 s_corner_part[32];
-shared uvec3 s_tile_agg, s_tile_above;
+shared uvec3 s_tile_agg;
 shared uint s_first[2];  // per chain: the nearest predecessor with its inclusive sums published
 #include "sat_fused_store.glsl"
 
@@ -80,9 +80,8 @@ uint wait_flag(int tile, int kind, uint status) {
 }
 
 // acc += buf[INDEX].xyz for k = 0 .. n-1 (INDEX an expression in k), loads issued 8 at a time:
-// they are independent, and one L2 round trip (coherent loads skip L1) per element was the
-// pass's largest cost in the first wave of tiles, whose chains are long. A macro: GLSL cannot
-// pass a buffer to a function.
+// they are independent, and in the first wave of tiles the chains are long (up to a tile row or
+// column). A macro: GLSL cannot pass a buffer to a function.
 #define SUM_CHAIN(acc, buf, INDEX, n)                                  \
   for (int k0 = 0; k0 < (n); k0 += 8) {                                \
     uvec3 got[8];                                                      \
@@ -194,7 +193,6 @@ void main() {
     uvec3 above = first_col < by ? tsum[(tile - (first_col + 1) * tiles_x) * 2 + 1].xyz : uvec3(0u);
     SUM_CHAIN(above, tsum, (tile - (k + 1) * tiles_x) * 2, first_col)
     tsum[tile * 2 + 1] = uvec4(s_tile_agg + above, 0u);
-    s_tile_above = above;
   }
   memoryBarrierBuffer();
   barrier();
