@@ -9,6 +9,8 @@ add_library(scandof_glsat STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/gl_util.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/context.cpp)
 target_include_directories(scandof_glsat PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+# shaders/shared.h: the texture unit the builder and the fused shaders agree on.
+target_include_directories(scandof_glsat PRIVATE ${PROJECT_SOURCE_DIR}/shaders)
 target_link_libraries(scandof_glsat PUBLIC scandof::kernels scandof_glad scandof_egl
                                            PkgConfig::SCANDOF_GLFW)
 target_compile_options(scandof_glsat PRIVATE -Wall -Wextra)
@@ -20,7 +22,9 @@ target_compile_options(glsatbench PRIVATE -Wall -Wextra)
 # next to the executable, then to the source tree.
 set_target_properties(glsatbench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bench)
 target_compile_definitions(glsatbench PRIVATE SCANDOF_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-file(GLOB _glsat_shaders CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/shaders/sat_*)
+# shared.h too: build_compute_program pastes it into every shader.
+file(GLOB _glsat_shaders CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/shaders/sat_*
+     ${PROJECT_SOURCE_DIR}/shaders/shared.h)
 set(_glsat_stamp ${CMAKE_BINARY_DIR}/bench/glsat_shaders.stamp)
 add_custom_command(OUTPUT ${_glsat_stamp}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/bench/shaders

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "shared.h"
+
 namespace demo {
 
 namespace {
@@ -35,6 +37,12 @@ bool has_extension(const char* name) {
 
 int ceil_div(int a, int b) {
   return (a + b - 1) / b;
+}
+
+// Immutable storage with no access flags: GPU-only memory, which nothing here maps or uploads
+// (measured no faster than glNamedBufferData's DYNAMIC_COPY on the H100, but it says so).
+void allocate(GLuint buf, std::size_t bytes) {
+  glNamedBufferStorage(buf, static_cast<GLsizeiptr>(bytes), nullptr, 0);
 }
 
 void dispatch(GLuint x, GLuint y) {
@@ -142,7 +150,7 @@ void GlSatBuilder::ensure_lookback_flags(std::size_t tiles) {
   if (flags_ && flag_words_ >= words && !wrap && epoch_ > 0) return;
   if (!flags_ || flag_words_ < words) {
     flags_ = make_buffer();
-    glNamedBufferData(flags_.get(), static_cast<GLsizeiptr>(words * 4), nullptr, GL_DYNAMIC_COPY);
+    allocate(flags_.get(), words * 4);
     flag_words_ = words;
   }
   const std::uint32_t zero = 0;
@@ -156,7 +164,7 @@ void GlSatBuilder::ensure_scratch(std::size_t bytes) {
   bytes = std::max<std::size_t>(bytes, 16);
   if (scratch_ && scratch_bytes_ >= bytes) return;
   scratch_ = make_buffer();
-  glNamedBufferData(scratch_.get(), static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_COPY);
+  allocate(scratch_.get(), bytes);
   scratch_bytes_ = bytes;
 }
 
@@ -165,14 +173,13 @@ void GlSatBuilder::build(GLuint tex, int width, int height, GlSatVariant variant
   const std::size_t bytes = std::max<std::size_t>(table_bytes(width, height), 16);
   if (!out_ || out_bytes_ < bytes) {
     out_ = make_buffer();
-    glNamedBufferData(out_.get(), static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_COPY);
+    allocate(out_.get(), bytes);
     out_bytes_ = bytes;
   }
   build_into(tex, width, height, variant, format, out_.get(), timed);
 }
 
-void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant variant,
-                              scandof::SatFormat format, GLuint out, bool timed) {
+void GlSatBuilder::check_input(GLuint tex, int width, int height) {
   if (width <= 0 || height <= 0) throw std::invalid_argument("GlSatBuilder::build: empty image");
   // Lines are dispatched one workgroup row each: 65535 is GL's guaranteed grid limit.
   if (width > 65535 || height > 65535)
@@ -186,6 +193,55 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
   glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_HEIGHT, &th);
   if (tw < width || th < height)
     throw std::invalid_argument("GlSatBuilder::build: the texture is smaller than the size asked");
+}
+
+GlTexture GlSatBuilder::bind_pixels(GLuint tex, bool gather, std::vector<std::string>& defines) {
+  // The RGBA8 texels read as one packed uint32 each where image formats match by size.
+  const bool packed = tuning_.pixels_as_r32ui && support_.pixels_by_size;
+  glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, packed ? GL_R32UI : GL_RGBA8);
+  GLint immutable = GL_FALSE;
+  if (gather) glGetTextureParameteriv(tex, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
+  if (!immutable) {
+    if (!packed) defines.push_back("PIXELS_RGBA8");
+    return GlTexture();
+  }
+  // A view shares the texture's storage, so it is made per build: a cached one would keep
+  // showing a deleted texture whose name GL has since handed out again.
+  GLuint view = 0;
+  glGenTextures(1, &view);  // glTextureView wants a name that was never bound
+  glTextureView(view, GL_TEXTURE_2D, tex, GL_R32UI, 0, 1, 0, 1);
+  glTextureParameteri(view, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTextureParameteri(view, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTextureParameteri(view, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTextureParameteri(view, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glBindSampler(SAT_UNIT_PIXELS, 0);
+  glBindTextureUnit(SAT_UNIT_PIXELS, view);
+  defines.push_back("PIXELS_GATHER");
+  return GlTexture(view);
+}
+
+void GlSatBuilder::write_floor(GLuint tex, int width, int height) {
+  check_input(tex, width, height);
+  const std::size_t bytes = table_bytes(width, height);
+  if (!out_ || out_bytes_ < bytes) {
+    out_ = make_buffer();
+    allocate(out_.get(), bytes);
+    out_bytes_ = bytes;
+  }
+  std::vector<std::string> defs;
+  if (support_.fused_subgroup) defs.push_back("FUSED_SUBGROUP");
+  const GlTexture view = bind_pixels(tex, tuning_.pixels_gather, defs);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out_.get());
+  glUseProgram(program("sat_floor.comp", defs));
+  glUniform1i(0, width);
+  glUniform1i(1, height);
+  dispatch(static_cast<GLuint>(ceil_div(width, kTileW)), static_cast<GLuint>(ceil_div(height, kTileH)));
+  glUseProgram(0);
+}
+
+void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant variant,
+                              scandof::SatFormat format, GLuint out, bool timed) {
+  check_input(tex, width, height);
   const bool f32 = format == scandof::SatFormat::F32;
   // The fused path sums in uint32; float tables of more than 2^32/255 pixels would overflow, so
   // they take the work-efficient pipeline, which sums in float (as the CUDA side does).
@@ -195,18 +251,17 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
 
   // What stage_times() reports follows the last timed build.
   if (timed) last_single_pass_ = variant == GlSatVariant::Fused && tuning_.fused_single_pass;
-  // The RGBA8 texels read as one packed uint32 each where image formats match by size.
+  std::vector<std::string> fused_defs;
+  const GlTexture view =
+      bind_pixels(tex, variant == GlSatVariant::Fused && tuning_.pixels_gather, fused_defs);
   const bool packed = tuning_.pixels_as_r32ui && support_.pixels_by_size;
-  glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, packed ? GL_R32UI : GL_RGBA8);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
 
   // The fused paths' tile grid, the defines all their shaders take, and SSBO offsets rounded up
   // to GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (<= 256).
   const int tx = ceil_div(width, kTileW), ty = ceil_div(height, kTileH);
-  std::vector<std::string> fused_defs;
   if (f32) fused_defs.push_back("SAT_F32");
   if (support_.fused_subgroup) fused_defs.push_back("FUSED_SUBGROUP");
-  if (!packed) fused_defs.push_back("PIXELS_RGBA8");
   auto align = [](std::size_t b) { return (b + 255) & ~std::size_t(255); };
 
   if (variant == GlSatVariant::Fused && tuning_.fused_single_pass) {

@@ -74,6 +74,11 @@ struct GlSatTuning {
   // the driver matches image formats by size (query_gl_sat_support's pixels_by_size); off, or
   // where it does not: through an rgba8 image, repacked with packUnorm4x8.
   bool pixels_as_r32ui = true;
+  // Fused: pixels fetched by textureGather through an r32ui texture view of the RGBA8 texture
+  // (2x2 packed pixels per instruction instead of one per image load). Needs an immutable
+  // texture (glTexStorage); otherwise the image path above is used. On the H100 it took the
+  // 1080p build from 0.071 to 0.064-0.067 ms (results/sat/gl/README.md).
+  bool pixels_gather = true;
   // Fused in one dispatch with decoupled look-back between tiles (sat_fused_single.comp) instead of
   // three (tile reduce, small scans, tile scans): faster on the H100 only for small images (see
   // the shader). It relies on running workgroups progressing while one waits on another, which GL
@@ -101,14 +106,19 @@ class GlSatBuilder {
   // of the buffer sees the table.
   // With `timed`, the stages are bracketed by GlTimers (timestamp pairs, so they may nest inside
   // the caller's own timers); stage_times() reports them a few timed builds later.
-  // GL state left behind: image unit 0 and SSBO binding points 0..3 point at the builder's
-  // objects; the current program is 0.
+  // GL state left behind: image unit 0 and SSBO binding points 0..4 point at the builder's
+  // objects (with pixels_gather, texture unit SAT_UNIT_PIXELS at a deleted view, and no sampler
+  // object there); the current program is 0.
   // Throws std::invalid_argument on bad sizes or a texture that is not RGBA8 or too small.
   void build(GLuint rgba8_texture, int width, int height, GlSatVariant variant,
              scandof::SatFormat format, bool timed = false);
   // The same into a caller's buffer of at least table_bytes(width, height) bytes at offset 0.
   void build_into(GLuint rgba8_texture, int width, int height, GlSatVariant variant,
                   scandof::SatFormat format, GLuint out_buffer, bool timed = false);
+
+  // The floor glsatbench puts beside the fused path: every pixel loaded as the fused tile scans
+  // load it (pixels_gather as tuned) and its 16-byte word, unscanned, stored once into output().
+  void write_floor(GLuint rgba8_texture, int width, int height);
 
   GLuint output() const { return out_.get(); }
   void set_tuning(const GlSatTuning& t) { tuning_ = t; }
@@ -119,6 +129,10 @@ class GlSatBuilder {
 
  private:
   GLuint program(const std::string& file, const std::vector<std::string>& defines);
+  static void check_input(GLuint tex, int width, int height);
+  // Binds the pixels for the shaders (image unit 0; with `gather`, an r32ui view on texture unit
+  // SAT_UNIT_PIXELS, returned so it lives through the build) and adds the matching define.
+  GlTexture bind_pixels(GLuint tex, bool gather, std::vector<std::string>& defines);
   void ensure_scratch(std::size_t bytes);
   void ensure_lookback_flags(std::size_t tiles);
 

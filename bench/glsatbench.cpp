@@ -122,6 +122,10 @@ int main(int argc, char** argv) {
   app.add_option("--formats", formats_s, "u32, f32 or u32,f32 (the default)");
   app.add_option("--shaders", shaders, "shader folder (default: next to the binary, then source)");
   app.add_flag("--no-verify", no_verify, "skip the CPU reference check");
+  bool no_gather = false;
+  app.add_flag("--no-gather", no_gather,
+               "fused rows load pixels by image loads, one per pixel, instead of textureGather "
+               "through an r32ui view (GlSatTuning::pixels_gather = false)");
   CLI11_PARSE(app, argc, argv);
   try {
     const std::vector<Size> sizes = parse_sizes(sizes_s);
@@ -153,6 +157,34 @@ int main(int argc, char** argv) {
     std::printf("\n%-10s %-4s %-19s %10s %10s %10s %10s %10s %10s %6s\n", "size", "fmt",
                 "variant", "median ms", "p90 ms", "stream ms", "rows ms", "aux ms", "cols ms",
                 "check");
+    auto emit = [&](const Size& z, const char* fmt, const std::string& vname, double med,
+                    double p10, double p90, double stream, double r_ms, double a_ms, double c_ms,
+                    const std::string& check) {
+      // Tiled-fused byte count (pixels read twice, the 16-byte words written once), the
+      // floor every variant is compared with.
+      const double px = static_cast<double>(z.w) * z.h;
+      const double gbps = px * (4 + 4 + 16) / (med * 1e-3) * 1e-9;
+      const std::string sz = std::to_string(z.w) + "x" + std::to_string(z.h);
+      std::printf("%-10s %-4s %-19s %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %6s\n", sz.c_str(),
+                  fmt, vname.c_str(), med, p90, stream, r_ms, a_ms, c_ms, check.c_str());
+      std::fflush(stdout);
+      csv << z.w << ',' << z.h << ',' << fmt << ',' << vname << ',' << med << ',' << p10 << ','
+          << p90 << ',' << stream << ',' << r_ms << ',' << c_ms << ',' << a_ms << ',' << gbps
+          << ',' << check << '\n';
+      j["results"].push_back({{"width", z.w},
+                              {"height", z.h},
+                              {"format", fmt},
+                              {"variant", vname},
+                              {"single_median_ms", med},
+                              {"single_p10_ms", p10},
+                              {"single_p90_ms", p90},
+                              {"stream_ms", stream},
+                              {"rows_ms", r_ms},
+                              {"columns_ms", c_ms},
+                              {"aux_ms", a_ms},
+                              {"gbps_fused_bytes", gbps},
+                              {"check", check}});
+    };
     std::size_t total_bad = 0;
     std::uint64_t seed = 0x61A55A7ull;
     for (const Size& z : sizes) {
@@ -179,6 +211,7 @@ int main(int argc, char** argv) {
           demo::GlSatTuning tuning;
           tuning.fused_staged_stores = alt != 1 && alt != 3;
           tuning.fused_single_pass = alt >= 2;
+          tuning.pixels_gather = !no_gather;
           builder.set_tuning(tuning);
           std::string check = "skip";
           if (!no_verify) {
@@ -217,32 +250,31 @@ int main(int argc, char** argv) {
                        p90 = scandof::util::percentile(single, 0.9);
           const double r_ms = scandof::util::median(rows), c_ms = scandof::util::median(cols),
                        a_ms = v == GlSatVariant::Fused ? scandof::util::median(aux) : 0.0;
-          // Tiled-fused byte count (pixels read twice, the 16-byte words written once), the
-          // floor every variant is compared with.
-          const double px = static_cast<double>(z.w) * z.h;
-          const double gbps = px * (4 + 4 + 16) / (med * 1e-3) * 1e-9;
-          const std::string sz = std::to_string(z.w) + "x" + std::to_string(z.h);
-          std::printf("%-10s %-4s %-19s %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %6s\n",
-                      sz.c_str(), scandof::to_string(f), vname.c_str(), med, p90, stream, r_ms,
-                      a_ms, c_ms, check.c_str());
-          std::fflush(stdout);
-          csv << z.w << ',' << z.h << ',' << scandof::to_string(f) << ',' << vname << ',' << med
-              << ',' << p10 << ',' << p90 << ',' << stream << ',' << r_ms << ',' << c_ms << ','
-              << a_ms << ',' << gbps << ',' << check << '\n';
-          j["results"].push_back({{"width", z.w},
-                                  {"height", z.h},
-                                  {"format", scandof::to_string(f)},
-                                  {"variant", vname},
-                                  {"single_median_ms", med},
-                                  {"single_p10_ms", p10},
-                                  {"single_p90_ms", p90},
-                                  {"stream_ms", stream},
-                                  {"rows_ms", r_ms},
-                                  {"columns_ms", c_ms},
-                                  {"aux_ms", a_ms},
-                                  {"gbps_fused_bytes", gbps},
-                                  {"check", check}});
+          emit(z, scandof::to_string(f), vname, med, p10, p90, stream, r_ms, a_ms, c_ms, check);
         }
+      // The floor under the fused path: the same loads and stores with no scan between (one
+      // format: the stores are the same 16-byte words).
+      {
+        demo::GlSatTuning tuning;
+        tuning.pixels_gather = !no_gather;
+        builder.set_tuning(tuning);
+        for (int i = 0; i < warmup; ++i) builder.write_floor(tex.get(), z.w, z.h);
+        glFinish();
+        std::vector<double> single;
+        QueryPair qp;
+        for (int i = 0; i < reps; ++i) {
+          glQueryCounter(qp.a.get(), GL_TIMESTAMP);
+          builder.write_floor(tex.get(), z.w, z.h);
+          glQueryCounter(qp.b.get(), GL_TIMESTAMP);
+          single.push_back(elapsed_ms(qp.a.get(), qp.b.get()));
+        }
+        glQueryCounter(qp.a.get(), GL_TIMESTAMP);
+        for (int i = 0; i < reps; ++i) builder.write_floor(tex.get(), z.w, z.h);
+        glQueryCounter(qp.b.get(), GL_TIMESTAMP);
+        emit(z, "-", "floor (copy)", scandof::util::median(single),
+             scandof::util::percentile(single, 0.1), scandof::util::percentile(single, 0.9),
+             elapsed_ms(qp.a.get(), qp.b.get()) / reps, 0.0, 0.0, 0.0, "-");
+      }
     }
     if (const GLenum e = glGetError())
       throw std::runtime_error("OpenGL error " + std::to_string(e));

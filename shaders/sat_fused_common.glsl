@@ -14,7 +14,11 @@
 #define ROWS_PER_TEAM 4
 
 layout(local_size_x = WG) in;
-#ifdef PIXELS_RGBA8
+#if defined(PIXELS_GATHER)
+// An r32ui texture view of the RGBA8 texture (nearest, clamped) through the texture path: one
+// gather returns a 2x2 block of packed pixels, a quarter of the instructions of image loads.
+layout(binding = SAT_UNIT_PIXELS) uniform usampler2D u_pixels;
+#elif defined(PIXELS_RGBA8)
 // Where the driver matches image formats by class (RGBA8 is not R32UI's class): the texels as
 // normalized colours, packed back to bytes exactly (round(c * 255)).
 layout(binding = 0, rgba8) uniform readonly image2D u_pixels;
@@ -75,8 +79,37 @@ uvec3 unpack_rgb(uint p) {
   return uvec3(p & 0xFFu, (p >> 8) & 0xFFu, (p >> 16) & 0xFFu);
 }
 
-// Pixels x0..x0+3 of row y (zeros outside the image): R, G, B as one packed word each.
-void load_quad(int x0, int y, out uint px[4]) {
-  for (int i = 0; i < 4; ++i)
-    px[i] = (y < u_height && x0 + i < u_width) ? load_pixel(ivec2(x0 + i, y)) : 0u;
+#ifdef PIXELS_GATHER
+// Pixels x0..x0+3 of rows y0..y0+3 (zeros outside the image), one packed word each, by four
+// gathers. A gather at the corner shared by texels (x, y) .. (x+1, y+1) returns them as
+// (x, y+1), (x+1, y+1), (x+1, y), (x, y).
+void load_block(int x0, int y0, out uint px[ROWS_PER_TEAM][4]) {
+  const vec2 inv = 1.0 / vec2(textureSize(u_pixels, 0));
+  for (int r = 0; r < ROWS_PER_TEAM; r += 2)
+    for (int i = 0; i < 4; i += 2) {
+      const uvec4 g = textureGather(u_pixels, vec2(x0 + i + 1, y0 + r + 1) * inv);
+      const bool x_in = x0 + i < u_width, x1_in = x0 + i + 1 < u_width;
+      const bool y_in = y0 + r < u_height, y1_in = y0 + r + 1 < u_height;
+      px[r][i] = x_in && y_in ? g.w : 0u;
+      px[r][i + 1] = x1_in && y_in ? g.z : 0u;
+      px[r + 1][i] = x_in && y1_in ? g.x : 0u;
+      px[r + 1][i + 1] = x1_in && y1_in ? g.y : 0u;
+    }
 }
+#else
+uint load_pixel_or_zero(int x, int y) {
+  return (y < u_height && x < u_width) ? load_pixel(ivec2(x, y)) : 0u;
+}
+// Pixels x0..x0+3 of rows y0..y0+3 (zeros outside the image): R, G, B as one packed word each.
+void load_block(int x0, int y0, out uint px[ROWS_PER_TEAM][4]) {
+  for (int r = 0; r < ROWS_PER_TEAM; ++r)
+    for (int i = 0; i < 4; ++i) px[r][i] = load_pixel_or_zero(x0 + i, y0 + r);
+}
+#endif
+
+#ifndef PIXELS_GATHER
+// Pixels x0, x0 + 32, x0 + 64, x0 + 96 of row y (zeros outside the image).
+void load_strided(int x0, int y, out uint px[4]) {
+  for (int i = 0; i < 4; ++i) px[i] = load_pixel_or_zero(x0 + 32 * i, y);
+}
+#endif

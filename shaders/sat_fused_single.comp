@@ -125,8 +125,7 @@ void main() {
   const int x0 = bx * TILE_W + int(lane) * 4;
   const int y0 = by * TILE_H;
   uint px[ROWS_PER_TEAM][4];
-  for (int r = 0; r < ROWS_PER_TEAM; ++r)
-    load_quad(x0, y0 + int(team) * ROWS_PER_TEAM + r, px[r]);
+  load_block(x0, y0 + int(team) * ROWS_PER_TEAM, px);
 
   // Local row scans, then down this team's 4 rows; each row's total kept for the aggregates.
   uvec3 v[ROWS_PER_TEAM][4];

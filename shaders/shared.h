@@ -83,6 +83,9 @@
 #define DOF_UNIT_VIEWZ 1
 #define DOF_SAT_BINDING 0
 
+// sat_fused_*.comp: the texture unit of the pixels' r32ui view (GlSatTuning::pixels_gather).
+#define SAT_UNIT_PIXELS 0
+
 // dof.comp: workgroup shape and the output image unit.
 #define DOF_COMPUTE_GROUP_X 16
 #define DOF_COMPUTE_GROUP_Y 8

@@ -77,10 +77,23 @@ std::vector<std::uint8_t> random_rgba(int w, int h, std::uint64_t seed) {
   return v;
 }
 
-demo::GlTexture upload(const std::vector<std::uint8_t>& rgba, int w, int h) {
+// `pad` more texels right and above the image, filled with random bytes the tables must not
+// see; `mutable_storage`: glTexImage2D instead of glTexStorage2D (no texture view possible).
+demo::GlTexture upload(const std::vector<std::uint8_t>& rgba, int w, int h, int pad = 0,
+                       bool mutable_storage = false) {
   demo::GlTexture tex = demo::make_texture(GL_TEXTURE_2D);
-  glTextureStorage2D(tex.get(), 1, GL_RGBA8, w, h);
+  const int tw = w + pad, th = h + pad;
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  const auto noise = random_rgba(tw, th, 0xBADC0FFEEull);
+  if (mutable_storage) {
+    glBindTexture(GL_TEXTURE_2D, tex.get());
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, tw, th, 0, GL_RGBA, GL_UNSIGNED_BYTE, noise.data());
+    glTextureParameteri(tex.get(), GL_TEXTURE_MAX_LEVEL, 0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+  } else {
+    glTextureStorage2D(tex.get(), 1, GL_RGBA8, tw, th);
+    glTextureSubImage2D(tex.get(), 0, 0, 0, tw, th, GL_RGBA, GL_UNSIGNED_BYTE, noise.data());
+  }
   glTextureSubImage2D(tex.get(), 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
   return tex;
 }
@@ -114,6 +127,8 @@ double float_bound(GlSatVariant v, double exact) {
 struct Case {
   GlSatVariant variant;
   int w, h;
+  int pad = 0;                   // texels of noise beyond the image (upload())
+  bool mutable_storage = false;  // a glTexImage2D texture
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
@@ -128,7 +143,7 @@ void check_case(const Case& c) {
   const std::size_t plane = static_cast<std::size_t>(c.w) * c.h;
   std::vector<std::uint32_t> gold(plane * 4);
   scandof::sat_gold(rgba.data(), c.w, c.h, gold.data(), 3, scandof::SatLayout::Interleaved);
-  const demo::GlTexture tex = upload(rgba, c.w, c.h);
+  const demo::GlTexture tex = upload(rgba, c.w, c.h, c.pad, c.mutable_storage);
 
   {
     const auto out = build(tex, c.w, c.h, c.variant, SatFormat::U32);
@@ -200,6 +215,24 @@ TEST(GlSat, FusedSinglePass) {
       check_case({GlSatVariant::Fused, s.first, s.second});
   }
   gl().builder->set_tuning({});
+}
+
+// Pixels by image loads, one per pixel (what pixels_gather = false and textures without
+// immutable storage get), against the default gathers through an r32ui view; and a texture larger
+// than the image, whose texels beyond it the gathers fetch and must drop.
+TEST(GlSat, FusedPixelLoads) {
+  REQUIRE_GL();
+  for (bool gather : {true, false}) {
+    demo::GlSatTuning t;
+    t.pixels_gather = gather;
+    gl().builder->set_tuning(t);
+    for (const auto& s : std::vector<std::pair<int, int>>{{1, 1}, {33, 17}, {1001, 777}}) {
+      check_case({GlSatVariant::Fused, s.first, s.second});
+      check_case({GlSatVariant::Fused, s.first, s.second, 7});
+    }
+  }
+  gl().builder->set_tuning({});
+  check_case({GlSatVariant::Fused, 130, 35, 3, true});
 }
 
 // More tiles (65 x 34 = 2210) than the small-scans pass keeps in shared memory (2048): the
