@@ -24,15 +24,8 @@ void main() {
   const uint lane = LANE, team = TEAM;
   const int bx = int(gl_WorkGroupID.x), by = int(gl_WorkGroupID.y);
   uint px[ROWS_PER_TEAM][4];
-#if defined(FUSED_COALESCED_LOADS) && !defined(PIXELS_GATHER)
-  // Sums do not care which lane holds which pixel: lane l takes columns l, l + 32, l + 64, l + 96,
-  // so each load instruction of a team reads 128 contiguous bytes instead of 512 at a 16 B stride.
-  for (int r = 0; r < ROWS_PER_TEAM; ++r)
-    load_strided(bx * TILE_W + int(lane), by * TILE_H + int(team) * ROWS_PER_TEAM + r, px[r]);
-#else
   const int x0 = bx * TILE_W + int(lane) * 4;
   load_block(x0, by * TILE_H + int(team) * ROWS_PER_TEAM, px);
-#endif
   uvec3 col[4] = uvec3[4](uvec3(0u), uvec3(0u), uvec3(0u), uvec3(0u));
   uvec3 rows = uvec3(0u);
   for (int r = 0; r < ROWS_PER_TEAM; ++r) {
@@ -47,11 +40,7 @@ void main() {
     rows += s;
     if (lane == 0u && y < u_height) rt[bx * u_height + y] = uvec4(s, 0u);
   }
-#if defined(FUSED_COALESCED_LOADS) && !defined(PIXELS_GATHER)
-  for (int i = 0; i < 4; ++i) s_col[team][lane + 32u * uint(i)] = col[i];
-#else
   for (int i = 0; i < 4; ++i) s_col[team][lane * 4u + uint(i)] = col[i];
-#endif
   if (lane == 0u) s_row[team] = rows;
   barrier();
   const uint t = gl_LocalInvocationIndex;

@@ -24,9 +24,6 @@ layout(std430, binding = 3) readonly buffer St {
 
 shared uvec3 s_bottom[TEAMS][TILE_W];
 shared uvec3 s_left[TILE_H];
-#if defined(FUSED_COALESCED_LOADS) && !defined(PIXELS_GATHER)
-shared uint s_px[TEAMS][TILE_W];
-#endif
 
 #include "sat_fused_store.glsl"
 
@@ -36,29 +33,13 @@ void main() {
   const int x0 = bx * TILE_W + int(lane) * 4;
   const int y0 = by * TILE_H;
   uint px[ROWS_PER_TEAM][4];
-#if defined(FUSED_COALESCED_LOADS) && !defined(PIXELS_GATHER)
-  // Loaded as the reduce pass does (lane l: columns l + 32 i), handed to the quad layout below.
-  uint pc[ROWS_PER_TEAM][4];
-  for (int r = 0; r < ROWS_PER_TEAM; ++r)
-    load_strided(bx * TILE_W + int(lane), y0 + int(team) * ROWS_PER_TEAM + r, pc[r]);
-#else
   load_block(x0, y0 + int(team) * ROWS_PER_TEAM, px);
-#endif
   // Every global load is issued here, before the first barrier, so their latencies overlap
   // instead of following one another (the corner and top were read after the row scans).
   const uvec3 corner = corner_ex[by * int(gl_NumWorkGroups.x) + bx].xyz;
   uvec3 top[4];
   for (int i = 0; i < 4; ++i)
     top[i] = x0 + i < u_width ? above_ex[by * u_width + x0 + i].xyz : uvec3(0u);
-#if defined(FUSED_COALESCED_LOADS) && !defined(PIXELS_GATHER)
-  // A row at a time: a whole tile's pixels would not fit beside s_bottom in 32 KiB.
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    for (int i = 0; i < 4; ++i) s_px[team][lane + 32u * uint(i)] = pc[r][i];
-    TEAM_BARRIER();
-    for (int i = 0; i < 4; ++i) px[r][i] = s_px[team][lane * 4u + uint(i)];
-    TEAM_BARRIER();
-  }
-#endif
   // left(y): team 0 scans the 32 row sums left of the tile (every team calls the scan: it may
   // need the whole workgroup).
   {
