@@ -235,7 +235,8 @@ void GlSatBuilder::write_floor(GLuint tex, int width, int height) {
   glUseProgram(program("sat_floor.comp", defs));
   glUniform1i(0, width);
   glUniform1i(1, height);
-  dispatch(static_cast<GLuint>(ceil_div(width, kTileW)), static_cast<GLuint>(ceil_div(height, kTileH)));
+  dispatch(static_cast<GLuint>(ceil_div(width, kTileW)),
+           static_cast<GLuint>(ceil_div(height, kTileH)));
   glUseProgram(0);
 }
 
@@ -274,10 +275,10 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, flags_.get());
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, scratch_.get(), 0,
                       static_cast<GLsizeiptr>(rows_bytes));
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, scratch_.get(),
-                      static_cast<GLintptr>(cols_off), static_cast<GLsizeiptr>(cols_bytes));
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 4, scratch_.get(),
-                      static_cast<GLintptr>(tsum_off), static_cast<GLsizeiptr>(tiles * 2 * 16));
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, scratch_.get(), static_cast<GLintptr>(cols_off),
+                      static_cast<GLsizeiptr>(cols_bytes));
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 4, scratch_.get(), static_cast<GLintptr>(tsum_off),
+                      static_cast<GLsizeiptr>(tiles * 2 * 16));
     std::vector<std::string> defs = fused_defs;
     if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
     const GLuint single = program("sat_fused_single.comp", defs);

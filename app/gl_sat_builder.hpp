@@ -50,7 +50,7 @@ struct GlSatSupport {
   bool fused_subgroup = false;  // the fused path uses subgroup ops (needs subgroup size 32)
   bool pixels_by_size = false;  // RGBA8 may be bound as an r32ui image (formats match by size)
   bool lookback = false;  // GlSatTuning::fused_single_pass is safe (not on software rasterizers)
-  std::string reason;           // human-readable: why usable or not, which scan is native
+  std::string reason;     // human-readable: why usable or not, which scan is native
 };
 GlSatSupport query_gl_sat_support();
 

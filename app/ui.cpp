@@ -351,7 +351,8 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
     using scandof::SatFormat;
     using scandof::SatMethod;
     int m = static_cast<int>(s.method);
-    const char* methods[] = {"paper (5 stages)", "fused (fastest)", "fused two-pass"};
+    const char* methods[] = {"paper (5 stages)", "fused (fastest)", "fused two-pass",
+                             "fused one-pass (look-back)"};
     static_assert(sizeof methods / sizeof *methods == scandof::kNumSatMethods);
     ImGui::BeginDisabled(!gpu);
     if (ImGui::Combo("SAT method", &m, methods, scandof::kNumSatMethods))

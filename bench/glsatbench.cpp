@@ -154,9 +154,8 @@ int main(int argc, char** argv) {
            "rows_ms,columns_ms,aux_ms,gbps_fused_bytes,verified\n";
     // Fused rows: "rows" = tile reduce + small scans, "aux" = the small scans alone, "cols" =
     // tile scans.
-    std::printf("\n%-10s %-4s %-19s %10s %10s %10s %10s %10s %10s %6s\n", "size", "fmt",
-                "variant", "median ms", "p90 ms", "stream ms", "rows ms", "aux ms", "cols ms",
-                "check");
+    std::printf("\n%-10s %-4s %-19s %10s %10s %10s %10s %10s %10s %6s\n", "size", "fmt", "variant",
+                "median ms", "p90 ms", "stream ms", "rows ms", "aux ms", "cols ms", "check");
     auto emit = [&](const Size& z, const char* fmt, const std::string& vname, double med,
                     double p10, double p90, double stream, double r_ms, double a_ms, double c_ms,
                     const std::string& check) {
@@ -169,8 +168,8 @@ int main(int argc, char** argv) {
                   fmt, vname.c_str(), med, p90, stream, r_ms, a_ms, c_ms, check.c_str());
       std::fflush(stdout);
       csv << z.w << ',' << z.h << ',' << fmt << ',' << vname << ',' << med << ',' << p10 << ','
-          << p90 << ',' << stream << ',' << r_ms << ',' << c_ms << ',' << a_ms << ',' << gbps
-          << ',' << check << '\n';
+          << p90 << ',' << stream << ',' << r_ms << ',' << c_ms << ',' << a_ms << ',' << gbps << ','
+          << check << '\n';
       j["results"].push_back({{"width", z.w},
                               {"height", z.h},
                               {"format", fmt},

@@ -67,9 +67,17 @@ double paper_bytes(double px) {
 double two_pass_bytes(double px) {
   return px * (4 + 12) + px * 24;
 }
-double tiled_bytes(double px) {
-  return px * (4 + 4 + 12);
+double tiled_bytes(double px, int table_bytes_per_px) {
+  return px * (4 + 4 + table_bytes_per_px);
 }
+// The one-pass fused path reads the pixels once.
+double one_pass_bytes(double px, int table_bytes_per_px) {
+  return px * (4 + table_bytes_per_px);
+}
+
+// nppiIntegral_8u32s_C1R on the H100 at 1920x1080, one channel (../shared/reference, measured
+// outside this project: the CUDA toolkit here ships no NPP), times 3 for RGB.
+constexpr double kNppIntegral1080pMs = 0.078;
 
 }  // namespace
 
@@ -124,7 +132,8 @@ int main(int argc, char** argv) try {
   SatBuilder builder;
   for (const Size sz : sizes) {
     const std::size_t px = static_cast<std::size_t>(sz.w) * sz.h;
-    const std::size_t in_bytes = px * 4, table = SatBuilder::table_bytes(sz.w, sz.h);
+    const std::size_t in_bytes = px * 4,
+                      table = SatBuilder::table_bytes(sz.w, sz.h, 3, SatLayout::Interleaved);
     // A set = image + table (+ the paper path's scratch, one per builder, also rotated through by
     // the other sets' traffic).
     const std::size_t sets =
@@ -158,27 +167,42 @@ int main(int argc, char** argv) try {
     }
 
     for (SatFormat format : {SatFormat::F32, SatFormat::U32}) {
-      std::vector<std::pair<SatMethod, ScanAlgorithm>> configs;
-      for (ScanAlgorithm a : all_scan_algorithms()) configs.push_back({SatMethod::Paper, a});
-      configs.push_back({SatMethod::FusedTwoPass, ScanAlgorithm::Cub});
-      configs.push_back({SatMethod::Fused, ScanAlgorithm::Cub});
+      struct Config {
+        SatMethod method;
+        ScanAlgorithm algo;
+        SatLayout layout;
+      };
+      std::vector<Config> configs;
+      for (ScanAlgorithm a : all_scan_algorithms())
+        configs.push_back({SatMethod::Paper, a, SatLayout::Planar});
+      configs.push_back({SatMethod::FusedTwoPass, ScanAlgorithm::Cub, SatLayout::Planar});
+      // The tiled paths also as the demo builds them: 4 words per pixel (the DoF pass's tables).
+      for (SatMethod m : {SatMethod::Fused, SatMethod::FusedOnePass})
+        for (SatLayout l : {SatLayout::Planar, SatLayout::Interleaved})
+          configs.push_back({m, ScanAlgorithm::Cub, l});
       for (const auto& config : configs) {
-        const SatMethod method = config.first;
-        const ScanAlgorithm algo = config.second;
+        const SatMethod method = config.method;
+        const ScanAlgorithm algo = config.algo;
+        const SatLayout layout = config.layout;
+        const bool il = layout == SatLayout::Interleaved;
         Result r;
         r.size = sz;
         r.format = to_string(format);
-        r.method = to_string(method);
+        r.method = std::string(to_string(method)) + (il ? " interleaved" : "");
         r.algo = method != SatMethod::Paper ? "-" : to_string(algo);
+        const int table_px = il ? 16 : 12;
         r.bytes = method == SatMethod::Paper          ? paper_bytes(px)
                   : method == SatMethod::FusedTwoPass ? two_pass_bytes(px)
-                                                      : tiled_bytes(px);
+                  : method == SatMethod::FusedOnePass ? one_pass_bytes(px, table_px)
+                                                      : tiled_bytes(px, table_px);
+        auto build = [&](std::size_t k, bool timed) {
+          builder.build(input(k), outs[k].get(), format, method, algo, stream, timed, 3, layout);
+        };
         // Warm-up also sizes the builder's scratch outside the timed region.
-        for (int i = 0; i < 3; ++i)
-          builder.build(input(i % sets), outs[i % sets].get(), format, method, algo, stream);
+        for (int i = 0; i < 3; ++i) build(i % sets, false);
         std::vector<double> d, rs, t, cs, tb, tot;
         for (int i = 0; i < stage_reps; ++i) {
-          builder.build(input(i % sets), outs[i % sets].get(), format, method, algo, stream, true);
+          build(i % sets, true);
           const SatStageTimes st = builder.stage_times();
           d.push_back(st.deinterleave_ms);
           rs.push_back(st.row_scan_ms);
@@ -196,7 +220,7 @@ int main(int argc, char** argv) try {
         const Stats s = timer.measure(
             [&](int rep) {
               const std::size_t k = static_cast<std::size_t>(rep) % sets;
-              builder.build(input(k), outs[k].get(), format, method, algo, stream);
+              build(k, false);
             },
             opt);
         r.total = s.median_ms;
@@ -222,8 +246,10 @@ int main(int argc, char** argv) try {
         "several sets when a set fits in L2. `paper` = de-interleave, row scans, transpose, row "
         "scans, transpose back, with the named block scan on the rows; `fused-two-pass` = row "
         "scans straight from the pixels, then an in-place column scan; `fused` = reduce-then-scan "
-        "over 128x32 tiles (pixels read twice, table written once). GB/s = DRAM-level bytes the "
-        "method moves (read + written) / total.\n\n"
+        "over 128x32 tiles (pixels read twice, table written once); `fused-one-pass` = the same "
+        "tiles in one kernel with a 2D decoupled look-back (pixels read once); `interleaved` = "
+        "4 words per pixel (16 B), the layout the demo's DoF pass reads. GB/s = DRAM-level bytes "
+        "the method moves (read + written) / total.\n\n"
      << "| size | format | method | scan | de-interleave | transposes (both) | scans (rows + "
         "cols) | total (stages) | total (back to back) | GB/s |\n"
      << "|---|---|---|---|---|---|---|---|---|---|\n";
@@ -255,6 +281,14 @@ int main(int argc, char** argv) try {
     md << "| " << f.size.w << "x" << f.size.h << " | " << fmt("%.4f", f.copy16_ms) << " | "
        << fmt("%.4f", f.copy40_ms) << " |\n";
   }
+  std::printf(
+      "NPP (reference anchor, not this run): nppiIntegral_8u32s_C1R 1920x1080 %.3f ms per "
+      "channel, %.3f ms for RGB\n",
+      kNppIntegral1080pMs, 3 * kNppIntegral1080pMs);
+  md << "\nNPP beside it (../shared/reference's H100 anchor, not measured in this run: the CUDA "
+        "toolkit here ships no NPP): `nppiIntegral_8u32s_C1R` at 1920x1080 takes "
+     << fmt("%.3f", kNppIntegral1080pMs) << " ms per channel, "
+     << fmt("%.3f", 3 * kNppIntegral1080pMs) << " ms for RGB.\n";
   util::write_text_file(out_dir + "/RESULTS.md", md.str());
 
   bench::Csv csv({"device", "width", "height", "format", "method", "scan", "deinterleave_ms",

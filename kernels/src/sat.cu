@@ -9,6 +9,7 @@
 #include "scandof/cuda_check.hpp"
 #include "scandof/device/sat_deinterleave.cuh"
 #include "scandof/device/sat_fused.cuh"
+#include "scandof/device/sat_one_pass.cuh"
 #include "scandof/device/sat_pixels.cuh"
 #include "scandof/device/sat_row_scan.cuh"
 #include "scandof/device/sat_tiled.cuh"
@@ -30,6 +31,8 @@ struct SatBuilder::Impl {
   static constexpr int kRing = SatBuilder::kTimingRing;
   void* scratch = nullptr;
   std::size_t scratch_bytes = 0;
+  // FusedOnePass's look-back state: its own allocation, kept across builds (epoch-stamped flags).
+  sat_detail::OnePassScratch one_pass_ws;
   // One event set per ring slot: a timed build records into slot `cur`; poll_stage_times reads
   // older slots once their last event has passed, so a frame loop never waits on the GPU.
   cudaEvent_t ring[kRing][kNumEvents] = {};
@@ -45,6 +48,7 @@ struct SatBuilder::Impl {
   ~Impl() {
     // Destructors must not throw: errors here are dropped (the context may already be gone).
     if (scratch) cudaFree(scratch);
+    if (one_pass_ws.bytes) cudaFree(one_pass_ws.bytes);
     if (have_events)
       for (auto& set : ring)
         for (auto& e : set) cudaEventDestroy(e);
@@ -85,6 +89,16 @@ struct SatBuilder::Impl {
       scratch_bytes = bytes;
     }
     return scratch;
+  }
+
+  sat_detail::OnePassScratch& reserve_one_pass(std::size_t bytes) {
+    if (bytes > one_pass_ws.size) {
+      if (one_pass_ws.bytes) CUDA_CHECK(cudaFree(one_pass_ws.bytes));
+      one_pass_ws = {};
+      CUDA_CHECK(cudaMalloc(&one_pass_ws.bytes, bytes));
+      one_pass_ws.size = bytes;  // epoch 0: cleared before the first launch
+    }
+    return one_pass_ws;
   }
 
   void record(bool timed, int i, cudaStream_t s) {
@@ -156,7 +170,16 @@ struct SatBuilder::Impl {
     // uint32 sums are exact up to 2^32/255 pixels; float tables of larger images accumulate in
     // float, which only the two-pass kernels do.
     const bool u32_exact = static_cast<double>(w) * h * 255.0 < 4294967296.0;
-    if (method == SatMethod::Fused && (format == SatFormat::U32 || u32_exact)) {
+    if (method == SatMethod::FusedOnePass && (format == SatFormat::U32 || u32_exact)) {
+      auto& ws = reserve_one_pass(sat_detail::one_pass_scratch_bytes(w, h, ch));
+      record(timed, 2, s);  // one stage: reported as the column (scan) stage
+      one_pass<Pixels>(px, vec, il, format == SatFormat::U32, w, h, ch, static_cast<uint32_t*>(out),
+                       ws, s);
+      record(timed, 4, s);
+      return;
+    }
+    if ((method == SatMethod::Fused || method == SatMethod::FusedOnePass) &&
+        (format == SatFormat::U32 || u32_exact)) {
       uint32_t* scratch_words = static_cast<uint32_t*>(
           reserve(sat_detail::tile_scratch_words(w, h, ch) * sizeof(uint32_t)));
       cudaEvent_t mid = timed ? ev[2] : nullptr;
@@ -171,6 +194,31 @@ struct SatBuilder::Impl {
       fused<Pixels, uint32_t, float>(px, vec, w, h, ch, out, s, timed, il);  // exact, rounded once
     } else {
       fused<Pixels, float, float>(px, vec, w, h, ch, out, s, timed, il);  // would wrap in 32 bits
+    }
+  }
+
+  // The eight instantiations of the one-pass kernel (vector loads x layout x element type).
+  template <class Pixels, class Out, bool VEC>
+  static void one_pass_layout(Pixels px, bool il, int w, int h, int ch, uint32_t* o,
+                              sat_detail::OnePassScratch& ws, cudaStream_t s) {
+    if (il)
+      sat_detail::one_pass_sat<Pixels, Out, VEC, true>(px, w, h, ch, o, ws, s);
+    else
+      sat_detail::one_pass_sat<Pixels, Out, VEC, false>(px, w, h, ch, o, ws, s);
+  }
+  template <class Pixels>
+  static void one_pass(Pixels px, bool vec, bool il, bool u32, int w, int h, int ch, uint32_t* o,
+                       sat_detail::OnePassScratch& ws, cudaStream_t s) {
+    if (u32) {
+      if (vec)
+        one_pass_layout<Pixels, uint32_t, true>(px, il, w, h, ch, o, ws, s);
+      else
+        one_pass_layout<Pixels, uint32_t, false>(px, il, w, h, ch, o, ws, s);
+    } else {
+      if (vec)
+        one_pass_layout<Pixels, float, true>(px, il, w, h, ch, o, ws, s);
+      else
+        one_pass_layout<Pixels, float, false>(px, il, w, h, ch, o, ws, s);
     }
   }
 
@@ -215,7 +263,7 @@ void SatBuilder::build(const SatInput& in, void* d_out, SatFormat format, SatMet
                                 std::to_string(kMaxSide));
   if (format != SatFormat::U32 && format != SatFormat::F32)
     throw std::invalid_argument("SatBuilder::build: unknown SatFormat");
-  if (method != SatMethod::Paper && method != SatMethod::Fused && method != SatMethod::FusedTwoPass)
+  if (static_cast<int>(method) < 0 || static_cast<int>(method) >= kNumSatMethods)
     throw std::invalid_argument("SatBuilder::build: unknown SatMethod");
   if (static_cast<int>(algo) < 0 || static_cast<int>(algo) >= kNumScanAlgorithms)
     throw std::invalid_argument("SatBuilder::build: unknown ScanAlgorithm");

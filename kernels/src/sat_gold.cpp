@@ -27,6 +27,8 @@ const char* to_string(SatMethod m) {
       return "fused";
     case SatMethod::FusedTwoPass:
       return "fused-two-pass";
+    case SatMethod::FusedOnePass:
+      return "fused-one-pass";
   }
   return "?";
 }

@@ -45,7 +45,8 @@ pack() { (cd /tmp/frame-out && tar czf "${OUT:-/tmp}/frame.tgz" frame); }
       echo "== verify $backend $size: SAT exact, compute passes == fragment pass"
       for cfg in "--variant naive" "--variant work-efficient" "--variant conflict-free" \
                  "--variant optimized" "--variant warp-shuffle" "--variant single-pass" \
-                 "--variant cub" "--method fused" "--method fused-two-pass" "--method fused --format f32"; do
+                 "--variant cub" "--method fused" "--method fused-two-pass" "--method fused --format f32" \
+                 "--method fused-one-pass" "--method fused-one-pass --format f32"; do
         printf '%-32s ' "$cfg"
         $S --size $size --frames 2 --backend $backend --verify $cfg 2>&1 | \
           grep -E "verify|DoF passes|scene shading|rror" | sed -E 's/ \((CUDA|GL compute) on [^)]*\)//' | tr '\n' ' '

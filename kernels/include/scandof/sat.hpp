@@ -51,9 +51,14 @@ enum class SatMethod : int {
   // pixels (which Fused hands to it): rows scanned straight from the pixels into the table, then
   // an in-place column scan with coalesced loads (the table makes one extra round trip).
   FusedTwoPass = 2,
+  // Fused's tiles in one kernel: each tile reads its pixels once and finds the sums left of and
+  // above it by a 2D decoupled look-back over the tiles before it (no second read of the pixels,
+  // no kernel boundaries). Ignores the ScanAlgorithm. Its own scratch of about 8 B per pixel,
+  // kept across builds (cleared only when it grows).
+  FusedOnePass = 3,
 };
 
-constexpr int kNumSatMethods = 3;
+constexpr int kNumSatMethods = 4;
 
 const char* to_string(SatFormat f);  // "u32", "f32"
 const char* to_string(SatMethod m);  // "paper", "fused", "fused-two-pass"
@@ -74,7 +79,8 @@ struct SatInput {
 // GPU time of each stage of the last build(), in milliseconds (from CUDA events; stages a method
 // does not have are 0). Reading them synchronizes on the last build's end event. The fused paths
 // report two stages: row_scan_ms (Fused: tile reduce + small scans; FusedTwoPass: row scans from
-// the pixels) and column_scan_ms (Fused: tile scans; FusedTwoPass: column scans).
+// the pixels) and column_scan_ms (Fused: tile scans; FusedTwoPass: column scans); FusedOnePass
+// reports its one kernel as column_scan_ms.
 struct SatStageTimes {
   float deinterleave_ms = 0, row_scan_ms = 0, transpose_ms = 0, column_scan_ms = 0,
         transpose_back_ms = 0, total_ms = 0;

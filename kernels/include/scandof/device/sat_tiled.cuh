@@ -75,25 +75,23 @@ __device__ __forceinline__ uint32_t warp_inclusive_sum(uint32_t v, int lane) {
   return v;
 }
 
-template <class Pixels, bool VEC>
-__global__ void __launch_bounds__(32 * kTileWarps)
-    tile_reduce_kernel(Pixels pixels, int width, int height, int channels,
-                       uint32_t* __restrict__ rt, uint32_t* __restrict__ ct,
-                       uint32_t* __restrict__ st) {
+// The reduce step of one tile, shared by the three-kernel path and the one-pass kernel: each row's
+// sum, each column's sum and the tile's sum of every channel, handed to the sinks as
+//   row(yl, c, s)   by lane 0 of the row's warp,  yl < kTileH
+//   col(xl, c, s)   by one thread per (column, channel), xl < kTileW
+//   tile(c, s)      by thread c.
+// Rows and columns outside the image sum to 0 (their pixels load as 0); sinks that must not write
+// there check. Every thread of the block calls it (it has a __syncthreads).
+template <class RowSink, class ColSink, class TileSink>
+__device__ __forceinline__ void tile_sums(const uint32_t (&px)[kRowsPerWarp][4], int channels,
+                                          RowSink&& row, ColSink&& col_sink, TileSink&& tile) {
   __shared__ uint32_t col_part[kTileWarps][4][kTileW];
   __shared__ uint32_t row_part[kTileWarps][4];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int bx = blockIdx.x, by = blockIdx.y;
-  const int x0 = bx * kTileW + lane * 4;
   uint32_t col[4][4] = {};  // [channel][pixel]
   uint32_t rows_sum[4] = {0u, 0u, 0u, 0u};
-  uint32_t px[kRowsPerWarp][4];
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r)
-    load_quad<Pixels, VEC>(pixels, x0, by * kTileH + warp * kRowsPerWarp + r, width, height, px[r]);
 #pragma unroll
   for (int r = 0; r < kRowsPerWarp; ++r) {
-    const int y = by * kTileH + warp * kRowsPerWarp + r;
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
       if (c >= channels) break;
@@ -107,8 +105,7 @@ __global__ void __launch_bounds__(32 * kTileWarps)
 #pragma unroll
       for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xFFFFFFFFu, s, d);
       rows_sum[c] += s;
-      if (lane == 0 && y < height)
-        rt[(static_cast<std::size_t>(bx) * height + y) * channels + c] = s;
+      if (lane == 0) row(warp * kRowsPerWarp + r, c, s);
     }
   }
 #pragma unroll
@@ -119,17 +116,65 @@ __global__ void __launch_bounds__(32 * kTileWarps)
   }
   __syncthreads();
   for (int t = threadIdx.x; t < channels * kTileW; t += blockDim.x) {
-    const int c = t / kTileW, xl = t % kTileW, x = bx * kTileW + xl;
+    const int c = t / kTileW, xl = t % kTileW;
     uint32_t s = 0;
 #pragma unroll
     for (int w = 0; w < kTileWarps; ++w) s += col_part[w][c][xl];
-    if (x < width) ct[(static_cast<std::size_t>(by) * width + x) * channels + c] = s;
+    col_sink(xl, c, s);
   }
   if (threadIdx.x < channels) {
     uint32_t s = 0;
 #pragma unroll
     for (int w = 0; w < kTileWarps; ++w) s += row_part[w][threadIdx.x];
-    st[(static_cast<std::size_t>(by) * gridDim.x + bx) * channels + threadIdx.x] = s;
+    tile(static_cast<int>(threadIdx.x), s);
+  }
+}
+
+template <class Pixels, bool VEC>
+__global__ void __launch_bounds__(32 * kTileWarps)
+    tile_reduce_kernel(Pixels pixels, int width, int height, int channels,
+                       uint32_t* __restrict__ rt, uint32_t* __restrict__ ct,
+                       uint32_t* __restrict__ st) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int bx = blockIdx.x, by = blockIdx.y;
+  const int x0 = bx * kTileW + lane * 4;
+  uint32_t px[kRowsPerWarp][4];
+#pragma unroll
+  for (int r = 0; r < kRowsPerWarp; ++r)
+    load_quad<Pixels, VEC>(pixels, x0, by * kTileH + warp * kRowsPerWarp + r, width, height, px[r]);
+  tile_sums(
+      px, channels,
+      [&](int yl, int c, uint32_t s) {
+        const int y = by * kTileH + yl;
+        if (y < height) rt[(static_cast<std::size_t>(bx) * height + y) * channels + c] = s;
+      },
+      [&](int xl, int c, uint32_t s) {
+        const int x = bx * kTileW + xl;
+        if (x < width) ct[(static_cast<std::size_t>(by) * width + x) * channels + c] = s;
+      },
+      [&](int c, uint32_t s) {
+        st[(static_cast<std::size_t>(by) * gridDim.x + bx) * channels + c] = s;
+      });
+}
+
+// In place: p[k * stride] = sum of p[j * stride] for j < k, k < n. The loads of a chunk are issued
+// before any of its stores: one L2 round trip per kChunk elements instead of one per element (the
+// store to p[k] would otherwise keep the compiler from hoisting the load of p[k + 1] above it).
+// At 1080p a column of tile sums is 34 long; at 4K, 68.
+__device__ __forceinline__ void exclusive_scan_strided(uint32_t* p, std::size_t stride, int n) {
+  constexpr int kChunk = 16;
+  uint32_t run = 0;
+  for (int k0 = 0; k0 < n; k0 += kChunk) {
+    uint32_t v[kChunk];
+#pragma unroll
+    for (int j = 0; j < kChunk; ++j)
+      if (k0 + j < n) v[j] = p[static_cast<std::size_t>(k0 + j) * stride];
+#pragma unroll
+    for (int j = 0; j < kChunk; ++j)
+      if (k0 + j < n) {
+        p[static_cast<std::size_t>(k0 + j) * stride] = run;
+        run += v[j];
+      }
   }
 }
 
@@ -144,47 +189,21 @@ __global__ void __launch_bounds__(256)
   if (b < nb_rows) {
     const std::size_t t = static_cast<std::size_t>(b) * blockDim.x + threadIdx.x;
     const std::size_t n = static_cast<std::size_t>(height) * channels;
-    if (t >= n) return;
-    uint32_t run = 0;
-    for (int i = 0; i < tiles_x; ++i) {
-      uint32_t* p = rt + static_cast<std::size_t>(i) * n + t;
-      const uint32_t v = *p;
-      *p = run;
-      run += v;
-    }
+    if (t < n) exclusive_scan_strided(rt + t, n, tiles_x);
   } else if (b < nb_rows + nb_cols) {
     const std::size_t t = static_cast<std::size_t>(b - nb_rows) * blockDim.x + threadIdx.x;
     const std::size_t n = static_cast<std::size_t>(width) * channels;
-    if (t >= n) return;
-    uint32_t run = 0;
-    for (int j = 0; j < tiles_y; ++j) {
-      uint32_t* p = ct + static_cast<std::size_t>(j) * n + t;
-      const uint32_t v = *p;
-      *p = run;
-      run += v;
-    }
+    if (t < n) exclusive_scan_strided(ct + t, n, tiles_y);
   } else {
     // Global memory written by a block's threads before __syncthreads is visible to the block's
     // threads after it, so the two sweeps can share the array in place.
-    for (int t = threadIdx.x; t < tiles_x * channels; t += blockDim.x) {
-      uint32_t run = 0;
-      for (int j = 0; j < tiles_y; ++j) {
-        uint32_t* p = st + static_cast<std::size_t>(j) * tiles_x * channels + t;
-        const uint32_t v = *p;
-        *p = run;
-        run += v;
-      }
-    }
+    const std::size_t row = static_cast<std::size_t>(tiles_x) * channels;
+    for (int t = threadIdx.x; t < tiles_x * channels; t += blockDim.x)
+      exclusive_scan_strided(st + t, row, tiles_y);
     __syncthreads();
     for (int t = threadIdx.x; t < tiles_y * channels; t += blockDim.x) {
       const int j = t / channels, c = t % channels;
-      uint32_t run = 0;
-      for (int i = 0; i < tiles_x; ++i) {
-        uint32_t* p = st + (static_cast<std::size_t>(j) * tiles_x + i) * channels + c;
-        const uint32_t v = *p;
-        *p = run;
-        run += v;
-      }
+      exclusive_scan_strided(st + j * row + c, channels, tiles_x);
     }
   }
 }
@@ -193,28 +212,28 @@ __global__ void __launch_bounds__(256)
 // reader gets all channels of one corner in one 16-byte load. The lane then keeps its 4 rows x 4
 // pixels x 4 channels of results in registers and writes one 16-byte word per pixel after the
 // channel loop: a warp's stores cover 2 KB contiguously, as the planar path's do.
-template <class Pixels, class Out, bool VEC, bool INTERLEAVED = false>
-__global__ void __launch_bounds__(32 * kTileWarps)
-    tile_scan_kernel(Pixels pixels, int width, int height, int channels,
-                     const uint32_t* __restrict__ left_ex, const uint32_t* __restrict__ above_ex,
-                     const uint32_t* __restrict__ corner_ex, uint32_t* __restrict__ out) {
+// The scan step of one tile (bx, by), shared by the three-kernel path and the one-pass kernel: the
+// local 2D scan of the pixels plus the parts from outside the tile, which `off` gives per channel
+// in tile-local coordinates (only asked inside the image):
+//   off.left(c, yl)  sum over x < x0 of row y0 + yl      (an exclusive row sum)
+//   off.above(c, xl) sum over y < y0 of column x0 + xl   (an exclusive column sum)
+//   off.corner(c)    sum over x < x0, y < y0
+// Every thread of the block calls it (it has __syncthreads).
+template <class Out, bool VEC, bool INTERLEAVED, class Offsets>
+__device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4], int bx, int by,
+                                          int width, int height, int channels, const Offsets& off,
+                                          uint32_t* __restrict__ out) {
   __shared__ uint32_t bottoms[2][kTileWarps][kTileW];  // double-buffered by channel parity
   __shared__ uint32_t left_in[4][kTileH];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int bx = blockIdx.x, by = blockIdx.y;
   const int x0 = bx * kTileW + lane * 4;
   const int y0 = by * kTileH;
   const std::size_t plane = static_cast<std::size_t>(width) * height;
-  uint32_t px[kRowsPerWarp][4];
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r)
-    load_quad<Pixels, VEC>(pixels, x0, y0 + warp * kRowsPerWarp + r, width, height, px[r]);
   uint32_t res[INTERLEAVED ? kRowsPerWarp : 1][4][4] = {};  // [row][pixel][channel]
   // left(y): warp c scans the 32 row sums left of the tile (one per lane) for channel c.
   if (warp < channels) {
     const int y = y0 + lane;
-    const uint32_t l =
-        y < height ? left_ex[(static_cast<std::size_t>(bx) * height + y) * channels + warp] : 0u;
+    const uint32_t l = y < height ? off.left(warp, lane) : 0u;
     left_in[warp][lane] = warp_inclusive_sum(l, lane);
   }
 #pragma unroll
@@ -239,10 +258,7 @@ __global__ void __launch_bounds__(32 * kTileWarps)
     // top(x): in-tile scan of the column sums above the tile.
     uint32_t top[4];
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
-      top[i] = (x0 + i < width)
-                   ? above_ex[(static_cast<std::size_t>(by) * width + x0 + i) * channels + c]
-                   : 0u;
+    for (int i = 0; i < 4; ++i) top[i] = (x0 + i < width) ? off.above(c, lane * 4 + i) : 0u;
 #pragma unroll
     for (int i = 1; i < 4; ++i) top[i] += top[i - 1];
     {
@@ -255,8 +271,7 @@ __global__ void __launch_bounds__(32 * kTileWarps)
 #pragma unroll
     for (int i = 0; i < 4; ++i) bottoms[buf][warp][lane * 4 + i] = v[kRowsPerWarp - 1][i];
     __syncthreads();
-    const uint32_t corner =
-        corner_ex[(static_cast<std::size_t>(by) * gridDim.x + bx) * channels + c];
+    const uint32_t corner = off.corner(c);
     uint32_t base[4];
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
@@ -317,6 +332,42 @@ __global__ void __launch_bounds__(32 * kTileWarps)
       __syncwarp();
     }
   }
+}
+
+// The three-kernel path's offsets: the small scans' outputs in global memory.
+struct GlobalOffsets {
+  const uint32_t* __restrict__ left_ex;    // [tiles_x][height][C]
+  const uint32_t* __restrict__ above_ex;   // [tiles_y][width][C]
+  const uint32_t* __restrict__ corner_ex;  // [tiles_y][tiles_x][C]
+  int width, height, channels, bx, by, tiles_x;
+  __device__ uint32_t left(int c, int yl) const {
+    return left_ex[(static_cast<std::size_t>(bx) * height + by * kTileH + yl) * channels + c];
+  }
+  __device__ uint32_t above(int c, int xl) const {
+    return above_ex[(static_cast<std::size_t>(by) * width + bx * kTileW + xl) * channels + c];
+  }
+  __device__ uint32_t corner(int c) const {
+    return corner_ex[(static_cast<std::size_t>(by) * tiles_x + bx) * channels + c];
+  }
+};
+
+// Interleaved, a lane holds 4 rows x 4 pixels x 4 channels of results until its stores: left to
+// itself ptxas gives that 144-155 registers, one block per SM. Asking for two caps it at 128.
+template <class Pixels, class Out, bool VEC, bool INTERLEAVED = false>
+__global__ void __launch_bounds__(32 * kTileWarps, INTERLEAVED ? 2 : 1)
+    tile_scan_kernel(Pixels pixels, int width, int height, int channels,
+                     const uint32_t* __restrict__ left_ex, const uint32_t* __restrict__ above_ex,
+                     const uint32_t* __restrict__ corner_ex, uint32_t* __restrict__ out) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int bx = blockIdx.x, by = blockIdx.y;
+  uint32_t px[kRowsPerWarp][4];
+#pragma unroll
+  for (int r = 0; r < kRowsPerWarp; ++r)
+    load_quad<Pixels, VEC>(pixels, bx * kTileW + lane * 4, by * kTileH + warp * kRowsPerWarp + r,
+                           width, height, px[r]);
+  const GlobalOffsets off{
+      left_ex, above_ex, corner_ex, width, height, channels, bx, by, static_cast<int>(gridDim.x)};
+  tile_scan<Out, VEC, INTERLEAVED>(px, bx, by, width, height, channels, off, out);
 }
 
 // scratch: tile_scratch_words(w, h, channels) words of device memory. `after_aux` (optional) is
