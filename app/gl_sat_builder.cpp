@@ -230,7 +230,7 @@ void GlSatBuilder::write_floor(GLuint tex, int width, int height) {
   }
   std::vector<std::string> defs;
   if (support_.fused_subgroup) defs.push_back("FUSED_SUBGROUP");
-  const GlTexture view = bind_pixels(tex, tuning_.pixels_gather, defs);
+  const GlTexture view = bind_pixels(tex, false, defs);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out_.get());
   glUseProgram(program("sat_floor.comp", defs));
   glUniform1i(0, width);

@@ -116,8 +116,8 @@ class GlSatBuilder {
   void build_into(GLuint rgba8_texture, int width, int height, GlSatVariant variant,
                   scandof::SatFormat format, GLuint out_buffer, bool timed = false);
 
-  // The floor glsatbench puts beside the fused path: every pixel loaded as the fused tile scans
-  // load it (pixels_gather as tuned) and its 16-byte word, unscanned, stored once into output().
+  // The floor glsatbench puts beside the fused path: every pixel loaded once and its 16-byte
+  // word, unscanned, stored once into output(), both coalesced (sat_floor.comp).
   void write_floor(GLuint rgba8_texture, int width, int height);
 
   GLuint output() const { return out_.get(); }

@@ -251,12 +251,9 @@ int main(int argc, char** argv) {
                        a_ms = v == GlSatVariant::Fused ? scandof::util::median(aux) : 0.0;
           emit(z, scandof::to_string(f), vname, med, p10, p90, stream, r_ms, a_ms, c_ms, check);
         }
-      // The floor under the fused path: the same loads and stores with no scan between (one
-      // format: the stores are the same 16-byte words).
+      // The floor under the fused path: the same bytes loaded and stored, coalesced, with no
+      // scan between (one format: the stores are the same 16-byte words).
       {
-        demo::GlSatTuning tuning;
-        tuning.pixels_gather = !no_gather;
-        builder.set_tuning(tuning);
         for (int i = 0; i < warmup; ++i) builder.write_floor(tex.get(), z.w, z.h);
         glFinish();
         std::vector<double> single;

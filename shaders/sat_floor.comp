@@ -3,9 +3,12 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #endif
-// Not a SAT: the floor glsatbench measures beside the fused path (GlSatBuilder::write_floor).
-// Each pixel is read as the fused tile scans read it and its 16-byte word (R, G, B, 0, unscanned)
-// is stored once, the same tile shape and store pattern with none of the arithmetic between.
+// Not a SAT: the floor glsatbench measures beside the fused path (GlSatBuilder::write_floor): the
+// fastest copy found of the same bytes in the same tile shape. Each pixel is loaded once and its
+// 16-byte word (R, G, B, 0, unscanned) stored once, lane l of a team taking columns l + 32 k, so
+// every load and store instruction covers consecutive words. (Lanes on 4 adjacent columns, the
+// fused path's quad layout, stored at half this rate on the H100; the fused tile scans on these
+// strided lanes were slower still: four team scans per row cost more than coalescing gained.)
 #include "sat_fused_common.glsl"
 
 layout(std430, binding = 0) writeonly buffer Table {
@@ -13,11 +16,12 @@ layout(std430, binding = 0) writeonly buffer Table {
 };
 
 void main() {
-  const int x0 = int(gl_WorkGroupID.x) * TILE_W + int(LANE) * 4;
+  const int xb = int(gl_WorkGroupID.x) * TILE_W + int(LANE);
   const int y0 = int(gl_WorkGroupID.y) * TILE_H + int(TEAM) * ROWS_PER_TEAM;
   uint px[ROWS_PER_TEAM][4];
-  load_block(x0, y0, px);
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) load_strided(xb, y0 + r, px[r]);
   for (int r = 0; r < ROWS_PER_TEAM && y0 + r < u_height; ++r)
-    for (int i = 0; i < 4; ++i)
-      if (x0 + i < u_width) table[(y0 + r) * u_width + x0 + i] = uvec4(unpack_rgb(px[r][i]), 0u);
+    for (int k = 0; k < 4; ++k)
+      if (xb + 32 * k < u_width)
+        table[(y0 + r) * u_width + xb + 32 * k] = uvec4(unpack_rgb(px[r][k]), 0u);
 }

@@ -106,3 +106,10 @@ void load_block(int x0, int y0, out uint px[ROWS_PER_TEAM][4]) {
     for (int i = 0; i < 4; ++i) px[r][i] = load_pixel_or_zero(x0 + i, y0 + r);
 }
 #endif
+
+#ifndef PIXELS_GATHER
+// Pixels x0, x0 + 32, x0 + 64, x0 + 96 of row y (zeros outside the image).
+void load_strided(int x0, int y, out uint px[4]) {
+  for (int k = 0; k < 4; ++k) px[k] = load_pixel_or_zero(x0 + 32 * k, y);
+}
+#endif
