@@ -1,7 +1,8 @@
 // LSD radix sort of n = 2^31 + 1000 uint32 keys (past 2^31: 64-bit indexing, 32-bit offsets up
-// to their limit). Checked on the GPU: the output is non-decreasing and has the same multiset
-// fingerprint as the input (count, sum, sum of squares and sum of a hash, all mod 2^64).
-// Skipped when the device lacks ~27 GB of free memory.
+// to their limit) and of n = 2^32 + 1000 (64-bit positions), the latter also with every key in one
+// top digit (a digit count past 2^32). Checked on the GPU: the output is non-decreasing and has the
+// same multiset fingerprint as the input (count, sum, sum of squares and sum of a hash, all mod
+// 2^64). Skipped when the device lacks the memory (~27 GB and ~52 GB free).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,11 +13,14 @@
 namespace scandof {
 namespace {
 
-__global__ void fill_keys(std::uint32_t* p, std::uint64_t n) {
+// top < 256: every key's top byte is `top` (one digit holds all n keys in the last pass).
+__global__ void fill_keys(std::uint32_t* p, std::uint64_t n, int top) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride)
-    p[i] = static_cast<std::uint32_t>(test::hash_at(77, i));
+       i += stride) {
+    const auto k = static_cast<std::uint32_t>(test::hash_at(77, i));
+    p[i] = top < 256 ? (k & 0x00FFFFFFu) | (static_cast<std::uint32_t>(top) << 24) : k;
+  }
 }
 
 // res[0..2]: sum, sum of squares, sum of mix64; res[3]: order violations.
@@ -38,9 +42,7 @@ __global__ void fingerprint(const std::uint32_t* p, std::uint64_t n, bool check_
   atomicAdd(res + 3, bad);
 }
 
-TEST(SortLarge, LsdPastTwoToThe31) {
-  SCANDOF_SKIP_WITHOUT_GPU();
-  const std::uint64_t n = (std::uint64_t(1) << 31) + 1000;
+void check_large_sort(std::uint64_t n, int top) {
   std::size_t free_b = 0, total_b = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   const std::size_t need =
@@ -50,7 +52,7 @@ TEST(SortLarge, LsdPastTwoToThe31) {
                  << (free_b >> 30) << " GiB";
   test::DeviceBuffer<std::uint32_t> in(n), out(n);
   test::DeviceBuffer<unsigned long long> a(4), b(4);
-  fill_keys<<<4096, 256>>>(in.data(), n);
+  fill_keys<<<4096, 256>>>(in.data(), n, top);
   CUDA_CHECK_LAUNCH();
   out.poison();
   ScanWorkspace ws;
@@ -65,6 +67,21 @@ TEST(SortLarge, LsdPastTwoToThe31) {
   EXPECT_EQ(fa[0], fb[0]);
   EXPECT_EQ(fa[1], fb[1]);
   EXPECT_EQ(fa[2], fb[2]);
+}
+
+TEST(SortLarge, LsdPastTwoToThe31) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  check_large_sort((std::uint64_t(1) << 31) + 1000, 256);
+}
+
+TEST(SortLarge, LsdPastTwoToThe32) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  check_large_sort((std::uint64_t(1) << 32) + 1000, 256);
+}
+
+TEST(SortLarge, LsdPastTwoToThe32OneTopDigit) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  check_large_sort((std::uint64_t(1) << 32) + 1000, 0x5A);
 }
 
 }  // namespace

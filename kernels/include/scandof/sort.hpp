@@ -96,7 +96,8 @@ template <class K, class V>
 std::size_t sort_pairs_workspace_bytes(SortAlgorithm algo, std::size_t n);
 
 // Sorts keys[0 .. n) ascending into out (out may equal in; other overlaps are not allowed).
-// n < 2^32 (the scatter offsets are 32-bit). end_bit = -1 means all bits of K.
+// Lsd: any n (positions are 64-bit from 2^32 keys on); Split: n < 2^32. end_bit = -1 means all
+// bits of K.
 template <class K>
 void sort_keys(SortAlgorithm algo, const K* d_keys_in, K* d_keys_out, std::size_t n,
                void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream = 0,

@@ -40,8 +40,9 @@ void check_common(const char* what, SortAlgorithm algo, const K* kin, K* kout, s
   if (n == 0) return;
   if (kin == nullptr) throw std::invalid_argument(std::string(what) + ": d_keys_in is null");
   if (kout == nullptr) throw std::invalid_argument(std::string(what) + ": d_keys_out is null");
-  if (n >= (std::size_t(1) << 32))
-    throw std::invalid_argument(std::string(what) + ": n must be below 2^32 (32-bit offsets)");
+  if (algo == SortAlgorithm::Split && n >= (std::size_t(1) << 32))
+    throw std::invalid_argument(std::string(what) +
+                                ": the split sort needs n below 2^32 (32-bit offsets)");
   if (overlaps(kin, kout, n * sizeof(K)))
     throw std::invalid_argument(std::string(what) + ": d_keys_out partly overlaps d_keys_in");
 }

@@ -143,7 +143,8 @@ __global__ void __launch_bounds__(1024)
 }
 
 // Exclusive scan of one value per thread over the 256 threads (digits); every thread calls it.
-__device__ __forceinline__ unsigned block_exclusive_256(unsigned x, unsigned* warp_sum) {
+template <class T>
+__device__ __forceinline__ T block_exclusive_256(T x, T* warp_sum) {
   return block::exclusive_sum<kThreads>(x, warp_sum);
 }
 
@@ -261,19 +262,26 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 // three, and every tile is its own block (tile ids from an atomic counter, so look-back only ever
 // waits on tiles that already started), so loads of new tiles overlap the ranking of others.
 
-constexpr int kMaxPasses = 8;                                 // 64-bit keys
-constexpr int kCtrlWords = kMaxPasses * kRadix + kMaxPasses;  // digit totals + tile counters
+constexpr int kMaxPasses = 8;  // 64-bit keys
+// Control block: 64-bit digit totals per pass (a digit may hold 2^32 keys or more), then one tile
+// counter per pass.
+struct Ctrl {
+  unsigned long long totals[kMaxPasses * kRadix];
+  unsigned counters[kMaxPasses];
+};
 
 // Look-back status word (lookback::CountWord): 2 flag bits on top, the count below. 32-bit words
 // while n < 2^30 (half the status traffic), 64-bit beyond.
 
-template <class K, class V, bool kHasValues>
+// Off: the type of global positions, unsigned while n < 2^32 (1 KiB less shared memory and 32-bit
+// address arithmetic in the scatter), 64-bit beyond.
+template <class K, class V, bool kHasValues, class Off = unsigned>
 struct TileSmem {
   unsigned wh[kWarps][kRadix];  // per-warp digit counters, then their exclusive offsets
   unsigned tile_start[kRadix];  // first local position of each digit in the staged tile
-  unsigned run_off[kRadix];     // global position of digit d's first key, minus tile_start[d]
+  Off run_off[kRadix];          // global position of digit d's first key, minus tile_start[d]
   unsigned warp_sum[kWarps];
-  unsigned scan_sum[kWarps];  // second block scan (digit totals) without racing warp_sum
+  Off scan_sum[kWarps];  // second block scan (digit totals) without racing warp_sum
   unsigned tile_id;
   SmemArray<K, Tuning<K>::kTile> kst;
   SmemArray<V, kHasValues ? Tuning<K>::kTile : 1> vst;
@@ -284,8 +292,8 @@ struct TileSmem {
 // j & 1 of rk[j / 2]; the digit is recomputed from the key: 8 registers fewer, which is what
 // keeps this kernel from spilling at 80), s.wh the per-warp exclusive offsets, s.tile_start the
 // digit starts (synchronized). Returns the count of digit threadIdx.x in this tile.
-template <class K, class V, bool kHasValues>
-__device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues>& s,
+template <class K, class V, bool kHasValues, class Off>
+__device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off>& s,
                                                  const K (&k)[Tuning<K>::kItems], int valid,
                                                  int shift, unsigned mask,
                                                  unsigned (&rk)[Tuning<K>::kItems / 2]) {
@@ -326,8 +334,8 @@ __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues>& s,
 
 // Writes the ranked keys (and values) to the staging buffers in digit order. The caller
 // synchronizes before reading them.
-template <class K, class V, bool kHasValues>
-__device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues>& s,
+template <class K, class V, bool kHasValues, class Off>
+__device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off>& s,
                                               const K (&k)[Tuning<K>::kItems],
                                               const V (&v)[kHasValues ? Tuning<K>::kItems : 1],
                                               const unsigned (&rk)[Tuning<K>::kItems / 2],
@@ -353,9 +361,9 @@ __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues>& s,
 template <class K>
 __global__ void __launch_bounds__(kThreads)
     histogram_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
-                     unsigned* totals) {
+                     unsigned long long* totals) {
   constexpr int kItems = 8;
-  __shared__ unsigned h[kMaxPasses][kRadix];
+  __shared__ unsigned h[kMaxPasses][kRadix];  // one block's keys: < 2^32 while n < 2^41
   const int t = threadIdx.x, lane = t & 31;
   const int passes = num_passes_dev(begin_bit, end_bit);
   for (int i = t; i < kMaxPasses * kRadix; i += kThreads) (&h[0][0])[i] = 0;
@@ -387,18 +395,19 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
   for (int p = 0; p < passes; ++p)
-    if (h[p][t]) atomicAdd(totals + p * kRadix + t, h[p][t]);
+    if (h[p][t]) atomicAdd(totals + p * kRadix + t, static_cast<unsigned long long>(h[p][t]));
 }
 
-template <class K, class V, bool kHasValues, class W, int kMinBlocks>
+template <class K, class V, bool kHasValues, class W, class Off, int kMinBlocks>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
                     V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
-                    const unsigned* __restrict__ digit_totals, W* status, unsigned* counter,
-                    unsigned spin_ns) {
+                    const unsigned long long* __restrict__ digit_totals, W* status,
+                    unsigned* counter, unsigned spin_ns) {
+  static_assert(sizeof(Off) <= sizeof(W), "status words must hold any global position");
   constexpr int kItems = Tuning<K>::kItems, kTile = Tuning<K>::kTile;
   using SW = lookback::CountWord<W>;
-  __shared__ TileSmem<K, V, kHasValues> s;
+  __shared__ TileSmem<K, V, kHasValues, Off> s;
   const int t = threadIdx.x;
   if (t == 0) s.tile_id = atomicAdd(counter, 1u);
   __syncthreads();
@@ -414,7 +423,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   W glob = 0;
   if (tile == 0) {
     // The first tile's prefix is the digit's global start: keys of all smaller digits.
-    glob = block_exclusive_256(digit_totals[t], s.scan_sum);
+    glob = block_exclusive_256(static_cast<Off>(digit_totals[t]), s.scan_sum);
     lookback::st_relaxed_global(row + t, SW::kPrefix | (glob + count));
   } else {
     lookback::st_relaxed_global(row + t, SW::kAggregate | W(count));
@@ -427,14 +436,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     lookback::st_relaxed_global(row + t, SW::kPrefix | (prefix + count));
     glob = prefix;
   }
-  s.run_off[t] = static_cast<unsigned>(glob) - s.tile_start[t];
+  s.run_off[t] = static_cast<Off>(glob) - s.tile_start[t];
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const int i = j * kThreads + t;
     if (i < valid) {
       const K key = s.kst.v[i];
-      const unsigned dst = s.run_off[digit_of(key, shift, mask)] + static_cast<unsigned>(i);
+      const Off dst = s.run_off[digit_of(key, shift, mask)] + static_cast<Off>(i);
       kout[dst] = key;
       if (kHasValues) vout[dst] = s.vst.v[kHasValues ? i : 0];
     }
@@ -514,7 +523,7 @@ std::size_t workspace_bytes(std::size_t n) {
   if (kHasValues) b += align_up(n * sizeof(V));
   b += align_up(sizeof(unsigned) * kRadix * kMaxBlocks);  // legacy per-block counts
   b += align_up(sizeof(unsigned) * kRadix * (8 * sizeof(K) / kRadixBits));  // legacy totals
-  b += align_up(sizeof(unsigned) * kCtrlWords);  // onesweep totals, counters
+  b += align_up(sizeof(Ctrl));  // onesweep totals, counters
   b += status_plan<K>(n).bytes;
   return b;
 }
@@ -531,12 +540,12 @@ struct Knobs {
   int downsweep_min_blocks = 3;  // legacy: __launch_bounds__ residency (3: <= 80 regs, 4: <= 64)
 };
 
-template <class K, class V, bool kHasValues, class W>
+template <class K, class V, bool kHasValues, class W, class Off>
 void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* valt,
-                     std::size_t n, int begin_bit, int end_bit, int passes, unsigned* ctrl,
-                     W* status, const StatusPlan& sp, cudaStream_t stream, const Knobs& knobs) {
+                     std::size_t n, int begin_bit, int end_bit, int passes, Ctrl* ctrl, W* status,
+                     const StatusPlan& sp, cudaStream_t stream, const Knobs& knobs) {
   const std::size_t row_set_bytes = sp.tiles * kRadix * sizeof(W);
-  CUDA_CHECK(cudaMemsetAsync(ctrl, 0, sizeof(unsigned) * kCtrlWords, stream));
+  CUDA_CHECK(cudaMemsetAsync(ctrl, 0, sizeof(Ctrl), stream));
   CUDA_CHECK(
       cudaMemsetAsync(status, 0, sp.per_pass ? row_set_bytes * passes : row_set_bytes, stream));
   int dev = 0, sms = 0;
@@ -545,9 +554,9 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   const std::size_t chunks = (n + kThreads * 8 - 1) / (kThreads * 8);
   const int hblocks = static_cast<int>(
       std::max<std::size_t>(1, std::min<std::size_t>(chunks, static_cast<std::size_t>(sms) * 8)));
-  histogram_kernel<K><<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl);
+  histogram_kernel<K><<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl->totals);
   CUDA_CHECK_LAUNCH();
-  unsigned* counters = ctrl + kMaxPasses * kRadix;
+  unsigned* counters = ctrl->counters;
   for (int pass = 0; pass < passes; ++pass) {
     const int shift = begin_bit + pass * kRadixBits;
     const unsigned mask = (1u << std::min(kRadixBits, end_bit - shift)) - 1u;
@@ -562,18 +571,23 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     }
     const unsigned grid = static_cast<unsigned>(sp.tiles);
     const int mb = knobs.onesweep_min_blocks ? knobs.onesweep_min_blocks : kHasValues ? 3 : 4;
-    if (mb >= 4)
-      onesweep_kernel<K, V, kHasValues, W, 4>
-          <<<grid, kThreads, 0, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask,
-                                          ctrl + pass * kRadix, st, counters + pass, knobs.spin_ns);
-    else if (mb <= 2)
-      onesweep_kernel<K, V, kHasValues, W, 2>
-          <<<grid, kThreads, 0, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask,
-                                          ctrl + pass * kRadix, st, counters + pass, knobs.spin_ns);
-    else
-      onesweep_kernel<K, V, kHasValues, W, 3>
-          <<<grid, kThreads, 0, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask,
-                                          ctrl + pass * kRadix, st, counters + pass, knobs.spin_ns);
+    const unsigned long long* totals = ctrl->totals + pass * kRadix;
+    auto launch = [&](auto kernel) {
+      kernel<<<grid, kThreads, 0, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask, totals, st,
+                                            counters + pass, knobs.spin_ns);
+    };
+    // 64-bit positions (n >= 2^32) only at the default residency: the knob's other settings are
+    // for the benchmark's comparison.
+    if constexpr (sizeof(Off) > 4) {
+      (void)mb;
+      launch(onesweep_kernel < K, V, kHasValues, W, Off, kHasValues ? 3 : 4 >);
+    } else if (mb >= 4) {
+      launch(onesweep_kernel<K, V, kHasValues, W, Off, 4>);
+    } else if (mb <= 2) {
+      launch(onesweep_kernel<K, V, kHasValues, W, Off, 2>);
+    } else {
+      launch(onesweep_kernel<K, V, kHasValues, W, Off, 3>);
+    }
     CUDA_CHECK_LAUNCH();
     ksrc = kdst;
     vsrc = vdst;
@@ -612,8 +626,8 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
   p += align_up(sizeof(unsigned) * kRadix * kMaxBlocks);
   auto* totals = reinterpret_cast<unsigned*>(p);
   p += align_up(sizeof(unsigned) * kRadix * (8 * sizeof(K) / kRadixBits));
-  auto* ctrl = reinterpret_cast<unsigned*>(p);
-  p += align_up(sizeof(unsigned) * kCtrlWords);
+  auto* ctrl = reinterpret_cast<Ctrl*>(p);
+  p += align_up(sizeof(Ctrl));
   void* status = p;
 
   // Ping-pong so that the last pass lands in kout. Sorting in place with an odd pass count
@@ -631,16 +645,25 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
 
   if (knobs.onesweep) {
     const StatusPlan sp = status_plan<K>(n);
+    using U64 = unsigned long long;
     if (sp.word_bytes == 4)
-      onesweep_passes<K, V, kHasValues, unsigned>(
+      onesweep_passes<K, V, kHasValues, unsigned, unsigned>(
           ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl,
           static_cast<unsigned*>(status), sp, stream, knobs);
-    else
-      onesweep_passes<K, V, kHasValues, unsigned long long>(
+    else if (n < (std::size_t(1) << 32))
+      onesweep_passes<K, V, kHasValues, U64, unsigned>(
           ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl,
-          static_cast<unsigned long long*>(status), sp, stream, knobs);
+          static_cast<U64*>(status), sp, stream, knobs);
+    else
+      onesweep_passes<K, V, kHasValues, U64, U64>(ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit,
+                                                  end_bit, passes, ctrl, static_cast<U64*>(status),
+                                                  sp, stream, knobs);
     return;
   }
+  if (n >= (std::size_t(1) << 32))
+    throw std::invalid_argument(
+        "sort: the three-kernel LSD path (Knobs::onesweep = false) keeps 32-bit positions: n must "
+        "be below 2^32");
 
   CUDA_CHECK(cudaMemsetAsync(totals, 0, sizeof(unsigned) * kRadix * passes, stream));
   // One resident wave of blocks, each owning an equal run of tiles.
