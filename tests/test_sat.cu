@@ -293,6 +293,26 @@ TEST(Sat, RebuildsAtChangingSizes) {
   }
 }
 
+// More tile sums (125 x 35 tiles x 3 channels) than the small-scans kernel scans in shared
+// memory (12288 words): its 2D scan of them runs in global memory instead.
+TEST(Sat, FusedTileGridBeyondSharedMemory) {
+  SKIP_WITHOUT_GPU();
+  const int w = 16000, h = 1100;
+  const auto img = random_rgba(w, h, 2025u);
+  std::vector<uint32_t> exact(static_cast<std::size_t>(w) * h * 3);
+  scandof::sat_gold(img.data(), w, h, exact.data(), 3);
+  PitchedImage pi(img, w, h, static_cast<std::size_t>(w) * 4);
+  const std::size_t bytes = SatBuilder::table_bytes(w, h);
+  DeviceBuffer out(bytes);
+  SatBuilder builder;
+  for (SatMethod method : {SatMethod::Fused, SatMethod::FusedOnePass}) {
+    CUDA_CHECK(cudaMemset(out.p, kPoisonByte, bytes));
+    builder.build(pi.input(w, h), out.p, SatFormat::U32, method, ScanAlgorithm::Cub);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_EQ(check_table(exact, out.p, SatFormat::U32, w, h, 3), "") << scandof::to_string(method);
+  }
+}
+
 // The one-pass look-back keeps its flags across builds (epoch-stamped, never cleared): many builds
 // in a row at changing sizes, each into a poisoned table, must each be exact. The grids include
 // tile rows and columns longer than the 32 predecessors one scouting window covers, and a grid

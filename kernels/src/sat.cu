@@ -182,9 +182,15 @@ struct SatBuilder::Impl {
         (format == SatFormat::U32 || u32_exact)) {
       uint32_t* scratch_words = static_cast<uint32_t*>(
           reserve(sat_detail::tile_scratch_words(w, h, ch) * sizeof(uint32_t)));
-      cudaEvent_t mid = timed ? ev[2] : nullptr;
-      uint32_t* o = static_cast<uint32_t*>(out);
-      tiled<Pixels>(px, vec, il, format == SatFormat::U32, w, h, ch, o, scratch_words, s, mid);
+      const sat_detail::TileArrays arrays = sat_detail::tile_arrays(scratch_words, w, h, ch);
+      if (vec) {
+        sat_detail::tile_offsets<Pixels, true>(px, w, h, ch, arrays, s);
+      } else {
+        sat_detail::tile_offsets<Pixels, false>(px, w, h, ch, arrays, s);
+      }
+      record(timed, 2, s);
+      tiled<Pixels>(px, vec, il, format == SatFormat::U32, w, h, ch, static_cast<uint32_t*>(out),
+                    arrays, s);
       record(timed, 4, s);
       return;
     }
@@ -222,28 +228,28 @@ struct SatBuilder::Impl {
     }
   }
 
-  // The eight instantiations of the tiled path (vector loads x layout x element type).
+  // The eight instantiations of the tile scans (vector loads x layout x element type).
   template <class Pixels, class Out, bool VEC>
-  static void tiled_layout(Pixels px, bool il, int w, int h, int ch, uint32_t* o, uint32_t* scr,
-                           cudaStream_t s, cudaEvent_t mid) {
+  static void tiled_layout(Pixels px, bool il, int w, int h, int ch, uint32_t* o,
+                           sat_detail::TileArrays a, cudaStream_t s) {
     if (il)
-      sat_detail::tiled_sat<Pixels, Out, VEC, true>(px, w, h, ch, o, scr, s, mid);
+      sat_detail::tile_scans<Pixels, Out, VEC, true>(px, w, h, ch, a, o, s);
     else
-      sat_detail::tiled_sat<Pixels, Out, VEC, false>(px, w, h, ch, o, scr, s, mid);
+      sat_detail::tile_scans<Pixels, Out, VEC, false>(px, w, h, ch, a, o, s);
   }
   template <class Pixels>
   static void tiled(Pixels px, bool vec, bool il, bool u32, int w, int h, int ch, uint32_t* o,
-                    uint32_t* scr, cudaStream_t s, cudaEvent_t mid) {
+                    sat_detail::TileArrays a, cudaStream_t s) {
     if (u32) {
       if (vec)
-        tiled_layout<Pixels, uint32_t, true>(px, il, w, h, ch, o, scr, s, mid);
+        tiled_layout<Pixels, uint32_t, true>(px, il, w, h, ch, o, a, s);
       else
-        tiled_layout<Pixels, uint32_t, false>(px, il, w, h, ch, o, scr, s, mid);
+        tiled_layout<Pixels, uint32_t, false>(px, il, w, h, ch, o, a, s);
     } else {
       if (vec)
-        tiled_layout<Pixels, float, true>(px, il, w, h, ch, o, scr, s, mid);
+        tiled_layout<Pixels, float, true>(px, il, w, h, ch, o, a, s);
       else
-        tiled_layout<Pixels, float, false>(px, il, w, h, ch, o, scr, s, mid);
+        tiled_layout<Pixels, float, false>(px, il, w, h, ch, o, a, s);
     }
   }
 };

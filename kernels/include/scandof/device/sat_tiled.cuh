@@ -178,6 +178,9 @@ __device__ __forceinline__ void exclusive_scan_strided(uint32_t* p, std::size_t 
   }
 }
 
+// Tile sums the small-scans kernel scans in (dynamic) shared memory: 48 KiB, the default limit.
+constexpr int kAuxSharedWords = 12 * 1024;
+
 // Blocks [0, nb_rows): Rt -> exclusive scan across tile columns, one thread per (row, channel).
 // Blocks [nb_rows, nb_rows + nb_cols): Ct -> exclusive scan across tile rows, one thread per
 // (column, channel). The last block: St -> 2D exclusive scan (down the tile rows, then across).
@@ -194,6 +197,34 @@ __global__ void __launch_bounds__(256)
     const std::size_t t = static_cast<std::size_t>(b - nb_rows) * blockDim.x + threadIdx.x;
     const std::size_t n = static_cast<std::size_t>(width) * channels;
     if (t < n) exclusive_scan_strided(ct + t, n, tiles_y);
+  } else if (tiles_x * tiles_y * channels <= kAuxSharedWords) {
+    // The tile sums in shared memory (up to 4K x 4K at 3 channels): one load and one store of each
+    // through L2, and the two sweeps' dependent steps at shared-memory latency (at 4K the sweep
+    // down the 68 tile rows in global memory was 5 chunked round trips, then 2 across).
+    extern __shared__ uint32_t s_st[];
+    const int n = tiles_x * tiles_y * channels, row = tiles_x * channels;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) s_st[i] = st[i];
+    __syncthreads();
+    for (int t = threadIdx.x; t < row; t += blockDim.x) {
+      uint32_t run = 0;
+      for (int j = 0; j < tiles_y; ++j) {
+        const uint32_t v = s_st[j * row + t];
+        s_st[j * row + t] = run;
+        run += v;
+      }
+    }
+    __syncthreads();
+    for (int t = threadIdx.x; t < tiles_y * channels; t += blockDim.x) {
+      const int j = t / channels, c = t % channels;
+      uint32_t run = 0;
+      for (int i = 0; i < tiles_x; ++i) {
+        const uint32_t v = s_st[j * row + i * channels + c];
+        s_st[j * row + i * channels + c] = run;
+        run += v;
+      }
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) st[i] = s_st[i];
   } else {
     // Global memory written by a block's threads before __syncthreads is visible to the block's
     // threads after it, so the two sweeps can share the array in place.
@@ -351,10 +382,11 @@ struct GlobalOffsets {
   }
 };
 
-// Interleaved, a lane holds 4 rows x 4 pixels x 4 channels of results until its stores: left to
-// itself ptxas gives that 144-155 registers, one block per SM. Asking for two caps it at 128.
+// Residency: interleaved, a lane holds 4 rows x 4 pixels x 4 channels of results until its
+// stores, and left to itself ptxas gives that 144-155 registers, one block per SM; asking for two
+// caps it at 128. Planar asks for three (80 registers; ptxas would take 127 otherwise).
 template <class Pixels, class Out, bool VEC, bool INTERLEAVED = false>
-__global__ void __launch_bounds__(32 * kTileWarps, INTERLEAVED ? 2 : 1)
+__global__ void __launch_bounds__(32 * kTileWarps, INTERLEAVED ? 2 : 3)
     tile_scan_kernel(Pixels pixels, int width, int height, int channels,
                      const uint32_t* __restrict__ left_ex, const uint32_t* __restrict__ above_ex,
                      const uint32_t* __restrict__ corner_ex, uint32_t* __restrict__ out) {
@@ -370,27 +402,45 @@ __global__ void __launch_bounds__(32 * kTileWarps, INTERLEAVED ? 2 : 1)
   tile_scan<Out, VEC, INTERLEAVED>(px, bx, by, width, height, channels, off, out);
 }
 
-// scratch: tile_scratch_words(w, h, channels) words of device memory. `after_aux` (optional) is
-// recorded between the reduce + aux-scan phase and the final scan phase.
-template <class Pixels, class Out, bool VEC, bool INTERLEAVED = false>
-void tiled_sat(Pixels pixels, int width, int height, int channels, uint32_t* out, uint32_t* scratch,
-               cudaStream_t stream, cudaEvent_t after_aux) {
+// Rt, Ct, St in the scratch (tile_scratch_words(w, h, channels) words).
+struct TileArrays {
+  uint32_t *rt, *ct, *st;
+};
+inline TileArrays tile_arrays(uint32_t* scratch, int width, int height, int channels) {
   const TileGrid g = tile_grid(width, height);
-  uint32_t* rt = scratch;
-  uint32_t* ct = rt + static_cast<std::size_t>(g.tiles_x) * height * channels;
-  uint32_t* st = ct + static_cast<std::size_t>(g.tiles_y) * width * channels;
-  const dim3 grid(g.tiles_x, g.tiles_y);
-  tile_reduce_kernel<Pixels, VEC>
-      <<<grid, 32 * kTileWarps, 0, stream>>>(pixels, width, height, channels, rt, ct, st);
+  TileArrays a;
+  a.rt = scratch;
+  a.ct = a.rt + static_cast<std::size_t>(g.tiles_x) * height * channels;
+  a.st = a.ct + static_cast<std::size_t>(g.tiles_y) * width * channels;
+  return a;
+}
+
+// The offsets' phase by two kernels: the tile reduce, then the small scans.
+template <class Pixels, bool VEC>
+void tile_offsets(Pixels pixels, int width, int height, int channels, TileArrays a,
+                  cudaStream_t stream) {
+  const TileGrid g = tile_grid(width, height);
+  tile_reduce_kernel<Pixels, VEC><<<dim3(g.tiles_x, g.tiles_y), 32 * kTileWarps, 0, stream>>>(
+      pixels, width, height, channels, a.rt, a.ct, a.st);
   CUDA_CHECK_LAUNCH();
   const int nb_rows = static_cast<int>((static_cast<std::size_t>(height) * channels + 255) / 256);
   const int nb_cols = static_cast<int>((static_cast<std::size_t>(width) * channels + 255) / 256);
-  tile_aux_scan_kernel<<<nb_rows + nb_cols + 1, 256, 0, stream>>>(
-      width, height, channels, g.tiles_x, g.tiles_y, nb_rows, nb_cols, rt, ct, st);
+  const bool st_shared = g.tiles_x * g.tiles_y * channels <= kAuxSharedWords;
+  tile_aux_scan_kernel<<<nb_rows + nb_cols + 1, 256,
+                         st_shared ? sizeof(uint32_t) * g.tiles_x * g.tiles_y * channels : 0,
+                         stream>>>(width, height, channels, g.tiles_x, g.tiles_y, nb_rows, nb_cols,
+                                   a.rt, a.ct, a.st);
   CUDA_CHECK_LAUNCH();
-  if (after_aux) CUDA_CHECK(cudaEventRecord(after_aux, stream));
+}
+
+// The last phase: every tile's table from the offsets.
+template <class Pixels, class Out, bool VEC, bool INTERLEAVED = false>
+void tile_scans(Pixels pixels, int width, int height, int channels, TileArrays a, uint32_t* out,
+                cudaStream_t stream) {
+  const TileGrid g = tile_grid(width, height);
   tile_scan_kernel<Pixels, Out, VEC, INTERLEAVED>
-      <<<grid, 32 * kTileWarps, 0, stream>>>(pixels, width, height, channels, rt, ct, st, out);
+      <<<dim3(g.tiles_x, g.tiles_y), 32 * kTileWarps, 0, stream>>>(pixels, width, height, channels,
+                                                                   a.rt, a.ct, a.st, out);
   CUDA_CHECK_LAUNCH();
 }
 
