@@ -108,6 +108,9 @@ std::vector<Variant> knob_variants() {
   detail::lsd::Knobs o2;
   o2.spin_ns = 100;
   variants.push_back({"lsd[onesweep,spin100ns]", o2});
+  detail::lsd::Knobs o3;
+  o3.histogram_vote = true;
+  variants.push_back({"lsd[onesweep,vote-histogram]", o3});
   return variants;
 }
 

@@ -355,14 +355,17 @@ __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off>& s
   }
 }
 
-// All digit histograms in one read of the keys: per-block shared counters (shared atomics; a
-// warp whose keys all share a digit adds 32 once, so equal keys do not serialize 32-fold), one
-// global atomic per (pass, digit) per block.
-template <class K>
+// All digit histograms in one read of the keys: per-block shared counters, one global atomic per
+// (pass, digit) per block. kVote: a warp whose keys all share a digit adds 32 once (a shuffle and
+// a vote per key and pass); without it every key adds 1, and the hardware folds a warp's atomics
+// on one address. The vote made this kernel issue-bound: 1.50 ms at 2^28 uint32 under ncu against
+// CUB's histogram's 0.56 ms (results/sort/README.md, session 9).
+template <class K, bool kVote>
 __global__ void __launch_bounds__(kThreads)
     histogram_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
                      unsigned long long* totals) {
   constexpr int kItems = 8;
+  constexpr int kKeyPasses = 8 * sizeof(K) / kRadixBits;
   __shared__ unsigned h[kMaxPasses][kRadix];  // one block's keys: < 2^32 while n < 2^41
   const int t = threadIdx.x, lane = t & 31;
   const int passes = num_passes_dev(begin_bit, end_bit);
@@ -380,13 +383,19 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
       const bool ok = base + j * kThreads + t < n;
-      for (int p = 0; p < passes; ++p) {
+#pragma unroll
+      for (int p = 0; p < kKeyPasses; ++p) {
+        if (p >= passes) break;
         const int shift = begin_bit + p * kRadixBits;
         const int width = min(kRadixBits, end_bit - shift);
         const unsigned d = static_cast<unsigned>(b[j] >> shift) & ((1u << width) - 1u);
-        const unsigned d0 = warp::shfl_idx(d, 0);
-        if (__all_sync(0xffffffffu, ok && d == d0)) {
-          if (lane == 0) atomicAdd(&h[p][d0], 32u);
+        if (kVote) {
+          const unsigned d0 = warp::shfl_idx(d, 0);
+          if (__all_sync(0xffffffffu, ok && d == d0)) {
+            if (lane == 0) atomicAdd(&h[p][d0], 32u);
+          } else if (ok) {
+            atomicAdd(&h[p][d], 1u);
+          }
         } else if (ok) {
           atomicAdd(&h[p][d], 1u);
         }
@@ -536,6 +545,7 @@ struct Knobs {
   // registers without spilling, 3 for pairs).
   int onesweep_min_blocks = 0;
   unsigned spin_ns = 0;          // sleep between look-back polls of an unpublished tile
+  bool histogram_vote = false;   // histogram_kernel's kVote
   bool upsweep_ballot = true;    // legacy: digit counts by ballot-matched warp aggregation
   int downsweep_min_blocks = 3;  // legacy: __launch_bounds__ residency (3: <= 80 regs, 4: <= 64)
 };
@@ -554,7 +564,12 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   const std::size_t chunks = (n + kThreads * 8 - 1) / (kThreads * 8);
   const int hblocks = static_cast<int>(
       std::max<std::size_t>(1, std::min<std::size_t>(chunks, static_cast<std::size_t>(sms) * 8)));
-  histogram_kernel<K><<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl->totals);
+  if (knobs.histogram_vote)
+    histogram_kernel<K, true>
+        <<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl->totals);
+  else
+    histogram_kernel<K, false>
+        <<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl->totals);
   CUDA_CHECK_LAUNCH();
   unsigned* counters = ctrl->counters;
   for (int pass = 0; pass < passes; ++pass) {
