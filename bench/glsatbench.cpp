@@ -200,15 +200,16 @@ int main(int argc, char** argv) {
       glTextureSubImage2D(tex.get(), 0, 0, 0, z.w, z.h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
       for (SatFormat f : formats)
         for (int vi = 0; vi < demo::kNumGlSatVariants + 3; ++vi) {
-          // The last rows: the fused path's alternatives (GlSatTuning), for comparison: direct
-          // (unstaged) stores, and one dispatch with look-back instead of three (where safe).
+          // The last rows: the fused path's alternatives (GlSatTuning), for comparison:
+          // stores staged through shared memory, and one dispatch with look-back instead of three
+          // (where safe).
           const int alt = std::max(0, vi - demo::kNumGlSatVariants + 1);
           const auto v = alt ? GlSatVariant::Fused : static_cast<GlSatVariant>(vi);
-          const char* alt_names[] = {"", "fused-direct", "fused-1pass", "fused-1pass-direct"};
+          const char* alt_names[] = {"", "fused-staged", "fused-1pass", "fused-1pass-staged"};
           if (alt >= 2 && !builder.support().lookback) continue;
           const std::string vname = alt ? alt_names[alt] : demo::to_string(v);
           demo::GlSatTuning tuning;
-          tuning.fused_staged_stores = alt != 1 && alt != 3;
+          tuning.fused_staged_stores = alt == 1 || alt == 3;
           tuning.fused_single_pass = alt >= 2;
           tuning.pixels_gather = !no_gather;
           builder.set_tuning(tuning);

@@ -32,7 +32,7 @@ void store_tile(uvec3 v[ROWS_PER_TEAM][4], uvec3 base[4], int x0, int y0, int bx
   }
 #else
   // Direct stores: a lane's 4 words are contiguous, so one store instruction covers 2 KB at
-  // 16 B per 64 B (the variant glsatbench compares as fused-direct).
+  // 16 B per 64 B (the default; glsatbench compares the staged stores as fused-staged).
   if (x0 >= u_width) return;  // after the last barrier
   for (int r = 0; r < ROWS_PER_TEAM; ++r) {
     const int yl = int(team) * ROWS_PER_TEAM + r, y = y0 + yl;
