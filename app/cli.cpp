@@ -140,7 +140,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
         "single-pass|cub (default work-efficient)")
       ->type_name("NAME");
   named("--method", &s.method, scandof::parse_sat_method,
-        "SAT pipeline: paper|fused|fused-two-pass (default paper)")
+        "SAT pipeline: paper|fused|fused-two-pass|fused-one-pass (default paper)")
       ->type_name("NAME");
   named("--format", &s.format, scandof::parse_sat_format, "SAT element type (default u32, exact)")
       ->type_name("u32|f32");
