@@ -80,6 +80,30 @@ struct PitchedImage {
   }
 };
 
+// A random image, its exact 3-channel planar tables, a tightly pitched device copy and a table
+// buffer: what most tests below start from.
+struct Reference {
+  int w, h;
+  std::vector<uint8_t> img;
+  std::vector<uint32_t> exact;
+  PitchedImage pi;
+  DeviceBuffer out;
+  Reference(int width, int height, uint32_t seed)
+      : w(width),
+        h(height),
+        img(random_rgba(width, height, seed)),
+        exact(gold_of(img, width, height)),
+        pi(img, width, height, static_cast<std::size_t>(width) * 4),
+        out(SatBuilder::table_bytes(width, height)) {}
+  std::size_t bytes() const { return SatBuilder::table_bytes(w, h); }
+  SatInput input() const { return pi.input(w, h); }
+  static std::vector<uint32_t> gold_of(const std::vector<uint8_t>& img, int w, int h) {
+    std::vector<uint32_t> g(static_cast<std::size_t>(w) * h * 3);
+    scandof::sat_gold(img.data(), w, h, g.data(), 3);
+    return g;
+  }
+};
+
 // The image as a cudaArray with a texture object (the demo's GL-interop path reads such an array).
 // The texture object is the one the demo makes over the mapped GL texture
 // (util/texture_object.hpp).
@@ -236,11 +260,10 @@ TEST(Sat, ChannelsAndPitches) {
 TEST(Sat, StreamAndStageTimes) {
   SKIP_WITHOUT_GPU();
   const int w = 1920, h = 1080;
-  const auto img = random_rgba(w, h, 4242u);
-  std::vector<uint32_t> exact(static_cast<std::size_t>(w) * h * 3);
-  scandof::sat_gold(img.data(), w, h, exact.data(), 3);
-  PitchedImage pi(img, w, h, static_cast<std::size_t>(w) * 4);
-  DeviceBuffer out(SatBuilder::table_bytes(w, h));
+  Reference ref(w, h, 4242u);
+  const auto& exact = ref.exact;
+  const auto& pi = ref.pi;
+  const auto& out = ref.out;
   cudaStream_t s;
   CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   SatBuilder builder;
@@ -280,12 +303,11 @@ TEST(Sat, RebuildsAtChangingSizes) {
   SKIP_WITHOUT_GPU();
   SatBuilder builder;
   for (Size sz : {Size{100, 50}, Size{1500, 900}, Size{17, 3}, Size{2000, 1001}}) {
-    const auto img = random_rgba(sz.w, sz.h, 11u * sz.w + sz.h);
-    std::vector<uint32_t> exact(static_cast<std::size_t>(sz.w) * sz.h * 3);
-    scandof::sat_gold(img.data(), sz.w, sz.h, exact.data(), 3);
-    PitchedImage pi(img, sz.w, sz.h, static_cast<std::size_t>(sz.w) * 4);
-    DeviceBuffer out(SatBuilder::table_bytes(sz.w, sz.h));
-    CUDA_CHECK(cudaMemset(out.p, kPoisonByte, SatBuilder::table_bytes(sz.w, sz.h)));
+    Reference ref(sz.w, sz.h, 11u * sz.w + sz.h);
+    const auto& pi = ref.pi;
+    const auto& out = ref.out;
+    const auto& exact = ref.exact;
+    CUDA_CHECK(cudaMemset(out.p, kPoisonByte, ref.bytes()));
     builder.build(pi.input(sz.w, sz.h), out.p, SatFormat::F32, SatMethod::Paper,
                   ScanAlgorithm::ConflictFree);
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -298,18 +320,14 @@ TEST(Sat, RebuildsAtChangingSizes) {
 TEST(Sat, FusedTileGridBeyondSharedMemory) {
   SKIP_WITHOUT_GPU();
   const int w = 16000, h = 1100;
-  const auto img = random_rgba(w, h, 2025u);
-  std::vector<uint32_t> exact(static_cast<std::size_t>(w) * h * 3);
-  scandof::sat_gold(img.data(), w, h, exact.data(), 3);
-  PitchedImage pi(img, w, h, static_cast<std::size_t>(w) * 4);
-  const std::size_t bytes = SatBuilder::table_bytes(w, h);
-  DeviceBuffer out(bytes);
+  Reference ref(w, h, 2025u);
   SatBuilder builder;
   for (SatMethod method : {SatMethod::Fused, SatMethod::FusedOnePass}) {
-    CUDA_CHECK(cudaMemset(out.p, kPoisonByte, bytes));
-    builder.build(pi.input(w, h), out.p, SatFormat::U32, method, ScanAlgorithm::Cub);
+    CUDA_CHECK(cudaMemset(ref.out.p, kPoisonByte, ref.bytes()));
+    builder.build(ref.input(), ref.out.p, SatFormat::U32, method, ScanAlgorithm::Cub);
     CUDA_CHECK(cudaDeviceSynchronize());
-    EXPECT_EQ(check_table(exact, out.p, SatFormat::U32, w, h, 3), "") << scandof::to_string(method);
+    EXPECT_EQ(check_table(ref.exact, ref.out.p, SatFormat::U32, w, h, 3), "")
+        << scandof::to_string(method);
   }
 }
 
@@ -323,18 +341,13 @@ TEST(Sat, OnePassAcrossBuilds) {
   const Size sizes[] = {{8192, 70}, {129, 33}, {100, 4500}, {1, 1}, {1921, 1079}, {300, 200}};
   for (int round = 0; round < 3; ++round)
     for (Size sz : sizes) {
-      const auto img = random_rgba(sz.w, sz.h, 31u * sz.w + sz.h + 1000u * round);
-      std::vector<uint32_t> exact(static_cast<std::size_t>(sz.w) * sz.h * 3);
-      scandof::sat_gold(img.data(), sz.w, sz.h, exact.data(), 3);
-      PitchedImage pi(img, sz.w, sz.h, static_cast<std::size_t>(sz.w) * 4);
-      const std::size_t bytes = SatBuilder::table_bytes(sz.w, sz.h);
-      DeviceBuffer out(bytes);
+      Reference ref(sz.w, sz.h, 31u * sz.w + sz.h + 1000u * round);
       for (int rep = 0; rep < 4; ++rep) {
-        CUDA_CHECK(cudaMemset(out.p, kPoisonByte, bytes));
-        builder.build(pi.input(sz.w, sz.h), out.p, SatFormat::U32, SatMethod::FusedOnePass,
+        CUDA_CHECK(cudaMemset(ref.out.p, kPoisonByte, ref.bytes()));
+        builder.build(ref.input(), ref.out.p, SatFormat::U32, SatMethod::FusedOnePass,
                       ScanAlgorithm::Cub);
         CUDA_CHECK(cudaDeviceSynchronize());
-        EXPECT_EQ(check_table(exact, out.p, SatFormat::U32, sz.w, sz.h, 3), "")
+        EXPECT_EQ(check_table(ref.exact, ref.out.p, SatFormat::U32, sz.w, sz.h, 3), "")
             << sz.w << "x" << sz.h << " round " << round << " build " << rep;
       }
     }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "scandof/cuda_check.hpp"
 #include "scandof/device/sat_deinterleave.cuh"
@@ -173,8 +174,10 @@ struct SatBuilder::Impl {
     if (method == SatMethod::FusedOnePass && (format == SatFormat::U32 || u32_exact)) {
       auto& ws = reserve_one_pass(sat_detail::one_pass_scratch_bytes(w, h, ch));
       record(timed, 2, s);  // one stage: reported as the column (scan) stage
-      one_pass<Pixels>(px, vec, il, format == SatFormat::U32, w, h, ch, static_cast<uint32_t*>(out),
-                       ws, s);
+      tiled_variant(vec, il, format == SatFormat::U32, [&](auto o, auto v, auto l) {
+        sat_detail::one_pass_sat<Pixels, decltype(o), decltype(v)::value, decltype(l)::value>(
+            px, w, h, ch, static_cast<uint32_t*>(out), ws, s);
+      });
       record(timed, 4, s);
       return;
     }
@@ -189,8 +192,10 @@ struct SatBuilder::Impl {
         sat_detail::tile_offsets<Pixels, false>(px, w, h, ch, arrays, s);
       }
       record(timed, 2, s);
-      tiled<Pixels>(px, vec, il, format == SatFormat::U32, w, h, ch, static_cast<uint32_t*>(out),
-                    arrays, s);
+      tiled_variant(vec, il, format == SatFormat::U32, [&](auto o, auto v, auto l) {
+        sat_detail::tile_scans<Pixels, decltype(o), decltype(v)::value, decltype(l)::value>(
+            px, w, h, ch, arrays, static_cast<uint32_t*>(out), s);
+      });
       record(timed, 4, s);
       return;
     }
@@ -203,54 +208,26 @@ struct SatBuilder::Impl {
     }
   }
 
-  // The eight instantiations of the one-pass kernel (vector loads x layout x element type).
-  template <class Pixels, class Out, bool VEC>
-  static void one_pass_layout(Pixels px, bool il, int w, int h, int ch, uint32_t* o,
-                              sat_detail::OnePassScratch& ws, cudaStream_t s) {
-    if (il)
-      sat_detail::one_pass_sat<Pixels, Out, VEC, true>(px, w, h, ch, o, ws, s);
+  // The tiled paths' eight instantiations (vector loads x layout x element type): calls
+  // f(Out{}, VEC, INTERLEAVED) with the last two as std::bool_constant.
+  template <class F>
+  static void tiled_variant(bool vec, bool il, bool u32, F&& f) {
+    auto layout = [&](auto out, auto v) {
+      if (il)
+        f(out, v, std::true_type{});
+      else
+        f(out, v, std::false_type{});
+    };
+    auto loads = [&](auto out) {
+      if (vec)
+        layout(out, std::true_type{});
+      else
+        layout(out, std::false_type{});
+    };
+    if (u32)
+      loads(uint32_t{});
     else
-      sat_detail::one_pass_sat<Pixels, Out, VEC, false>(px, w, h, ch, o, ws, s);
-  }
-  template <class Pixels>
-  static void one_pass(Pixels px, bool vec, bool il, bool u32, int w, int h, int ch, uint32_t* o,
-                       sat_detail::OnePassScratch& ws, cudaStream_t s) {
-    if (u32) {
-      if (vec)
-        one_pass_layout<Pixels, uint32_t, true>(px, il, w, h, ch, o, ws, s);
-      else
-        one_pass_layout<Pixels, uint32_t, false>(px, il, w, h, ch, o, ws, s);
-    } else {
-      if (vec)
-        one_pass_layout<Pixels, float, true>(px, il, w, h, ch, o, ws, s);
-      else
-        one_pass_layout<Pixels, float, false>(px, il, w, h, ch, o, ws, s);
-    }
-  }
-
-  // The eight instantiations of the tile scans (vector loads x layout x element type).
-  template <class Pixels, class Out, bool VEC>
-  static void tiled_layout(Pixels px, bool il, int w, int h, int ch, uint32_t* o,
-                           sat_detail::TileArrays a, cudaStream_t s) {
-    if (il)
-      sat_detail::tile_scans<Pixels, Out, VEC, true>(px, w, h, ch, a, o, s);
-    else
-      sat_detail::tile_scans<Pixels, Out, VEC, false>(px, w, h, ch, a, o, s);
-  }
-  template <class Pixels>
-  static void tiled(Pixels px, bool vec, bool il, bool u32, int w, int h, int ch, uint32_t* o,
-                    sat_detail::TileArrays a, cudaStream_t s) {
-    if (u32) {
-      if (vec)
-        tiled_layout<Pixels, uint32_t, true>(px, il, w, h, ch, o, a, s);
-      else
-        tiled_layout<Pixels, uint32_t, false>(px, il, w, h, ch, o, a, s);
-    } else {
-      if (vec)
-        tiled_layout<Pixels, float, true>(px, il, w, h, ch, o, a, s);
-      else
-        tiled_layout<Pixels, float, false>(px, il, w, h, ch, o, a, s);
-    }
+      loads(float{});
   }
 };
 
