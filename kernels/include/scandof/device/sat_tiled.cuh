@@ -49,6 +49,43 @@ inline std::size_t tile_scratch_words(int w, int h, int channels) {
           static_cast<std::size_t>(g.tiles_x) * g.tiles_y);
 }
 
+// Programmatic dependent launch (sm_90+): a kernel launched with launch_dependent() may start
+// while the kernel before it in the stream is still running; it does what does not depend on that
+// kernel (its pixel loads), then waits in wait_prior_grid() until the prior grid has finished and
+// its writes are visible. allow_dependents() in the prior kernel lets the next one launch early.
+// Elsewhere both are no-ops and launch_dependent() is a plain launch.
+__device__ __forceinline__ void wait_prior_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void allow_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+inline bool dependent_launch_supported() {
+  int dev = 0, major = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  return major >= 9;
+}
+template <class... KArgs, class... Args>
+void launch_dependent(void (*kernel)(KArgs...), dim3 grid, dim3 block, std::size_t smem,
+                      cudaStream_t stream, Args... args) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = dependent_launch_supported() ? 1 : 0;
+  CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<KArgs>(args)...));
+}
+
 // Loads the 4 pixels x0..x0+3 of row y (zeros outside the image).
 template <class Pixels, bool VEC>
 __device__ __forceinline__ void load_quad(const Pixels& pixels, int x0, int y, int width,
@@ -135,6 +172,7 @@ __global__ void __launch_bounds__(32 * kTileWarps)
     tile_reduce_kernel(Pixels pixels, int width, int height, int channels,
                        uint32_t* __restrict__ rt, uint32_t* __restrict__ ct,
                        uint32_t* __restrict__ st) {
+  allow_dependents();  // the small scans may launch and wait
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int bx = blockIdx.x, by = blockIdx.y;
   const int x0 = bx * kTileW + lane * 4;
@@ -188,6 +226,8 @@ constexpr int kAuxSharedWords = 12 * 1024;
 __global__ void __launch_bounds__(256)
     tile_aux_scan_kernel(int width, int height, int channels, int tiles_x, int tiles_y, int nb_rows,
                          int nb_cols, uint32_t* rt, uint32_t* ct, uint32_t* st) {
+  allow_dependents();  // the tile scans may launch and load their pixels meanwhile
+  wait_prior_grid();   // the tile reduce's sums
   const int b = blockIdx.x;
   if (b < nb_rows) {
     const std::size_t t = static_cast<std::size_t>(b) * blockDim.x + threadIdx.x;
@@ -397,6 +437,7 @@ __global__ void __launch_bounds__(32 * kTileWarps, INTERLEAVED ? 2 : 3)
   for (int r = 0; r < kRowsPerWarp; ++r)
     load_quad<Pixels, VEC>(pixels, bx * kTileW + lane * 4, by * kTileH + warp * kRowsPerWarp + r,
                            width, height, px[r]);
+  wait_prior_grid();  // the offsets (the pixels above do not depend on them)
   const GlobalOffsets off{
       left_ex, above_ex, corner_ex, width, height, channels, bx, by, static_cast<int>(gridDim.x)};
   tile_scan<Out, VEC, INTERLEAVED>(px, bx, by, width, height, channels, off, out);
@@ -426,11 +467,10 @@ void tile_offsets(Pixels pixels, int width, int height, int channels, TileArrays
   const int nb_rows = static_cast<int>((static_cast<std::size_t>(height) * channels + 255) / 256);
   const int nb_cols = static_cast<int>((static_cast<std::size_t>(width) * channels + 255) / 256);
   const bool st_shared = g.tiles_x * g.tiles_y * channels <= kAuxSharedWords;
-  tile_aux_scan_kernel<<<nb_rows + nb_cols + 1, 256,
-                         st_shared ? sizeof(uint32_t) * g.tiles_x * g.tiles_y * channels : 0,
-                         stream>>>(width, height, channels, g.tiles_x, g.tiles_y, nb_rows, nb_cols,
-                                   a.rt, a.ct, a.st);
-  CUDA_CHECK_LAUNCH();
+  launch_dependent(tile_aux_scan_kernel, dim3(nb_rows + nb_cols + 1), dim3(256),
+                   st_shared ? sizeof(uint32_t) * g.tiles_x * g.tiles_y * channels : 0, stream,
+                   width, height, channels, g.tiles_x, g.tiles_y, nb_rows, nb_cols, a.rt, a.ct,
+                   a.st);
 }
 
 // The last phase: every tile's table from the offsets.
@@ -438,10 +478,10 @@ template <class Pixels, class Out, bool VEC, bool INTERLEAVED = false>
 void tile_scans(Pixels pixels, int width, int height, int channels, TileArrays a, uint32_t* out,
                 cudaStream_t stream) {
   const TileGrid g = tile_grid(width, height);
-  tile_scan_kernel<Pixels, Out, VEC, INTERLEAVED>
-      <<<dim3(g.tiles_x, g.tiles_y), 32 * kTileWarps, 0, stream>>>(pixels, width, height, channels,
-                                                                   a.rt, a.ct, a.st, out);
-  CUDA_CHECK_LAUNCH();
+  launch_dependent(tile_scan_kernel<Pixels, Out, VEC, INTERLEAVED>, dim3(g.tiles_x, g.tiles_y),
+                   dim3(32 * kTileWarps), 0, stream, pixels, width, height, channels,
+                   static_cast<const uint32_t*>(a.rt), static_cast<const uint32_t*>(a.ct),
+                   static_cast<const uint32_t*>(a.st), out);
 }
 
 }  // namespace sat_detail
