@@ -45,6 +45,13 @@ void allocate(GLuint buf, std::size_t bytes) {
   glNamedBufferStorage(buf, static_cast<GLsizeiptr>(bytes), nullptr, 0);
 }
 
+// Every SAT shader takes the image size at uniform locations 0 and 1.
+void use_program(GLuint prog, int width, int height) {
+  glUseProgram(prog);
+  glUniform1i(0, width);
+  glUniform1i(1, height);
+}
+
 void dispatch(GLuint x, GLuint y) {
   if (x == 0 || y == 0) return;
   glDispatchCompute(x, y, 1);
@@ -168,14 +175,17 @@ void GlSatBuilder::ensure_scratch(std::size_t bytes) {
   scratch_bytes_ = bytes;
 }
 
+void GlSatBuilder::ensure_output(int width, int height) {
+  const std::size_t bytes = std::max<std::size_t>(table_bytes(width, height), 16);
+  if (out_ && out_bytes_ >= bytes) return;
+  out_ = make_buffer();
+  allocate(out_.get(), bytes);
+  out_bytes_ = bytes;
+}
+
 void GlSatBuilder::build(GLuint tex, int width, int height, GlSatVariant variant,
                          scandof::SatFormat format, bool timed) {
-  const std::size_t bytes = std::max<std::size_t>(table_bytes(width, height), 16);
-  if (!out_ || out_bytes_ < bytes) {
-    out_ = make_buffer();
-    allocate(out_.get(), bytes);
-    out_bytes_ = bytes;
-  }
+  ensure_output(width, height);
   build_into(tex, width, height, variant, format, out_.get(), timed);
 }
 
@@ -222,19 +232,12 @@ GlTexture GlSatBuilder::bind_pixels(GLuint tex, bool gather, std::vector<std::st
 
 void GlSatBuilder::write_floor(GLuint tex, int width, int height) {
   check_input(tex, width, height);
-  const std::size_t bytes = table_bytes(width, height);
-  if (!out_ || out_bytes_ < bytes) {
-    out_ = make_buffer();
-    allocate(out_.get(), bytes);
-    out_bytes_ = bytes;
-  }
+  ensure_output(width, height);
   std::vector<std::string> defs;
   if (support_.fused_subgroup) defs.push_back("FUSED_SUBGROUP");
-  const GlTexture view = bind_pixels(tex, false, defs);
+  bind_pixels(tex, false, defs);  // image loads: no view to keep
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out_.get());
-  glUseProgram(program("sat_floor.comp", defs));
-  glUniform1i(0, width);
-  glUniform1i(1, height);
+  use_program(program("sat_floor.comp", defs), width, height);
   dispatch(static_cast<GLuint>(ceil_div(width, kTileW)),
            static_cast<GLuint>(ceil_div(height, kTileH)));
   glUseProgram(0);
@@ -252,15 +255,17 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
 
   // What stage_times() reports follows the last timed build.
   if (timed) last_single_pass_ = variant == GlSatVariant::Fused && tuning_.fused_single_pass;
-  std::vector<std::string> fused_defs;
+  // How the shaders read the pixels (PIXELS_GATHER, PIXELS_RGBA8 or nothing); gathers only on the
+  // fused path, whose shaders have them.
+  std::vector<std::string> pixel_defs;
   const GlTexture view =
-      bind_pixels(tex, variant == GlSatVariant::Fused && tuning_.pixels_gather, fused_defs);
-  const bool packed = tuning_.pixels_as_r32ui && support_.pixels_by_size;
+      bind_pixels(tex, variant == GlSatVariant::Fused && tuning_.pixels_gather, pixel_defs);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
 
   // The fused paths' tile grid, the defines all their shaders take, and SSBO offsets rounded up
   // to GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (<= 256).
   const int tx = ceil_div(width, kTileW), ty = ceil_div(height, kTileH);
+  std::vector<std::string> fused_defs = pixel_defs;
   if (f32) fused_defs.push_back("SAT_F32");
   if (support_.fused_subgroup) fused_defs.push_back("FUSED_SUBGROUP");
   auto align = [](std::size_t b) { return (b + 255) & ~std::size_t(255); };
@@ -283,9 +288,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
     const GLuint single = program("sat_fused_single.comp", defs);
     if (timed) timers_[1].begin();
-    glUseProgram(single);
-    glUniform1i(0, width);
-    glUniform1i(1, height);
+    use_program(single, width, height);
     glUniform1ui(2, epoch_);
     glUniform1ui(3, id_base_);
     dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
@@ -309,16 +312,12 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
     const GLuint scan = program("sat_fused_scan.comp", defs);
     if (timed) timers_[0].begin();
-    glUseProgram(reduce);
-    glUniform1i(0, width);
-    glUniform1i(1, height);
+    use_program(reduce, width, height);
     dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
     const GLuint aux = program("sat_fused_aux.comp", {});
     const int nb_rows = ceil_div(height, 256), nb_cols = ceil_div(width, 256);
     if (timed) timers_[2].begin();
-    glUseProgram(aux);
-    glUniform1i(0, width);
-    glUniform1i(1, height);
+    use_program(aux, width, height);
     glUniform1i(2, tx);
     glUniform1i(3, ty);
     glUniform1i(4, nb_rows);
@@ -329,13 +328,11 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
       timers_[0].end();
       timers_[1].begin();
     }
-    glUseProgram(scan);
-    glUniform1i(0, width);
-    glUniform1i(1, height);
+    use_program(scan, width, height);
     dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
     if (timed) timers_[1].end();
   } else {
-    std::vector<std::string> base;
+    std::vector<std::string> base = pixel_defs;
     if (f32) base.push_back("SAT_F32");
     switch (variant) {
       case GlSatVariant::Naive:
@@ -352,7 +349,6 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
         if (support_.subgroup) base.push_back("HAVE_SUBGROUP");
         break;
     }
-    if (!packed) base.push_back("PIXELS_RGBA8");
     const int nb_row = ceil_div(width, kBlock), nb_col = ceil_div(height, kBlock);
     ensure_scratch(static_cast<std::size_t>(std::max(nb_row * height, nb_col * width)) * 16);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, scratch_.get());
@@ -368,9 +364,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
       };
       if (timed) timers_[pass].begin();
       auto set_uniforms = [&](GLuint prog) {
-        glUseProgram(prog);
-        glUniform1i(0, width);
-        glUniform1i(1, height);
+        use_program(prog, width, height);
         glUniform1i(2, nb);
       };
       set_uniforms(with("PASS_BLOCKS"));

@@ -135,6 +135,7 @@ class GlSatBuilder {
   // Binds the pixels for the shaders (image unit 0; with `gather`, an r32ui view on texture unit
   // SAT_UNIT_PIXELS, returned so it lives through the build) and adds the matching define.
   GlTexture bind_pixels(GLuint tex, bool gather, std::vector<std::string>& defines);
+  void ensure_output(int width, int height);  // out_ holds at least table_bytes(width, height)
   void ensure_scratch(std::size_t bytes);
   void ensure_lookback_flags(std::size_t tiles);
 
