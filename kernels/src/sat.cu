@@ -181,8 +181,7 @@ struct SatBuilder::Impl {
       record(timed, 4, s);
       return;
     }
-    if ((method == SatMethod::Fused || method == SatMethod::FusedOnePass) &&
-        (format == SatFormat::U32 || u32_exact)) {
+    if (method == SatMethod::Fused && (format == SatFormat::U32 || u32_exact)) {
       uint32_t* scratch_words = static_cast<uint32_t*>(
           reserve(sat_detail::tile_scratch_words(w, h, ch) * sizeof(uint32_t)));
       const sat_detail::TileArrays arrays = sat_detail::tile_arrays(scratch_words, w, h, ch);

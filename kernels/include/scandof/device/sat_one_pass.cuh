@@ -69,13 +69,15 @@ struct SharedOffsets {
 __device__ __forceinline__ void publish(unsigned long long* word, unsigned status, uint32_t v) {
   detail::lookback::st_relaxed_global(word, (static_cast<unsigned long long>(status) << 32) | v);
 }
-// Polls until the word holds a status of this epoch (>= epoch_base + A); returns the word.
-__device__ __forceinline__ unsigned long long wait_word(const unsigned long long* word,
-                                                        unsigned epoch_base) {
+// Polls until the word holds at least `status` of this epoch (older epochs are smaller); returns
+// the word.
+__device__ __forceinline__ unsigned long long wait_word(
+    const unsigned long long* word, unsigned epoch_base,
+    unsigned status = detail::lookback::kFlagAggregate) {
   unsigned long long w;
   do {
     w = detail::lookback::ld_relaxed_global(word);
-  } while (static_cast<unsigned>(w >> 32) < epoch_base + detail::lookback::kFlagAggregate);
+  } while (static_cast<unsigned>(w >> 32) < epoch_base + status);
   return w;
 }
 
@@ -134,10 +136,7 @@ __global__ void __launch_bounds__(32 * kTileWarps, INTERLEAVED ? 2 : 3)
     return st.tsum + static_cast<std::size_t>(tl) * C + c;
   };
   uint32_t px[kRowsPerWarp][4];
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r)
-    load_quad<Pixels, VEC>(pixels, bx * kTileW + lane * 4, by * kTileH + warp * kRowsPerWarp + r,
-                           width, height, px[r]);
+  load_tile<Pixels, VEC>(pixels, bx, by, width, height, px);
 
   // 1. Aggregates: published as they are summed, and kept for step 2.
   tile_sums(
@@ -188,11 +187,8 @@ __global__ void __launch_bounds__(32 * kTileWarps, INTERLEAVED ? 2 : 3)
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
           if (c >= channels) break;
-          unsigned long long w;
-          do {
-            w = wait_word(tile_word(above_left, c), epoch_base);
-          } while (static_cast<unsigned>(w >> 32) != epoch_base + kFlagPrefix);
-          part[c] += static_cast<uint32_t>(w);
+          part[c] +=
+              static_cast<uint32_t>(wait_word(tile_word(above_left, c), epoch_base, kFlagPrefix));
         }
       }
 #pragma unroll

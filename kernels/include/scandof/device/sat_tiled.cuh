@@ -103,6 +103,17 @@ __device__ __forceinline__ void load_quad(const Pixels& pixels, int x0, int y, i
   }
 }
 
+// The pixels a lane of tile (bx, by) covers: 4 adjacent ones in each of its warp's rows.
+template <class Pixels, bool VEC>
+__device__ __forceinline__ void load_tile(const Pixels& pixels, int bx, int by, int width,
+                                          int height, uint32_t (&px)[kRowsPerWarp][4]) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+  for (int r = 0; r < kRowsPerWarp; ++r)
+    load_quad<Pixels, VEC>(pixels, bx * kTileW + lane * 4, by * kTileH + warp * kRowsPerWarp + r,
+                           width, height, px[r]);
+}
+
 __device__ __forceinline__ uint32_t warp_inclusive_sum(uint32_t v, int lane) {
 #pragma unroll
   for (int d = 1; d < 32; d <<= 1) {
@@ -173,13 +184,9 @@ __global__ void __launch_bounds__(32 * kTileWarps)
                        uint32_t* __restrict__ rt, uint32_t* __restrict__ ct,
                        uint32_t* __restrict__ st) {
   allow_dependents();  // the small scans may launch and wait
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int bx = blockIdx.x, by = blockIdx.y;
-  const int x0 = bx * kTileW + lane * 4;
   uint32_t px[kRowsPerWarp][4];
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r)
-    load_quad<Pixels, VEC>(pixels, x0, by * kTileH + warp * kRowsPerWarp + r, width, height, px[r]);
+  load_tile<Pixels, VEC>(pixels, bx, by, width, height, px);
   tile_sums(
       px, channels,
       [&](int yl, int c, uint32_t s) {
@@ -430,13 +437,9 @@ __global__ void __launch_bounds__(32 * kTileWarps, INTERLEAVED ? 2 : 3)
     tile_scan_kernel(Pixels pixels, int width, int height, int channels,
                      const uint32_t* __restrict__ left_ex, const uint32_t* __restrict__ above_ex,
                      const uint32_t* __restrict__ corner_ex, uint32_t* __restrict__ out) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int bx = blockIdx.x, by = blockIdx.y;
   uint32_t px[kRowsPerWarp][4];
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r)
-    load_quad<Pixels, VEC>(pixels, bx * kTileW + lane * 4, by * kTileH + warp * kRowsPerWarp + r,
-                           width, height, px[r]);
+  load_tile<Pixels, VEC>(pixels, bx, by, width, height, px);
   wait_prior_grid();  // the offsets (the pixels above do not depend on them)
   const GlobalOffsets off{
       left_ex, above_ex, corner_ex, width, height, channels, bx, by, static_cast<int>(gridDim.x)};
