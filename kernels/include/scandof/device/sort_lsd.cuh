@@ -585,7 +585,9 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
       CUDA_CHECK(cudaMemsetAsync(status, 0, row_set_bytes, stream));
     }
     const unsigned grid = static_cast<unsigned>(sp.tiles);
-    const int mb = knobs.onesweep_min_blocks ? knobs.onesweep_min_blocks : kHasValues ? 3 : 4;
+    // Default residency: keys fit 64 registers at 4 blocks per SM, pairs 3.
+    constexpr int kDefaultMinBlocks = kHasValues ? 3 : 4;
+    const int mb = knobs.onesweep_min_blocks ? knobs.onesweep_min_blocks : kDefaultMinBlocks;
     const unsigned long long* totals = ctrl->totals + pass * kRadix;
     auto launch = [&](auto kernel) {
       kernel<<<grid, kThreads, 0, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask, totals, st,
@@ -595,7 +597,7 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     // for the benchmark's comparison.
     if constexpr (sizeof(Off) > 4) {
       (void)mb;
-      launch(onesweep_kernel < K, V, kHasValues, W, Off, kHasValues ? 3 : 4 >);
+      launch(onesweep_kernel<K, V, kHasValues, W, Off, kDefaultMinBlocks>);
     } else if (mb >= 4) {
       launch(onesweep_kernel<K, V, kHasValues, W, Off, 4>);
     } else if (mb <= 2) {
