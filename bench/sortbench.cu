@@ -89,6 +89,7 @@ struct Row {
 struct Variant {
   const char* name;
   detail::lsd::Knobs kn;
+  bool unchecked = false;  // a diagnostic whose output is wrong by design: timed, not checked
 };
 
 std::vector<Variant> knob_variants() {
@@ -111,6 +112,32 @@ std::vector<Variant> knob_variants() {
   detail::lsd::Knobs o3;
   o3.histogram_vote = true;
   variants.push_back({"lsd[onesweep,vote-histogram]", o3});
+  using detail::lsd::RankMode;
+  struct Exp {
+    const char* name;
+    RankMode rank;
+    bool full, early, no_lookback;
+  };
+  static const Exp exps[] = {
+      {"lsd[onesweep,rank=ballot-atomic,full-tile-path]", RankMode::BallotAtomic, true, false,
+       false},
+      {"lsd[onesweep,rank=match-any,full-tile-path]", RankMode::MatchAny, true, false, false},
+      {"lsd[onesweep,rank=vote-atomic]", RankMode::VoteAtomic, false, false, false},
+      {"lsd[onesweep,rank=vote-atomic,full-tile-path]", RankMode::VoteAtomic, true, false, false},
+      {"lsd[onesweep,rank=vote-atomic,full-tile-path,early-publish]", RankMode::VoteAtomic, true,
+       true, false},
+      {"lsd[onesweep,rank=vote-atomic,early-publish]", RankMode::VoteAtomic, false, true, false},
+      {"lsd[onesweep,rank=vote-atomic,full-tile-path,no-lookback:diagnostic,unchecked]",
+       RankMode::VoteAtomic, true, false, true},
+  };
+  for (const Exp& e : exps) {
+    detail::lsd::Knobs k;
+    k.rank = e.rank;
+    k.split_full = e.full;
+    k.early_publish = e.early;
+    k.no_lookback = e.no_lookback;
+    variants.push_back({e.name, k, e.no_lookback});
+  }
   return variants;
 }
 
@@ -219,9 +246,13 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
                       cub_st, cub_st.median_ms});
       // Times go(in, out, values out) over the rotated sets, then checks a fresh run on set 0
       // (output poisoned) against CUB's keys and values.
-      auto time_and_check = [&](const std::string& name, auto&& go) {
+      auto time_and_check = [&](const std::string& name, auto&& go, bool check = true) {
         const bench::Stats st = timer.measure(
             [&](int rep) { go(ins[rep % sets].get(), outs[rep % sets].get(), vout.get()); }, topt);
+        if (!check) {
+          rows.push_back({kname, dname, name, n, item, true, st, cub_st.median_ms});
+          return;
+        }
         CUDA_CHECK(cudaMemsetAsync(outs[0].get(), 0xAB, n * sizeof(K), s));
         go(ins[0].get(), outs[0].get(), vout.get());
         diff.reset(s);
@@ -245,10 +276,13 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
       if (o.variants && !kPairs && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
         const std::size_t wb = sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, n);
         for (const Variant& var : knob_variants())
-          time_and_check(var.name, [&](const K* in, K* out, V*) {
-            detail::lsd::sort<K, detail::lsd::NoValue, false>(
-                in, out, nullptr, nullptr, n, our_tmp.get(), wb, s, 0, 8 * sizeof(K), var.kn);
-          });
+          time_and_check(
+              var.name,
+              [&](const K* in, K* out, V*) {
+                detail::lsd::sort<K, detail::lsd::NoValue, false>(
+                    in, out, nullptr, nullptr, n, our_tmp.get(), wb, s, 0, 8 * sizeof(K), var.kn);
+              },
+              !var.unchecked);
         if (lg == o.max_log) print_pass_split<K>(kname, ins[0].get(), outs[0].get(), n, s);
       }
       if (dist == Dist::Uniform) {
