@@ -66,8 +66,9 @@ __device__ __forceinline__ unsigned digit_of(K k, int shift, unsigned mask) {
 
 // The lanes of the warp whose (valid) digit equals this lane's: one ballot per digit bit, ANDed
 // (the warp-level multisplit). __match_any_sync gives the same set, but match.any is not a
-// full-rate instruction: with it our first H100 run sorted at 0.28-0.38x CUB, and CUB's own
-// MatchAny notes that a ballot loop is faster for a few label bits. 9 ballots per key instead.
+// full-rate instruction: with it our first H100 run sorted at 0.28-0.38x CUB (and 10.9 against
+// 6.65 ms in run 5). This C++ form serves the three-kernel path and RankMode::Ballot; the
+// onesweep ranking uses match_digit_vote (below), which needs half the instructions.
 __device__ __forceinline__ unsigned match_digit(unsigned d, bool valid) {
   unsigned peers = __ballot_sync(0xffffffffu, valid);
 #pragma unroll
@@ -78,16 +79,16 @@ __device__ __forceinline__ unsigned match_digit(unsigned d, bool valid) {
   return peers;
 }
 
-// The same set, written so that each digit bit costs one bit test (setting a predicate), one
-// vote and one conditional complement. From C++ (above) nvcc extracts each bit twice, once as a
-// value and once as a predicate, and selects the complement with a SEL: 7 SASS instructions per
-// bit against 3-4 here (H100 SASS, CUDA 13.0).
+// The same set, written so that each digit bit costs a bit test (setting a predicate), a vote
+// and a conditional complement, and the eight masks are ANDed three at a time. From C++ (above)
+// nvcc extracts each bit twice, as a value and as a predicate, and picks the complement with a
+// SEL: 7 SASS instructions per bit against about 3.5 here (H100, CUDA 13.0). In the sort this
+// took a digit pass at 2^24 from 74.8M to 49.5M warp instructions, 2^28 from 7.80 to 6.65 ms.
 template <bool kAllValid>
 __device__ __forceinline__ unsigned match_digit_vote(unsigned d, bool valid) {
-  unsigned peers = kAllValid ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
+  unsigned same[kRadixBits];
 #pragma unroll
-  for (int b = 0; b < kRadixBits; ++b) {
-    unsigned same;
+  for (int b = 0; b < kRadixBits; ++b)
     asm("{\n\t"
         ".reg .pred p;\n\t"
         "and.b32 %0, %1, %2;\n\t"
@@ -95,11 +96,30 @@ __device__ __forceinline__ unsigned match_digit_vote(unsigned d, bool valid) {
         "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
         "@!p not.b32 %0, %0;\n\t"
         "}"
-        : "=r"(same)
+        : "=r"(same[b])
         : "r"(d), "r"(1u << b));
-    peers &= same;
-  }
-  return peers;
+  static_assert(kRadixBits == 8, "the AND tree below is written for 8 digit bits");
+  const unsigned all = kAllValid ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
+  return ((same[0] & same[1] & same[2]) & (same[3] & same[4] & same[5])) &
+         (same[6] & same[7] & all);
+}
+
+// A predicated shared-memory atomicAdd: the C++ form (if (leader) old = atomicAdd(...)) costs a
+// branch and its reconvergence per key. Returns 0 where !pred.
+__device__ __forceinline__ unsigned atomic_add_shared_if(bool pred, unsigned* addr, unsigned v) {
+  unsigned old;
+  asm volatile(
+      "{\n\t"
+      ".reg .pred p;\n\t"
+      "setp.ne.u32 p, %1, 0;\n\t"
+      "mov.u32 %0, 0;\n\t"
+      "@p atom.shared.add.u32 %0, [%2], %3;\n\t"
+      "}"
+      : "=r"(old)
+      : "r"(static_cast<unsigned>(pred)),
+        "r"(static_cast<unsigned>(__cvta_generic_to_shared(addr))), "r"(v)
+      : "memory");
+  return old;
 }
 
 template <class K, bool kBallot>
@@ -179,7 +199,7 @@ struct alignas(16) SmemArray {
 
 // Warp-striped tile load: warp w owns items [w*32*kItems, (w+1)*32*kItems), row j of it is 32
 // consecutive items, so (warp, j, lane) order is input order.
-template <class K, class V, bool kHasValues, bool kFull = false>
+template <class K, class V, bool kHasValues>
 __device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V* __restrict__ vin,
                                              std::uint64_t base, int valid,
                                              K (&k)[Tuning<K>::kItems],
@@ -189,7 +209,7 @@ __device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V*
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const int L = wbase + j * 32 + lane;
-    if (kFull || L < valid) {
+    if (L < valid) {
       k[j] = kin[base + L];
       if (kHasValues) v[kHasValues ? j : 0] = vin[base + L];
     }
@@ -307,30 +327,30 @@ struct TileSmem {
   unsigned warp_sum[kWarps];
   Off scan_sum[kWarps];  // second block scan (digit totals) without racing warp_sum
   unsigned tile_id;
-  unsigned early[kRadix];  // the tile's digit counts ahead of the ranking (Knobs::early_publish)
   SmemArray<K, Tuning<K>::kTile> kst;
   SmemArray<V, kHasValues ? Tuning<K>::kTile : 1> vst;
 };
 
 // How a warp ranks a row of 32 keys among its earlier keys of the same digit (Knobs::rank):
-//  Ballot: 8 ballots find the lanes sharing this lane's digit; every lane reads the warp's digit
-//          counter, the lowest peer writes it back (two __syncwarp per row).
-//  BallotAtomic: the same ballots; only the highest peer touches the counter, with one shared
-//          atomicAdd that returns the old count, and a shuffle hands that to its peers: no
-//          __syncwarp, and one shared access per distinct digit instead of one per lane.
-//  MatchAny: __match_any_sync finds the peers (one instruction, but not a full-rate one), then
-//          as BallotAtomic.
-//  VoteAtomic: as BallotAtomic with match_digit_vote (half the instructions per digit bit).
-enum class RankMode : int { Ballot = 0, BallotAtomic = 1, MatchAny = 2, VoteAtomic = 3 };
+//  Vote (default): match_digit_vote finds the lanes sharing this lane's digit; only the highest
+//        of them touches the warp's digit counter, with one predicated shared atomicAdd that
+//        returns the old count, and a shuffle hands that to its peers: one shared access per
+//        distinct digit and no __syncwarp.
+//  Ballot: the earlier ranking, kept for the benchmark's comparison: ballots from C++
+//        (match_digit), every lane reads the counter, the lowest peer writes it back, two
+//        __syncwarp per row. 7.80 ms at 2^28 uint32 against Vote's 6.65 (H100).
+// Measured and dropped (results/sort/README.md, run 5): __match_any_sync instead of the ballots
+// (10.9 ms: match.any is not a full-rate instruction), a bounds-test-free path for whole tiles
+// (no gain), and counting the tile's digits before ranking to publish them early (slower: the
+// extra pass cost more than the shorter look-back waits saved).
+enum class RankMode : int { Vote = 0, Ballot = 1 };
 
 // Stable local ranking of a loaded tile (the downsweep's, above): on return rk holds each key's
 // rank among the warp's earlier keys of its digit, two 16-bit ranks per register (item j in half
 // j & 1 of rk[j / 2]; the digit is recomputed from the key: 8 registers fewer, which is what
 // keeps this kernel from spilling at 80), s.wh the per-warp exclusive offsets, s.tile_start the
-// digit starts (synchronized). Returns the count of digit threadIdx.x in this tile. kFull: the
-// tile is whole, so no lane needs a bounds test.
-template <class K, class V, bool kHasValues, class Off, RankMode kRank = RankMode::Ballot,
-          bool kFull = false>
+// digit starts (synchronized). Returns the count of digit threadIdx.x in this tile.
+template <class K, class V, bool kHasValues, class Off, RankMode kRank = RankMode::Vote>
 __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off>& s,
                                                  const K (&k)[Tuning<K>::kItems], int valid,
                                                  int shift, unsigned mask,
@@ -344,28 +364,24 @@ __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off>
   __syncwarp();
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
-    const bool ok = kFull || wbase + j * 32 + lane < valid;
+    const bool ok = wbase + j * 32 + lane < valid;
     const unsigned d = ok ? digit_of(k[j], shift, mask) : 0u;
     unsigned r;
-    if constexpr (kRank == RankMode::Ballot) {
+    if constexpr (kRank == RankMode::Vote) {
+      // Lanes past the end match only each other (the valid ballot) and touch no counter.
+      const unsigned peers = match_digit_vote<false>(d, ok);
+      const int leader = 31 - __clz(peers);
+      const unsigned below = __popc(peers & lt);
+      const unsigned cnt =
+          atomic_add_shared_if(ok && lane == leader, &s.wh[warp][d], below + 1u);
+      r = __shfl_sync(0xffffffffu, cnt, leader) + below;
+    } else {
       const unsigned peers = match_digit(d, ok);
       const unsigned cnt = ok ? s.wh[warp][d] : 0u;
       __syncwarp();
       if (ok && lane == __ffs(peers) - 1) s.wh[warp][d] = cnt + __popc(peers);
       __syncwarp();
       r = cnt + __popc(peers & lt);
-    } else {
-      // Lanes past the end match only each other (digit 256 under MatchAny, the valid ballot
-      // under BallotAtomic) and never touch a counter.
-      const unsigned peers = kRank == RankMode::MatchAny
-                                 ? __match_any_sync(0xffffffffu, ok ? d : 0x100u)
-                             : kRank == RankMode::VoteAtomic ? match_digit_vote<kFull>(d, ok)
-                                                             : match_digit(d, kFull || ok);
-      const int leader = 31 - __clz(peers);
-      const unsigned below = __popc(peers & lt);
-      unsigned cnt = 0;
-      if (ok && lane == leader) cnt = atomicAdd(&s.wh[warp][d], below + 1u);
-      r = __shfl_sync(0xffffffffu, cnt, leader) + below;
     }
     if (j & 1)
       rk[j / 2] |= r << 16;
@@ -387,7 +403,7 @@ __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off>
 
 // Writes the ranked keys (and values) to the staging buffers in digit order. The caller
 // synchronizes before reading them.
-template <class K, class V, bool kHasValues, class Off, bool kFull = false>
+template <class K, class V, bool kHasValues, class Off>
 __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off>& s,
                                               const K (&k)[Tuning<K>::kItems],
                                               const V (&v)[kHasValues ? Tuning<K>::kItems : 1],
@@ -398,7 +414,7 @@ __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off>& s
   const int wbase = warp * 32 * kItems;
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
-    if (kFull || wbase + j * 32 + lane < valid) {
+    if (wbase + j * 32 + lane < valid) {
       const unsigned d = digit_of(k[j], shift, mask);
       const unsigned r = (rk[j / 2] >> (16 * (j & 1))) & 0xffffu;
       const unsigned local = s.tile_start[d] + s.wh[warp][d] + r;
@@ -460,60 +476,40 @@ __global__ void __launch_bounds__(kThreads)
     if (h[p][t]) atomicAdd(totals + p * kRadix + t, static_cast<unsigned long long>(h[p][t]));
 }
 
-// One tile of a onesweep pass (the kernel below picks kFull per tile).
-template <class K, class V, bool kHasValues, class W, class Off, RankMode kRank, bool kFull,
-          bool kEarly>
-__device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off>& s,
-                                              const K* __restrict__ kin, K* __restrict__ kout,
-                                              const V* __restrict__ vin, V* __restrict__ vout,
-                                              std::uint64_t n, std::uint64_t tile, int valid,
-                                              int shift,
-                                              unsigned mask,
-                                              const unsigned long long* __restrict__ digit_totals,
-                                              W* status, unsigned spin_ns, bool no_lookback) {
+template <class K, class V, bool kHasValues, class W, class Off, int kMinBlocks,
+          RankMode kRank = RankMode::Vote>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
+                    V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
+                    const unsigned long long* __restrict__ digit_totals, W* status,
+                    unsigned* counter, unsigned spin_ns) {
+  static_assert(sizeof(Off) <= sizeof(W), "status words must hold any global position");
   constexpr int kItems = Tuning<K>::kItems, kTile = Tuning<K>::kTile;
   using SW = lookback::CountWord<W>;
+  __shared__ TileSmem<K, V, kHasValues, Off> s;
   const int t = threadIdx.x;
+  if (t == 0) s.tile_id = atomicAdd(counter, 1u);
+  __syncthreads();
+  const std::uint64_t tile = s.tile_id;
+  const std::uint64_t base = tile * kTile;
+  const int valid = static_cast<int>(std::min<std::uint64_t>(kTile, n - base));
   K k[kItems];
   V v[kHasValues ? kItems : 1];
   unsigned rk[kItems / 2];
-  load_striped<K, V, kHasValues, kFull>(kin, vin, tile * kTile, valid, k, v);
+  load_striped<K, V, kHasValues>(kin, vin, base, valid, k, v);
+  const unsigned count = rank_striped<K, V, kHasValues, Off, kRank>(s, k, valid, shift, mask, rk);
   W* row = status + tile * kRadix;
   W glob = 0;
-  auto publish = [&](unsigned count) {
-    if (tile == 0) {
-      // The first tile's prefix is the digit's global start: keys of all smaller digits.
-      glob = block_exclusive_256(static_cast<Off>(digit_totals[t]), s.scan_sum);
-      lookback::st_relaxed_global(row + t, SW::kPrefix | (glob + count));
-    } else {
-      lookback::st_relaxed_global(row + t, SW::kAggregate | W(count));
-    }
-  };
-  if constexpr (kEarly) {
-    // Count the tile's digits first and publish them, so that successors find this tile's
-    // aggregate while it is still ranking: a shared atomic per key against a shorter wait.
-    s.early[t] = 0;
-    __syncthreads();
-    const int wbase = (t >> 5) * 32 * kItems;
-#pragma unroll
-    for (int j = 0; j < kItems; ++j)
-      if (kFull || wbase + j * 32 + (t & 31) < valid) atomicAdd(&s.early[digit_of(k[j], shift, mask)], 1u);
-    __syncthreads();
-    publish(s.early[t]);
+  if (tile == 0) {
+    // The first tile's prefix is the digit's global start: keys of all smaller digits.
+    glob = block_exclusive_256(static_cast<Off>(digit_totals[t]), s.scan_sum);
+    lookback::st_relaxed_global(row + t, SW::kPrefix | (glob + count));
+  } else {
+    lookback::st_relaxed_global(row + t, SW::kAggregate | W(count));
   }
-  const unsigned count =
-      rank_striped<K, V, kHasValues, Off, kRank, kFull>(s, k, valid, shift, mask, rk);
-  if constexpr (!kEarly) publish(count);
   // Staging first: it gives the predecessors time to publish before this tile polls.
-  stage_striped<K, V, kHasValues, Off, kFull>(s, k, v, rk, valid, shift, mask);
-  if (tile != 0 && no_lookback) {
-    // Diagnostic: where this tile's keys would land if every tile held an equal share of each
-    // digit (right on average for uniform keys), clamped into the output.
-    const Off start = block_exclusive_256(static_cast<Off>(digit_totals[t]), s.scan_sum);
-    const std::uint64_t tiles = (n + kTile - 1) / kTile;
-    glob = start + static_cast<Off>(digit_totals[t] * tile / tiles);
-    if (glob + kTile > n) glob = static_cast<W>(n - kTile);
-  } else if (tile != 0) {
+  stage_striped<K, V, kHasValues>(s, k, v, rk, valid, shift, mask);
+  if (tile != 0) {
     // Thread t walks back over digit t's column until a tile with an inclusive prefix.
     const W prefix = lookback::thread_lookback_count(status + t, kRadix, tile, spin_ns);
     lookback::st_relaxed_global(row + t, SW::kPrefix | (prefix + count));
@@ -524,40 +520,13 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off>& s
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const int i = j * kThreads + t;
-    if (kFull || i < valid) {
+    if (i < valid) {
       const K key = s.kst.v[i];
       const Off dst = s.run_off[digit_of(key, shift, mask)] + static_cast<Off>(i);
       kout[dst] = key;
       if (kHasValues) vout[dst] = s.vst.v[kHasValues ? i : 0];
     }
   }
-}
-
-// kSplitFull: whole tiles take a path without bounds tests (twice the code). no_lookback is a
-// benchmark diagnostic only: every tile takes prefix 0, so the output is wrong, and the time
-// saved bounds what the look-back costs.
-template <class K, class V, bool kHasValues, class W, class Off, int kMinBlocks,
-          RankMode kRank = RankMode::Ballot, bool kSplitFull = false, bool kEarly = false>
-__global__ void __launch_bounds__(kThreads, kMinBlocks)
-    onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
-                    V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
-                    const unsigned long long* __restrict__ digit_totals, W* status,
-                    unsigned* counter, unsigned spin_ns, bool no_lookback) {
-  static_assert(sizeof(Off) <= sizeof(W), "status words must hold any global position");
-  constexpr int kTile = Tuning<K>::kTile;
-  __shared__ TileSmem<K, V, kHasValues, Off> s;
-  if (threadIdx.x == 0) s.tile_id = atomicAdd(counter, 1u);
-  __syncthreads();
-  const std::uint64_t tile = s.tile_id;
-  const int valid = static_cast<int>(std::min<std::uint64_t>(kTile, n - tile * kTile));
-  if (kSplitFull && valid == kTile)
-    onesweep_tile<K, V, kHasValues, W, Off, kRank, true, kEarly>(
-        s, kin, kout, vin, vout, n, tile, valid, shift, mask, digit_totals, status, spin_ns,
-        no_lookback);
-  else
-    onesweep_tile<K, V, kHasValues, W, Off, kRank, false, kEarly>(
-        s, kin, kout, vin, vout, n, tile, valid, shift, mask, digit_totals, status, spin_ns,
-        no_lookback);
 }
 
 // n <= one tile: one block runs every digit pass in shared memory (one launch instead of a
@@ -646,11 +615,9 @@ struct Knobs {
   // registers without spilling, 3 for pairs).
   int onesweep_min_blocks = 0;
   unsigned spin_ns = 0;          // sleep between look-back polls of an unpublished tile
-  // Benchmark experiments, 4-byte keys without values at 4 blocks/SM only (else ignored):
-  RankMode rank = RankMode::Ballot;
-  bool split_full = false;   // whole tiles without bounds tests
-  bool early_publish = false;  // count and publish the tile's digits before ranking it
-  bool no_lookback = false;  // diagnostic: skip the look-back (wrong output; bounds its cost)
+  // The ranking (RankMode); Ballot, the earlier one, only for 4-byte keys without values at the
+  // default residency (elsewhere it falls back to Vote): it is there for the benchmark.
+  RankMode rank = RankMode::Vote;
   bool histogram_vote = false;   // histogram_kernel's kVote
   bool upsweep_ballot = true;    // legacy: digit counts by ballot-matched warp aggregation
   int downsweep_min_blocks = 3;  // legacy: __launch_bounds__ residency (3: <= 80 regs, 4: <= 64)
@@ -697,34 +664,14 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     const unsigned long long* totals = ctrl->totals + pass * kRadix;
     auto launch = [&](auto kernel) {
       kernel<<<grid, kThreads, 0, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask, totals, st,
-                                            counters + pass, knobs.spin_ns, knobs.no_lookback);
+                                            counters + pass, knobs.spin_ns);
     };
-    constexpr bool kExperiments = sizeof(K) == 4 && !kHasValues && sizeof(Off) == 4;
-    const bool experiment = knobs.rank != RankMode::Ballot || knobs.split_full ||
-                            knobs.no_lookback || knobs.early_publish;
+    constexpr bool kBallotKnob = sizeof(K) == 4 && !kHasValues && sizeof(Off) == 4;
     // 64-bit positions (n >= 2^32) only at the default residency: the knob's other settings are
     // for the benchmark's comparison.
-    if constexpr (kExperiments) {
-      if (experiment && mb == 4) {
-        auto pick = [&](auto rank_tag) {
-          constexpr RankMode r = decltype(rank_tag)::value;
-          if (knobs.split_full && knobs.early_publish)
-            launch(onesweep_kernel<K, V, kHasValues, W, Off, 4, r, true, true>);
-          else if (knobs.split_full)
-            launch(onesweep_kernel<K, V, kHasValues, W, Off, 4, r, true, false>);
-          else if (knobs.early_publish)
-            launch(onesweep_kernel<K, V, kHasValues, W, Off, 4, r, false, true>);
-          else
-            launch(onesweep_kernel<K, V, kHasValues, W, Off, 4, r, false, false>);
-        };
-        if (knobs.rank == RankMode::VoteAtomic)
-          pick(std::integral_constant<RankMode, RankMode::VoteAtomic>{});
-        else if (knobs.rank == RankMode::MatchAny)
-          pick(std::integral_constant<RankMode, RankMode::MatchAny>{});
-        else if (knobs.rank == RankMode::BallotAtomic)
-          pick(std::integral_constant<RankMode, RankMode::BallotAtomic>{});
-        else
-          pick(std::integral_constant<RankMode, RankMode::Ballot>{});
+    if constexpr (kBallotKnob) {
+      if (knobs.rank == RankMode::Ballot && mb == kDefaultMinBlocks) {
+        launch(onesweep_kernel<K, V, kHasValues, W, Off, kDefaultMinBlocks, RankMode::Ballot>);
         CUDA_CHECK_LAUNCH();
         ksrc = kdst;
         vsrc = vdst;
