@@ -114,7 +114,19 @@ std::vector<Variant> knob_variants() {
   variants.push_back({"lsd[onesweep,vote-histogram]", o3});
   detail::lsd::Knobs r;
   r.rank = detail::lsd::RankMode::Ballot;
-  variants.push_back({"lsd[onesweep,rank=ballot (before run 5)]", r});
+  variants.push_back({"lsd[onesweep,rank=ballot,lookback-batch=1,counts-after-ranking]", r});
+  const int batches[] = {1, 2, 8};
+  const char* const batch_names[] = {"lsd[onesweep,lookback-batch=1]",
+                                     "lsd[onesweep,lookback-batch=2]",
+                                     "lsd[onesweep,lookback-batch=8]"};
+  for (int i = 0; i < 3; ++i) {
+    detail::lsd::Knobs b;
+    b.lookback_batch = batches[i];
+    variants.push_back({batch_names[i], b});
+  }
+  detail::lsd::Knobs late;
+  late.early_counts = false;
+  variants.push_back({"lsd[onesweep,counts-after-ranking]", late});
   return variants;
 }
 

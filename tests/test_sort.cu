@@ -232,8 +232,8 @@ TEST(Sort, LsdKnobs) {
   }
 }
 
-// Both rankings (the default and the benchmark's earlier one) on skewed and uniform keys, partial
-// tiles included.
+// Both rankings (the default and the benchmark's earlier one) and every look-back batch on skewed
+// and uniform keys, partial tiles included.
 TEST(Sort, LsdRankModes) {
   SCANDOF_SKIP_WITHOUT_GPU();
   using K = std::uint32_t;
@@ -248,12 +248,17 @@ TEST(Sort, LsdRankModes) {
         DeviceBuffer<K> d_in(keys), d_out(n);
         const std::size_t wb = detail::lsd::workspace_bytes<K, detail::lsd::NoValue, false>(n);
         DeviceBuffer<unsigned char> scratch(wb);
-        for (RankMode mode : {RankMode::Vote, RankMode::Ballot}) {
-          detail::lsd::Knobs kn;
-          kn.rank = mode;
+        for (int cfg = 0; cfg < 6; ++cfg) {
+          detail::lsd::Knobs kn;  // cfg 0: the defaults
+          kn.rank = cfg == 1 ? RankMode::Ballot : RankMode::Vote;
+          const int batches[] = {detail::lsd::kLookbackBatch, 1, 1, 2, 8, detail::lsd::kLookbackBatch};
+          kn.lookback_batch = batches[cfg];
+          kn.early_counts = cfg != 1 && cfg != 5;
           SCOPED_TRACE(std::string(dist_name(dist)) + " n=" + std::to_string(n) + " bits " +
                        std::to_string(b0) + ".." + std::to_string(b1) +
-                       (mode == RankMode::Vote ? " vote" : " ballot"));
+                       (cfg == 1 ? " ballot" : " vote") + (kn.early_counts ? " early" : "") +
+                       " look-back batch " +
+                       std::to_string(kn.lookback_batch));
           d_out.poison(stream);
           detail::lsd::sort<K, detail::lsd::NoValue, false>(d_in.data(), d_out.data(), nullptr,
                                                             nullptr, n, scratch.data(), wb, stream,

@@ -350,18 +350,24 @@ enum class RankMode : int { Vote = 0, Ballot = 1 };
 // j & 1 of rk[j / 2]; the digit is recomputed from the key: 8 registers fewer, which is what
 // keeps this kernel from spilling at 80), s.wh the per-warp exclusive offsets, s.tile_start the
 // digit starts (synchronized). Returns the count of digit threadIdx.x in this tile.
-template <class K, class V, bool kHasValues, class Off, RankMode kRank = RankMode::Vote>
+// kEarly: count_digits_early() has already set s.wh[w][d] to the tile position of warp w's first
+// key of digit d, so the ranks come out as tile positions and no scan follows (returns 0).
+template <class K, class V, bool kHasValues, class Off, RankMode kRank = RankMode::Vote,
+          bool kEarly = false>
 __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off>& s,
                                                  const K (&k)[Tuning<K>::kItems], int valid,
                                                  int shift, unsigned mask,
                                                  unsigned (&rk)[Tuning<K>::kItems / 2]) {
+  static_assert(!kEarly || kRank == RankMode::Vote, "early counts go with the vote ranking");
   constexpr int kItems = Tuning<K>::kItems;
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const unsigned lt = (1u << lane) - 1u;
   const int wbase = warp * 32 * kItems;
+  if constexpr (!kEarly) {
 #pragma unroll
-  for (int i = 0; i < kRadix / 32; ++i) s.wh[warp][lane + 32 * i] = 0;
-  __syncwarp();
+    for (int i = 0; i < kRadix / 32; ++i) s.wh[warp][lane + 32 * i] = 0;
+    __syncwarp();
+  }
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const bool ok = wbase + j * 32 + lane < valid;
@@ -389,6 +395,7 @@ __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off>
       rk[j / 2] = r;
   }
   __syncthreads();
+  if constexpr (kEarly) return 0;
   unsigned count = 0;
 #pragma unroll
   for (int w = 0; w < kWarps; ++w) {
@@ -401,9 +408,44 @@ __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off>
   return count;
 }
 
+// Early counts: the tile's per-warp digit counts by one shared atomicAdd per key (a warp's adds to
+// one address are folded by the hardware), then the same scans the ranking does at its end, so
+// that the tile can publish its digit counts before it ranks: successors waiting on its
+// aggregate stop waiting a ranking sooner. s.wh[w][d] ends as the tile position of warp w's first
+// key of digit d (what rank_striped<kEarly> counts up from), s.tile_start as usual
+// (synchronized). Returns the count of digit threadIdx.x in this tile.
+template <class K, class V, bool kHasValues, class Off>
+__device__ __forceinline__ unsigned count_digits_early(TileSmem<K, V, kHasValues, Off>& s,
+                                                       const K (&k)[Tuning<K>::kItems],
+                                                       int valid, int shift, unsigned mask) {
+  constexpr int kItems = Tuning<K>::kItems;
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const int wbase = warp * 32 * kItems;
+#pragma unroll
+  for (int i = 0; i < kRadix / 32; ++i) s.wh[warp][lane + 32 * i] = 0;
+  __syncwarp();
+#pragma unroll
+  for (int j = 0; j < kItems; ++j)
+    if (wbase + j * 32 + lane < valid) atomicAdd(&s.wh[warp][digit_of(k[j], shift, mask)], 1u);
+  __syncthreads();
+  unsigned count = 0;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    const unsigned c = s.wh[w][t];
+    s.wh[w][t] = count;
+    count += c;
+  }
+  const unsigned start = block_exclusive_256(count, s.warp_sum);
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) s.wh[w][t] += start;
+  s.tile_start[t] = start;
+  __syncthreads();
+  return count;
+}
+
 // Writes the ranked keys (and values) to the staging buffers in digit order. The caller
 // synchronizes before reading them.
-template <class K, class V, bool kHasValues, class Off>
+template <class K, class V, bool kHasValues, class Off, bool kEarly = false>
 __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off>& s,
                                               const K (&k)[Tuning<K>::kItems],
                                               const V (&v)[kHasValues ? Tuning<K>::kItems : 1],
@@ -415,9 +457,12 @@ __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off>& s
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     if (wbase + j * 32 + lane < valid) {
-      const unsigned d = digit_of(k[j], shift, mask);
       const unsigned r = (rk[j / 2] >> (16 * (j & 1))) & 0xffffu;
-      const unsigned local = s.tile_start[d] + s.wh[warp][d] + r;
+      unsigned local = r;  // kEarly: the rank is the tile position
+      if constexpr (!kEarly) {
+        const unsigned d = digit_of(k[j], shift, mask);
+        local += s.tile_start[d] + s.wh[warp][d];
+      }
       s.kst.v[local] = k[j];
       if (kHasValues) s.vst.v[kHasValues ? local : 0] = v[kHasValues ? j : 0];
     }
@@ -476,8 +521,11 @@ __global__ void __launch_bounds__(kThreads)
     if (h[p][t]) atomicAdd(totals + p * kRadix + t, static_cast<unsigned long long>(h[p][t]));
 }
 
+// Predecessor words a look-back walk loads at once (lookback::thread_lookback_count).
+constexpr int kLookbackBatch = 4;
+
 template <class K, class V, bool kHasValues, class W, class Off, int kMinBlocks,
-          RankMode kRank = RankMode::Vote>
+          RankMode kRank = RankMode::Vote, int kBatch = kLookbackBatch, bool kEarly = true>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
                     V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
@@ -497,21 +545,31 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   V v[kHasValues ? kItems : 1];
   unsigned rk[kItems / 2];
   load_striped<K, V, kHasValues>(kin, vin, base, valid, k, v);
-  const unsigned count = rank_striped<K, V, kHasValues, Off, kRank>(s, k, valid, shift, mask, rk);
   W* row = status + tile * kRadix;
   W glob = 0;
-  if (tile == 0) {
-    // The first tile's prefix is the digit's global start: keys of all smaller digits.
-    glob = block_exclusive_256(static_cast<Off>(digit_totals[t]), s.scan_sum);
-    lookback::st_relaxed_global(row + t, SW::kPrefix | (glob + count));
+  auto publish = [&](unsigned count) {
+    if (tile == 0) {
+      // The first tile's prefix is the digit's global start: keys of all smaller digits.
+      glob = block_exclusive_256(static_cast<Off>(digit_totals[t]), s.scan_sum);
+      lookback::st_relaxed_global(row + t, SW::kPrefix | (glob + count));
+    } else {
+      lookback::st_relaxed_global(row + t, SW::kAggregate | W(count));
+    }
+  };
+  unsigned count;
+  if constexpr (kEarly) {
+    count = count_digits_early<K, V, kHasValues>(s, k, valid, shift, mask);
+    publish(count);
+    rank_striped<K, V, kHasValues, Off, kRank, true>(s, k, valid, shift, mask, rk);
   } else {
-    lookback::st_relaxed_global(row + t, SW::kAggregate | W(count));
+    count = rank_striped<K, V, kHasValues, Off, kRank>(s, k, valid, shift, mask, rk);
+    publish(count);
   }
   // Staging first: it gives the predecessors time to publish before this tile polls.
-  stage_striped<K, V, kHasValues>(s, k, v, rk, valid, shift, mask);
+  stage_striped<K, V, kHasValues, Off, kEarly>(s, k, v, rk, valid, shift, mask);
   if (tile != 0) {
     // Thread t walks back over digit t's column until a tile with an inclusive prefix.
-    const W prefix = lookback::thread_lookback_count(status + t, kRadix, tile, spin_ns);
+    const W prefix = lookback::thread_lookback_count<kBatch>(status + t, kRadix, tile, spin_ns);
     lookback::st_relaxed_global(row + t, SW::kPrefix | (prefix + count));
     glob = prefix;
   }
@@ -618,6 +676,10 @@ struct Knobs {
   // The ranking (RankMode); Ballot, the earlier one, only for 4-byte keys without values at the
   // default residency (elsewhere it falls back to Vote): it is there for the benchmark.
   RankMode rank = RankMode::Vote;
+  // Look-back batch (1, 2, 4 or 8) and early digit counts, under the same restriction as rank.
+  // Ballot runs with neither; !early_counts with the default batch.
+  int lookback_batch = kLookbackBatch;
+  bool early_counts = true;
   bool histogram_vote = false;   // histogram_kernel's kVote
   bool upsweep_ballot = true;    // legacy: digit counts by ballot-matched warp aggregation
   int downsweep_min_blocks = 3;  // legacy: __launch_bounds__ residency (3: <= 80 regs, 4: <= 64)
@@ -670,8 +732,21 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     // 64-bit positions (n >= 2^32) only at the default residency: the knob's other settings are
     // for the benchmark's comparison.
     if constexpr (kBallotKnob) {
-      if (knobs.rank == RankMode::Ballot && mb == kDefaultMinBlocks) {
-        launch(onesweep_kernel<K, V, kHasValues, W, Off, kDefaultMinBlocks, RankMode::Ballot>);
+      const int lb = knobs.lookback_batch;
+      const bool ballot = knobs.rank == RankMode::Ballot;
+      if ((ballot || lb != kLookbackBatch || !knobs.early_counts) && mb == kDefaultMinBlocks) {
+        constexpr int kMb = kDefaultMinBlocks;
+        constexpr RankMode kV = RankMode::Vote;
+        if (ballot)
+          launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, RankMode::Ballot, 1, false>);
+        else if (!knobs.early_counts)
+          launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, kLookbackBatch, false>);
+        else if (lb <= 1)
+          launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, 1, true>);
+        else if (lb == 2)
+          launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, 2, true>);
+        else
+          launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, 8, true>);
         CUDA_CHECK_LAUNCH();
         ksrc = kdst;
         vsrc = vdst;
