@@ -239,7 +239,9 @@ TEST(Sort, LsdRankModes) {
   using K = std::uint32_t;
   using detail::lsd::RankMode;
   test::Stream stream;
-  for (Dist dist : {Dist::Uniform, Dist::FewDistinct, Dist::AllEqual}) {
+  // All-equal and sorted keys take the single-digit tile shortcut (all tiles, or the top digits'
+  // tiles), next to tiles that rank.
+  for (Dist dist : {Dist::Uniform, Dist::FewDistinct, Dist::AllEqual, Dist::Sorted}) {
     for (std::size_t n : test::capped({4097, 100003, 1048583})) {
       const auto keys = make_keys<K>(n, dist, test::derive_seed(28, n));
       for (auto [b0, b1] : {std::pair{0, 32}, std::pair{3, 30}}) {

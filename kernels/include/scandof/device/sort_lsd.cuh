@@ -327,6 +327,7 @@ struct TileSmem {
   unsigned warp_sum[kWarps];
   Off scan_sum[kWarps];  // second block scan (digit totals) without racing warp_sum
   unsigned tile_id;
+  unsigned first_digit;  // digit of the tile's first key (count_digits_early)
   SmemArray<K, Tuning<K>::kTile> kst;
   SmemArray<V, kHasValues ? Tuning<K>::kTile : 1> vst;
 };
@@ -423,6 +424,7 @@ __device__ __forceinline__ unsigned count_digits_early(TileSmem<K, V, kHasValues
   const int wbase = warp * 32 * kItems;
 #pragma unroll
   for (int i = 0; i < kRadix / 32; ++i) s.wh[warp][lane + 32 * i] = 0;
+  if (t == 0) s.first_digit = digit_of(k[0], shift, mask);
   __syncwarp();
 #pragma unroll
   for (int j = 0; j < kItems; ++j)
@@ -556,10 +558,40 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
       lookback::st_relaxed_global(row + t, SW::kAggregate | W(count));
     }
   };
+  auto look_back = [&](unsigned count) {
+    if (tile != 0) {
+      // Thread t walks back over digit t's column until a tile with an inclusive prefix.
+      const W prefix = lookback::thread_lookback_count<kBatch>(status + t, kRadix, tile, spin_ns);
+      lookback::st_relaxed_global(row + t, SW::kPrefix | (prefix + count));
+      glob = prefix;
+    }
+  };
   unsigned count;
   if constexpr (kEarly) {
     count = count_digits_early<K, V, kHasValues>(s, k, valid, shift, mask);
     publish(count);
+    // A tile whose keys all share one digit is already in order: no ranking, no staging, its
+    // keys leave from registers to one contiguous run (all equal keys; the top digits of
+    // sorted or clustered keys). The test is the same in every thread, so the branch is
+    // uniform across the block.
+    const unsigned d0 = s.first_digit;
+    const unsigned end0 = d0 + 1 < kRadix ? s.tile_start[d0 + 1] : static_cast<unsigned>(valid);
+    if (s.tile_start[d0] == 0 && end0 == static_cast<unsigned>(valid)) {
+      look_back(count);
+      if (t == static_cast<int>(d0)) s.run_off[0] = static_cast<Off>(glob);
+      __syncthreads();
+      const Off start = s.run_off[0];
+      const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
+#pragma unroll
+      for (int j = 0; j < kItems; ++j) {
+        const int L = wbase + j * 32 + lane;
+        if (L < valid) {
+          kout[start + static_cast<Off>(L)] = k[j];
+          if (kHasValues) vout[start + static_cast<Off>(L)] = v[kHasValues ? j : 0];
+        }
+      }
+      return;
+    }
     rank_striped<K, V, kHasValues, Off, kRank, true>(s, k, valid, shift, mask, rk);
   } else {
     count = rank_striped<K, V, kHasValues, Off, kRank>(s, k, valid, shift, mask, rk);
@@ -567,12 +599,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   }
   // Staging first: it gives the predecessors time to publish before this tile polls.
   stage_striped<K, V, kHasValues, Off, kEarly>(s, k, v, rk, valid, shift, mask);
-  if (tile != 0) {
-    // Thread t walks back over digit t's column until a tile with an inclusive prefix.
-    const W prefix = lookback::thread_lookback_count<kBatch>(status + t, kRadix, tile, spin_ns);
-    lookback::st_relaxed_global(row + t, SW::kPrefix | (prefix + count));
-    glob = prefix;
-  }
+  look_back(count);
   s.run_off[t] = static_cast<Off>(glob) - s.tile_start[t];
   __syncthreads();
 #pragma unroll
