@@ -114,7 +114,7 @@ std::vector<Variant> knob_variants() {
   variants.push_back({"lsd[onesweep,vote-histogram]", o3});
   detail::lsd::Knobs r;
   r.rank = detail::lsd::RankMode::Ballot;
-  variants.push_back({"lsd[onesweep,rank=ballot,lookback-batch=1,counts-after-ranking]", r});
+  variants.push_back({"lsd[onesweep,before session 10: rank=ballot,lookback-batch=1,counts-after-ranking,16-keys]", r});
   const int batches[] = {1, 2, 8};
   const char* const batch_names[] = {"lsd[onesweep,lookback-batch=1]",
                                      "lsd[onesweep,lookback-batch=2]",
@@ -124,6 +124,11 @@ std::vector<Variant> knob_variants() {
     b.lookback_batch = batches[i];
     variants.push_back({batch_names[i], b});
   }
+  detail::lsd::Knobs k16, k32;
+  k16.key_items = 16;
+  variants.push_back({"lsd[onesweep,16-keys-per-thread,minblocks4]", k16});
+  k32.key_items = 32;
+  variants.push_back({"lsd[onesweep,32-keys-per-thread,minblocks2]", k32});
   detail::lsd::Knobs late;
   late.early_counts = false;
   variants.push_back({"lsd[onesweep,counts-after-ranking]", late});

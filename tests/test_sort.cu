@@ -250,15 +250,18 @@ TEST(Sort, LsdRankModes) {
         DeviceBuffer<K> d_in(keys), d_out(n);
         const std::size_t wb = detail::lsd::workspace_bytes<K, detail::lsd::NoValue, false>(n);
         DeviceBuffer<unsigned char> scratch(wb);
-        for (int cfg = 0; cfg < 6; ++cfg) {
+        for (int cfg = 0; cfg < 8; ++cfg) {
           detail::lsd::Knobs kn;  // cfg 0: the defaults
           kn.rank = cfg == 1 ? RankMode::Ballot : RankMode::Vote;
-          const int batches[] = {detail::lsd::kLookbackBatch, 1, 1, 2, 8, detail::lsd::kLookbackBatch};
+          const int batches[] = {detail::lsd::kLookbackBatch, 1, 1, 2, 8, detail::lsd::kLookbackBatch,
+                                 detail::lsd::kLookbackBatch, detail::lsd::kLookbackBatch};
           kn.lookback_batch = batches[cfg];
           kn.early_counts = cfg != 1 && cfg != 5;
+          kn.key_items = cfg == 6 ? 16 : cfg == 7 ? 32 : 0;
           SCOPED_TRACE(std::string(dist_name(dist)) + " n=" + std::to_string(n) + " bits " +
                        std::to_string(b0) + ".." + std::to_string(b1) +
                        (cfg == 1 ? " ballot" : " vote") + (kn.early_counts ? " early" : "") +
+                       " keys per thread " + std::to_string(kn.key_items) +
                        " look-back batch " +
                        std::to_string(kn.lookback_batch));
           d_out.poison(stream);
