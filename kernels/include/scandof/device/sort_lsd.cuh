@@ -449,8 +449,12 @@ __device__ __forceinline__ unsigned count_digits_early(
 
 // Writes the ranked keys (and values) to the staging buffers in digit order. The caller
 // synchronizes before reading them.
-template <bool kEarly = false, class K, class V, bool kHasValues, class Off, int kTileKeys,
-          int kItems>
+// kStage: what to write, StageBoth, StageKeys or StageValues (the onesweep kernel stages the
+// values after the keys so that both never hold registers at once; StageValues reads k only
+// without kEarly).
+enum Stage { StageBoth, StageKeys, StageValues };
+template <bool kEarly = false, Stage kStage = StageBoth, class K, class V, bool kHasValues,
+          class Off, int kTileKeys, int kItems>
 __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off, kTileKeys>& s,
                                               const K (&k)[kItems],
                                               const V (&v)[kHasValues ? kItems : 1],
@@ -467,8 +471,8 @@ __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off, kT
         const unsigned d = digit_of(k[j], shift, mask);
         local += s.tile_start[d] + s.wh[warp][d];
       }
-      s.kst.v[local] = k[j];
-      if (kHasValues) s.vst.v[kHasValues ? local : 0] = v[kHasValues ? j : 0];
+      if (kStage != StageValues) s.kst.v[local] = k[j];
+      if (kHasValues && kStage != StageKeys) s.vst.v[kHasValues ? local : 0] = v[kHasValues ? j : 0];
     }
   }
 }
@@ -528,13 +532,13 @@ __global__ void __launch_bounds__(kThreads)
 // Predecessor words a look-back walk loads at once (lookback::thread_lookback_count).
 constexpr int kLookbackBatch = 4;
 
-// The onesweep kernel's tile. 4-byte keys without values: 24 keys per thread (tiles of 6144) at
-// 3 blocks per SM (80 registers): 4-5% faster than 16 keys at 4 blocks per SM on the H100 at
-// 2^24-2^28 (fewer tiles: fewer look-back walks and digit-run boundaries per key). Pairs keep
-// 16 (keys and values staged together must fit 48 KiB of static shared memory), 8-byte keys 8.
+// The onesweep kernel's tile. 4-byte keys: 24 keys per thread (tiles of 6144) at 3 blocks per SM
+// (80 registers): 4-5% faster than 16 keys at 4 blocks per SM on the H100 at 2^24-2^28 (fewer
+// tiles: fewer look-back walks and digit-run boundaries per key); pairs the same, their values
+// loaded after the keys are staged. 8-byte keys keep 8 per thread at 4 blocks per SM.
 template <class K, bool kHasValues>
 struct OnesweepTuning {
-  static constexpr bool kWide = sizeof(K) == 4 && !kHasValues;
+  static constexpr bool kWide = sizeof(K) == 4;
   static constexpr int kItems = kWide ? 24 : Tuning<K>::kItems;
   static constexpr int kTile = kThreads * kItems;
   static constexpr int kMinBlocks = kWide || kHasValues ? 3 : 4;
@@ -552,7 +556,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   static_assert(sizeof(Off) <= sizeof(W), "status words must hold any global position");
   constexpr int kTile = kThreads * kItems;
   using SW = lookback::CountWord<W>;
-  __shared__ TileSmem<K, V, kHasValues, Off, kTile> s;
+  // Dynamic shared memory (onesweep_smem_bytes): pairs' staging passes the 48 KiB static limit.
+  extern __shared__ __align__(16) unsigned char onesweep_smem[];
+  auto& s = *reinterpret_cast<TileSmem<K, V, kHasValues, Off, kTile>*>(onesweep_smem);
   const int t = threadIdx.x;
   if (t == 0) s.tile_id = atomicAdd(counter, 1u);
   __syncthreads();
@@ -562,7 +568,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   K k[kItems];
   V v[kHasValues ? kItems : 1];
   unsigned rk[kItems / 2];
-  load_striped<K, V, kHasValues>(kin, vin, base, valid, k, v);
+  // Keys now, values (pairs) only once the keys are staged: both at once would not fit the
+  // registers of 3 blocks per SM at 24 keys per thread.
+  V no_values[1];
+  load_striped<K, V, false>(kin, vin, base, valid, k, no_values);
   W* row = status + tile * kRadix;
   W glob = 0;
   auto publish = [&](unsigned count) {
@@ -603,7 +612,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
         const int L = wbase + j * 32 + lane;
         if (L < valid) {
           kout[start + static_cast<Off>(L)] = k[j];
-          if (kHasValues) vout[start + static_cast<Off>(L)] = v[kHasValues ? j : 0];
+          if (kHasValues) vout[start + static_cast<Off>(L)] = vin[base + L];
         }
       }
       return;
@@ -614,7 +623,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     publish(count);
   }
   // Staging first: it gives the predecessors time to publish before this tile polls.
-  stage_striped<kEarly>(s, k, v, rk, valid, shift, mask);
+  stage_striped<kEarly, StageKeys>(s, k, v, rk, valid, shift, mask);
+  if constexpr (kHasValues) {
+    const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      if (wbase + j * 32 + lane < valid) v[j] = vin[base + wbase + j * 32 + lane];
+    stage_striped<kEarly, StageValues>(s, k, v, rk, valid, shift, mask);
+  }
   look_back(count);
   s.run_off[t] = static_cast<Off>(glob) - s.tile_start[t];
   __syncthreads();
@@ -730,6 +746,21 @@ struct Knobs {
   int downsweep_min_blocks = 3;  // legacy: __launch_bounds__ residency (3: <= 80 regs, 4: <= 64)
 };
 
+// Dynamic shared memory of onesweep_kernel at `items` keys per thread.
+template <class K, class V, bool kHasValues, class Off>
+std::size_t onesweep_smem_bytes(int items) {
+  switch (items) {
+    case 16:
+      return sizeof(TileSmem<K, V, kHasValues, Off, kThreads * 16>);
+    case 24:
+      return sizeof(TileSmem<K, V, kHasValues, Off, kThreads * 24>);
+    case 32:
+      return sizeof(TileSmem<K, V, kHasValues, Off, kThreads * 32>);
+    default:
+      return sizeof(TileSmem<K, V, kHasValues, Off, kThreads * 8>);
+  }
+}
+
 template <class K, class V, bool kHasValues, class W, class Off>
 void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* valt,
                      std::size_t n, int begin_bit, int end_bit, int passes, Ctrl* ctrl, W* status,
@@ -781,9 +812,14 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     }
     const unsigned grid = static_cast<unsigned>(tiles);
     const unsigned long long* totals = ctrl->totals + pass * kRadix;
+    // Every variant below stages a tile of kThreads * items keys; the shared memory follows.
+    const std::size_t smem = onesweep_smem_bytes<K, V, kHasValues, Off>(items);
     auto launch = [&](auto kernel) {
-      kernel<<<grid, kThreads, 0, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask, totals, st,
-                                            counters + pass, knobs.spin_ns);
+      if (smem > 48 * 1024)
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(smem)));
+      kernel<<<grid, kThreads, smem, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask, totals, st,
+                                               counters + pass, knobs.spin_ns);
     };
     constexpr int kMb = OT::kMinBlocks;
     constexpr RankMode kV = RankMode::Vote;
