@@ -135,6 +135,23 @@ std::vector<Variant> knob_variants() {
   return variants;
 }
 
+// Pairs (uint32 keys and values): where the values are loaded, and residency.
+std::vector<Variant> pairs_variants() {
+  std::vector<Variant> variants;
+  detail::lsd::Knobs a, b, c, d;
+  a.pairs_items = 32;
+  variants.push_back({"lsd[onesweep,values-with-keys,32-keys-per-thread,minblocks2]", a});
+  b.onesweep_min_blocks = 3;
+  variants.push_back({"lsd[onesweep,values-with-keys,minblocks3]", b});
+  c.pairs_values_first = false;
+  c.onesweep_min_blocks = 3;
+  variants.push_back({"lsd[onesweep,values-after-key-staging,minblocks3 (before)]", c});
+  d.pairs_values_first = false;
+  d.onesweep_min_blocks = 2;
+  variants.push_back({"lsd[onesweep,values-after-key-staging,minblocks2]", d});
+  return variants;
+}
+
 // Per-kernel split of one LSD pass (digit 0) with the default knobs, medians of 10.
 template <class K>
 void print_pass_split(const std::string& kname, const K* in, K* out, std::size_t n,
@@ -278,6 +295,16 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
               },
               !var.unchecked);
         if (lg == o.max_log) print_pass_split<K>(kname, ins[0].get(), outs[0].get(), n, s);
+      }
+      if constexpr (kPairs) {
+        if (o.variants && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
+          const std::size_t wb = sort_pairs_workspace_bytes<K, V>(SortAlgorithm::Lsd, n);
+          for (const Variant& var : pairs_variants())
+            time_and_check(var.name, [&](const K* in, K* out, V* vo) {
+              detail::lsd::sort<K, V, true>(in, out, vals.get(), vo, n, our_tmp.get(), wb, s, 0,
+                                            8 * sizeof(K), var.kn);
+            });
+        }
       }
       if (dist == Dist::Uniform) {
         const bench::Stats cp = timer.measure(

@@ -198,7 +198,7 @@ TEST(Sort, LsdKnobs) {
   using K = std::uint32_t;
   using V = std::uint32_t;
   test::Stream stream;
-  std::vector<detail::lsd::Knobs> knobs(8);
+  std::vector<detail::lsd::Knobs> knobs(10);
   knobs[0].onesweep = false;
   knobs[1].onesweep_min_blocks = 2;
   knobs[2].onesweep_min_blocks = 3;
@@ -208,6 +208,8 @@ TEST(Sort, LsdKnobs) {
   knobs[6].onesweep = false;  // the three-kernel downsweep at 4 blocks per SM (<= 64 registers)
   knobs[6].downsweep_min_blocks = 4;
   knobs[7].histogram_vote = true;
+  knobs[8].pairs_values_first = false;  // values loaded after the keys are staged
+  knobs[9].pairs_items = 32;
   for (std::size_t n : test::capped({1, 777, 4096, 4097, 100003, 3000017})) {
     const auto keys = make_keys<K>(n, Dist::FewDistinct, test::derive_seed(26, n));
     std::vector<V> vals(n);

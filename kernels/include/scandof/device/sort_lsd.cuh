@@ -541,13 +541,19 @@ struct OnesweepTuning {
   static constexpr bool kWide = sizeof(K) == 4;
   static constexpr int kItems = kWide ? 24 : Tuning<K>::kItems;
   static constexpr int kTile = kThreads * kItems;
-  static constexpr int kMinBlocks = kWide || kHasValues ? 3 : 4;
+  // Pairs of 4-byte keys: values loaded with the keys, registers for both through the ranking,
+  // so 2 blocks per SM (128 registers): 10.0 ms at 2^28 against 11.6 with the values loaded
+  // after the keys are staged at 3 blocks per SM (their load latency then exposed) and 12.4 with
+  // both loaded first at 3 blocks per SM (spills).
+  static constexpr bool kValuesFirst = kWide && kHasValues;
+  static constexpr int kMinBlocks = kValuesFirst ? 2 : kWide || kHasValues ? 3 : 4;
   static_assert(kTile >= Tuning<K>::kTile, "status rows are planned for Tuning's tile or larger");
 };
 
 template <class K, class V, bool kHasValues, class W, class Off, int kMinBlocks,
           RankMode kRank = RankMode::Vote, int kBatch = kLookbackBatch, bool kEarly = true,
-          int kItems = OnesweepTuning<K, kHasValues>::kItems>
+          int kItems = OnesweepTuning<K, kHasValues>::kItems,
+          bool kValuesFirst = OnesweepTuning<K, kHasValues>::kValuesFirst>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
                     V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
@@ -571,7 +577,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   // Keys now, values (pairs) only once the keys are staged: both at once would not fit the
   // registers of 3 blocks per SM at 24 keys per thread.
   V no_values[1];
-  load_striped<K, V, false>(kin, vin, base, valid, k, no_values);
+  if constexpr (kValuesFirst)
+    load_striped<K, V, kHasValues>(kin, vin, base, valid, k, v);
+  else
+    load_striped<K, V, false>(kin, vin, base, valid, k, no_values);
   W* row = status + tile * kRadix;
   W glob = 0;
   auto publish = [&](unsigned count) {
@@ -626,9 +635,11 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   stage_striped<kEarly, StageKeys>(s, k, v, rk, valid, shift, mask);
   if constexpr (kHasValues) {
     const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
+    if constexpr (!kValuesFirst) {
 #pragma unroll
-    for (int j = 0; j < kItems; ++j)
-      if (wbase + j * 32 + lane < valid) v[j] = vin[base + wbase + j * 32 + lane];
+      for (int j = 0; j < kItems; ++j)
+        if (wbase + j * 32 + lane < valid) v[j] = vin[base + wbase + j * 32 + lane];
+    }
     stage_striped<kEarly, StageValues>(s, k, v, rk, valid, shift, mask);
   }
   look_back(count);
@@ -741,6 +752,11 @@ struct Knobs {
   // Keys per thread of the onesweep kernel, same restriction: 0 the default (OnesweepTuning), 16
   // (4 blocks per SM, the default before session 10) or 32 (2 blocks per SM).
   int key_items = 0;
+  // Pairs of 4-byte keys and values below 2^32: pairs_values_first false loads the values only
+  // after the keys are staged (fewer registers); pairs_items 32 stages tiles of 8192. Either runs
+  // at onesweep_min_blocks (2 or 3).
+  bool pairs_values_first = true;
+  int pairs_items = 0;
   bool histogram_vote = false;   // histogram_kernel's kVote
   bool upsweep_ballot = true;    // legacy: digit counts by ballot-matched warp aggregation
   int downsweep_min_blocks = 3;  // legacy: __launch_bounds__ residency (3: <= 80 regs, 4: <= 64)
@@ -771,11 +787,17 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   const bool ballot = kExperiments && knobs.rank == RankMode::Ballot;
   const int lb = kExperiments ? knobs.lookback_batch : kLookbackBatch;
   const bool early = !kExperiments || knobs.early_counts;
-  const int items = !kExperiments                            ? OT::kItems
+  int items = !kExperiments                            ? OT::kItems
                     : ballot || knobs.key_items == 16        ? 16
                     : knobs.key_items == 32                  ? 32
                                                              : OT::kItems;
   const bool experiment = ballot || lb != kLookbackBatch || !early || items != OT::kItems;
+  // The same for pairs of 4-byte keys and values.
+  constexpr bool kPairsExperiments = sizeof(K) == 4 && kHasValues && sizeof(Off) == 4;
+  if (kPairsExperiments && knobs.pairs_items == 32) items = 32;
+  const bool pairs_experiment = kPairsExperiments && (!knobs.pairs_values_first || items == 32 ||
+                                                      (knobs.onesweep_min_blocks != 0 &&
+                                                       knobs.onesweep_min_blocks != OT::kMinBlocks));
   // The status rows were planned for the smallest tile (Tuning<K>), so any tile count fits.
   const std::size_t tile_keys = static_cast<std::size_t>(kThreads) * items;
   const std::size_t tiles = (n + tile_keys - 1) / tile_keys;
@@ -846,6 +868,24 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
       }
     }
     (void)experiment;
+    if constexpr (kPairsExperiments) {
+      if (pairs_experiment) {
+        constexpr int kLB = kLookbackBatch;
+        const bool first = knobs.pairs_values_first;
+        if (items == 32)
+          launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLB, true, 32, true>);
+        else if (first && mb >= 3)
+          launch(onesweep_kernel<K, V, kHasValues, W, Off, 3, kV, kLB, true, 24, true>);
+        else if (!first && mb <= 2)
+          launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLB, true, 24, false>);
+        else
+          launch(onesweep_kernel<K, V, kHasValues, W, Off, 3, kV, kLB, true, 24, false>);
+        CUDA_CHECK_LAUNCH();
+        ksrc = kdst;
+        vsrc = vdst;
+        continue;
+      }
+    }
     // 64-bit positions (n >= 2^32) only at the default residency: the knob's other settings are
     // for the benchmark's comparison.
     if constexpr (sizeof(Off) > 4) {
