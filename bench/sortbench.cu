@@ -114,7 +114,9 @@ std::vector<Variant> knob_variants() {
   variants.push_back({"lsd[onesweep,vote-histogram]", o3});
   detail::lsd::Knobs r;
   r.rank = detail::lsd::RankMode::Ballot;
-  variants.push_back({"lsd[onesweep,before session 10: rank=ballot,lookback-batch=1,counts-after-ranking,16-keys]", r});
+  variants.push_back(
+      {"lsd[onesweep,before session 10: rank=ballot,lookback-batch=1,counts-after-ranking,16-keys]",
+       r});
   const int batches[] = {1, 2, 8};
   const char* const batch_names[] = {"lsd[onesweep,lookback-batch=1]",
                                      "lsd[onesweep,lookback-batch=2]",
@@ -139,16 +141,17 @@ std::vector<Variant> knob_variants() {
 std::vector<Variant> pairs_variants() {
   std::vector<Variant> variants;
   detail::lsd::Knobs a, b, c, d;
-  a.pairs_items = 32;
-  variants.push_back({"lsd[onesweep,values-with-keys,32-keys-per-thread,minblocks2]", a});
+  a.pairs_items = 24;
+  variants.push_back({"lsd[onesweep,values-with-keys,24-keys-per-thread,minblocks2]", a});
+  b.pairs_items = 24;
   b.onesweep_min_blocks = 3;
-  variants.push_back({"lsd[onesweep,values-with-keys,minblocks3]", b});
+  variants.push_back({"lsd[onesweep,values-with-keys,24-keys-per-thread,minblocks3]", b});
   c.pairs_values_first = false;
   c.onesweep_min_blocks = 3;
-  variants.push_back({"lsd[onesweep,values-after-key-staging,minblocks3 (before)]", c});
+  variants.push_back({"lsd[onesweep,values-after-key-staging,24-keys,minblocks3]", c});
   d.pairs_values_first = false;
   d.onesweep_min_blocks = 2;
-  variants.push_back({"lsd[onesweep,values-after-key-staging,minblocks2]", d});
+  variants.push_back({"lsd[onesweep,values-after-key-staging,24-keys,minblocks2]", d});
   return variants;
 }
 

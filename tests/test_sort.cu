@@ -209,7 +209,7 @@ TEST(Sort, LsdKnobs) {
   knobs[6].downsweep_min_blocks = 4;
   knobs[7].histogram_vote = true;
   knobs[8].pairs_values_first = false;  // values loaded after the keys are staged
-  knobs[9].pairs_items = 32;
+  knobs[9].pairs_items = 24;
   for (std::size_t n : test::capped({1, 777, 4096, 4097, 100003, 3000017})) {
     const auto keys = make_keys<K>(n, Dist::FewDistinct, test::derive_seed(26, n));
     std::vector<V> vals(n);
@@ -255,16 +255,21 @@ TEST(Sort, LsdRankModes) {
         for (int cfg = 0; cfg < 8; ++cfg) {
           detail::lsd::Knobs kn;  // cfg 0: the defaults
           kn.rank = cfg == 1 ? RankMode::Ballot : RankMode::Vote;
-          const int batches[] = {detail::lsd::kLookbackBatch, 1, 1, 2, 8, detail::lsd::kLookbackBatch,
-                                 detail::lsd::kLookbackBatch, detail::lsd::kLookbackBatch};
+          const int batches[] = {detail::lsd::kLookbackBatch,
+                                 1,
+                                 1,
+                                 2,
+                                 8,
+                                 detail::lsd::kLookbackBatch,
+                                 detail::lsd::kLookbackBatch,
+                                 detail::lsd::kLookbackBatch};
           kn.lookback_batch = batches[cfg];
           kn.early_counts = cfg != 1 && cfg != 5;
           kn.key_items = cfg == 6 ? 16 : cfg == 7 ? 32 : 0;
           SCOPED_TRACE(std::string(dist_name(dist)) + " n=" + std::to_string(n) + " bits " +
                        std::to_string(b0) + ".." + std::to_string(b1) +
                        (cfg == 1 ? " ballot" : " vote") + (kn.early_counts ? " early" : "") +
-                       " keys per thread " + std::to_string(kn.key_items) +
-                       " look-back batch " +
+                       " keys per thread " + std::to_string(kn.key_items) + " look-back batch " +
                        std::to_string(kn.lookback_batch));
           d_out.poison(stream);
           detail::lsd::sort<K, detail::lsd::NoValue, false>(d_in.data(), d_out.data(), nullptr,

@@ -84,6 +84,12 @@ __device__ __forceinline__ unsigned match_digit(unsigned d, bool valid) {
 // nvcc extracts each bit twice, as a value and as a predicate, and picks the complement with a
 // SEL: 7 SASS instructions per bit against about 3.5 here (H100, CUDA 13.0). In the sort this
 // took a digit pass at 2^24 from 74.8M to 49.5M warp instructions, 2^28 from 7.80 to 6.65 ms.
+__device__ __forceinline__ unsigned and3(unsigned a, unsigned b, unsigned c) {
+  unsigned r;
+  asm("lop3.b32 %0, %1, %2, %3, 0x80;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+
 template <bool kAllValid>
 __device__ __forceinline__ unsigned match_digit_vote(unsigned d, bool valid) {
   unsigned same[kRadixBits];
@@ -100,8 +106,9 @@ __device__ __forceinline__ unsigned match_digit_vote(unsigned d, bool valid) {
         : "r"(d), "r"(1u << b));
   static_assert(kRadixBits == 8, "the AND tree below is written for 8 digit bits");
   const unsigned all = kAllValid ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
-  return ((same[0] & same[1] & same[2]) & (same[3] & same[4] & same[5])) &
-         (same[6] & same[7] & all);
+  // Written as three-input ANDs: ptxas otherwise chains eight two-input ones.
+  return and3(and3(same[0], same[1], same[2]), and3(same[3], same[4], same[5]),
+              and3(same[6], same[7], all));
 }
 
 // A predicated shared-memory atomicAdd: the C++ form (if (leader) old = atomicAdd(...)) costs a
@@ -199,7 +206,7 @@ struct alignas(16) SmemArray {
 
 // Warp-striped tile load: warp w owns items [w*32*kItems, (w+1)*32*kItems), row j of it is 32
 // consecutive items, so (warp, j, lane) order is input order.
-template <class K, class V, bool kHasValues, int kItems>
+template <class K, class V, bool kHasValues, bool kFull = false, int kItems>
 __device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V* __restrict__ vin,
                                              std::uint64_t base, int valid, K (&k)[kItems],
                                              V (&v)[kHasValues ? kItems : 1]) {
@@ -207,7 +214,7 @@ __device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V*
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const int L = wbase + j * 32 + lane;
-    if (L < valid) {
+    if (kFull || L < valid) {
       k[j] = kin[base + L];
       if (kHasValues) v[kHasValues ? j : 0] = vin[base + L];
     }
@@ -318,8 +325,7 @@ struct Ctrl {
 // Off: the type of global positions, unsigned while n < 2^32 (1 KiB less shared memory and 32-bit
 // address arithmetic in the scatter), 64-bit beyond.
 // kTileKeys: threads x keys per thread of the kernel that uses it.
-template <class K, class V, bool kHasValues, class Off = unsigned,
-          int kTileKeys = Tuning<K>::kTile>
+template <class K, class V, bool kHasValues, class Off = unsigned, int kTileKeys = Tuning<K>::kTile>
 struct TileSmem {
   static constexpr int kItems = kTileKeys / kThreads;
   static_assert(kItems * kThreads == kTileKeys && kItems % 2 == 0,
@@ -357,8 +363,8 @@ enum class RankMode : int { Vote = 0, Ballot = 1 };
 // digit starts (synchronized). Returns the count of digit threadIdx.x in this tile.
 // kEarly: count_digits_early() has already set s.wh[w][d] to the tile position of warp w's first
 // key of digit d, so the ranks come out as tile positions and no scan follows (returns 0).
-template <RankMode kRank = RankMode::Vote, bool kEarly = false, class K, class V,
-          bool kHasValues, class Off, int kTileKeys, int kItems>
+template <RankMode kRank = RankMode::Vote, bool kEarly = false, bool kFull = false, class K,
+          class V, bool kHasValues, class Off, int kTileKeys, int kItems>
 __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off, kTileKeys>& s,
                                                  const K (&k)[kItems], int valid, int shift,
                                                  unsigned mask, unsigned (&rk)[kItems / 2]) {
@@ -374,16 +380,15 @@ __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off,
   }
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
-    const bool ok = wbase + j * 32 + lane < valid;
+    const bool ok = kFull || wbase + j * 32 + lane < valid;
     const unsigned d = ok ? digit_of(k[j], shift, mask) : 0u;
     unsigned r;
     if constexpr (kRank == RankMode::Vote) {
       // Lanes past the end match only each other (the valid ballot) and touch no counter.
-      const unsigned peers = match_digit_vote<false>(d, ok);
+      const unsigned peers = match_digit_vote<kFull>(d, ok);
       const int leader = 31 - __clz(peers);
       const unsigned below = __popc(peers & lt);
-      const unsigned cnt =
-          atomic_add_shared_if(ok && lane == leader, &s.wh[warp][d], below + 1u);
+      const unsigned cnt = atomic_add_shared_if(ok && lane == leader, &s.wh[warp][d], below + 1u);
       r = __shfl_sync(0xffffffffu, cnt, leader) + below;
     } else {
       const unsigned peers = match_digit(d, ok);
@@ -418,7 +423,8 @@ __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off,
 // aggregate stop waiting a ranking sooner. s.wh[w][d] ends as the tile position of warp w's first
 // key of digit d (what rank_striped<kEarly> counts up from), s.tile_start as usual
 // (synchronized). Returns the count of digit threadIdx.x in this tile.
-template <class K, class V, bool kHasValues, class Off, int kTileKeys, int kItems>
+template <bool kFull = false, class K, class V, bool kHasValues, class Off, int kTileKeys,
+          int kItems>
 __device__ __forceinline__ unsigned count_digits_early(
     TileSmem<K, V, kHasValues, Off, kTileKeys>& s, const K (&k)[kItems], int valid, int shift,
     unsigned mask) {
@@ -430,7 +436,8 @@ __device__ __forceinline__ unsigned count_digits_early(
   __syncwarp();
 #pragma unroll
   for (int j = 0; j < kItems; ++j)
-    if (wbase + j * 32 + lane < valid) atomicAdd(&s.wh[warp][digit_of(k[j], shift, mask)], 1u);
+    if (kFull || wbase + j * 32 + lane < valid)
+      atomicAdd(&s.wh[warp][digit_of(k[j], shift, mask)], 1u);
   __syncthreads();
   unsigned count = 0;
 #pragma unroll
@@ -453,8 +460,8 @@ __device__ __forceinline__ unsigned count_digits_early(
 // values after the keys so that both never hold registers at once; StageValues reads k only
 // without kEarly).
 enum Stage { StageBoth, StageKeys, StageValues };
-template <bool kEarly = false, Stage kStage = StageBoth, class K, class V, bool kHasValues,
-          class Off, int kTileKeys, int kItems>
+template <bool kEarly = false, Stage kStage = StageBoth, bool kFull = false, class K, class V,
+          bool kHasValues, class Off, int kTileKeys, int kItems>
 __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off, kTileKeys>& s,
                                               const K (&k)[kItems],
                                               const V (&v)[kHasValues ? kItems : 1],
@@ -464,7 +471,7 @@ __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off, kT
   const int wbase = warp * 32 * kItems;
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
-    if (wbase + j * 32 + lane < valid) {
+    if (kFull || wbase + j * 32 + lane < valid) {
       const unsigned r = (rk[j / 2] >> (16 * (j & 1))) & 0xffffu;
       unsigned local = r;  // kEarly: the rank is the tile position
       if constexpr (!kEarly) {
@@ -472,7 +479,8 @@ __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off, kT
         local += s.tile_start[d] + s.wh[warp][d];
       }
       if (kStage != StageValues) s.kst.v[local] = k[j];
-      if (kHasValues && kStage != StageKeys) s.vst.v[kHasValues ? local : 0] = v[kHasValues ? j : 0];
+      if (kHasValues && kStage != StageKeys)
+        s.vst.v[kHasValues ? local : 0] = v[kHasValues ? j : 0];
     }
   }
 }
@@ -539,38 +547,31 @@ constexpr int kLookbackBatch = 4;
 template <class K, bool kHasValues>
 struct OnesweepTuning {
   static constexpr bool kWide = sizeof(K) == 4;
-  static constexpr int kItems = kWide ? 24 : Tuning<K>::kItems;
-  static constexpr int kTile = kThreads * kItems;
   // Pairs of 4-byte keys: values loaded with the keys, registers for both through the ranking,
-  // so 2 blocks per SM (128 registers): 10.0 ms at 2^28 against 11.6 with the values loaded
-  // after the keys are staged at 3 blocks per SM (their load latency then exposed) and 12.4 with
-  // both loaded first at 3 blocks per SM (spills).
+  // so 2 blocks per SM (128 registers), and 32 per thread (tiles of 8192, CUB's size): 9.46 ms at
+  // 2^28 against 9.98 at 24 per thread, 11.5 with the values loaded after the keys are staged at
+  // 3 blocks per SM (their load latency exposed) and 12.4 with both first at 3 blocks (spills).
   static constexpr bool kValuesFirst = kWide && kHasValues;
+  static constexpr int kItems = kValuesFirst ? 32 : kWide ? 24 : Tuning<K>::kItems;
+  static constexpr int kTile = kThreads * kItems;
   static constexpr int kMinBlocks = kValuesFirst ? 2 : kWide || kHasValues ? 3 : 4;
   static_assert(kTile >= Tuning<K>::kTile, "status rows are planned for Tuning's tile or larger");
 };
 
-template <class K, class V, bool kHasValues, class W, class Off, int kMinBlocks,
-          RankMode kRank = RankMode::Vote, int kBatch = kLookbackBatch, bool kEarly = true,
-          int kItems = OnesweepTuning<K, kHasValues>::kItems,
-          bool kValuesFirst = OnesweepTuning<K, kHasValues>::kValuesFirst>
-__global__ void __launch_bounds__(kThreads, kMinBlocks)
-    onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
-                    V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
-                    const unsigned long long* __restrict__ digit_totals, W* status,
-                    unsigned* counter, unsigned spin_ns) {
-  static_assert(sizeof(Off) <= sizeof(W), "status words must hold any global position");
-  constexpr int kTile = kThreads * kItems;
+// The body of onesweep_kernel for one tile; kFull: the tile is whole (valid == its size).
+template <RankMode kRank, int kBatch, bool kEarly, bool kValuesFirst, bool kFull, class K, class V,
+          bool kHasValues, class W, class Off, int kTile>
+__device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile>& s,
+                                              const K* __restrict__ kin, K* __restrict__ kout,
+                                              const V* __restrict__ vin, V* __restrict__ vout,
+                                              std::uint64_t n, int shift, unsigned mask,
+                                              const unsigned long long* __restrict__ digit_totals,
+                                              W* status, unsigned spin_ns, std::uint64_t tile,
+                                              int valid) {
+  constexpr int kItems = kTile / kThreads;
   using SW = lookback::CountWord<W>;
-  // Dynamic shared memory (onesweep_smem_bytes): pairs' staging passes the 48 KiB static limit.
-  extern __shared__ __align__(16) unsigned char onesweep_smem[];
-  auto& s = *reinterpret_cast<TileSmem<K, V, kHasValues, Off, kTile>*>(onesweep_smem);
   const int t = threadIdx.x;
-  if (t == 0) s.tile_id = atomicAdd(counter, 1u);
-  __syncthreads();
-  const std::uint64_t tile = s.tile_id;
   const std::uint64_t base = tile * kTile;
-  const int valid = static_cast<int>(std::min<std::uint64_t>(kTile, n - base));
   K k[kItems];
   V v[kHasValues ? kItems : 1];
   unsigned rk[kItems / 2];
@@ -578,9 +579,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   // registers of 3 blocks per SM at 24 keys per thread.
   V no_values[1];
   if constexpr (kValuesFirst)
-    load_striped<K, V, kHasValues>(kin, vin, base, valid, k, v);
+    load_striped<K, V, kHasValues, kFull>(kin, vin, base, valid, k, v);
   else
-    load_striped<K, V, false>(kin, vin, base, valid, k, no_values);
+    load_striped<K, V, false, kFull>(kin, vin, base, valid, k, no_values);
   W* row = status + tile * kRadix;
   W glob = 0;
   auto publish = [&](unsigned count) {
@@ -602,7 +603,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   };
   unsigned count;
   if constexpr (kEarly) {
-    count = count_digits_early(s, k, valid, shift, mask);
+    count = count_digits_early<kFull>(s, k, valid, shift, mask);
     publish(count);
     // A tile whose keys all share one digit is already in order: no ranking, no staging, its
     // keys leave from registers to one contiguous run (all equal keys; the top digits of
@@ -619,28 +620,28 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 #pragma unroll
       for (int j = 0; j < kItems; ++j) {
         const int L = wbase + j * 32 + lane;
-        if (L < valid) {
+        if (kFull || L < valid) {
           kout[start + static_cast<Off>(L)] = k[j];
           if (kHasValues) vout[start + static_cast<Off>(L)] = vin[base + L];
         }
       }
       return;
     }
-    rank_striped<kRank, true>(s, k, valid, shift, mask, rk);
+    rank_striped<kRank, true, kFull>(s, k, valid, shift, mask, rk);
   } else {
-    count = rank_striped<kRank>(s, k, valid, shift, mask, rk);
+    count = rank_striped<kRank, false, kFull>(s, k, valid, shift, mask, rk);
     publish(count);
   }
   // Staging first: it gives the predecessors time to publish before this tile polls.
-  stage_striped<kEarly, StageKeys>(s, k, v, rk, valid, shift, mask);
+  stage_striped<kEarly, StageKeys, kFull>(s, k, v, rk, valid, shift, mask);
   if constexpr (kHasValues) {
     const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
     if constexpr (!kValuesFirst) {
 #pragma unroll
       for (int j = 0; j < kItems; ++j)
-        if (wbase + j * 32 + lane < valid) v[j] = vin[base + wbase + j * 32 + lane];
+        if (kFull || wbase + j * 32 + lane < valid) v[j] = vin[base + wbase + j * 32 + lane];
     }
-    stage_striped<kEarly, StageValues>(s, k, v, rk, valid, shift, mask);
+    stage_striped<kEarly, StageValues, kFull>(s, k, v, rk, valid, shift, mask);
   }
   look_back(count);
   s.run_off[t] = static_cast<Off>(glob) - s.tile_start[t];
@@ -648,13 +649,43 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const int i = j * kThreads + t;
-    if (i < valid) {
+    if (kFull || i < valid) {
       const K key = s.kst.v[i];
       const Off dst = s.run_off[digit_of(key, shift, mask)] + static_cast<Off>(i);
       kout[dst] = key;
       if (kHasValues) vout[dst] = s.vst.v[kHasValues ? i : 0];
     }
   }
+}
+
+template <class K, class V, bool kHasValues, class W, class Off, int kMinBlocks,
+          RankMode kRank = RankMode::Vote, int kBatch = kLookbackBatch, bool kEarly = true,
+          int kItems = OnesweepTuning<K, kHasValues>::kItems,
+          bool kValuesFirst = OnesweepTuning<K, kHasValues>::kValuesFirst>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
+                    V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
+                    const unsigned long long* __restrict__ digit_totals, W* status,
+                    unsigned* counter, unsigned spin_ns) {
+  static_assert(sizeof(Off) <= sizeof(W), "status words must hold any global position");
+  constexpr int kTile = kThreads * kItems;
+  // Dynamic shared memory (onesweep_smem_bytes): pairs' staging passes the 48 KiB static limit.
+  extern __shared__ __align__(16) unsigned char onesweep_smem[];
+  auto& s = *reinterpret_cast<TileSmem<K, V, kHasValues, Off, kTile>*>(onesweep_smem);
+  const int t = threadIdx.x;
+  if (t == 0) s.tile_id = atomicAdd(counter, 1u);
+  __syncthreads();
+  const std::uint64_t tile = s.tile_id;
+  const std::uint64_t base = tile * kTile;
+  const int valid = static_cast<int>(std::min<std::uint64_t>(kTile, n - base));
+  // Whole tiles (all but the last) take a copy of the body without bounds tests: the ranking
+  // loses a ballot and the range checks per row.
+  if (valid == kTile)
+    onesweep_tile<kRank, kBatch, kEarly, kValuesFirst, true>(
+        s, kin, kout, vin, vout, n, shift, mask, digit_totals, status, spin_ns, tile, valid);
+  else
+    onesweep_tile<kRank, kBatch, kEarly, kValuesFirst, false>(
+        s, kin, kout, vin, vout, n, shift, mask, digit_totals, status, spin_ns, tile, valid);
 }
 
 // n <= one tile: one block runs every digit pass in shared memory (one launch instead of a
@@ -741,7 +772,7 @@ struct Knobs {
   bool single_tile = true;  // one block for n <= one tile (onesweep only)
   // __launch_bounds__ residency of the onesweep kernel (2, 3, 4; 0: OnesweepTuning's).
   int onesweep_min_blocks = 0;
-  unsigned spin_ns = 0;          // sleep between look-back polls of an unpublished tile
+  unsigned spin_ns = 0;  // sleep between look-back polls of an unpublished tile
   // The ranking (RankMode); Ballot, the earlier one, only for 4-byte keys without values at the
   // default residency (elsewhere it falls back to Vote): it is there for the benchmark.
   RankMode rank = RankMode::Vote;
@@ -753,8 +784,8 @@ struct Knobs {
   // (4 blocks per SM, the default before session 10) or 32 (2 blocks per SM).
   int key_items = 0;
   // Pairs of 4-byte keys and values below 2^32: pairs_values_first false loads the values only
-  // after the keys are staged (fewer registers); pairs_items 32 stages tiles of 8192. Either runs
-  // at onesweep_min_blocks (2 or 3).
+  // after the keys are staged (fewer registers; 24 per thread); pairs_items 24 stages tiles of
+  // 6144 instead of 8192. Either runs at onesweep_min_blocks (2 or 3).
   bool pairs_values_first = true;
   int pairs_items = 0;
   bool histogram_vote = false;   // histogram_kernel's kVote
@@ -787,17 +818,19 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   const bool ballot = kExperiments && knobs.rank == RankMode::Ballot;
   const int lb = kExperiments ? knobs.lookback_batch : kLookbackBatch;
   const bool early = !kExperiments || knobs.early_counts;
-  int items = !kExperiments                            ? OT::kItems
-                    : ballot || knobs.key_items == 16        ? 16
-                    : knobs.key_items == 32                  ? 32
-                                                             : OT::kItems;
+  int items = !kExperiments                     ? OT::kItems
+              : ballot || knobs.key_items == 16 ? 16
+              : knobs.key_items == 32           ? 32
+                                                : OT::kItems;
   const bool experiment = ballot || lb != kLookbackBatch || !early || items != OT::kItems;
   // The same for pairs of 4-byte keys and values.
   constexpr bool kPairsExperiments = sizeof(K) == 4 && kHasValues && sizeof(Off) == 4;
-  if (kPairsExperiments && knobs.pairs_items == 32) items = 32;
-  const bool pairs_experiment = kPairsExperiments && (!knobs.pairs_values_first || items == 32 ||
-                                                      (knobs.onesweep_min_blocks != 0 &&
-                                                       knobs.onesweep_min_blocks != OT::kMinBlocks));
+  // Every pairs experiment stages 24 keys per thread.
+  const bool pairs_experiment =
+      kPairsExperiments &&
+      (!knobs.pairs_values_first || knobs.pairs_items == 24 ||
+       (knobs.onesweep_min_blocks != 0 && knobs.onesweep_min_blocks != OT::kMinBlocks));
+  if (pairs_experiment) items = 24;
   // The status rows were planned for the smallest tile (Tuning<K>), so any tile count fits.
   const std::size_t tile_keys = static_cast<std::size_t>(kThreads) * items;
   const std::size_t tiles = (n + tile_keys - 1) / tile_keys;
@@ -872,8 +905,8 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
       if (pairs_experiment) {
         constexpr int kLB = kLookbackBatch;
         const bool first = knobs.pairs_values_first;
-        if (items == 32)
-          launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLB, true, 32, true>);
+        if (first && mb <= 2)
+          launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLB, true, 24, true>);
         else if (first && mb >= 3)
           launch(onesweep_kernel<K, V, kHasValues, W, Off, 3, kV, kLB, true, 24, true>);
         else if (!first && mb <= 2)
