@@ -1,8 +1,11 @@
 // Device-wide LSD radix sort with 8-bit digits. Default (Knobs::onesweep): one histogram kernel for
 // all digits, then one kernel per digit that ranks a tile and finds its digit offsets by decoupled
 // look-back (below, "onesweep"); n <= one tile runs every pass in one block. Read + write of the
-// keys per digit; 0.76-0.77x CUB at 2^24-2^28 uint32 on the H100 (results/sort/README.md, run 3),
-// 2x the three-kernel path, which stays as a knob:
+// keys per digit. On the H100 at 2^24-2^28 (results/sort/README.md, run 16): uint32 1.06-1.14x
+// cub::DeviceRadixSort, int32/float 0.96-1.07x, pairs 0.93-1.00x; what got it there (session 10):
+// a digit match of half the instructions, early digit counts, batched look-back loads, tiles of
+// 6144-8192 keys, a bounds-free copy for whole tiles, single-digit tiles skipping the ranking.
+// The three-kernel path stays as a knob (2.7x slower):
 //
 // The classic three kernels per digit:
 //  1. upsweep: each of a fixed number of blocks (one resident wave) histograms the digits of its
