@@ -131,6 +131,10 @@ std::vector<Variant> knob_variants() {
   variants.push_back({"lsd[onesweep,16-keys-per-thread,minblocks4]", k16});
   k32.key_items = 32;
   variants.push_back({"lsd[onesweep,32-keys-per-thread,minblocks2]", k32});
+  detail::lsd::Knobs small;
+  small.small_tiles = true;
+  variants.push_back(
+      {"lsd[onesweep,small-tiles (GPUs with < 75 KB shared memory per block)]", small});
   detail::lsd::Knobs late;
   late.early_counts = false;
   variants.push_back({"lsd[onesweep,counts-after-ranking]", late});
@@ -149,6 +153,9 @@ std::vector<Variant> pairs_variants() {
   c.pairs_values_first = false;
   c.onesweep_min_blocks = 3;
   variants.push_back({"lsd[onesweep,values-after-key-staging,24-keys,minblocks3]", c});
+  detail::lsd::Knobs e;
+  e.small_tiles = true;
+  variants.push_back({"lsd[onesweep,small-tiles (GPUs with < 75 KB shared memory per block)]", e});
   d.pairs_values_first = false;
   d.onesweep_min_blocks = 2;
   variants.push_back({"lsd[onesweep,values-after-key-staging,24-keys,minblocks2]", d});

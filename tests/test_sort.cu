@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -198,7 +199,7 @@ TEST(Sort, LsdKnobs) {
   using K = std::uint32_t;
   using V = std::uint32_t;
   test::Stream stream;
-  std::vector<detail::lsd::Knobs> knobs(10);
+  std::vector<detail::lsd::Knobs> knobs(11);
   knobs[0].onesweep = false;
   knobs[1].onesweep_min_blocks = 2;
   knobs[2].onesweep_min_blocks = 3;
@@ -210,6 +211,7 @@ TEST(Sort, LsdKnobs) {
   knobs[7].histogram_vote = true;
   knobs[8].pairs_values_first = false;  // values loaded after the keys are staged
   knobs[9].pairs_items = 24;
+  knobs[10].small_tiles = true;  // the shape for GPUs with little shared memory per block
   for (std::size_t n : test::capped({1, 777, 4096, 4097, 100003, 3000017})) {
     const auto keys = make_keys<K>(n, Dist::FewDistinct, test::derive_seed(26, n));
     std::vector<V> vals(n);
@@ -252,25 +254,32 @@ TEST(Sort, LsdRankModes) {
         DeviceBuffer<K> d_in(keys), d_out(n);
         const std::size_t wb = detail::lsd::workspace_bytes<K, detail::lsd::NoValue, false>(n);
         DeviceBuffer<unsigned char> scratch(wb);
-        for (int cfg = 0; cfg < 8; ++cfg) {
-          detail::lsd::Knobs kn;  // cfg 0: the defaults
-          kn.rank = cfg == 1 ? RankMode::Ballot : RankMode::Vote;
-          const int batches[] = {detail::lsd::kLookbackBatch,
-                                 1,
-                                 1,
-                                 2,
-                                 8,
-                                 detail::lsd::kLookbackBatch,
-                                 detail::lsd::kLookbackBatch,
-                                 detail::lsd::kLookbackBatch};
-          kn.lookback_batch = batches[cfg];
-          kn.early_counts = cfg != 1 && cfg != 5;
-          kn.key_items = cfg == 6 ? 16 : cfg == 7 ? 32 : 0;
+        struct Cfg {
+          RankMode rank;
+          int batch;
+          bool early;
+          int key_items;
+          bool small_tiles;
+        };
+        constexpr int kB = detail::lsd::kLookbackBatch;
+        const Cfg cfgs[] = {
+            {RankMode::Vote, kB, true, 0, false},    // the defaults
+            {RankMode::Ballot, 1, false, 0, false},  // the ranking before session 10
+            {RankMode::Vote, 1, true, 0, false},    {RankMode::Vote, 2, true, 0, false},
+            {RankMode::Vote, 8, true, 0, false},    {RankMode::Vote, kB, false, 0, false},
+            {RankMode::Vote, kB, true, 16, false},  {RankMode::Vote, kB, true, 32, false},
+            {RankMode::Vote, kB, true, 0, true},
+        };
+        for (int cfg = 0; cfg < static_cast<int>(std::size(cfgs)); ++cfg) {
+          detail::lsd::Knobs kn;
+          kn.rank = cfgs[cfg].rank;
+          kn.lookback_batch = cfgs[cfg].batch;
+          kn.early_counts = cfgs[cfg].early;
+          kn.key_items = cfgs[cfg].key_items;
+          kn.small_tiles = cfgs[cfg].small_tiles;
           SCOPED_TRACE(std::string(dist_name(dist)) + " n=" + std::to_string(n) + " bits " +
-                       std::to_string(b0) + ".." + std::to_string(b1) +
-                       (cfg == 1 ? " ballot" : " vote") + (kn.early_counts ? " early" : "") +
-                       " keys per thread " + std::to_string(kn.key_items) + " look-back batch " +
-                       std::to_string(kn.lookback_batch));
+                       std::to_string(b0) + ".." + std::to_string(b1) + " config " +
+                       std::to_string(cfg));
           d_out.poison(stream);
           detail::lsd::sort<K, detail::lsd::NoValue, false>(d_in.data(), d_out.data(), nullptr,
                                                             nullptr, n, scratch.data(), wb, stream,

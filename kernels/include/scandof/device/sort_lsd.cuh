@@ -5,7 +5,7 @@
 // cub::DeviceRadixSort, int32/float 0.96-1.07x, pairs 0.93-1.00x; what got it there (session 10):
 // a digit match of half the instructions, early digit counts, batched look-back loads, tiles of
 // 6144-8192 keys, a bounds-free copy for whole tiles, single-digit tiles skipping the ranking.
-// The three-kernel path stays as a knob (2.7x slower):
+// The three-kernel path stays as a knob (about 3x slower):
 //
 // The classic three kernels per digit:
 //  1. upsweep: each of a fixed number of blocks (one resident wave) histograms the digits of its
@@ -130,6 +130,20 @@ __device__ __forceinline__ unsigned atomic_add_shared_if(bool pred, unsigned* ad
         "r"(static_cast<unsigned>(__cvta_generic_to_shared(addr))), "r"(v)
       : "memory");
   return old;
+}
+
+// Thread t owns digit t: turns the warps' counts of digit t (wh[w][t]) into exclusive offsets
+// over the warps and returns the block's count of digit t. The caller synchronizes first.
+__device__ __forceinline__ unsigned warp_offsets_of_digit(unsigned (&wh)[kWarps][kRadix]) {
+  const int t = threadIdx.x;
+  unsigned count = 0;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    const unsigned c = wh[w][t];
+    wh[w][t] = count;
+    count += c;
+  }
+  return count;
 }
 
 template <class K, bool kBallot>
@@ -275,13 +289,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     }
     __syncthreads();
     // Thread t owns digit t: exclusive scan over warps, then over digits.
-    unsigned count = 0;
-#pragma unroll
-    for (int w = 0; w < kWarps; ++w) {
-      const unsigned c = wh[w][t];
-      wh[w][t] = count;
-      count += c;
-    }
+    const unsigned count = warp_offsets_of_digit(wh);
     tile_start[t] = block::exclusive_sum_lean<kThreads>(count, warp_sum);
     __syncthreads();
 #pragma unroll
@@ -352,11 +360,10 @@ struct TileSmem {
 //        distinct digit and no __syncwarp.
 //  Ballot: the earlier ranking, kept for the benchmark's comparison: ballots from C++
 //        (match_digit), every lane reads the counter, the lowest peer writes it back, two
-//        __syncwarp per row. 7.80 ms at 2^28 uint32 against Vote's 6.65 (H100).
+//        __syncwarp per row. 7.80 ms at 2^28 uint32 against Vote's 6.65 (H100, run 5).
 // Measured and dropped (results/sort/README.md, run 5): __match_any_sync instead of the ballots
-// (10.9 ms: match.any is not a full-rate instruction), a bounds-test-free path for whole tiles
-// (no gain), and counting the tile's digits before ranking to publish them early (slower: the
-// extra pass cost more than the shorter look-back waits saved).
+// (10.9 ms: match.any is not a full-rate instruction). Two ideas that did not pay in run 5 did
+// later, once the ranking was lean: early digit counts (run 8) and the whole-tile copy (run 16).
 enum class RankMode : int { Vote = 0, Ballot = 1 };
 
 // Stable local ranking of a loaded tile (the downsweep's, above): on return rk holds each key's
@@ -408,13 +415,7 @@ __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off,
   }
   __syncthreads();
   if constexpr (kEarly) return 0;
-  unsigned count = 0;
-#pragma unroll
-  for (int w = 0; w < kWarps; ++w) {
-    const unsigned c = s.wh[w][t];
-    s.wh[w][t] = count;
-    count += c;
-  }
+  const unsigned count = warp_offsets_of_digit(s.wh);
   s.tile_start[t] = block_exclusive_256(count, s.warp_sum);
   __syncthreads();
   return count;
@@ -442,13 +443,7 @@ __device__ __forceinline__ unsigned count_digits_early(
     if (kFull || wbase + j * 32 + lane < valid)
       atomicAdd(&s.wh[warp][digit_of(k[j], shift, mask)], 1u);
   __syncthreads();
-  unsigned count = 0;
-#pragma unroll
-  for (int w = 0; w < kWarps; ++w) {
-    const unsigned c = s.wh[w][t];
-    s.wh[w][t] = count;
-    count += c;
-  }
+  const unsigned count = warp_offsets_of_digit(s.wh);
   const unsigned start = block_exclusive_256(count, s.warp_sum);
 #pragma unroll
   for (int w = 0; w < kWarps; ++w) s.wh[w][t] += start;
@@ -578,8 +573,9 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   K k[kItems];
   V v[kHasValues ? kItems : 1];
   unsigned rk[kItems / 2];
-  // Keys now, values (pairs) only once the keys are staged: both at once would not fit the
-  // registers of 3 blocks per SM at 24 keys per thread.
+  // kValuesFirst (pairs of 4-byte keys, 2 blocks per SM): values with the keys, their load
+  // latency hidden behind the ranking. Otherwise values only once the keys are staged, so the two
+  // never hold registers together (8-byte keys' pairs at 3 blocks per SM).
   V no_values[1];
   if constexpr (kValuesFirst)
     load_striped<K, V, kHasValues, kFull>(kin, vin, base, valid, k, v);
@@ -791,6 +787,8 @@ struct Knobs {
   // 6144 instead of 8192. Either runs at onesweep_min_blocks (2 or 3).
   bool pairs_values_first = true;
   int pairs_items = 0;
+  // 4-byte keys below 2^32 in tiles of 4096 (what GPUs with little shared memory get).
+  bool small_tiles = false;
   bool histogram_vote = false;   // histogram_kernel's kVote
   bool upsweep_ballot = true;    // legacy: digit counts by ballot-matched warp aggregation
   int downsweep_min_blocks = 3;  // legacy: __launch_bounds__ residency (3: <= 80 regs, 4: <= 64)
@@ -834,6 +832,17 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
       (!knobs.pairs_values_first || knobs.pairs_items == 24 ||
        (knobs.onesweep_min_blocks != 0 && knobs.onesweep_min_blocks != OT::kMinBlocks));
   if (pairs_experiment) items = 24;
+  // GPUs with less shared memory per block than the default tile stages (the pairs' 75 KB: sm_75
+  // allows 64 KB) sort 4-byte keys in tiles of 4096 from static-sized staging (43 KB with values,
+  // 3 blocks per SM: session 9's shape); Knobs::small_tiles forces it, for the tests.
+  int dev = 0, sms = 0, smem_optin = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  const bool small_tiles = sizeof(K) == 4 && sizeof(Off) == 4 &&
+                           (knobs.small_tiles || onesweep_smem_bytes<K, V, kHasValues, Off>(items) >
+                                                     static_cast<std::size_t>(smem_optin));
+  if (small_tiles) items = 16;
   // The status rows were planned for the smallest tile (Tuning<K>), so any tile count fits.
   const std::size_t tile_keys = static_cast<std::size_t>(kThreads) * items;
   const std::size_t tiles = (n + tile_keys - 1) / tile_keys;
@@ -841,9 +850,6 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   CUDA_CHECK(cudaMemsetAsync(ctrl, 0, sizeof(Ctrl), stream));
   CUDA_CHECK(
       cudaMemsetAsync(status, 0, sp.per_pass ? row_set_bytes * passes : row_set_bytes, stream));
-  int dev = 0, sms = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   const std::size_t chunks = (n + kThreads * 8 - 1) / (kThreads * 8);
   const int hblocks = static_cast<int>(
       std::max<std::size_t>(1, std::min<std::size_t>(chunks, static_cast<std::size_t>(sms) * 8)));
@@ -881,6 +887,16 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     };
     constexpr int kMb = OT::kMinBlocks;
     constexpr RankMode kV = RankMode::Vote;
+    if constexpr (sizeof(K) == 4 && sizeof(Off) == 4) {
+      if (small_tiles) {
+        launch(onesweep_kernel < K, V, kHasValues, W, Off, kHasValues ? 3 : 4, kV, kLookbackBatch,
+               true, 16, false >);
+        CUDA_CHECK_LAUNCH();
+        ksrc = kdst;
+        vsrc = vdst;
+        continue;
+      }
+    }
     if constexpr (kExperiments) {
       if (experiment) {
         if (ballot)  // the ranking before session 10, whole: 16 keys per thread, 4 blocks/SM
