@@ -1,8 +1,9 @@
 // Device-wide LSD radix sort with 8-bit digits. Default (Knobs::onesweep): one histogram kernel for
 // all digits, then one kernel per digit that ranks a tile and finds its digit offsets by decoupled
 // look-back (below, "onesweep"); n <= one tile runs every pass in one block. Read + write of the
-// keys per digit. On the H100 at 2^24-2^28 (results/sort/README.md, run 16): uint32 1.06-1.14x
-// cub::DeviceRadixSort, int32/float 0.96-1.07x, pairs 0.93-1.00x; what got it there (session 10):
+// keys per digit. On the H100 at 2^24-2^28 (results/sort/README.md, runs 16-17): uint32
+// 1.06-1.15x cub::DeviceRadixSort, int32/float 0.91-1.07x, pairs 0.93-1.00x; what got it there
+// (session 10):
 // a digit match of half the instructions, early digit counts, batched look-back loads, tiles of
 // 6144-8192 keys, a bounds-free copy for whole tiles, single-digit tiles skipping the ranking.
 // The three-kernel path stays as a knob (about 3x slower):
@@ -454,8 +455,8 @@ __device__ __forceinline__ unsigned count_digits_early(
 
 // Writes the ranked keys (and values) to the staging buffers in digit order. The caller
 // synchronizes before reading them.
-// kStage: what to write, StageBoth, StageKeys or StageValues (the onesweep kernel stages the
-// values after the keys so that both never hold registers at once; StageValues reads k only
+// kStage: what to write, StageBoth, StageKeys or StageValues (the onesweep kernel stages keys and
+// values apart, so that it can load the values after staging the keys; StageValues reads k only
 // without kEarly).
 enum Stage { StageBoth, StageKeys, StageValues };
 template <bool kEarly = false, Stage kStage = StageBoth, bool kFull = false, class K, class V,
@@ -540,8 +541,8 @@ constexpr int kLookbackBatch = 4;
 
 // The onesweep kernel's tile. 4-byte keys: 24 keys per thread (tiles of 6144) at 3 blocks per SM
 // (80 registers): 4-5% faster than 16 keys at 4 blocks per SM on the H100 at 2^24-2^28 (fewer
-// tiles: fewer look-back walks and digit-run boundaries per key); pairs the same, their values
-// loaded after the keys are staged. 8-byte keys keep 8 per thread at 4 blocks per SM.
+// tiles: fewer look-back walks and digit-run boundaries per key). Pairs of 4-byte keys: below.
+// 8-byte keys keep 8 per thread at 4 blocks per SM (3 with values).
 template <class K, bool kHasValues>
 struct OnesweepTuning {
   static constexpr bool kWide = sizeof(K) == 4;
@@ -772,8 +773,9 @@ struct Knobs {
   // __launch_bounds__ residency of the onesweep kernel (2, 3, 4; 0: OnesweepTuning's).
   int onesweep_min_blocks = 0;
   unsigned spin_ns = 0;  // sleep between look-back polls of an unpublished tile
-  // The ranking (RankMode); Ballot, the earlier one, only for 4-byte keys without values at the
-  // default residency (elsewhere it falls back to Vote): it is there for the benchmark.
+  // The ranking (RankMode); Ballot, the earlier one (with look-back batch 1, no early counts, 16
+  // keys per thread), only for 4-byte keys without values below 2^32 keys (elsewhere ignored):
+  // it is there for the benchmark.
   RankMode rank = RankMode::Vote;
   // Look-back batch (1, 2, 4 or 8) and early digit counts, under the same restriction as rank.
   // Ballot runs with neither; !early_counts with the default batch.
