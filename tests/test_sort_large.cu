@@ -2,11 +2,13 @@
 // to their limit) and of n = 2^32 + 1000 (64-bit positions), the latter also with every key in one
 // top digit (a digit count past 2^32). Checked on the GPU: the output is non-decreasing and has the
 // same multiset fingerprint as the input (count, sum, sum of squares and sum of a hash, all mod
-// 2^64). Skipped when the device lacks the memory (~27 GB and ~52 GB free).
+// 2^64), the last also in the small-tiles shape. Skipped when the device lacks the memory (~27 GB
+// and ~52 GB free).
 #include <gtest/gtest.h>
 
 #include <cstdint>
 
+#include "scandof/device/sort_lsd.cuh"  // Knobs::small_tiles
 #include "scandof/sort.hpp"
 #include "test_util.hpp"
 
@@ -42,7 +44,9 @@ __global__ void fingerprint(const std::uint32_t* p, std::uint64_t n, bool check_
   atomicAdd(res + 3, bad);
 }
 
-void check_large_sort(std::uint64_t n, int top) {
+// small_tiles: the sort's shape for GPUs with little shared memory per block (Knobs), here with
+// 64-bit positions.
+void check_large_sort(std::uint64_t n, int top, bool small_tiles = false) {
   std::size_t free_b = 0, total_b = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   const std::size_t need =
@@ -55,8 +59,19 @@ void check_large_sort(std::uint64_t n, int top) {
   fill_keys<<<4096, 256>>>(in.data(), n, top);
   CUDA_CHECK_LAUNCH();
   out.poison();
-  ScanWorkspace ws;
-  sort_keys(SortAlgorithm::Lsd, in.data(), out.data(), n, ws);
+  if (small_tiles) {
+    using NoValue = detail::lsd::NoValue;
+    const std::size_t wb = detail::lsd::workspace_bytes<std::uint32_t, NoValue, false>(n);
+    test::DeviceBuffer<unsigned char> scratch(wb);
+    detail::lsd::Knobs kn;
+    kn.small_tiles = true;
+    detail::lsd::sort<std::uint32_t, NoValue, false>(in.data(), out.data(), nullptr, nullptr, n,
+                                                     scratch.data(), wb, nullptr, 0, 32, kn);
+    CUDA_CHECK(cudaDeviceSynchronize());
+  } else {
+    ScanWorkspace ws;
+    sort_keys(SortAlgorithm::Lsd, in.data(), out.data(), n, ws);
+  }
   CUDA_CHECK(cudaMemset(a.data(), 0, 32));
   CUDA_CHECK(cudaMemset(b.data(), 0, 32));
   fingerprint<<<4096, 256>>>(in.data(), n, false, a.data());
@@ -82,6 +97,11 @@ TEST(SortLarge, LsdPastTwoToThe32) {
 TEST(SortLarge, LsdPastTwoToThe32OneTopDigit) {
   SCANDOF_SKIP_WITHOUT_GPU();
   check_large_sort((std::uint64_t(1) << 32) + 1000, 0x5A);
+}
+
+TEST(SortLarge, LsdPastTwoToThe32SmallTiles) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  check_large_sort((std::uint64_t(1) << 32) + 1000, 256, /*small_tiles=*/true);
 }
 
 }  // namespace

@@ -789,7 +789,7 @@ struct Knobs {
   // 6144 instead of 8192. Either runs at onesweep_min_blocks (2 or 3).
   bool pairs_values_first = true;
   int pairs_items = 0;
-  // 4-byte keys below 2^32 in tiles of 4096 (what GPUs with little shared memory get).
+  // 4-byte keys in tiles of 4096 (what GPUs with little shared memory get), any n.
   bool small_tiles = false;
   bool histogram_vote = false;   // histogram_kernel's kVote
   bool upsweep_ballot = true;    // legacy: digit counts by ballot-matched warp aggregation
@@ -841,9 +841,9 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   CUDA_CHECK(cudaGetDevice(&dev));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  const bool small_tiles = sizeof(K) == 4 && sizeof(Off) == 4 &&
-                           (knobs.small_tiles || onesweep_smem_bytes<K, V, kHasValues, Off>(items) >
-                                                     static_cast<std::size_t>(smem_optin));
+  const bool small_tiles =
+      sizeof(K) == 4 && (knobs.small_tiles || onesweep_smem_bytes<K, V, kHasValues, Off>(items) >
+                                                  static_cast<std::size_t>(smem_optin));
   if (small_tiles) items = 16;
   // The status rows were planned for the smallest tile (Tuning<K>), so any tile count fits.
   const std::size_t tile_keys = static_cast<std::size_t>(kThreads) * items;
@@ -889,7 +889,7 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     };
     constexpr int kMb = OT::kMinBlocks;
     constexpr RankMode kV = RankMode::Vote;
-    if constexpr (sizeof(K) == 4 && sizeof(Off) == 4) {
+    if constexpr (sizeof(K) == 4) {
       if (small_tiles) {
         launch(onesweep_kernel < K, V, kHasValues, W, Off, kHasValues ? 3 : 4, kV, kLookbackBatch,
                true, 16, false >);
