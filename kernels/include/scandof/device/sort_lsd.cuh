@@ -563,7 +563,7 @@ template <RankMode kRank, int kBatch, bool kEarly, bool kValuesFirst, bool kFull
 __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile>& s,
                                               const K* __restrict__ kin, K* __restrict__ kout,
                                               const V* __restrict__ vin, V* __restrict__ vout,
-                                              std::uint64_t n, int shift, unsigned mask,
+                                              int shift, unsigned mask,
                                               const unsigned long long* __restrict__ digit_totals,
                                               W* status, unsigned spin_ns, std::uint64_t tile,
                                               int valid) {
@@ -682,10 +682,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   // loses a ballot and the range checks per row.
   if (valid == kTile)
     onesweep_tile<kRank, kBatch, kEarly, kValuesFirst, true>(
-        s, kin, kout, vin, vout, n, shift, mask, digit_totals, status, spin_ns, tile, valid);
+        s, kin, kout, vin, vout, shift, mask, digit_totals, status, spin_ns, tile, valid);
   else
     onesweep_tile<kRank, kBatch, kEarly, kValuesFirst, false>(
-        s, kin, kout, vin, vout, n, shift, mask, digit_totals, status, spin_ns, tile, valid);
+        s, kin, kout, vin, vout, shift, mask, digit_totals, status, spin_ns, tile, valid);
 }
 
 // n <= one tile: one block runs every digit pass in shared memory (one launch instead of a
@@ -825,7 +825,6 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
               : ballot || knobs.key_items == 16 ? 16
               : knobs.key_items == 32           ? 32
                                                 : OT::kItems;
-  const bool experiment = ballot || lb != kLookbackBatch || !early || items != OT::kItems;
   // The same for pairs of 4-byte keys and values.
   constexpr bool kPairsExperiments = sizeof(K) == 4 && kHasValues && sizeof(Off) == 4;
   // Every pairs experiment stages 24 keys per thread.
@@ -864,6 +863,8 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   CUDA_CHECK_LAUNCH();
   unsigned* counters = ctrl->counters;
   const int mb = knobs.onesweep_min_blocks ? knobs.onesweep_min_blocks : OT::kMinBlocks;
+  // Every kernel below stages a tile of kThreads * items keys; the shared memory follows.
+  const std::size_t smem = onesweep_smem_bytes<K, V, kHasValues, Off>(items);
   for (int pass = 0; pass < passes; ++pass) {
     const int shift = begin_bit + pass * kRadixBits;
     const unsigned mask = (1u << std::min(kRadixBits, end_bit - shift)) - 1u;
@@ -878,8 +879,6 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     }
     const unsigned grid = static_cast<unsigned>(tiles);
     const unsigned long long* totals = ctrl->totals + pass * kRadix;
-    // Every variant below stages a tile of kThreads * items keys; the shared memory follows.
-    const std::size_t smem = onesweep_smem_bytes<K, V, kHasValues, Off>(items);
     auto launch = [&](auto kernel) {
       if (smem > 48 * 1024)
         CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -887,71 +886,51 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
       kernel<<<grid, kThreads, smem, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask, totals, st,
                                                counters + pass, knobs.spin_ns);
     };
-    constexpr int kMb = OT::kMinBlocks;
-    constexpr RankMode kV = RankMode::Vote;
-    if constexpr (sizeof(K) == 4) {
-      if (small_tiles) {
-        launch(onesweep_kernel < K, V, kHasValues, W, Off, kHasValues ? 3 : 4, kV, kLookbackBatch,
-               true, 16, false >);
-        CUDA_CHECK_LAUNCH();
-        ksrc = kdst;
-        vsrc = vdst;
-        continue;
+    // One kernel per pass: the first shape that applies.
+    [&] {
+      constexpr int kMb = OT::kMinBlocks;
+      constexpr RankMode kV = RankMode::Vote;
+      constexpr int kLB = kLookbackBatch;
+      if constexpr (sizeof(K) == 4) {
+        if (small_tiles)
+          return launch(onesweep_kernel<K, V, kHasValues, W, Off, (kHasValues ? 3 : 4), kV, kLB,
+                                        true, 16, false>);
       }
-    }
-    if constexpr (kExperiments) {
-      if (experiment) {
+      if constexpr (kExperiments) {
         if (ballot)  // the ranking before session 10, whole: 16 keys per thread, 4 blocks/SM
-          launch(onesweep_kernel<K, V, kHasValues, W, Off, 4, RankMode::Ballot, 1, false, 16>);
-        else if (items == 16)
-          launch(onesweep_kernel<K, V, kHasValues, W, Off, 4, kV, kLookbackBatch, true, 16>);
-        else if (items == 32)
-          launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLookbackBatch, true, 32>);
-        else if (!early)
-          launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, kLookbackBatch, false>);
-        else if (lb <= 1)
-          launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, 1>);
-        else if (lb == 2)
-          launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, 2>);
-        else
-          launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, 8>);
-        CUDA_CHECK_LAUNCH();
-        ksrc = kdst;
-        vsrc = vdst;
-        continue;
+          return launch(
+              onesweep_kernel<K, V, kHasValues, W, Off, 4, RankMode::Ballot, 1, false, 16>);
+        if (items == 16)
+          return launch(onesweep_kernel<K, V, kHasValues, W, Off, 4, kV, kLB, true, 16>);
+        if (items == 32)
+          return launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLB, true, 32>);
+        if (!early) return launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, kLB, false>);
+        if (lb <= 1) return launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, 1>);
+        if (lb == 2) return launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, 2>);
+        if (lb != kLB) return launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, 8>);
       }
-    }
-    (void)experiment;
-    if constexpr (kPairsExperiments) {
-      if (pairs_experiment) {
-        constexpr int kLB = kLookbackBatch;
-        const bool first = knobs.pairs_values_first;
-        if (first && mb <= 2)
-          launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLB, true, 24, true>);
-        else if (first && mb >= 3)
-          launch(onesweep_kernel<K, V, kHasValues, W, Off, 3, kV, kLB, true, 24, true>);
-        else if (!first && mb <= 2)
-          launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLB, true, 24, false>);
-        else
-          launch(onesweep_kernel<K, V, kHasValues, W, Off, 3, kV, kLB, true, 24, false>);
-        CUDA_CHECK_LAUNCH();
-        ksrc = kdst;
-        vsrc = vdst;
-        continue;
+      if constexpr (kPairsExperiments) {
+        if (pairs_experiment) {
+          const bool first = knobs.pairs_values_first;
+          if (first && mb <= 2)
+            return launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLB, true, 24, true>);
+          if (first)
+            return launch(onesweep_kernel<K, V, kHasValues, W, Off, 3, kV, kLB, true, 24, true>);
+          if (mb <= 2)
+            return launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLB, true, 24, false>);
+          return launch(onesweep_kernel<K, V, kHasValues, W, Off, 3, kV, kLB, true, 24, false>);
+        }
       }
-    }
-    // 64-bit positions (n >= 2^32) only at the default residency: the knob's other settings are
-    // for the benchmark's comparison.
-    if constexpr (sizeof(Off) > 4) {
-      (void)mb;
-      launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb>);
-    } else if (mb >= 4) {
-      launch(onesweep_kernel<K, V, kHasValues, W, Off, 4>);
-    } else if (mb <= 2) {
-      launch(onesweep_kernel<K, V, kHasValues, W, Off, 2>);
-    } else {
-      launch(onesweep_kernel<K, V, kHasValues, W, Off, 3>);
-    }
+      // 64-bit positions (n >= 2^32) only at the default residency: the knob's other settings
+      // are for the benchmark's comparison.
+      if constexpr (sizeof(Off) > 4) {
+        return launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb>);
+      } else {
+        if (mb >= 4) return launch(onesweep_kernel<K, V, kHasValues, W, Off, 4>);
+        if (mb <= 2) return launch(onesweep_kernel<K, V, kHasValues, W, Off, 2>);
+        return launch(onesweep_kernel<K, V, kHasValues, W, Off, 3>);
+      }
+    }();
     CUDA_CHECK_LAUNCH();
     ksrc = kdst;
     vsrc = vdst;
