@@ -140,7 +140,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
         "single-pass|cub (default work-efficient)")
       ->type_name("NAME");
   named("--method", &s.method, scandof::parse_sat_method,
-        "SAT pipeline: paper|fused|fused-two-pass|fused-one-pass (default paper)")
+        "SAT pipeline: paper|fused|fused-two-pass|fused-one-pass|fused-resident (default paper)")
       ->type_name("NAME");
   named("--format", &s.format, scandof::parse_sat_format, "SAT element type (default u32, exact)")
       ->type_name("u32|f32");
@@ -309,7 +309,8 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_option_function<std::string>(
          "--scene-shading",
          [&](const std::string& v) {
-           for (SceneShading m : {SceneShading::Auto, SceneShading::Deferred, SceneShading::Forward})
+           for (SceneShading m :
+                {SceneShading::Auto, SceneShading::Deferred, SceneShading::Forward})
              if (v == to_string(m)) {
                s.scene_shading = m;
                return;

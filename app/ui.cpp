@@ -352,7 +352,7 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
     using scandof::SatMethod;
     int m = static_cast<int>(s.method);
     const char* methods[] = {"paper (5 stages)", "fused (fastest)", "fused two-pass",
-                             "fused one-pass (look-back)"};
+                             "fused one-pass (look-back)", "fused resident (one kernel)"};
     static_assert(sizeof methods / sizeof *methods == scandof::kNumSatMethods);
     ImGui::BeginDisabled(!gpu);
     if (ImGui::Combo("SAT method", &m, methods, scandof::kNumSatMethods))

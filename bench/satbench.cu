@@ -177,7 +177,7 @@ int main(int argc, char** argv) try {
         configs.push_back({SatMethod::Paper, a, SatLayout::Planar});
       configs.push_back({SatMethod::FusedTwoPass, ScanAlgorithm::Cub, SatLayout::Planar});
       // The tiled paths also as the demo builds them: 4 words per pixel (the DoF pass's tables).
-      for (SatMethod m : {SatMethod::Fused, SatMethod::FusedOnePass})
+      for (SatMethod m : {SatMethod::Fused, SatMethod::FusedOnePass, SatMethod::FusedResident})
         for (SatLayout l : {SatLayout::Planar, SatLayout::Interleaved})
           configs.push_back({m, ScanAlgorithm::Cub, l});
       for (const auto& config : configs) {
@@ -191,10 +191,11 @@ int main(int argc, char** argv) try {
         r.method = std::string(to_string(method)) + (il ? " interleaved" : "");
         r.algo = method != SatMethod::Paper ? "-" : to_string(algo);
         const int table_px = il ? 16 : 12;
-        r.bytes = method == SatMethod::Paper          ? paper_bytes(px)
-                  : method == SatMethod::FusedTwoPass ? two_pass_bytes(px)
-                  : method == SatMethod::FusedOnePass ? one_pass_bytes(px, table_px)
-                                                      : tiled_bytes(px, table_px);
+        r.bytes = method == SatMethod::Paper           ? paper_bytes(px)
+                  : method == SatMethod::FusedTwoPass  ? two_pass_bytes(px)
+                  : method == SatMethod::FusedOnePass  ? one_pass_bytes(px, table_px)
+                  : method == SatMethod::FusedResident ? one_pass_bytes(px, table_px)
+                                                       : tiled_bytes(px, table_px);
         auto build = [&](std::size_t k, bool timed) {
           builder.build(input(k), outs[k].get(), format, method, algo, stream, timed, 3, layout);
         };
@@ -247,7 +248,9 @@ int main(int argc, char** argv) try {
         "scans, transpose back, with the named block scan on the rows; `fused-two-pass` = row "
         "scans straight from the pixels, then an in-place column scan; `fused` = reduce-then-scan "
         "over 128x32 tiles (pixels read twice, table written once); `fused-one-pass` = the same "
-        "tiles in one kernel with a 2D decoupled look-back (pixels read once); `interleaved` = "
+        "tiles in one kernel with a 2D decoupled look-back (pixels read once); `fused-resident` = "
+        "`fused`'s three phases in one cooperative kernel with grid barriers, pixels kept in "
+        "shared memory between reduce and scan (pixels read once where they fit); `interleaved` = "
         "4 words per pixel (16 B), the layout the demo's DoF pass reads. GB/s = DRAM-level bytes "
         "the method moves (read + written) / total.\n\n"
      << "| size | format | method | scan | de-interleave | transposes (both) | scans (rows + "

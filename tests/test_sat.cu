@@ -191,8 +191,8 @@ TEST_P(SatSweep, AllMethodsAlgorithmsFormatsInputs) {
   int builds = 0;
   for (int kind = 0; kind < 2; ++kind) {
     const SatInput in = kind == 0 ? tight.input(w, h) : texture.input(w, h);
-    for (SatMethod method :
-         {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass, SatMethod::FusedOnePass}) {
+    for (SatMethod method : {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass,
+                             SatMethod::FusedOnePass, SatMethod::FusedResident}) {
       for (SatFormat format : {SatFormat::U32, SatFormat::F32}) {
         for (ScanAlgorithm algo : scandof::all_scan_algorithms()) {
           if (method != SatMethod::Paper && algo != ScanAlgorithm::Naive) continue;  // ignored
@@ -240,8 +240,8 @@ TEST(Sat, ChannelsAndPitches) {
     PitchedImage pi(img, c.w, c.h, c.pitch);
     const std::size_t bytes = SatBuilder::table_bytes(c.w, c.h, c.ch);
     DeviceBuffer out(bytes);
-    for (SatMethod method :
-         {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass, SatMethod::FusedOnePass})
+    for (SatMethod method : {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass,
+                             SatMethod::FusedOnePass, SatMethod::FusedResident})
       for (SatFormat format : {SatFormat::U32, SatFormat::F32})
         for (ScanAlgorithm algo : {ScanAlgorithm::Optimized, ScanAlgorithm::Cub}) {
           SCOPED_TRACE(std::to_string(c.w) + "x" + std::to_string(c.h) +
@@ -267,8 +267,8 @@ TEST(Sat, StreamAndStageTimes) {
   cudaStream_t s;
   CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   SatBuilder builder;
-  for (SatMethod method :
-       {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass, SatMethod::FusedOnePass}) {
+  for (SatMethod method : {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass,
+                           SatMethod::FusedOnePass, SatMethod::FusedResident}) {
     SCOPED_TRACE(scandof::to_string(method));
     CUDA_CHECK(cudaMemsetAsync(out.p, kPoisonByte, SatBuilder::table_bytes(w, h), s));
     builder.build(pi.input(w, h), out.p, SatFormat::U32, method, ScanAlgorithm::WarpShuffle, s,
@@ -276,7 +276,8 @@ TEST(Sat, StreamAndStageTimes) {
     const scandof::SatStageTimes t = builder.stage_times();  // synchronizes on the end event
     EXPECT_EQ(check_table(exact, out.p, SatFormat::U32, w, h, 3), "");
     EXPECT_GT(t.total_ms, 0.0f);
-    if (method != SatMethod::FusedOnePass) EXPECT_GT(t.row_scan_ms, 0.0f);  // one kernel
+    if (method != SatMethod::FusedOnePass && method != SatMethod::FusedResident)
+      EXPECT_GT(t.row_scan_ms, 0.0f);  // one kernel
     EXPECT_GT(t.column_scan_ms, 0.0f);
     const float sum =
         t.deinterleave_ms + t.row_scan_ms + t.transpose_ms + t.column_scan_ms + t.transpose_back_ms;
@@ -322,12 +323,32 @@ TEST(Sat, FusedTileGridBeyondSharedMemory) {
   const int w = 16000, h = 1100;
   Reference ref(w, h, 2025u);
   SatBuilder builder;
-  for (SatMethod method : {SatMethod::Fused, SatMethod::FusedOnePass}) {
+  for (SatMethod method : {SatMethod::Fused, SatMethod::FusedOnePass, SatMethod::FusedResident}) {
     CUDA_CHECK(cudaMemset(ref.out.p, kPoisonByte, ref.bytes()));
     builder.build(ref.input(), ref.out.p, SatFormat::U32, method, ScanAlgorithm::Cub);
     CUDA_CHECK(cudaDeviceSynchronize());
     EXPECT_EQ(check_table(ref.exact, ref.out.p, SatFormat::U32, w, h, 3), "")
         << scandof::to_string(method);
+  }
+}
+
+// The resident kernel's launch shapes (grid, stashed tiles, dynamic shared memory) are cached per
+// kernel and tile count, and a kernel's shared-memory limit only grows: shapes that need more and
+// less stash, in both orders, each into a poisoned table (a limit set for a smaller shape once
+// broke the next launch of a bigger cached one).
+TEST(Sat, ResidentAcrossSizes) {
+  SKIP_WITHOUT_GPU();
+  SatBuilder builder;
+  const Size sizes[] = {{4096, 2160}, {129, 33}, {1920, 1080}, {1, 1}, {4096, 2160}, {300, 2049}};
+  for (Size sz : sizes) {
+    Reference ref(sz.w, sz.h, 7u * sz.w + sz.h);
+    for (SatFormat format : {SatFormat::U32, SatFormat::F32}) {
+      CUDA_CHECK(cudaMemset(ref.out.p, kPoisonByte, ref.bytes()));
+      builder.build(ref.input(), ref.out.p, format, SatMethod::FusedResident, ScanAlgorithm::Cub);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      EXPECT_EQ(check_table(ref.exact, ref.out.p, format, sz.w, sz.h, 3), "")
+          << sz.w << "x" << sz.h << " " << scandof::to_string(format);
+    }
   }
 }
 

@@ -74,8 +74,8 @@ std::vector<T> build(const std::vector<uint8_t>& img, int w, int h, SatFormat fm
 TEST(SatInterleaved, MatchesReferenceU32) {
   SKIP_WITHOUT_GPU();
   for (const Case& c : kSizes)
-    for (SatMethod m :
-         {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass, SatMethod::FusedOnePass})
+    for (SatMethod m : {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass,
+                        SatMethod::FusedOnePass, SatMethod::FusedResident})
       for (ScanAlgorithm a : {ScanAlgorithm::Naive, ScanAlgorithm::SinglePass, ScanAlgorithm::Cub})
         for (int ch : {3, 4}) {
           if (m != SatMethod::Paper && a != ScanAlgorithm::SinglePass) continue;  // ignores algo
@@ -99,8 +99,8 @@ TEST(SatInterleaved, MatchesReferenceU32) {
 TEST(SatInterleaved, MatchesReferenceF32) {
   SKIP_WITHOUT_GPU();
   for (const Case& c : kSizes)
-    for (SatMethod m :
-         {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass, SatMethod::FusedOnePass}) {
+    for (SatMethod m : {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass,
+                        SatMethod::FusedOnePass, SatMethod::FusedResident}) {
       const auto img = random_rgba(c.w, c.h, 7u * c.w + c.h);
       std::vector<uint32_t> exact(static_cast<std::size_t>(c.w) * c.h * 4);
       scandof::sat_gold(img.data(), c.w, c.h, exact.data(), 3, SatLayout::Interleaved);

@@ -12,6 +12,7 @@
 #include "scandof/device/sat_fused.cuh"
 #include "scandof/device/sat_one_pass.cuh"
 #include "scandof/device/sat_pixels.cuh"
+#include "scandof/device/sat_resident.cuh"
 #include "scandof/device/sat_row_scan.cuh"
 #include "scandof/device/sat_tiled.cuh"
 #include "scandof/device/sat_transpose.cuh"
@@ -181,10 +182,25 @@ struct SatBuilder::Impl {
       record(timed, 4, s);
       return;
     }
-    if (method == SatMethod::Fused && (format == SatFormat::U32 || u32_exact)) {
+    if ((method == SatMethod::Fused || method == SatMethod::FusedResident) &&
+        (format == SatFormat::U32 || u32_exact)) {
       uint32_t* scratch_words = static_cast<uint32_t*>(
           reserve(sat_detail::tile_scratch_words(w, h, ch) * sizeof(uint32_t)));
       const sat_detail::TileArrays arrays = sat_detail::tile_arrays(scratch_words, w, h, ch);
+      if (method == SatMethod::FusedResident) {
+        bool launched = false;
+        record(timed, 2, s);  // one stage: reported as the column (scan) stage
+        tiled_variant(vec, il, format == SatFormat::U32, [&](auto o, auto v, auto l) {
+          launched =
+              sat_detail::resident_sat<Pixels, decltype(o), decltype(v)::value, decltype(l)::value>(
+                  px, w, h, ch, arrays, static_cast<uint32_t*>(out), s);
+        });
+        if (launched) {
+          CUDA_CHECK_LAUNCH();
+          record(timed, 4, s);
+          return;
+        }
+      }
       if (vec) {
         sat_detail::tile_offsets<Pixels, true>(px, w, h, ch, arrays, s);
       } else {

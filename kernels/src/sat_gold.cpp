@@ -29,6 +29,8 @@ const char* to_string(SatMethod m) {
       return "fused-two-pass";
     case SatMethod::FusedOnePass:
       return "fused-one-pass";
+    case SatMethod::FusedResident:
+      return "fused-resident";
   }
   return "?";
 }

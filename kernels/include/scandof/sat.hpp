@@ -56,9 +56,14 @@ enum class SatMethod : int {
   // no kernel boundaries). Ignores the ScanAlgorithm. Its own scratch of about 8 B per pixel,
   // kept across builds (cleared only when it grows).
   FusedOnePass = 3,
+  // Fused's three phases in one cooperative kernel of resident blocks (sat_resident.cuh): each
+  // tile's pixels are read once and kept in shared memory from the reduce to the scan, and two
+  // grid-wide barriers replace the kernel boundaries. Same scratch as Fused. Where the device has
+  // no cooperative launch it runs Fused's three kernels.
+  FusedResident = 4,
 };
 
-constexpr int kNumSatMethods = 4;
+constexpr int kNumSatMethods = 5;
 
 const char* to_string(SatFormat f);  // "u32", "f32"
 const char* to_string(SatMethod m);  // "paper", "fused", "fused-two-pass"
@@ -80,7 +85,7 @@ struct SatInput {
 // does not have are 0). Reading them synchronizes on the last build's end event. The fused paths
 // report two stages: row_scan_ms (Fused: tile reduce + small scans; FusedTwoPass: row scans from
 // the pixels) and column_scan_ms (Fused: tile scans; FusedTwoPass: column scans); FusedOnePass
-// reports its one kernel as column_scan_ms.
+// and FusedResident report their one kernel as column_scan_ms.
 struct SatStageTimes {
   float deinterleave_ms = 0, row_scan_ms = 0, transpose_ms = 0, column_scan_ms = 0,
         transpose_back_ms = 0, total_ms = 0;

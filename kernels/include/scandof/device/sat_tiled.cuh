@@ -123,52 +123,85 @@ __device__ __forceinline__ uint32_t warp_inclusive_sum(uint32_t v, int lane) {
   return v;
 }
 
+// Two 8-bit channels of a packed RGBA8 pixel in the two 16-bit halves of a word: pair 0 holds
+// R | B << 16, pair 1 holds G | A << 16. Sums of up to 257 pixels fit each half, so a tile row
+// (128 pixels) or a tile column (32) is summed or scanned for two channels in one word: one
+// shuffle chain where there were two.
+__device__ __forceinline__ uint32_t channel_pair(uint32_t packed, int p) {
+  return (p == 0 ? packed : packed >> 8) & 0x00FF00FFu;
+}
+// Channel c (0 R, 1 G, 2 B, 3 A) of pair-0 and pair-1 sums; selects, not an indexed array, so
+// that a run-time c keeps everything in registers.
+__device__ __forceinline__ uint32_t pair_channel(uint32_t p0, uint32_t p1, int c) {
+  const uint32_t w = (c & 1) ? p1 : p0;
+  return c < 2 ? (w & 0xFFFFu) : (w >> 16);
+}
+static_assert(kTileW <= 257 && kTileH <= 257, "a tile row's or column's pair sums fit 16 bits");
+static_assert(4 * kRowsPerWarp <= 32 && (kRowsPerWarp & (kRowsPerWarp - 1)) == 0,
+              "a lane per (row, channel) of a warp's rows");
+
 // The reduce step of one tile, shared by the three-kernel path and the one-pass kernel: each row's
 // sum, each column's sum and the tile's sum of every channel, handed to the sinks as
-//   row(yl, c, s)   by lane 0 of the row's warp,  yl < kTileH
+//   row(yl, c, s)   by one lane of the row's warp,  yl < kTileH
 //   col(xl, c, s)   by one thread per (column, channel), xl < kTileW
 //   tile(c, s)      by thread c.
 // Rows and columns outside the image sum to 0 (their pixels load as 0); sinks that must not write
 // there check. Every thread of the block calls it (it has a __syncthreads).
+// The channels travel as pairs (channel_pair), and a warp's 4 x 2 row reductions run side by side:
+// the first version reduced 12 sums one after another, 5 dependent shuffles each.
 template <class RowSink, class ColSink, class TileSink>
 __device__ __forceinline__ void tile_sums(const uint32_t (&px)[kRowsPerWarp][4], int channels,
                                           RowSink&& row, ColSink&& col_sink, TileSink&& tile) {
-  __shared__ uint32_t col_part[kTileWarps][4][kTileW];
+  __shared__ uint32_t col_part[kTileWarps][2][kTileW];  // pair sums of the warp's rows
   __shared__ uint32_t row_part[kTileWarps][4];
+  static_assert(2 * kTileW == 32 * kTileWarps, "one thread per (pair, column)");
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  uint32_t col[4][4] = {};  // [channel][pixel]
-  uint32_t rows_sum[4] = {0u, 0u, 0u, 0u};
+  uint32_t col[2][4] = {};            // [pair][pixel]
+  uint32_t rs[kRowsPerWarp][2] = {};  // [row][pair], this lane's 4 pixels, then the warp's 128
 #pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r) {
+  for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
-    for (int c = 0; c < 4; ++c) {
-      if (c >= channels) break;
-      uint32_t s = 0;
+    for (int i = 0; i < 4; ++i)
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const uint32_t v = channel_of(px[r][i], c);
-        col[c][i] += v;
-        s += v;
+      for (int p = 0; p < 2; ++p) {
+        const uint32_t v = channel_pair(px[r][i], p);
+        col[p][i] += v;
+        rs[r][p] += v;
       }
+      // Both pairs even for one channel: a shuffle under a run-time condition costs a branch each.
 #pragma unroll
-      for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xFFFFFFFFu, s, d);
-      rows_sum[c] += s;
-      if (lane == 0) row(warp * kRowsPerWarp + r, c, s);
-    }
+  for (int d = 16; d > 0; d >>= 1)
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r)
+#pragma unroll
+      for (int p = 0; p < 2; ++p) rs[r][p] += __shfl_xor_sync(0xFFFFFFFFu, rs[r][p], d);
+  // Every lane holds every row's sums: lane 4 r + c writes row r's channel c.
+  {
+    const int r = (lane >> 2) & (kRowsPerWarp - 1), c = lane & 3;
+    uint32_t mine = 0;
+#pragma unroll
+    for (int rr = 0; rr < kRowsPerWarp; ++rr)
+      if (rr == r) mine = pair_channel(rs[rr][0], rs[rr][1], c);
+    if (lane < 4 * kRowsPerWarp && c < channels) row(warp * kRowsPerWarp + r, c, mine);
   }
 #pragma unroll
-  for (int c = 0; c < 4; ++c) {
+  for (int p = 0; p < 2; ++p)
 #pragma unroll
-    for (int i = 0; i < 4; ++i) col_part[warp][c][lane * 4 + i] = col[c][i];
-    if (lane == 0) row_part[warp][c] = rows_sum[c];
+    for (int i = 0; i < 4; ++i) col_part[warp][p][lane * 4 + i] = col[p][i];
+  if (lane < 4) {
+    uint32_t s = 0;  // 4 rows of 128 pixels can pass 16 bits: unpacked first
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r) s += pair_channel(rs[r][0], rs[r][1], lane);
+    row_part[warp][lane] = s;
   }
   __syncthreads();
-  for (int t = threadIdx.x; t < channels * kTileW; t += blockDim.x) {
-    const int c = t / kTileW, xl = t % kTileW;
-    uint32_t s = 0;
+  {
+    const int p = threadIdx.x / kTileW, xl = threadIdx.x % kTileW;
+    uint32_t w = 0;  // 32 rows of one column stay within 16 bits
 #pragma unroll
-    for (int w = 0; w < kTileWarps; ++w) s += col_part[w][c][xl];
-    col_sink(xl, c, s);
+    for (int wp = 0; wp < kTileWarps; ++wp) w += col_part[wp][p][xl];
+    if (p < channels) col_sink(xl, p, w & 0xFFFFu);
+    if (p + 2 < channels) col_sink(xl, p + 2, w >> 16);
   }
   if (threadIdx.x < channels) {
     uint32_t s = 0;
@@ -206,8 +239,8 @@ __global__ void __launch_bounds__(32 * kTileWarps)
 // before any of its stores: one L2 round trip per kChunk elements instead of one per element (the
 // store to p[k] would otherwise keep the compiler from hoisting the load of p[k + 1] above it).
 // At 1080p a column of tile sums is 34 long; at 4K, 68.
+template <int kChunk = 16>
 __device__ __forceinline__ void exclusive_scan_strided(uint32_t* p, std::size_t stride, int n) {
-  constexpr int kChunk = 16;
   uint32_t run = 0;
   for (int k0 = 0; k0 < n; k0 += kChunk) {
     uint32_t v[kChunk];
@@ -292,7 +325,8 @@ __global__ void __launch_bounds__(256)
 // channel loop: a warp's stores cover 2 KB contiguously, as the planar path's do.
 // The scan step of one tile (bx, by), shared by the three-kernel path and the one-pass kernel: the
 // local 2D scan of the pixels plus the parts from outside the tile, which `off` gives per channel
-// in tile-local coordinates (only asked inside the image):
+// in tile-local coordinates (only asked inside the image; all read before tile_scan's first
+// barrier, so offsets in shared memory must be complete when it is called):
 //   off.left(c, yl)  sum over x < x0 of row y0 + yl      (an exclusive row sum)
 //   off.above(c, xl) sum over y < y0 of column x0 + xl   (an exclusive column sum)
 //   off.corner(c)    sum over x < x0, y < y0
@@ -308,26 +342,67 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
   const int y0 = by * kTileH;
   const std::size_t plane = static_cast<std::size_t>(width) * height;
   uint32_t res[INTERLEAVED ? kRowsPerWarp : 1][4][4] = {};  // [row][pixel][channel]
+  // Every offset the tile needs is fetched here, before any barrier: loads are not hoisted above
+  // a __syncthreads, and fetching the column sums and the corner inside the channel loop made
+  // each tile wait two L2 round trips per channel (6 at RGB) before its stores.
+  uint32_t above_v[4][4], corner_v[4];  // [channel][pixel], [channel]
+#pragma unroll
+  for (int c = 0; c < 4; ++c) {
+    if (c >= channels) break;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) above_v[c][i] = (x0 + i < width) ? off.above(c, lane * 4 + i) : 0u;
+    corner_v[c] = off.corner(c);
+  }
   // left(y): warp c scans the 32 row sums left of the tile (one per lane) for channel c.
   if (warp < channels) {
     const int y = y0 + lane;
     const uint32_t l = y < height ? off.left(warp, lane) : 0u;
     left_in[warp][lane] = warp_inclusive_sum(l, lane);
   }
+  // Local row scans of the channel pairs (a row's prefix sums fit 16 bits), all of the warp's rows
+  // side by side: 8 shuffle chains per tile row where per-channel scans took 12 one by one.
+  uint32_t pr[kRowsPerWarp][2][4];  // [row][pair][pixel]: inclusive along the tile row
+  {
+    uint32_t tot[kRowsPerWarp][2];
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r)
+#pragma unroll
+      for (int p = 0; p < 2; ++p) {
+        pr[r][p][0] = channel_pair(px[r][0], p);
+#pragma unroll
+        for (int i = 1; i < 4; ++i) pr[r][p][i] = pr[r][p][i - 1] + channel_pair(px[r][i], p);
+        tot[r][p] = pr[r][p][3];
+      }
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1)
+#pragma unroll
+      for (int r = 0; r < kRowsPerWarp; ++r)
+#pragma unroll
+        for (int p = 0; p < 2; ++p) {
+          const uint32_t up = __shfl_up_sync(0xFFFFFFFFu, tot[r][p], d);
+          if (lane >= d) tot[r][p] += up;
+        }
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r)
+#pragma unroll
+      for (int p = 0; p < 2; ++p) {
+        const uint32_t ex = tot[r][p] - pr[r][p][3];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) pr[r][p][i] += ex;
+      }
+  }
 #pragma unroll
   for (int c = 0; c < 4; ++c) {
     if (c >= channels) break;
-    // Local row scans, then the column scan down this warp's 4 rows.
+    // This channel's row scans out of the pairs, then the column scan down this warp's 4 rows.
     uint32_t v[kRowsPerWarp][4];
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r) {
-      v[r][0] = channel_of(px[r][0], c);
 #pragma unroll
-      for (int i = 1; i < 4; ++i) v[r][i] = v[r][i - 1] + channel_of(px[r][i], c);
-      const uint32_t incl = warp_inclusive_sum(v[r][3], lane);
-      const uint32_t ex = incl - v[r][3];
-#pragma unroll
-      for (int i = 0; i < 4; ++i) v[r][i] += ex;
+      for (int i = 0; i < 4; ++i) {
+        const uint32_t w = pr[r][c & 1][i];
+        v[r][i] = c < 2 ? (w & 0xFFFFu) : (w >> 16);
+      }
       if (r > 0) {
 #pragma unroll
         for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
@@ -336,7 +411,7 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
     // top(x): in-tile scan of the column sums above the tile.
     uint32_t top[4];
 #pragma unroll
-    for (int i = 0; i < 4; ++i) top[i] = (x0 + i < width) ? off.above(c, lane * 4 + i) : 0u;
+    for (int i = 0; i < 4; ++i) top[i] = above_v[c][i];
 #pragma unroll
     for (int i = 1; i < 4; ++i) top[i] += top[i - 1];
     {
@@ -349,7 +424,7 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
 #pragma unroll
     for (int i = 0; i < 4; ++i) bottoms[buf][warp][lane * 4 + i] = v[kRowsPerWarp - 1][i];
     __syncthreads();
-    const uint32_t corner = off.corner(c);
+    const uint32_t corner = corner_v[c];
     uint32_t base[4];
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
