@@ -79,6 +79,31 @@ uvec3 unpack_rgb(uint p) {
   return uvec3(p & 0xFFu, (p >> 8) & 0xFFu, (p >> 16) & 0xFFu);
 }
 
+// Channel pairs in 16-bit halves, as kernels/include/scandof/device/sat_tiled.cuh has them: x holds
+// R | B << 16, y holds G (and A) | ... << 16. Sums of up to 257 pixels fit each half, so a tile row
+// (128 pixels) or a tile column (32) is reduced or scanned as 2 words where uvec3 took 3.
+uvec2 pairs_of(uint p) {
+  return uvec2(p & 0x00FF00FFu, (p >> 8) & 0x00FF00FFu);
+}
+uvec3 rgb_of_pairs(uvec2 w) {
+  return uvec3(w.x & 0xFFFFu, w.y & 0xFFFFu, w.x >> 16);
+}
+#ifdef FUSED_SUBGROUP
+uvec2 team_inclusive2(uvec2 v) {
+  return subgroupInclusiveAdd(v);
+}
+uvec2 team_sum2(uvec2 v) {
+  return subgroupAdd(v);
+}
+#else
+uvec2 team_inclusive2(uvec2 v) {
+  return team_inclusive(uvec3(v, 0u)).xy;
+}
+uvec2 team_sum2(uvec2 v) {
+  return team_sum(uvec3(v, 0u)).xy;
+}
+#endif
+
 #ifdef PIXELS_GATHER
 // Pixels x0..x0+3 of rows y0..y0+3 (zeros outside the image), one packed word each, by four
 // gathers. A gather at the corner shared by texels (x, y) .. (x+1, y+1) returns them as

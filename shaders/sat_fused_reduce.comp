@@ -17,7 +17,7 @@ layout(std430, binding = 3) writeonly buffer St {
   uvec4 st[];  // [tiles_y][tiles_x]
 };
 
-shared uvec3 s_col[TEAMS][TILE_W];
+shared uvec2 s_col[TEAMS][TILE_W];  // channel pairs (pairs_of): 32 rows stay within 16 bits
 shared uvec3 s_row[TEAMS];
 
 void main() {
@@ -26,33 +26,38 @@ void main() {
   uint px[ROWS_PER_TEAM][4];
   const int x0 = bx * TILE_W + int(lane) * 4;
   load_block(x0, by * TILE_H + int(team) * ROWS_PER_TEAM, px);
-  uvec3 col[4] = uvec3[4](uvec3(0u), uvec3(0u), uvec3(0u), uvec3(0u));
-  uvec3 rows = uvec3(0u);
+  uvec2 col[4] = uvec2[4](uvec2(0u), uvec2(0u), uvec2(0u), uvec2(0u));
+  uvec2 s[ROWS_PER_TEAM];
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
+    s[r] = uvec2(0u);
+    for (int i = 0; i < 4; ++i) {
+      const uvec2 v = pairs_of(px[r][i]);
+      col[i] += v;
+      s[r] += v;
+    }
+  }
+  // The team's 4 row reductions one after another in the source, independent of each other.
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) s[r] = team_sum2(s[r]);
+  uvec3 rows = uvec3(0u);  // 4 rows of 128 pixels can pass 16 bits: unpacked first
   for (int r = 0; r < ROWS_PER_TEAM; ++r) {
     const int y = by * TILE_H + int(team) * ROWS_PER_TEAM + r;
-    uvec3 s = uvec3(0u);
-    for (int i = 0; i < 4; ++i) {
-      const uvec3 v = unpack_rgb(px[r][i]);
-      col[i] += v;
-      s += v;
-    }
-    s = team_sum(s);
-    rows += s;
-    if (lane == 0u && y < u_height) rt[bx * u_height + y] = uvec4(s, 0u);
+    const uvec3 rgb = rgb_of_pairs(s[r]);
+    rows += rgb;
+    if (lane == 0u && y < u_height) rt[bx * u_height + y] = uvec4(rgb, 0u);
   }
   for (int i = 0; i < 4; ++i) s_col[team][lane * 4u + uint(i)] = col[i];
   if (lane == 0u) s_row[team] = rows;
   barrier();
   const uint t = gl_LocalInvocationIndex;
   if (t < uint(TILE_W)) {
-    uvec3 s = uvec3(0u);
-    for (int w = 0; w < TEAMS; ++w) s += s_col[w][t];
+    uvec2 c = uvec2(0u);
+    for (int w = 0; w < TEAMS; ++w) c += s_col[w][t];
     const int x = bx * TILE_W + int(t);
-    if (x < u_width) ct[by * u_width + x] = uvec4(s, 0u);
+    if (x < u_width) ct[by * u_width + x] = uvec4(rgb_of_pairs(c), 0u);
   }
   if (t == 0u) {
-    uvec3 s = uvec3(0u);
-    for (int w = 0; w < TEAMS; ++w) s += s_row[w];
-    st[by * int(gl_NumWorkGroups.x) + bx] = uvec4(s, 0u);
+    uvec3 r = uvec3(0u);
+    for (int w = 0; w < TEAMS; ++w) r += s_row[w];
+    st[by * int(gl_NumWorkGroups.x) + bx] = uvec4(r, 0u);
   }
 }

@@ -48,16 +48,21 @@ void main() {
     const uvec3 incl = team_inclusive(l);
     if (team == 0u) s_left[lane] = incl;
   }
-  // Local row scans, then down this team's 4 rows.
-  uvec3 v[ROWS_PER_TEAM][4];
+  // Local row scans on channel pairs (a row's prefix sums fit 16 bits), then unpacked and summed
+  // down this team's 4 rows.
+  uvec2 w[ROWS_PER_TEAM][4];
   for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    v[r][0] = unpack_rgb(px[r][0]);
-    for (int i = 1; i < 4; ++i) v[r][i] = v[r][i - 1] + unpack_rgb(px[r][i]);
-    const uvec3 ex = team_inclusive(v[r][3]) - v[r][3];
-    for (int i = 0; i < 4; ++i) v[r][i] += ex;
-    if (r > 0)
-      for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
+    w[r][0] = pairs_of(px[r][0]);
+    for (int i = 1; i < 4; ++i) w[r][i] = w[r][i - 1] + pairs_of(px[r][i]);
   }
+  uvec2 ex[ROWS_PER_TEAM];
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) ex[r] = team_inclusive2(w[r][3]) - w[r][3];
+  uvec3 v[ROWS_PER_TEAM][4];
+  for (int r = 0; r < ROWS_PER_TEAM; ++r)
+    for (int i = 0; i < 4; ++i) {
+      v[r][i] = rgb_of_pairs(w[r][i] + ex[r]);
+      if (r > 0) v[r][i] += v[r - 1][i];
+    }
   // top(x): in-tile scan of the column sums above the tile (loaded at the start).
   for (int i = 1; i < 4; ++i) top[i] += top[i - 1];
   {
