@@ -81,43 +81,6 @@ __device__ __forceinline__ void copy_async_wait() {
 #endif
 }
 
-// In place: exclusive scan of the n elements p[0], p[stride], ... by the 4 threads of a quad
-// (q = 0..3, adjacent lanes): thread q takes a run of up to kQuadRun elements, its loads all
-// issued at once, and the quad adds up the runs' totals with two shuffles. A chain of up to
-// 4 * kQuadRun elements is one L2 round trip; with a thread per chain (16 loads at a time, three
-// round trips for a 1080p tile column) the phase took 2.4 us instead of 1.3.
-constexpr int kQuadRun = 18;  // 4K: 68 tile rows in one round
-__device__ __forceinline__ void exclusive_scan_strided_quad(uint32_t* p, std::size_t stride, int n,
-                                                            int q) {
-  const int run = (n + 3) / 4 < kQuadRun ? (n + 3) / 4 : kQuadRun;
-  const unsigned mask = 0xFu << (threadIdx.x & 28);  // the quad only: quads may diverge
-  uint32_t carry = 0;
-  for (int base = 0; base < n; base += 4 * run) {  // uniform across the quad (n is)
-    const int b = base + q * run;
-    uint32_t v[kQuadRun];
-    uint32_t total = 0;
-#pragma unroll
-    for (int j = 0; j < kQuadRun; ++j) {
-      v[j] = (j < run && b + j < n) ? p[static_cast<std::size_t>(b + j) * stride] : 0u;
-      total += v[j];
-    }
-    uint32_t incl = total;
-#pragma unroll
-    for (int d = 1; d < 4; d <<= 1) {
-      const uint32_t up = __shfl_up_sync(mask, incl, d, 4);
-      if (q >= d) incl += up;
-    }
-    uint32_t run_sum = carry + incl - total;
-#pragma unroll
-    for (int j = 0; j < kQuadRun; ++j)
-      if (j < run && b + j < n) {
-        p[static_cast<std::size_t>(b + j) * stride] = run_sum;
-        run_sum += v[j];
-      }
-    carry += __shfl_sync(mask, incl, 3, 4);
-  }
-}
-
 // Two blocks per SM (128 registers): at the tile-scan kernel's three (80 registers) the phases'
 // combined live state spilled 632 bytes per thread.
 constexpr int kResidentBlocksPerSm = 2;
