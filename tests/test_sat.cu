@@ -316,8 +316,8 @@ TEST(Sat, RebuildsAtChangingSizes) {
   }
 }
 
-// More tile sums (125 x 35 tiles x 3 channels) than the small-scans kernel scans in shared
-// memory (12288 words): its 2D scan of them runs in global memory instead.
+// A wide tile grid (125 x 35 tiles): corners summed over more than 32 tile columns (more than a
+// warp's one pass), and for the resident method more than its staged corner words (256).
 TEST(Sat, FusedTileGridBeyondSharedMemory) {
   SKIP_WITHOUT_GPU();
   const int w = 16000, h = 1100;

@@ -223,19 +223,14 @@ __global__ void __launch_bounds__(kResidentThreads, kResidentBlocksPerSm)
     __syncthreads();  // every thread's copies of s_off[buf]
     int bx, by;
     coords(k, bx, by);
-    // corner(c) = sum over bx' < bx of St[by][bx'][c] (St column-exclusive after phase 2).
-    const int warp = tid >> 5, lane = tid & 31;
-    if (warp < channels) {
-      uint32_t sum = 0;
-      const bool staged = bx * channels <= kStagedStWords;
-      for (int i = lane; i < bx; i += 32)
-        sum += staged ? s_off[buf].st[i * channels + warp]
-                      : a.st[(static_cast<std::size_t>(by) * tiles_x + i) * channels + warp];
-#pragma unroll
-      for (int d = 16; d > 0; d >>= 1) sum += __shfl_xor_sync(0xFFFFFFFFu, sum, d);
-      if (lane == 0) s_corner[warp] = sum;
-    }
-    __syncthreads();  // s_corner
+    const bool staged = bx * channels <= kStagedStWords;
+    tile_corner_to_shared(
+        bx, channels,
+        [&](int i, int c) {
+          return staged ? s_off[buf].st[i * channels + c]
+                        : a.st[(static_cast<std::size_t>(by) * tiles_x + i) * channels + c];
+        },
+        s_corner);
     const StagedOffsets off{&s_off[buf], s_corner, channels};
     tile_scan<Out, VEC, INTERLEAVED>(px, bx, by, width, height, channels, off, out);
     __syncthreads();  // s_off[buf] is staged into again two tiles on, tile_scan's buffers next

@@ -293,13 +293,12 @@ __device__ __forceinline__ void exclusive_scan_strided_quad(uint32_t* p, std::si
   }
 }
 
-// Tile sums the small-scans kernel scans in (dynamic) shared memory: 48 KiB, the default limit.
-constexpr int kAuxSharedWords = 12 * 1024;
-
 // Blocks [0, nb_rows): Rt -> exclusive scan across tile columns, a quad per (row, channel).
 // Blocks [nb_rows, nb_rows + nb_cols): Ct -> exclusive scan across tile rows, a quad per
-// (column, channel). The last block: St -> 2D exclusive scan (down the tile rows, then across).
-// All in place.
+// (column, channel). The rest: St -> exclusive scan down the tile rows, a quad per (tile column,
+// channel); each tile adds up its corner from its tile row of these (tile_corner_to_shared). All
+// in place. (St's full 2D scan in one block, serial sweeps down and across, was the kernel's
+// longest path once the chains took one round trip.)
 __global__ void __launch_bounds__(256)
     tile_aux_scan_kernel(int width, int height, int channels, int tiles_x, int tiles_y, int nb_rows,
                          int nb_cols, uint32_t* rt, uint32_t* ct, uint32_t* st) {
@@ -315,45 +314,27 @@ __global__ void __launch_bounds__(256)
     const std::size_t t = (static_cast<std::size_t>(b - nb_rows) * blockDim.x + threadIdx.x) / 4;
     const std::size_t n = static_cast<std::size_t>(width) * channels;
     if (t < n) exclusive_scan_strided_quad(ct + t, n, tiles_y, q);
-  } else if (tiles_x * tiles_y * channels <= kAuxSharedWords) {
-    // The tile sums in shared memory (up to 4K x 4K at 3 channels): one load and one store of each
-    // through L2, and the two sweeps' dependent steps at shared-memory latency (at 4K the sweep
-    // down the 68 tile rows in global memory was 5 chunked round trips, then 2 across).
-    extern __shared__ uint32_t s_st[];
-    const int n = tiles_x * tiles_y * channels, row = tiles_x * channels;
-    for (int i = threadIdx.x; i < n; i += blockDim.x) s_st[i] = st[i];
-    __syncthreads();
-    for (int t = threadIdx.x; t < row; t += blockDim.x) {
-      uint32_t run = 0;
-      for (int j = 0; j < tiles_y; ++j) {
-        const uint32_t v = s_st[j * row + t];
-        s_st[j * row + t] = run;
-        run += v;
-      }
-    }
-    __syncthreads();
-    for (int t = threadIdx.x; t < tiles_y * channels; t += blockDim.x) {
-      const int j = t / channels, c = t % channels;
-      uint32_t run = 0;
-      for (int i = 0; i < tiles_x; ++i) {
-        const uint32_t v = s_st[j * row + i * channels + c];
-        s_st[j * row + i * channels + c] = run;
-        run += v;
-      }
-    }
-    __syncthreads();
-    for (int i = threadIdx.x; i < n; i += blockDim.x) st[i] = s_st[i];
   } else {
-    // Global memory written by a block's threads before __syncthreads is visible to the block's
-    // threads after it, so the two sweeps can share the array in place.
-    const std::size_t row = static_cast<std::size_t>(tiles_x) * channels;
-    for (int t = threadIdx.x; t < tiles_x * channels; t += blockDim.x)
-      exclusive_scan_strided(st + t, row, tiles_y);
-    __syncthreads();
-    for (int t = threadIdx.x; t < tiles_y * channels; t += blockDim.x) {
-      const int j = t / channels, c = t % channels;
-      exclusive_scan_strided(st + j * row + c, channels, tiles_x);
-    }
+    const std::size_t t =
+        (static_cast<std::size_t>(b - nb_rows - nb_cols) * blockDim.x + threadIdx.x) / 4;
+    const std::size_t n = static_cast<std::size_t>(tiles_x) * channels;
+    if (t < n) exclusive_scan_strided_quad(st + t, n, tiles_y, q);
+  }
+}
+
+// corner(c) of tile (bx, by) = the sum over bx' < bx of St[by][bx'][c], St scanned down the tile
+// rows: warp c adds up its tile row's entries (lane-strided, `st_at(i, c)` the entry of tile
+// column i) into s_corner[c]. Called before tile_scan, whose first barrier publishes it.
+template <class StAt>
+__device__ __forceinline__ void tile_corner_to_shared(int bx, int channels, StAt&& st_at,
+                                                      uint32_t* s_corner) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (warp < channels) {
+    uint32_t sum = 0;
+    for (int i = lane; i < bx; i += 32) sum += st_at(i, warp);
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) sum += __shfl_xor_sync(0xFFFFFFFFu, sum, d);
+    if (lane == 0) s_corner[warp] = sum;
   }
 }
 
@@ -363,8 +344,9 @@ __global__ void __launch_bounds__(256)
 // channel loop: a warp's stores cover 2 KB contiguously, as the planar path's do.
 // The scan step of one tile (bx, by), shared by the three-kernel path and the one-pass kernel: the
 // local 2D scan of the pixels plus the parts from outside the tile, which `off` gives per channel
-// in tile-local coordinates (only asked inside the image; all read before tile_scan's first
-// barrier, so offsets in shared memory must be complete when it is called):
+// in tile-local coordinates (only asked inside the image; left and above are read before
+// tile_scan's first barrier, so they must be complete when it is called; the corner only after its
+// barriers, so a caller may write it to shared memory just before the call):
 //   off.left(c, yl)  sum over x < x0 of row y0 + yl      (an exclusive row sum)
 //   off.above(c, xl) sum over y < y0 of column x0 + xl   (an exclusive column sum)
 //   off.corner(c)    sum over x < x0, y < y0
@@ -384,13 +366,12 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
   // Every offset the tile needs is fetched here, before any barrier: loads are not hoisted above
   // a __syncthreads, and fetching the column sums and the corner inside the channel loop made
   // each tile wait two L2 round trips per channel (6 at RGB) before its stores.
-  uint32_t above_v[4][4] = {}, corner_v[4] = {};  // [channel][pixel], [channel]
+  uint32_t above_v[4][4] = {};  // [channel][pixel]
 #pragma unroll
   for (int c = 0; c < 4; ++c) {
     if (c >= channels) break;
 #pragma unroll
     for (int i = 0; i < 4; ++i) above_v[c][i] = (x0 + i < width) ? off.above(c, lane * 4 + i) : 0u;
-    corner_v[c] = off.corner(c);
   }
   // left(y): warp c scans the 32 row sums left of the tile (one per lane) for channel c.
   if (warp < channels) {
@@ -506,11 +487,12 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
       }
     }
     const uint4 above = *reinterpret_cast<const uint4*>(&bottoms[c][warp][lane * 4]);
+    const uint32_t corner = off.corner(c);  // shared memory, published by the barriers above
     uint32_t base[4];
-    base[0] = corner_v[c] + above_v[c][0] + above.x;
-    base[1] = corner_v[c] + above_v[c][1] + above.y;
-    base[2] = corner_v[c] + above_v[c][2] + above.z;
-    base[3] = corner_v[c] + above_v[c][3] + above.w;
+    base[0] = corner + above_v[c][0] + above.x;
+    base[1] = corner + above_v[c][1] + above.y;
+    base[2] = corner + above_v[c][2] + above.z;
+    base[3] = corner + above_v[c][3] + above.w;
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r) {
       const int yl = warp * kRowsPerWarp + r, y = y0 + yl;
@@ -564,21 +546,20 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
   }
 }
 
-// The three-kernel path's offsets: the small scans' outputs in global memory.
+// The three-kernel path's offsets: the small scans' outputs in global memory, the corner already
+// summed into shared memory.
 struct GlobalOffsets {
-  const uint32_t* __restrict__ left_ex;    // [tiles_x][height][C]
-  const uint32_t* __restrict__ above_ex;   // [tiles_y][width][C]
-  const uint32_t* __restrict__ corner_ex;  // [tiles_y][tiles_x][C]
-  int width, height, channels, bx, by, tiles_x;
+  const uint32_t* __restrict__ left_ex;   // [tiles_x][height][C]
+  const uint32_t* __restrict__ above_ex;  // [tiles_y][width][C]
+  const uint32_t* s_corner;               // [C]
+  int width, height, channels, bx, by;
   __device__ uint32_t left(int c, int yl) const {
     return left_ex[(static_cast<std::size_t>(bx) * height + by * kTileH + yl) * channels + c];
   }
   __device__ uint32_t above(int c, int xl) const {
     return above_ex[(static_cast<std::size_t>(by) * width + bx * kTileW + xl) * channels + c];
   }
-  __device__ uint32_t corner(int c) const {
-    return corner_ex[(static_cast<std::size_t>(by) * tiles_x + bx) * channels + c];
-  }
+  __device__ uint32_t corner(int c) const { return s_corner[c]; }
 };
 
 // Residency: interleaved, a lane holds 4 rows x 4 pixels x 4 channels of results until its
@@ -588,13 +569,19 @@ template <class Pixels, class Out, bool VEC, bool INTERLEAVED = false>
 __global__ void __launch_bounds__(32 * kTileWarps, INTERLEAVED ? 2 : 3)
     tile_scan_kernel(Pixels pixels, int width, int height, int channels,
                      const uint32_t* __restrict__ left_ex, const uint32_t* __restrict__ above_ex,
-                     const uint32_t* __restrict__ corner_ex, uint32_t* __restrict__ out) {
-  const int bx = blockIdx.x, by = blockIdx.y;
+                     const uint32_t* __restrict__ st_col, uint32_t* __restrict__ out) {
+  __shared__ uint32_t s_corner[4];
+  const int bx = blockIdx.x, by = blockIdx.y, tiles_x = static_cast<int>(gridDim.x);
   uint32_t px[kRowsPerWarp][4];
   load_tile<Pixels, VEC>(pixels, bx, by, width, height, px);
   wait_prior_grid();  // the offsets (the pixels above do not depend on them)
-  const GlobalOffsets off{
-      left_ex, above_ex, corner_ex, width, height, channels, bx, by, static_cast<int>(gridDim.x)};
+  tile_corner_to_shared(
+      bx, channels,
+      [&](int i, int c) {
+        return st_col[(static_cast<std::size_t>(by) * tiles_x + i) * channels + c];
+      },
+      s_corner);
+  const GlobalOffsets off{left_ex, above_ex, s_corner, width, height, channels, bx, by};
   tile_scan<Out, VEC, INTERLEAVED>(px, bx, by, width, height, channels, off, out);
 }
 
@@ -622,9 +609,8 @@ void tile_offsets(Pixels pixels, int width, int height, int channels, TileArrays
   // A quad of threads per chain (exclusive_scan_strided_quad): 64 chains per block.
   const int nb_rows = static_cast<int>((static_cast<std::size_t>(height) * channels + 63) / 64);
   const int nb_cols = static_cast<int>((static_cast<std::size_t>(width) * channels + 63) / 64);
-  const bool st_shared = g.tiles_x * g.tiles_y * channels <= kAuxSharedWords;
-  launch_dependent(tile_aux_scan_kernel, dim3(nb_rows + nb_cols + 1), dim3(256),
-                   st_shared ? sizeof(uint32_t) * g.tiles_x * g.tiles_y * channels : 0, stream,
+  const int nb_st = static_cast<int>((static_cast<std::size_t>(g.tiles_x) * channels + 63) / 64);
+  launch_dependent(tile_aux_scan_kernel, dim3(nb_rows + nb_cols + nb_st), dim3(256), 0, stream,
                    width, height, channels, g.tiles_x, g.tiles_y, nb_rows, nb_cols, a.rt, a.ct,
                    a.st);
 }
