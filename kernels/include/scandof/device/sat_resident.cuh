@@ -14,12 +14,11 @@
 //   3. scan, in reverse order: each tile's table from its stashed pixels (or a reload, which L2
 //      mostly serves: the tiles not stashed are the latest loaded and go first), with its offsets
 //      copied into shared memory (cp.async) while the tile before it is scanned.
-// What it saves against the three kernels: the kernel drains and ramps, and the second pixel read
-// of stashed tiles. What it costs (H100, 1080p, from per-block %globaltimer stamps): each grid
-// barrier about 1.2-1.4 us after the last block arrives, during which no memory traffic flows;
-// a cooperative launch about 4 us from one build's end to the next one's first block (the three
-// kernels hide theirs behind programmatic dependent launch); and blocks sized for residency
-// (2 per SM) rather than for the scan alone (3).
+// What it saves against the three kernels: their drains and ramps, and the second pixel read of
+// stashed tiles. What it costs (H100, 1080p, from per-block %globaltimer stamps): each grid
+// barrier about 1.2-1.4 us after the last block arrives, during which no memory traffic flows,
+// and blocks sized for residency (2 per SM) rather than for the scan alone (3). A cooperative
+// launch itself costs no more than a normal one (results/sat/session11/launch_gap.cu).
 #pragma once
 
 #include <cooperative_groups.h>
