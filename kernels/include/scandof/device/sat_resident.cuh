@@ -126,19 +126,7 @@ __global__ void __launch_bounds__(kResidentThreads, kResidentBlocksPerSm)
         s_stash[(k * kRowsPerWarp + r) * kResidentThreads + tid] =
             make_uint4(px[r][0], px[r][1], px[r][2], px[r][3]);
     }
-    tile_sums(
-        px, channels,
-        [&](int yl, int c, uint32_t s) {
-          const int y = by * kTileH + yl;
-          if (y < height) a.rt[(static_cast<std::size_t>(bx) * height + y) * channels + c] = s;
-        },
-        [&](int xl, int c, uint32_t s) {
-          const int x = bx * kTileW + xl;
-          if (x < width) a.ct[(static_cast<std::size_t>(by) * width + x) * channels + c] = s;
-        },
-        [&](int c, uint32_t s) {
-          a.st[(static_cast<std::size_t>(by) * tiles_x + bx) * channels + c] = s;
-        });
+    tile_sums_to_arrays(px, bx, by, width, height, channels, tiles_x, a.rt, a.ct, a.st);
     __syncthreads();  // tile_sums' shared partials are rewritten by the next tile
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r)

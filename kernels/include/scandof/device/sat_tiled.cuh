@@ -211,15 +211,13 @@ __device__ __forceinline__ void tile_sums(const uint32_t (&px)[kRowsPerWarp][4],
   }
 }
 
-template <class Pixels, bool VEC>
-__global__ void __launch_bounds__(32 * kTileWarps)
-    tile_reduce_kernel(Pixels pixels, int width, int height, int channels,
-                       uint32_t* __restrict__ rt, uint32_t* __restrict__ ct,
-                       uint32_t* __restrict__ st) {
-  allow_dependents();  // the small scans may launch and wait
-  const int bx = blockIdx.x, by = blockIdx.y;
-  uint32_t px[kRowsPerWarp][4];
-  load_tile<Pixels, VEC>(pixels, bx, by, width, height, px);
+// tile_sums of tile (bx, by) into the arrays the small scans read: Rt [tiles_x][height][C],
+// Ct [tiles_y][width][C], St [tiles_y][tiles_x][C] (rows and columns outside the image skipped).
+__device__ __forceinline__ void tile_sums_to_arrays(const uint32_t (&px)[kRowsPerWarp][4], int bx,
+                                                    int by, int width, int height, int channels,
+                                                    int tiles_x, uint32_t* __restrict__ rt,
+                                                    uint32_t* __restrict__ ct,
+                                                    uint32_t* __restrict__ st) {
   tile_sums(
       px, channels,
       [&](int yl, int c, uint32_t s) {
@@ -231,29 +229,20 @@ __global__ void __launch_bounds__(32 * kTileWarps)
         if (x < width) ct[(static_cast<std::size_t>(by) * width + x) * channels + c] = s;
       },
       [&](int c, uint32_t s) {
-        st[(static_cast<std::size_t>(by) * gridDim.x + bx) * channels + c] = s;
+        st[(static_cast<std::size_t>(by) * tiles_x + bx) * channels + c] = s;
       });
 }
 
-// In place: p[k * stride] = sum of p[j * stride] for j < k, k < n. The loads of a chunk are issued
-// before any of its stores: one L2 round trip per kChunk elements instead of one per element (the
-// store to p[k] would otherwise keep the compiler from hoisting the load of p[k + 1] above it).
-// At 1080p a column of tile sums is 34 long; at 4K, 68.
-__device__ __forceinline__ void exclusive_scan_strided(uint32_t* p, std::size_t stride, int n) {
-  constexpr int kChunk = 16;
-  uint32_t run = 0;
-  for (int k0 = 0; k0 < n; k0 += kChunk) {
-    uint32_t v[kChunk];
-#pragma unroll
-    for (int j = 0; j < kChunk; ++j)
-      if (k0 + j < n) v[j] = p[static_cast<std::size_t>(k0 + j) * stride];
-#pragma unroll
-    for (int j = 0; j < kChunk; ++j)
-      if (k0 + j < n) {
-        p[static_cast<std::size_t>(k0 + j) * stride] = run;
-        run += v[j];
-      }
-  }
+template <class Pixels, bool VEC>
+__global__ void __launch_bounds__(32 * kTileWarps)
+    tile_reduce_kernel(Pixels pixels, int width, int height, int channels,
+                       uint32_t* __restrict__ rt, uint32_t* __restrict__ ct,
+                       uint32_t* __restrict__ st) {
+  allow_dependents();  // the small scans may launch and wait
+  const int bx = blockIdx.x, by = blockIdx.y;
+  uint32_t px[kRowsPerWarp][4];
+  load_tile<Pixels, VEC>(pixels, bx, by, width, height, px);
+  tile_sums_to_arrays(px, bx, by, width, height, channels, static_cast<int>(gridDim.x), rt, ct, st);
 }
 
 // In place: exclusive scan of the n elements p[0], p[stride], ... by the 4 threads of a quad
@@ -448,10 +437,7 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
     for (int i = 0; i < 4; ++i) {
       b[i] = 0;
 #pragma unroll
-      for (int r = 0; r < kRowsPerWarp; ++r) {
-        const uint32_t w = pr[r][c & 1][i];
-        b[i] += c < 2 ? (w & 0xFFFFu) : (w >> 16);
-      }
+      for (int r = 0; r < kRowsPerWarp; ++r) b[i] += pair_channel(pr[r][0][i], pr[r][1][i], c);
     }
     *reinterpret_cast<uint4*>(&bottoms[c][warp][lane * 4]) = make_uint4(b[0], b[1], b[2], b[3]);
   }
@@ -477,10 +463,7 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r) {
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const uint32_t w = pr[r][c & 1][i];
-        v[r][i] = c < 2 ? (w & 0xFFFFu) : (w >> 16);
-      }
+      for (int i = 0; i < 4; ++i) v[r][i] = pair_channel(pr[r][0][i], pr[r][1][i], c);
       if (r > 0) {
 #pragma unroll
         for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
