@@ -23,6 +23,11 @@ struct PitchedPixels {
     return __ldg(reinterpret_cast<const uint4*>(base + static_cast<std::size_t>(y) * pitch +
                                                 static_cast<std::size_t>(x) * 4u));
   }
+  // The same, for pixels read for the last time (evict-first: ld.global.cs).
+  __device__ __forceinline__ uint4 quad_last(int x, int y) const {
+    return __ldcs(reinterpret_cast<const uint4*>(base + static_cast<std::size_t>(y) * pitch +
+                                                 static_cast<std::size_t>(x) * 4u));
+  }
 };
 
 // Texture over a cudaArray of uchar4, read as elements with unnormalized coordinates; +0.5 hits
@@ -43,6 +48,9 @@ struct TexturePixels {
     q.z = pack(p[2]);
     q.w = pack(p[3]);
     return q;
+  }
+  __device__ __forceinline__ uint4 quad_last(int x, int y) const {
+    return quad(x, y);
   }
   __device__ __forceinline__ static uint32_t pack(uchar4 p) {
     return uint32_t(p.x) | (uint32_t(p.y) << 8) | (uint32_t(p.z) << 16) | (uint32_t(p.w) << 24);
