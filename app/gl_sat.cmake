@@ -17,6 +17,7 @@ target_compile_options(scandof_glsat PRIVATE -Wall -Wextra)
 
 add_executable(glsatbench ${PROJECT_SOURCE_DIR}/bench/glsatbench.cpp)
 target_link_libraries(glsatbench PRIVATE scandof_glsat CLI11::CLI11 nlohmann_json::nlohmann_json)
+target_include_directories(glsatbench PRIVATE ${PROJECT_SOURCE_DIR}/bench)  # rotation.hpp
 target_compile_options(glsatbench PRIVATE -Wall -Wextra)
 # Beside the other benchmarks (scripts/gpu/pack.sh looks there); shaders default to the copy
 # next to the executable, then to the source tree.

@@ -230,13 +230,16 @@ GlTexture GlSatBuilder::bind_pixels(GLuint tex, bool gather, std::vector<std::st
   return GlTexture(view);
 }
 
-void GlSatBuilder::write_floor(GLuint tex, int width, int height) {
+void GlSatBuilder::write_floor(GLuint tex, int width, int height, GLuint out) {
   check_input(tex, width, height);
-  ensure_output(width, height);
+  if (out == 0) {
+    ensure_output(width, height);
+    out = out_.get();
+  }
   std::vector<std::string> defs;
   if (support_.fused_subgroup) defs.push_back("FUSED_SUBGROUP");
   bind_pixels(tex, false, defs);  // image loads: no view to keep
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out_.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
   use_program(program("sat_floor.comp", defs), width, height);
   dispatch(static_cast<GLuint>(ceil_div(width, kTileW)),
            static_cast<GLuint>(ceil_div(height, kTileH)));

@@ -119,8 +119,9 @@ class GlSatBuilder {
                   scandof::SatFormat format, GLuint out_buffer, bool timed = false);
 
   // The floor glsatbench puts beside the fused path: every pixel loaded once and its 16-byte
-  // word, unscanned, stored once into output(), both coalesced (sat_floor.comp).
-  void write_floor(GLuint rgba8_texture, int width, int height);
+  // word, unscanned, stored once into output() (or out_buffer, as build_into), both coalesced
+  // (sat_floor.comp).
+  void write_floor(GLuint rgba8_texture, int width, int height, GLuint out_buffer = 0);
 
   GLuint output() const { return out_.get(); }
   void set_tuning(const GlSatTuning& t) { tuning_ = t; }

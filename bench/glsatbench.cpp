@@ -29,6 +29,7 @@
 #include "context.hpp"
 #include "gl_sat_builder.hpp"
 #include "gl_util.hpp"
+#include "rotation.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/util/sizes.hpp"
 #include "scandof/util/file_io.hpp"
@@ -122,6 +123,11 @@ int main(int argc, char** argv) {
   app.add_option("--formats", formats_s, "u32, f32 or u32,f32 (the default)");
   app.add_option("--shaders", shaders, "shader folder (default: next to the binary, then source)");
   app.add_flag("--no-verify", no_verify, "skip the CPU reference check");
+  int l2_mb = 50;
+  app.add_option("--l2-mb", l2_mb,
+                 "last-level cache the inputs and tables rotate past, in MB (GL cannot query it; "
+                 "50 is the H100's L2)")
+      ->check(CLI::Range(0, 4096));
   bool no_gather = false;
   app.add_flag("--no-gather", no_gather,
                "fused rows load pixels by image loads, one per pixel, instead of textureGather "
@@ -194,10 +200,33 @@ int main(int argc, char** argv) {
         for (std::size_t k = 0; k < 8 && i + k < rgba.size(); ++k)
           rgba[i + k] = static_cast<std::uint8_t>(r >> (8 * k));
       }
-      demo::GlTexture tex = demo::make_texture(GL_TEXTURE_2D);
-      glTextureStorage2D(tex.get(), 1, GL_RGBA8, z.w, z.h);
+      // Timed builds rotate through `sets` textures and tables (the same pixels in each), so that
+      // no build reads its pixels or writes its table through an L2 a recent build left warm; as
+      // satbench does on the CUDA side.
+      const std::size_t table_bytes = GlSatBuilder::table_bytes(z.w, z.h);
+      const std::size_t sets = std::min<std::size_t>(
+          scandof::bench::rotation_sets(rgba.size() + table_bytes, static_cast<std::size_t>(l2_mb)
+                                                                       << 20),
+          32);
+      std::vector<demo::GlTexture> texs;
+      std::vector<demo::GlBuffer> tables;
       glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-      glTextureSubImage2D(tex.get(), 0, 0, 0, z.w, z.h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+      for (std::size_t k = 0; k < sets; ++k) {
+        texs.push_back(demo::make_texture(GL_TEXTURE_2D));
+        glTextureStorage2D(texs.back().get(), 1, GL_RGBA8, z.w, z.h);
+        glTextureSubImage2D(texs.back().get(), 0, 0, 0, z.w, z.h, GL_RGBA, GL_UNSIGNED_BYTE,
+                            rgba.data());
+        tables.push_back(demo::make_buffer());
+        glNamedBufferStorage(tables.back().get(), static_cast<GLsizeiptr>(table_bytes), nullptr, 0);
+      }
+      auto build = [&](int i, GlSatVariant v, SatFormat f, bool timed) {
+        const std::size_t k = static_cast<std::size_t>(i) % sets;
+        builder.build_into(texs[k].get(), z.w, z.h, v, f, tables[k].get(), timed);
+      };
+      auto floor = [&](int i) {
+        const std::size_t k = static_cast<std::size_t>(i) % sets;
+        builder.write_floor(texs[k].get(), z.w, z.h, tables[k].get());
+      };
       for (SatFormat f : formats)
         for (int vi = 0; vi < demo::kNumGlSatVariants + 3; ++vi) {
           // The last rows: the fused path's alternatives (GlSatTuning), for comparison:
@@ -216,22 +245,21 @@ int main(int argc, char** argv) {
           std::string check = "skip";
           if (!no_verify) {
             const std::uint32_t poison = 0xDEADBEEFu;
-            builder.build(tex.get(), z.w, z.h, v, f);  // allocates the output
-            glClearNamedBufferData(builder.output(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
+            glClearNamedBufferData(tables[0].get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
                                    &poison);
-            builder.build(tex.get(), z.w, z.h, v, f);
-            const std::size_t bad = verify(rgba, z.w, z.h, v, f, builder.output());
+            build(0, v, f, false);
+            const std::size_t bad = verify(rgba, z.w, z.h, v, f, tables[0].get());
             total_bad += bad;
             check = bad ? std::to_string(bad) + " bad" : "exact";
             if (bad == 0 && f == SatFormat::F32) check = "ok";
           }
-          for (int i = 0; i < warmup; ++i) builder.build(tex.get(), z.w, z.h, v, f, true);
+          for (int i = 0; i < warmup; ++i) build(i, v, f, true);
           glFinish();
           std::vector<double> single, rows, cols, aux;
           QueryPair qp;
           for (int i = 0; i < reps; ++i) {
             glQueryCounter(qp.a.get(), GL_TIMESTAMP);
-            builder.build(tex.get(), z.w, z.h, v, f, true);
+            build(i, v, f, true);
             glQueryCounter(qp.b.get(), GL_TIMESTAMP);
             single.push_back(elapsed_ms(qp.a.get(), qp.b.get()));
             const auto st = builder.stage_times();
@@ -242,7 +270,7 @@ int main(int argc, char** argv) {
             }
           }
           glQueryCounter(qp.a.get(), GL_TIMESTAMP);
-          for (int i = 0; i < reps; ++i) builder.build(tex.get(), z.w, z.h, v, f, false);
+          for (int i = 0; i < reps; ++i) build(i, v, f, false);
           glQueryCounter(qp.b.get(), GL_TIMESTAMP);
           const double stream = elapsed_ms(qp.a.get(), qp.b.get()) / reps;
           const double med = scandof::util::median(single);
@@ -255,18 +283,18 @@ int main(int argc, char** argv) {
       // The floor under the fused path: the same bytes loaded and stored, coalesced, with no
       // scan between (one format: the stores are the same 16-byte words).
       {
-        for (int i = 0; i < warmup; ++i) builder.write_floor(tex.get(), z.w, z.h);
+        for (int i = 0; i < warmup; ++i) floor(i);
         glFinish();
         std::vector<double> single;
         QueryPair qp;
         for (int i = 0; i < reps; ++i) {
           glQueryCounter(qp.a.get(), GL_TIMESTAMP);
-          builder.write_floor(tex.get(), z.w, z.h);
+          floor(i);
           glQueryCounter(qp.b.get(), GL_TIMESTAMP);
           single.push_back(elapsed_ms(qp.a.get(), qp.b.get()));
         }
         glQueryCounter(qp.a.get(), GL_TIMESTAMP);
-        for (int i = 0; i < reps; ++i) builder.write_floor(tex.get(), z.w, z.h);
+        for (int i = 0; i < reps; ++i) floor(i);
         glQueryCounter(qp.b.get(), GL_TIMESTAMP);
         emit(z, "-", "floor (copy)", scandof::util::median(single),
              scandof::util::percentile(single, 0.1), scandof::util::percentile(single, 0.9),
