@@ -2,9 +2,10 @@
 // (the GL half of the chapter's CUDA-vs-OpenGL comparison; satbench gives the CUDA half).
 //
 //   glsatbench [--out DIR] [--sizes 512x512,1024x1024,1920x1080,3840x2160] [--reps 200]
-//              [--warmup 20] [--formats u32,f32] [--shaders DIR] [--no-verify]
+//              [--warmup 20] [--formats u32,f32] [--shaders DIR] [--no-verify] [--l2-mb 50]
 //
-// Per (size, format, variant), on a fresh random RGBA8 texture, after --warmup builds:
+// Per (size, format, variant), on fresh random RGBA8 textures, after --warmup builds (every build
+// takes the next of several texture/table sets unless one build moves twice --l2-mb):
 //   single: --reps builds, each bracketed by GL timestamps with a glFinish between (median, p10,
 //           p90): one build's GPU time, as a frame pays it;
 //   stream: --reps builds back to back between two timestamps (mean): what overlap allows;

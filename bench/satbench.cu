@@ -7,8 +7,9 @@
 // Two timings per configuration, both medians of CUDA-event times after warm-up:
 //   stages: build(timed=true) one at a time, stage events inside (a synchronize between builds);
 //   total:  the untimed build enqueued back to back (what a frame loop pays), bracketed by events.
-// Input images and output tables rotate over several sets when one set fits in L2, so no stage is
-// timed from a cache the previous repetition warmed.
+// Input images and output tables rotate over several sets unless one build moves twice the L2
+// (bench/rotation.hpp), so no stage is timed from a cache the previous repetition warmed; the
+// memcpy floors rotate the same way.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -252,7 +253,8 @@ int main(int argc, char** argv) try {
      << "RGB8 image (RGBA8 in memory) -> 3 summed-area tables. Times in ms, medians of CUDA-event "
         "times after warm-up. Stage columns come from builds with stage events (`timed`), "
         "`total` from untimed builds enqueued back to back; inputs and outputs rotate through "
-        "several sets when a set fits in L2. `paper` = de-interleave, row scans, transpose, row "
+        "several sets unless one build moves twice the L2 (the memcpy floors too). `paper` = "
+        "de-interleave, row scans, transpose, row "
         "scans, transpose back, with the named block scan on the rows; `fused-two-pass` = row "
         "scans straight from the pixels, then an in-place column scan; `fused` = reduce-then-scan "
         "over 128x32 tiles (pixels read twice, table written once); `fused-one-pass` = the same "
