@@ -12,6 +12,7 @@
 
 #include "app.hpp"
 #include "camera_input.hpp"
+#include "sat_stage.hpp"
 #include "ui_dof.hpp"
 
 namespace demo {
@@ -450,9 +451,12 @@ void overlay(App& app, const UiInfo& info) {
   const FrameTimes& t = app.last();
   const float bw = ImGui::GetContentRegionAvail().x;
   if (cuda) {
-    const char* what = s.method == scandof::SatMethod::Paper ? scandof::to_string(s.variant)
-                                                             : scandof::to_string(s.method);
-    ImGui::Text("%s %.3f ms (%s)", kSatBuild, t.sat.build_ms, what);
+    // On the GL backend the name of what actually ran: several library methods share a GL variant.
+    const std::string what = app.sat->using_gl() ? "GL " + std::string(to_string(gl_variant_of(s)))
+                             : s.method == scandof::SatMethod::Paper
+                                 ? std::string(scandof::to_string(s.variant))
+                                 : std::string(scandof::to_string(s.method));
+    ImGui::Text("%s %.3f ms (%s)", kSatBuild, t.sat.build_ms, what.c_str());
     ImGui::TextDisabled("de-int %.3f rows %.3f tr %.3f", t.sat.deinterleave_ms, t.sat.row_scan_ms,
                         t.sat.transpose_ms);
     ImGui::TextDisabled("cols %.3f back %.3f", t.sat.column_scan_ms, t.sat.transpose_back_ms);
@@ -464,13 +468,26 @@ void overlay(App& app, const UiInfo& info) {
       for (const auto& e : info.live->entries) bars.emplace_back(e.name, e.median_ms);
       source = "live";
     } else if (!app.comparison().empty()) {
+      const bool gl = app.sat->using_gl();
       for (const auto& v : app.comparison()) {
         const bool paper = v.method == scandof::SatMethod::Paper;
-        if ((paper && (v.variant == scandof::ScanAlgorithm::Naive ||
-                       v.variant == scandof::ScanAlgorithm::WorkEfficient ||
-                       (v.variant == s.variant && s.method == scandof::SatMethod::Paper))) ||
-            v.method == scandof::SatMethod::Fused)
+        if (gl) {
+          // GL rows are GL variants (the library's optimized, single-pass and CUB scans and every
+          // fused method run as "GL fused"): naive, work-efficient, the current one, fused.
+          Settings vs = s;
+          vs.variant = v.variant;
+          vs.method = v.method;
+          const GlSatVariant g = gl_variant_of(vs);
+          if (g == GlSatVariant::Naive || g == GlSatVariant::WorkEfficient ||
+              g == gl_variant_of(s) || g == GlSatVariant::Fused)
+            bars.emplace_back(g == GlSatVariant::Fused ? "GL fused (fastest)" : v.name,
+                              v.median.build_ms);
+        } else if ((paper && (v.variant == scandof::ScanAlgorithm::Naive ||
+                              v.variant == scandof::ScanAlgorithm::WorkEfficient ||
+                              (v.variant == s.variant && s.method == scandof::SatMethod::Paper))) ||
+                   v.method == scandof::SatMethod::Fused) {
           bars.emplace_back(paper ? v.name : "fused (fastest)", v.median.build_ms);
+        }
       }
       source = "comparison";
     }
