@@ -6,7 +6,7 @@
 //
 // The measuring rule is the project's (scandof/util/event_timer.hpp): CUDA events on one stream
 // after warm-up, medians over many repetitions. This header adds what only benchmarks need: inputs
-// rotated over several buffer sets while one set fits in L2, cudaMemcpy D2D and CUB as baselines in
+// rotated over several buffer sets (rotation.hpp), cudaMemcpy D2D and CUB as baselines in
 // the same run, bytes counted as read plus written, a device-side comparison against the baseline's
 // output, and the reports (console table, CSV, JSON through nlohmann-json, command lines through
 // CLI11).

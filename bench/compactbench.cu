@@ -94,7 +94,7 @@ void run_type(const char* tname, const Options& o, const bench::DeviceInfo& dev,
   if (algos.empty()) algos = all_compact_algorithms();
   const ScanAlgorithm paper_scan = parse_scan_algorithm(o.paper_scan);
   const std::size_t max_n = std::size_t(1) << o.max_log;
-  // Buffer sets: rotate while one set (in + out) fits in L2, total ~2 x L2.
+  // Buffer sets: rotate unless one set (in + out) moves 2 x L2 (rotation.hpp), total ~2 x L2.
   const std::size_t max_sets =
       bench::rotation_sets(2 * (std::size_t(1) << o.min_log) * sizeof(T), dev.l2_bytes);
   std::vector<DeviceBuffer<T>> ins, outs;

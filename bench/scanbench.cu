@@ -9,7 +9,7 @@
 // before any timing). Each (variant, n) is first checked against the CPU reference for every
 // element (output poisoned first), then timed: CUDA events around each call after warm-up, the
 // median of at least --reps calls (more when calls are short, so each point lasts >= --min-ms),
-// inputs and outputs rotated over several buffer sets while one set fits in L2. Rates count
+// inputs and outputs rotated over several buffer sets unless one set moves 2 x L2. Rates count
 // 2 * n * sizeof(T) bytes (read + write), the traffic of an ideal scan and of a copy of n elements.
 //
 // Exit status: 0 all checks passed (also 0, with the message "no CUDA device: scanbench needs a
@@ -594,7 +594,7 @@ void write_outputs(const Context& ctx, const std::string& status) {
     cfg["bytes_counted"] = "2 * n * sizeof(T): read + write";
     cfg["rotation"] =
         "buffer sets rotated until 2 x L2 of traffic separates two uses of one set; 1 set once a "
-        "set exceeds L2";
+        "set moves 2 x L2";
     sb::Json rows = sb::Json::array();
     for (const Row& r : ctx.rows) rows.push_back(row_json(r));
 
