@@ -22,7 +22,9 @@ done
 "$bundle" "$out/rt" "${bins[@]}"
 # glvnd's EGL/GL front ends: bundle-runtime.sh leaves them to the target, which lacks them.
 for lib in libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0; do
-  p=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
+  # awk reads to the end: an early exit would let ldconfig die of SIGPIPE, which pipefail and
+  # set -e turned into a silent abort of the whole pack, now and then.
+  p=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ && !found {print $NF; found = 1}')
   [[ -n $p ]] && cp -L "$p" "$out/rt/lib/$lib"
 done
 for b in "${bins[@]}"; do gzip -c "$b" > "$out/$(basename "$b").gz"; done
