@@ -200,11 +200,13 @@ int main(int argc, char** argv) try {
         r.method = std::string(to_string(method)) + (il ? " interleaved" : "");
         r.algo = method != SatMethod::Paper ? "-" : to_string(algo);
         const int table_px = il ? 16 : 12;
-        r.bytes = method == SatMethod::Paper           ? paper_bytes(px)
-                  : method == SatMethod::FusedTwoPass  ? two_pass_bytes(px)
-                  : method == SatMethod::FusedOnePass  ? one_pass_bytes(px, table_px)
-                  : method == SatMethod::FusedResident ? one_pass_bytes(px, table_px)
-                                                       : tiled_bytes(px, table_px);
+        // The resident method reads the pixels once, as the one-pass kernel does.
+        const bool one_read =
+            method == SatMethod::FusedOnePass || method == SatMethod::FusedResident;
+        r.bytes = method == SatMethod::Paper          ? paper_bytes(px)
+                  : method == SatMethod::FusedTwoPass ? two_pass_bytes(px)
+                  : one_read                          ? one_pass_bytes(px, table_px)
+                                                      : tiled_bytes(px, table_px);
         auto build = [&](std::size_t k, bool timed) {
           builder.build(input(k), outs[k].get(), format, method, algo, stream, timed, 3, layout);
         };

@@ -622,7 +622,10 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
         const int L = wbase + j * 32 + lane;
         if (kFull || L < valid) {
           kout[start + static_cast<Off>(L)] = k[j];
-          if (kHasValues) vout[start + static_cast<Off>(L)] = vin[base + L];
+          // kValuesFirst: the values are in registers already.
+          if (kHasValues)
+            vout[start + static_cast<Off>(L)] =
+                kValuesFirst ? v[kHasValues ? j : 0] : vin[base + L];
         }
       }
       return;
