@@ -1,11 +1,11 @@
 // Device-wide LSD radix sort with 8-bit digits. Default (Knobs::onesweep): one histogram kernel for
 // all digits, then one kernel per digit that ranks a tile and finds its digit offsets by decoupled
 // look-back (below, "onesweep"); n <= one tile runs every pass in one block. Read + write of the
-// keys per digit. On the H100 at 2^24-2^28 (results/sort/README.md, runs 16-17): uint32
-// 1.06-1.15x cub::DeviceRadixSort, int32/float 0.91-1.07x, pairs 0.93-1.00x; what got it there
-// (session 10):
-// a digit match of half the instructions, early digit counts, batched look-back loads, tiles of
-// 6144-8192 keys, a bounds-free copy for whole tiles, single-digit tiles skipping the ranking.
+// keys per digit. On the H100 at 2^24-2^28 (results/sort/README.md, run 20): uint32 1.10-1.19x
+// cub::DeviceRadixSort, int32/float 0.92-1.09x, pairs 0.91-0.96x, skewed keys 0.92-1.33x. What
+// got it there (sessions 10 and 13): a digit match of half the instructions, early digit counts,
+// batched look-back loads, tiles of 6144-8192 keys, a bounds-free copy for whole tiles,
+// single-digit tiles skipping the ranking, a padded staging tile (sorted keys' bank conflicts).
 // The three-kernel path stays as a knob (about 3x slower):
 //
 // The classic three kernels per digit:
@@ -217,9 +217,20 @@ __device__ __forceinline__ T block_exclusive_256(T x, T* warp_sum) {
   return block::exclusive_sum<kThreads>(x, warp_sum);
 }
 
+// A tile staged in digit order, with one padding item after every 32. Without it a warp whose
+// lanes store keys 32 tile positions apart hits one bank 32 times: that is every row of sorted
+// (or iota) keys, where each of the 256 digits holds exactly 32 of a tile's 8192 keys and lane
+// l's key belongs to the digit after lane l-1's. On the H100 that cost pairs of sorted keys 32.6M
+// bank conflicts per pass at 2^24 (against 2.8M for uniform keys) and 0.74x CUB. The padding
+// costs 1/32 of the staging memory and an add per access; reads of 32 consecutive items stay
+// conflict-free.
 template <class T, int N>
-struct alignas(16) SmemArray {
-  T v[N];
+struct alignas(16) StagedTile {
+  T v[N + N / 32];
+  template <class I>
+  __device__ __forceinline__ T& operator[](I i) {
+    return v[i + (i >> 5)];
+  }
 };
 
 // Warp-striped tile load: warp w owns items [w*32*kItems, (w+1)*32*kItems), row j of it is 32
@@ -249,8 +260,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   __shared__ unsigned tile_start[kRadix];
   __shared__ unsigned run_off[kRadix];
   __shared__ unsigned warp_sum[kWarps];
-  __shared__ SmemArray<K, kTile> kst;
-  __shared__ SmemArray<V, kHasValues ? kTile : 1> vst;
+  __shared__ StagedTile<K, kTile> kst;
+  __shared__ StagedTile<V, kHasValues ? kTile : 1> vst;
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const unsigned lt = (1u << lane) - 1u;
   run_off[t] = hist[static_cast<std::size_t>(t) * blocks + blockIdx.x];
@@ -298,17 +309,17 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
       if (dp[j] != 0xffffffffu) {
         const unsigned d = dp[j] >> 16;
         const unsigned local = tile_start[d] + wh[warp][d] + (dp[j] & 0xffffu);
-        kst.v[local] = k[j];
-        if (kHasValues) vst.v[kHasValues ? local : 0] = v[kHasValues ? j : 0];
+        kst[local] = k[j];
+        if (kHasValues) vst[kHasValues ? local : 0] = v[kHasValues ? j : 0];
       }
     }
     __syncthreads();
     for (int i = t; i < valid; i += kThreads) {
-      const K key = kst.v[i];
+      const K key = kst[i];
       const unsigned d = digit_of(key, shift, mask);
       const unsigned dst = run_off[d] + (static_cast<unsigned>(i) - tile_start[d]);
       kout[dst] = key;
-      if (kHasValues) vout[dst] = vst.v[kHasValues ? i : 0];
+      if (kHasValues) vout[dst] = vst[kHasValues ? i : 0];
     }
     __syncthreads();
     run_off[t] += count;
@@ -350,8 +361,8 @@ struct TileSmem {
   Off scan_sum[kWarps];  // second block scan (digit totals) without racing warp_sum
   unsigned tile_id;
   unsigned first_digit;  // digit of the tile's first key (count_digits_early)
-  SmemArray<K, kTileKeys> kst;
-  SmemArray<V, kHasValues ? kTileKeys : 1> vst;
+  StagedTile<K, kTileKeys> kst;
+  StagedTile<V, kHasValues ? kTileKeys : 1> vst;
 };
 
 // How a warp ranks a row of 32 keys among its earlier keys of the same digit (Knobs::rank):
@@ -477,9 +488,9 @@ __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off, kT
         const unsigned d = digit_of(k[j], shift, mask);
         local += s.tile_start[d] + s.wh[warp][d];
       }
-      if (kStage != StageValues) s.kst.v[local] = k[j];
+      if (kStage != StageValues) s.kst[local] = k[j];
       if (kHasValues && kStage != StageKeys)
-        s.vst.v[kHasValues ? local : 0] = v[kHasValues ? j : 0];
+        s.vst[kHasValues ? local : 0] = v[kHasValues ? j : 0];
     }
   }
 }
@@ -653,10 +664,10 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   for (int j = 0; j < kItems; ++j) {
     const int i = j * kThreads + t;
     if (kFull || i < valid) {
-      const K key = s.kst.v[i];
+      const K key = s.kst[i];
       const Off dst = s.run_off[digit_of(key, shift, mask)] + static_cast<Off>(i);
       kout[dst] = key;
-      if (kHasValues) vout[dst] = s.vst.v[kHasValues ? i : 0];
+      if (kHasValues) vout[dst] = s.vst[kHasValues ? i : 0];
     }
   }
 }
@@ -714,8 +725,8 @@ __global__ void __launch_bounds__(kThreads)
       for (int j = 0; j < kItems; ++j) {
         const int L = wbase + j * 32 + lane;
         if (L < n) {
-          k[j] = s.kst.v[L];
-          if (kHasValues) v[kHasValues ? j : 0] = s.vst.v[kHasValues ? L : 0];
+          k[j] = s.kst[L];
+          if (kHasValues) v[kHasValues ? j : 0] = s.vst[kHasValues ? L : 0];
         }
       }
     }
@@ -724,8 +735,8 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
   }
   for (int i = t; i < n; i += kThreads) {
-    kout[i] = s.kst.v[i];
-    if (kHasValues) vout[i] = s.vst.v[kHasValues ? i : 0];
+    kout[i] = s.kst[i];
+    if (kHasValues) vout[i] = s.vst[kHasValues ? i : 0];
   }
 }
 
