@@ -489,8 +489,7 @@ __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off, kT
         local += s.tile_start[d] + s.wh[warp][d];
       }
       if (kStage != StageValues) s.kst[local] = k[j];
-      if (kHasValues && kStage != StageKeys)
-        s.vst[kHasValues ? local : 0] = v[kHasValues ? j : 0];
+      if (kHasValues && kStage != StageKeys) s.vst[kHasValues ? local : 0] = v[kHasValues ? j : 0];
     }
   }
 }
