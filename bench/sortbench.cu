@@ -1,15 +1,15 @@
 // sortbench: the library's radix sorts against cub::DeviceRadixSort in one run.
 //
-//   sortbench [--min-log 10] [--max-log 28] [--keys uint32,int32,float,uint64,pairs]
+//   sortbench [--min-log 10] [--max-log 28] [--keys uint32,int32,float,uint64,pairs,pairs64]
 //             [--dists uniform,equal,few,sorted] [--split-max-log 24] [--csv FILE] [--json FILE]
 //             [--quick]
 //
 // Implementations: "lsd" (8-bit digits, upsweep / scan / downsweep), "split" (the chapter's 1 bit
 // per pass split + bitonic merge; keys only, up to --split-max-log because its merge costs
 // O(log^2 n) passes), cub::DeviceRadixSort::SortKeys / SortPairs. "pairs" means uint32 keys with
-// uint32 values. Every output is compared with CUB's (exact); a mismatch makes the exit code 1.
-// Gkeys/s = n / time; GB/s counts the minimum traffic of one sort, n keys (+ values) read and
-// written once.
+// uint32 values, "pairs64" uint64 keys with uint32 values. Every output is compared with CUB's
+// (exact); a mismatch makes the exit code 1. Gkeys/s = n / time; GB/s counts the minimum traffic of
+// one sort, n keys (+ values) read and written once.
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cstdio>
@@ -335,7 +335,8 @@ int run(int argc, char** argv) {
       "sortbench: the library's radix sorts against cub::DeviceRadixSort in one run. "
       "Implementations: lsd (8-bit digits), split (the chapter's 1 bit per pass split + bitonic "
       "merge; keys only, up to --split-max-log), cub::DeviceRadixSort::SortKeys / SortPairs. "
-      "\"pairs\" means uint32 keys with uint32 values. Every output is compared with CUB's "
+      "\"pairs\" means uint32 keys with uint32 values, \"pairs64\" uint64 keys with uint32 "
+      "values. Every output is compared with CUB's "
       "(exact); a mismatch makes the exit code 1.",
       "sortbench");
   app.option_defaults()->always_capture_default();
@@ -345,7 +346,7 @@ int run(int argc, char** argv) {
                  "largest n = 2^K for the split sort (its merge costs O(log^2 n) passes)")
       ->check(CLI::Range(0, 30));
   bench::add_list(app, "--keys", o.keys, "key types, comma-separated",
-                  CLI::IsMember({"uint32", "int32", "float", "uint64", "pairs"}));
+                  CLI::IsMember({"uint32", "int32", "float", "uint64", "pairs", "pairs64"}));
   bench::add_list(app, "--dists", o.dists, "key distributions, comma-separated",
                   CLI::IsMember({"uniform", "equal", "few", "sorted"}));
   if (const auto rc = bench::parse_command_line(app, argc, argv)) return *rc;
@@ -366,6 +367,8 @@ int run(int argc, char** argv) {
       run_keys<std::uint64_t, false>(k, o, dev, stream, rows, all_ok);
     else if (k == "pairs")
       run_keys<std::uint32_t, true>(k, o, dev, stream, rows, all_ok);
+    else if (k == "pairs64")
+      run_keys<std::uint64_t, true>(k, o, dev, stream, rows, all_ok);
   }
 
   bench::Report report(

@@ -1,8 +1,8 @@
 // Device-wide LSD radix sort with 8-bit digits. Default (Knobs::onesweep): one histogram kernel for
 // all digits, then one kernel per digit that ranks a tile and finds its digit offsets by decoupled
 // look-back (below, "onesweep"); n <= one tile runs every pass in one block. Read + write of the
-// keys per digit. On the H100 at 2^24-2^28 (results/sort/README.md, run 21): uint32 1.06-1.17x
-// cub::DeviceRadixSort, int32/float 0.91-1.09x, pairs 0.88-0.96x, uint64 0.92-1.04x, skewed keys
+// keys per digit. On the H100 at 2^24-2^28 (results/sort/README.md, runs 21-22): uint32 1.06-1.17x
+// cub::DeviceRadixSort, int32/float 0.91-1.09x, pairs 0.85-0.97x, uint64 0.90-1.04x, skewed keys
 // 0.92-1.33x. What got it there (sessions 10 and 13): a digit match of half the instructions,
 // early digit counts, batched look-back loads, tiles of 4096-8192 keys, a bounds-free copy for
 // whole tiles, single-digit tiles skipping the ranking, a padded staging tile (sorted keys' bank
@@ -552,26 +552,25 @@ constexpr int kLookbackBatch = 4;
 
 // The onesweep kernel's tile. 4-byte keys: 24 keys per thread (tiles of 6144) at 3 blocks per SM
 // (80 registers): 4-5% faster than 16 keys at 4 blocks per SM on the H100 at 2^24-2^28 (fewer
-// tiles: fewer look-back walks and digit-run boundaries per key). Pairs of 4-byte keys: below.
-// 8-byte keys: below.
+// tiles: fewer look-back walks and digit-run boundaries per key). Pairs and 8-byte keys: below.
 template <class K, bool kHasValues>
 struct OnesweepTuning {
   static constexpr bool kWide = sizeof(K) == 4;
-  // Pairs of 4-byte keys: values loaded with the keys, registers for both through the ranking,
-  // so 2 blocks per SM (128 registers), and 32 per thread (tiles of 8192, CUB's size): 9.46 ms at
-  // 2^28 against 9.98 at 24 per thread, 11.5 with the values loaded after the keys are staged at
-  // 3 blocks per SM (their load latency exposed) and 12.4 with both first at 3 blocks (spills).
-  static constexpr bool kValuesFirst = kWide && kHasValues;
+  // Pairs: values loaded with the keys, registers for both through the ranking, so 2 blocks per
+  // SM (128 registers). 4-byte keys 32 per thread (tiles of 8192, CUB's size): 9.46 ms at 2^28
+  // against 9.98 at 24 per thread, 11.5 with the values loaded after the keys are staged at 3
+  // blocks per SM (their load latency exposed) and 12.4 with both first at 3 blocks (spills).
+  // 8-byte keys 16 per thread (results/sort/README.md, run 22, uint64 + uint32 at 2^22-2^28):
+  // uniform 0.87-1.02x CUB, where 8 per thread at 3 blocks per SM with the values loaded after
+  // staging (before session 13) gave 0.63-0.79x; 16 at 3 blocks per SM 0.81-0.97x.
+  static constexpr bool kValuesFirst = kHasValues;
   // 8-byte keys without values: 16 per thread at 3 blocks per SM (tiles of 4096), where 8 at 4
   // blocks per SM (tiles of 2048) ran uint64 at 0.72-0.86x CUB at 2^24-2^28 and equal or few
-  // distinct keys at 0.72-0.79x: 0.89-1.03x and 0.94-1.02x now (results/sort/README.md, run 21);
-  // 16 at 2 blocks per SM gave 0.89-0.95x. 8-byte pairs keep 8 per thread (not measured).
-  static constexpr int kItems = kValuesFirst ? 32
-                                : kWide      ? 24
-                                : kHasValues ? Tuning<K>::kItems
-                                             : 16;
+  // distinct keys at 0.72-0.79x: 0.89-1.03x and 0.94-1.02x now (run 21); 16 at 2 blocks per SM
+  // gave 0.89-0.95x.
+  static constexpr int kItems = kWide ? (kHasValues ? 32 : 24) : 16;
   static constexpr int kTile = kThreads * kItems;
-  static constexpr int kMinBlocks = kValuesFirst ? 2 : 3;
+  static constexpr int kMinBlocks = kHasValues ? 2 : 3;
   static_assert(kTile >= Tuning<K>::kTile, "status rows are planned for Tuning's tile or larger");
 };
 
@@ -592,9 +591,9 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   K k[kItems];
   V v[kHasValues ? kItems : 1];
   unsigned rk[kItems / 2];
-  // kValuesFirst (pairs of 4-byte keys, 2 blocks per SM): values with the keys, their load
-  // latency hidden behind the ranking. Otherwise values only once the keys are staged, so the two
-  // never hold registers together (8-byte keys' pairs at 3 blocks per SM).
+  // kValuesFirst (the default for pairs, 2 blocks per SM): values with the keys, their load
+  // latency hidden behind the ranking. Otherwise (the benchmark's knobs and the small-tiles
+  // fallback) values only once the keys are staged, so the two never hold registers together.
   V no_values[1];
   if constexpr (kValuesFirst)
     load_striped<K, V, kHasValues, kFull>(kin, vin, base, valid, k, v);
