@@ -4,8 +4,8 @@
 //             [--dists uniform,equal,few,sorted] [--split-max-log 24] [--csv FILE] [--json FILE]
 //             [--quick]
 //
-// Implementations: "lsd" (8-bit digits, upsweep / scan / downsweep), "split" (the chapter's 1 bit
-// per pass split + bitonic merge; keys only, up to --split-max-log because its merge costs
+// Implementations: "lsd" (8-bit digits, one onesweep kernel per digit), "split" (the chapter's 1
+// bit per pass split + bitonic merge; keys only, up to --split-max-log because its merge costs
 // O(log^2 n) passes), cub::DeviceRadixSort::SortKeys / SortPairs. "pairs" means uint32 keys with
 // uint32 values, "pairs64" uint64 keys with uint32 values. Every output is compared with CUB's
 // (exact); a mismatch makes the exit code 1. Gkeys/s = n / time; GB/s counts the minimum traffic of
