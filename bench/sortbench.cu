@@ -90,6 +90,9 @@ struct Variant {
   const char* name;
   detail::lsd::Knobs kn;
   bool unchecked = false;  // a diagnostic whose output is wrong by design: timed, not checked
+  // A knob the library applies to 4-byte keys only (Knobs): for 8-byte keys the row would time
+  // the default under the knob's name, so it is left out there.
+  bool four_byte_keys_only = false;
 };
 
 std::vector<Variant> knob_variants() {
@@ -116,7 +119,7 @@ std::vector<Variant> knob_variants() {
   r.rank = detail::lsd::RankMode::Ballot;
   variants.push_back(
       {"lsd[onesweep,before session 10: rank=ballot,lookback-batch=1,counts-after-ranking,16-keys]",
-       r});
+       r, false, true});
   const int batches[] = {1, 2, 8};
   const char* const batch_names[] = {"lsd[onesweep,lookback-batch=1]",
                                      "lsd[onesweep,lookback-batch=2]",
@@ -124,24 +127,24 @@ std::vector<Variant> knob_variants() {
   for (int i = 0; i < 3; ++i) {
     detail::lsd::Knobs b;
     b.lookback_batch = batches[i];
-    variants.push_back({batch_names[i], b});
+    variants.push_back({batch_names[i], b, false, true});
   }
   detail::lsd::Knobs k16, k32;
   k16.key_items = 16;
-  variants.push_back({"lsd[onesweep,16-keys-per-thread,minblocks4]", k16});
+  variants.push_back({"lsd[onesweep,16-keys-per-thread,minblocks4]", k16, false, true});
   k32.key_items = 32;
-  variants.push_back({"lsd[onesweep,32-keys-per-thread,minblocks2]", k32});
+  variants.push_back({"lsd[onesweep,32-keys-per-thread,minblocks2]", k32, false, true});
   detail::lsd::Knobs small;
   small.small_tiles = true;
-  variants.push_back(
-      {"lsd[onesweep,small-tiles (GPUs with < 75 KB shared memory per block)]", small});
+  variants.push_back({"lsd[onesweep,small-tiles (GPUs with < 75 KB shared memory per block)]",
+                      small, false, true});
   detail::lsd::Knobs late;
   late.early_counts = false;
-  variants.push_back({"lsd[onesweep,counts-after-ranking]", late});
+  variants.push_back({"lsd[onesweep,counts-after-ranking]", late, false, true});
   return variants;
 }
 
-// Pairs (uint32 keys and values): where the values are loaded, and residency.
+// Pairs of 4-byte keys and uint32 values: where the values are loaded, and residency.
 std::vector<Variant> pairs_variants() {
   std::vector<Variant> variants;
   detail::lsd::Knobs a, b, c, d;
@@ -159,6 +162,7 @@ std::vector<Variant> pairs_variants() {
   d.pairs_values_first = false;
   d.onesweep_min_blocks = 2;
   variants.push_back({"lsd[onesweep,values-after-key-staging,24-keys,minblocks2]", d});
+  for (Variant& v : variants) v.four_byte_keys_only = true;  // every pairs knob is (Knobs)
   return variants;
 }
 
@@ -296,7 +300,8 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
       }
       if (o.variants && !kPairs && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
         const std::size_t wb = sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, n);
-        for (const Variant& var : knob_variants())
+        for (const Variant& var : knob_variants()) {
+          if (var.four_byte_keys_only && sizeof(K) != 4) continue;
           time_and_check(
               var.name,
               [&](const K* in, K* out, V*) {
@@ -304,16 +309,19 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
                     in, out, nullptr, nullptr, n, our_tmp.get(), wb, s, 0, 8 * sizeof(K), var.kn);
               },
               !var.unchecked);
+        }
         if (lg == o.max_log) print_pass_split<K>(kname, ins[0].get(), outs[0].get(), n, s);
       }
       if constexpr (kPairs) {
         if (o.variants && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
           const std::size_t wb = sort_pairs_workspace_bytes<K, V>(SortAlgorithm::Lsd, n);
-          for (const Variant& var : pairs_variants())
+          for (const Variant& var : pairs_variants()) {
+            if (var.four_byte_keys_only && sizeof(K) != 4) continue;
             time_and_check(var.name, [&](const K* in, K* out, V* vo) {
               detail::lsd::sort<K, V, true>(in, out, vals.get(), vo, n, our_tmp.get(), wb, s, 0,
                                             8 * sizeof(K), var.kn);
             });
+          }
         }
       }
       if (dist == Dist::Uniform) {
