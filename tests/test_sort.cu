@@ -292,6 +292,23 @@ TEST(Sort, LsdRankModes) {
   }
 }
 
+// Host only: the look-back status rows are planned for the smallest onesweep tile (4096 keys),
+// one row of 256 words per tile, for every key width; 8-byte keys were once given rows for tiles
+// of 2048, twice what any of their shapes uses.
+TEST(Sort, StatusRowsPlannedForTheSmallestTile) {
+  namespace lsd = detail::lsd;
+  const std::size_t tile = std::size_t(lsd::kThreads) * lsd::kMinOnesweepItems;
+  EXPECT_EQ(tile, 4096u);
+  for (const std::size_t n : {std::size_t(1) << 20, (std::size_t(1) << 28) + 7}) {
+    const std::size_t tiles = (n + tile - 1) / tile;
+    const lsd::StatusPlan p32 = lsd::status_plan<std::uint32_t>(n);
+    const lsd::StatusPlan p64 = lsd::status_plan<std::uint64_t>(n);
+    EXPECT_EQ(p32.tiles, tiles);
+    EXPECT_EQ(p64.tiles, tiles);
+    if (!p64.per_pass) EXPECT_EQ(p64.bytes, lsd::align_up(tiles * lsd::kRadix * 4));
+  }
+}
+
 TEST(Sort, BadArgumentsThrow) {
   SCANDOF_SKIP_WITHOUT_GPU();
   DeviceBuffer<std::uint32_t> a(1000), b(1000);

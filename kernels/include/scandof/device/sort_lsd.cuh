@@ -60,6 +60,12 @@ struct Tuning {
   static_assert(kTile <= 65535, "local positions are packed into 16 bits");
 };
 
+// The fewest keys per thread any onesweep shape stages (8-byte keys, 4-byte keys in small tiles,
+// the benchmark's 16-per-thread experiments). The look-back status rows are planned for tiles of
+// this size, so every shape fits them; planning for Tuning<K>'s 2048-key tile gave 8-byte keys
+// twice the rows they use (128 MiB too many at 2^28 uint64).
+constexpr int kMinOnesweepItems = 16;
+
 __host__ __device__ __forceinline__ int num_passes_dev(int begin_bit, int end_bit) {
   return (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
 }
@@ -571,7 +577,7 @@ struct OnesweepTuning {
   static constexpr int kItems = kWide ? (kHasValues ? 32 : 24) : 16;
   static constexpr int kTile = kThreads * kItems;
   static constexpr int kMinBlocks = kHasValues ? 2 : 3;
-  static_assert(kTile >= Tuning<K>::kTile, "status rows are planned for Tuning's tile or larger");
+  static_assert(kItems >= kMinOnesweepItems, "status rows are planned for the smallest tile");
 };
 
 // The body of onesweep_kernel for one tile; kFull: the tile is whole (valid == its size).
@@ -766,7 +772,8 @@ template <class K>
 StatusPlan status_plan(std::size_t n) {
   StatusPlan p;
   p.word_bytes = n < (std::size_t(1) << 30) ? 4 : 8;
-  p.tiles = (n + Tuning<K>::kTile - 1) / Tuning<K>::kTile;
+  constexpr std::size_t kTileKeys = static_cast<std::size_t>(kThreads) * kMinOnesweepItems;
+  p.tiles = (n + kTileKeys - 1) / kTileKeys;
   const std::size_t row_set = p.tiles * kRadix * p.word_bytes;
   const std::size_t max_passes = 8 * sizeof(K) / kRadixBits;
   p.per_pass = row_set * max_passes <= (std::size_t(32) << 20);
@@ -864,9 +871,11 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
       sizeof(K) == 4 && (knobs.small_tiles || onesweep_smem_bytes<K, V, kHasValues, Off>(items) >
                                                   static_cast<std::size_t>(smem_optin));
   if (small_tiles) items = 16;
-  // The status rows were planned for the smallest tile (Tuning<K>), so any tile count fits.
+  // The status rows were planned for the smallest tile (kMinOnesweepItems), so any shape fits.
   const std::size_t tile_keys = static_cast<std::size_t>(kThreads) * items;
   const std::size_t tiles = (n + tile_keys - 1) / tile_keys;
+  if (items < kMinOnesweepItems || tiles > sp.tiles)
+    throw std::logic_error("sort: onesweep tile smaller than the status rows were planned for");
   const std::size_t row_set_bytes = tiles * kRadix * sizeof(W);
   CUDA_CHECK(cudaMemsetAsync(ctrl, 0, sizeof(Ctrl), stream));
   CUDA_CHECK(
