@@ -7,11 +7,14 @@
 // Two timings per configuration, both medians of CUDA-event times after warm-up:
 //   stages: build(timed=true) one at a time, stage events inside (a synchronize between builds);
 //   total:  the untimed build enqueued back to back (what a frame loop pays), bracketed by events.
+//   graph:  fused and fused-resident only: builds over the rotated sets captured once into a CUDA
+//           graph and replayed, per build; the same kernels without a stream launch per kernel.
 // Input images and output tables rotate over several sets unless one build moves twice the L2
 // (bench/rotation.hpp), so no stage is timed from a cache the previous repetition warmed; the
 // memcpy floors rotate the same way.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -48,6 +51,7 @@ struct Result {
   double deinterleave = 0, row_scan = 0, transpose = 0, column_scan = 0, transpose_back = 0;
   double stages_total = 0;  // median of the timed builds' totals
   double total = 0;         // median of untimed back-to-back builds
+  double graph = 0;         // median per build of graph replays (0: not measured)
   double bytes = 0;         // DRAM-level bytes the method moves (read + written)
   int reps = 0;
 };
@@ -74,6 +78,12 @@ double tiled_bytes(double px, int table_bytes_per_px) {
 // The one-pass fused path reads the pixels once.
 double one_pass_bytes(double px, int table_bytes_per_px) {
   return px * (4 + table_bytes_per_px);
+}
+
+// Builds (or copies) per captured graph: a whole number of rotations, at least 16.
+int graph_calls(std::size_t sets) {
+  const int n = static_cast<int>(std::max<std::size_t>(sets, 1));
+  return n * ((16 + n - 1) / n);
 }
 
 // nppiIntegral_8u32s_C1R on the H100 at 1920x1080, one channel (../shared/reference, measured
@@ -127,7 +137,7 @@ int main(int argc, char** argv) try {
   std::vector<Result> results;
   struct Floor {
     Size size;
-    double copy16_ms, copy40_ms;
+    double copy16_ms, copy40_ms, copy16_graph_ms;
   };
   std::vector<Floor> floors;
   SatBuilder builder;
@@ -160,19 +170,19 @@ int main(int argc, char** argv) try {
     // 40 B/pixel (the fused two-pass traffic).
     // Each rotates through enough source/destination pairs that no copy reads from a warm L2.
     {
-      auto floor_ms = [&](std::size_t bytes) {
+      auto floor_ms = [&](std::size_t bytes, bool graph) {
         const std::size_t pairs = std::min<std::size_t>(rotation_sets(2 * bytes, dev.l2_bytes), 32);
         DeviceBuffer<unsigned char> a(pairs * bytes), b(pairs * bytes);
-        return timer
-            .measure(
-                [&](int rep) {
-                  const std::size_t k = static_cast<std::size_t>(rep) % pairs;
-                  memcpy_d2d(b.get() + k * bytes, a.get() + k * bytes, bytes, stream);
-                },
-                opt)
+        auto copy = [&](int rep) {
+          const std::size_t k = static_cast<std::size_t>(rep) % pairs;
+          memcpy_d2d(b.get() + k * bytes, a.get() + k * bytes, bytes, stream);
+        };
+        return (graph ? timer.measure_graph(copy, graph_calls(pairs), opt)
+                      : timer.measure(copy, opt))
             .median_ms;
       };
-      floors.push_back({sz, floor_ms(px * 8), floor_ms(px * 20)});
+      floors.push_back(
+          {sz, floor_ms(px * 8, false), floor_ms(px * 20, false), floor_ms(px * 8, true)});
     }
 
     for (SatFormat format : {SatFormat::F32, SatFormat::U32}) {
@@ -237,6 +247,13 @@ int main(int argc, char** argv) try {
             opt);
         r.total = s.median_ms;
         r.reps = s.reps;
+        // (fused-one-pass keeps host state per build, its look-back epoch: it cannot replay.)
+        if (method == SatMethod::Fused || method == SatMethod::FusedResident)
+          r.graph =
+              timer
+                  .measure_graph([&](int k) { build(static_cast<std::size_t>(k) % sets, false); },
+                                 graph_calls(sets), opt)
+                  .median_ms;
         results.push_back(r);
       }
     }
@@ -245,7 +262,8 @@ int main(int argc, char** argv) try {
 
   // Console and Markdown.
   Table con({"size", "fmt", "method", "algo", "deint", "row", "transp", "col", "transp2", "stages",
-             "total", "GB/s"});
+             "total", "graph", "GB/s"});
+  auto graph_cell = [](const Result& r) { return r.graph > 0 ? fmt("%.4f", r.graph) : "-"; };
   std::ostringstream md;
   md << "# Summed-area tables: Table 39-1 redone\n\n"
      << "Device: " << dev.name << " (sm_" << dev.cc_major << dev.cc_minor << ", " << dev.sm_count
@@ -264,37 +282,40 @@ int main(int argc, char** argv) try {
         "`fused`'s three phases in one cooperative kernel with grid barriers, pixels kept in "
         "shared memory between reduce and scan (pixels read once where they fit); `interleaved` = "
         "4 words per pixel (16 B), the layout the demo's DoF pass reads. GB/s = DRAM-level bytes "
-        "the method moves (read + written) / total.\n\n"
+        "the method moves (read + written) / total. `graph replay` (fused, fused-resident) = the "
+        "same builds captured once into a CUDA graph and replayed, per build: the kernels without "
+        "a stream launch each (about a microsecond of GPU time per kernel).\n\n"
      << "| size | format | method | scan | de-interleave | transposes (both) | scans (rows + "
-        "cols) | total (stages) | total (back to back) | GB/s |\n"
-     << "|---|---|---|---|---|---|---|---|---|---|\n";
+        "cols) | total (stages) | total (back to back) | graph replay | GB/s |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Result& r : results) {
     const std::string size = std::to_string(r.size.w) + "x" + std::to_string(r.size.h);
     con.add({size, r.format, r.method, r.algo, fmt("%.4f", r.deinterleave), fmt("%.4f", r.row_scan),
              fmt("%.4f", r.transpose), fmt("%.4f", r.column_scan), fmt("%.4f", r.transpose_back),
-             fmt("%.4f", r.stages_total), fmt("%.4f", r.total),
+             fmt("%.4f", r.stages_total), fmt("%.4f", r.total), graph_cell(r),
              fmt("%.0f", gb_per_s(r.bytes, r.total))});
     md << "| " << size << " | " << r.format << " | " << r.method << " | " << r.algo << " | "
        << fmt("%.4f", r.deinterleave) << " | " << fmt("%.4f", r.transpose + r.transpose_back)
        << " | " << fmt("%.4f", r.row_scan + r.column_scan) << " | " << fmt("%.4f", r.stages_total)
-       << " | **" << fmt("%.4f", r.total) << "** | " << fmt("%.0f", gb_per_s(r.bytes, r.total))
-       << " |\n";
+       << " | **" << fmt("%.4f", r.total) << "** | " << graph_cell(r) << " | "
+       << fmt("%.0f", gb_per_s(r.bytes, r.total)) << " |\n";
     const auto p = kPaper.find({r.size.w, r.size.h});
     if (p != kPaper.end() && r.format == "f32" && r.method == "paper" && r.algo == "optimized")
       md << "| " << size << " | f32 | *GPU Gems 3, 8800 GTX* | *paper* | *"
          << fmt("%.2f", p->second.interleave) << "* (with interleave) | *"
          << fmt("%.2f", p->second.transpose) << "* | *" << fmt("%.2f", p->second.scans) << "* | *"
-         << fmt("%.2f", p->second.total) << "* | | |\n";
+         << fmt("%.2f", p->second.total) << "* | | | |\n";
   }
   con.print();
   md << "\ncudaMemcpy D2D floors (same run): an ideal single-pass SAT moves 16 B/pixel (4 read + "
         "12 written), the fused two-pass path 40 B/pixel (intermediate round trip included).\n\n"
-     << "| size | memcpy 16 B/px ms | memcpy 40 B/px ms |\n|---|---|---|\n";
+     << "| size | memcpy 16 B/px ms | memcpy 16 B/px ms, graph replay | memcpy 40 B/px ms |\n"
+     << "|---|---|---|---|\n";
   for (const Floor& f : floors) {
-    std::printf("floor %dx%d: memcpy 16 B/px %.4f ms, 40 B/px %.4f ms\n", f.size.w, f.size.h,
-                f.copy16_ms, f.copy40_ms);
+    std::printf("floor %dx%d: memcpy 16 B/px %.4f ms (graph replay %.4f), 40 B/px %.4f ms\n",
+                f.size.w, f.size.h, f.copy16_ms, f.copy16_graph_ms, f.copy40_ms);
     md << "| " << f.size.w << "x" << f.size.h << " | " << fmt("%.4f", f.copy16_ms) << " | "
-       << fmt("%.4f", f.copy40_ms) << " |\n";
+       << fmt("%.4f", f.copy16_graph_ms) << " | " << fmt("%.4f", f.copy40_ms) << " |\n";
   }
   std::printf(
       "NPP (reference anchor, not this run): nppiIntegral_8u32s_C1R 1920x1080 %.3f ms per "
@@ -308,7 +329,7 @@ int main(int argc, char** argv) try {
 
   bench::Csv csv({"device", "width", "height", "format", "method", "scan", "deinterleave_ms",
                   "row_scan_ms", "transpose_ms", "column_scan_ms", "transpose_back_ms",
-                  "stages_total_ms", "total_ms", "bytes", "reps"});
+                  "stages_total_ms", "total_ms", "graph_ms", "bytes", "reps"});
   bench::Json doc;
   doc["device"] = dev.name;
   doc["runtime"] = util::cuda_version_string(dev.runtime_version);
@@ -324,7 +345,8 @@ int main(int argc, char** argv) try {
                                                      {"column_scan_ms", r.column_scan},
                                                      {"transpose_back_ms", r.transpose_back},
                                                      {"stages_total_ms", r.stages_total},
-                                                     {"total_ms", r.total}};
+                                                     {"total_ms", r.total},
+                                                     {"graph_ms", r.graph}};
     std::vector<std::string> cells{
         dev.name, std::to_string(r.size.w), std::to_string(r.size.h), r.format, r.method, r.algo};
     bench::Json rec;
@@ -349,11 +371,13 @@ int main(int argc, char** argv) try {
     for (const auto& fl : {std::make_pair(16, f.copy16_ms), std::make_pair(40, f.copy40_ms)})
       csv.row({dev.name, std::to_string(f.size.w), std::to_string(f.size.h), "-",
                "memcpy" + std::to_string(fl.first) + "B", "-", "", "", "", "", "", "",
-               fmt("%.5f", fl.second), fmt("%.0f", fl.first * px), ""});
+               fmt("%.5f", fl.second), fl.first == 16 ? fmt("%.5f", f.copy16_graph_ms) : "",
+               fmt("%.0f", fl.first * px), ""});
     bench::Json rec;
     rec["width"] = f.size.w;
     rec["height"] = f.size.h;
     rec["memcpy_16B_per_px_ms"] = f.copy16_ms;
+    rec["memcpy_16B_per_px_graph_ms"] = f.copy16_graph_ms;
     rec["memcpy_40B_per_px_ms"] = f.copy40_ms;
     doc["memcpy_floors"].push_back(rec);
   }

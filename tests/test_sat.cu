@@ -374,6 +374,51 @@ TEST(Sat, OnePassAcrossBuilds) {
     }
 }
 
+// Builds captured into a CUDA graph and replayed (satbench's graph timing; a frame loop could do
+// the same): every replay into a poisoned table must be exact. fused-one-pass takes host state
+// per build, so capturing it must throw instead of recording a build that replays wrongly.
+TEST(Sat, GraphReplay) {
+  SKIP_WITHOUT_GPU();
+  SatBuilder builder;
+  cudaStream_t s = nullptr;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (Size sz : {Size{1921, 1079}, Size{640, 480}, Size{33, 17}}) {
+    Reference ref(sz.w, sz.h, 5u * sz.w + sz.h);
+    for (SatMethod method : {SatMethod::Fused, SatMethod::FusedResident})
+      for (SatFormat format : {SatFormat::U32, SatFormat::F32}) {
+        SCOPED_TRACE(std::to_string(sz.w) + "x" + std::to_string(sz.h) + " " +
+                     scandof::to_string(method) + " " + scandof::to_string(format));
+        // Outside the capture first: scratch and launch shapes are set up on first use.
+        builder.build(ref.input(), ref.out.p, format, method, ScanAlgorithm::Cub, s);
+        CUDA_CHECK(cudaStreamSynchronize(s));
+        cudaGraph_t graph = nullptr;
+        CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+        builder.build(ref.input(), ref.out.p, format, method, ScanAlgorithm::Cub, s);
+        CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+        cudaGraphExec_t exec = nullptr;
+        CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        for (int replay = 0; replay < 3; ++replay) {
+          CUDA_CHECK(cudaMemsetAsync(ref.out.p, kPoisonByte, ref.bytes(), s));
+          CUDA_CHECK(cudaGraphLaunch(exec, s));
+          CUDA_CHECK(cudaStreamSynchronize(s));
+          EXPECT_EQ(check_table(ref.exact, ref.out.p, format, sz.w, sz.h, 3), "")
+              << "replay " << replay;
+        }
+        CUDA_CHECK(cudaGraphExecDestroy(exec));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+      }
+    CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    EXPECT_THROW(builder.build(ref.input(), ref.out.p, SatFormat::U32, SatMethod::FusedOnePass,
+                               ScanAlgorithm::Cub, s),
+                 std::invalid_argument);
+    cudaGraph_t unused = nullptr;
+    cudaStreamEndCapture(s, &unused);
+    if (unused) CUDA_CHECK(cudaGraphDestroy(unused));
+    CUDA_CHECK(cudaGetLastError());
+  }
+  CUDA_CHECK(cudaStreamDestroy(s));
+}
+
 // Argument checks happen before any CUDA call, so they run without a device too.
 TEST(Sat, BadArgumentsThrow) {
   SatBuilder b;

@@ -173,6 +173,14 @@ struct SatBuilder::Impl {
     // float, which only the two-pass kernels do.
     const bool u32_exact = static_cast<double>(w) * h * 255.0 < 4294967296.0;
     if (method == SatMethod::FusedOnePass && (format == SatFormat::U32 || u32_exact)) {
+      // Each build hands the kernel a new look-back epoch from the host; a graph would replay the
+      // captured one, and its tiles would take the previous replay's flags for their own.
+      cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+      CUDA_CHECK(cudaStreamIsCapturing(s, &capture));
+      if (capture != cudaStreamCaptureStatusNone)
+        throw std::invalid_argument(
+            "SatBuilder::build: fused-one-pass cannot be captured into a CUDA graph (each build "
+            "takes a new look-back epoch from the host); use fused or fused-resident");
       auto& ws = reserve_one_pass(sat_detail::one_pass_scratch_bytes(w, h, ch));
       record(timed, 2, s);  // one stage: reported as the column (scan) stage
       tiled_variant(vec, il, format == SatFormat::U32, [&](auto o, auto v, auto l) {

@@ -54,7 +54,9 @@ enum class SatMethod : int {
   // Fused's tiles in one kernel: each tile reads its pixels once and finds the sums left of and
   // above it by a 2D decoupled look-back over the tiles before it (no second read of the pixels,
   // no kernel boundaries). Ignores the ScanAlgorithm. Its own scratch of about 8 B per pixel,
-  // kept across builds (cleared only when it grows).
+  // kept across builds (cleared only when it grows). Each build takes a new look-back epoch from
+  // the host, so it cannot be captured into a CUDA graph (build() throws std::invalid_argument
+  // on a capturing stream); the other methods can, and replay exactly.
   FusedOnePass = 3,
   // Fused's three phases in one cooperative kernel of resident blocks (sat_resident.cuh): each
   // tile's pixels are read once and kept in shared memory from the reduce to the scan, and two

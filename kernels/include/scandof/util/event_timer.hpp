@@ -65,6 +65,41 @@ class EventTimer {
     return summarize(std::move(ms));
   }
 
+  // The same calls without their launch costs: fn(0) .. fn(calls - 1) are captured once into a
+  // CUDA graph, the graph is replayed by measure() (so with opt's warm-up and repetitions), and
+  // each statistic is divided by `calls`. A stream launch costs the GPU about a microsecond per
+  // kernel on top of the kernel; a replayed graph submits its kernels together, so this is the
+  // time of the work itself, what a caller that replays the calls from a graph pays. fn must be
+  // capturable (no allocation, no synchronization): run it once before, so lazy setup is done.
+  template <class Fn>
+  Stats measure_graph(Fn&& fn, int calls, const TimingOptions& opt = TimingOptions()) {
+    calls = std::max(calls, 1);
+    cudaGraph_t graph = nullptr;
+    CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    try {
+      for (int k = 0; k < calls; ++k) fn(k);
+    } catch (...) {
+      cudaStreamEndCapture(stream_, &graph);  // leaves the stream usable; the error is fn's
+      if (graph) cudaGraphDestroy(graph);
+      throw;
+    }
+    CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    CUDA_CHECK(made);
+    struct ExecGuard {
+      cudaGraphExec_t e;
+      ~ExecGuard() { cudaGraphExecDestroy(e); }
+    } guard{exec};
+    Stats st = measure([&](int) { CUDA_CHECK(cudaGraphLaunch(exec, stream_)); }, opt);
+    st.median_ms /= calls;
+    st.min_ms /= calls;
+    st.max_ms /= calls;
+    st.mean_ms /= calls;
+    return st;
+  }
+
   // A fixed count of timed calls after `warmup`, each timed alone: for callers that report every
   // sample (scantool --reps) rather than a summary.
   template <class Fn>
@@ -98,7 +133,9 @@ class EventTimer {
 class EventRing {
  public:
   explicit EventRing(int marks, int depth = 4)
-      : marks_(std::max(2, marks)), depth_(std::max(2, depth)), events_(marks_ * depth_),
+      : marks_(std::max(2, marks)),
+        depth_(std::max(2, depth)),
+        events_(marks_ * depth_),
         recorded_(depth_, 0) {}
 
   int marks() const { return marks_; }
