@@ -242,8 +242,7 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
   // both are timed in the same memory. --scratch-offset-mib moves that address to sweep layouts.
   const std::size_t scratch_offset = std::size_t(o.scratch_offset_mib) << 20;
   DeviceBuffer<unsigned char> scratch(std::max(cub_bytes, our_bytes) + scratch_offset);
-  unsigned char* const cub_tmp = scratch.get() + scratch_offset;
-  unsigned char* const our_tmp = cub_tmp;
+  unsigned char* const tmp = scratch.get() + scratch_offset;
   std::vector<DeviceBuffer<K>> ins, outs;
 
   for (const std::string& dname : o.dists) {
@@ -264,10 +263,10 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
       auto cub_sort = [&](const K* in, K* out, V* vo) {
         std::size_t b = cub_bytes;
         if (kPairs)
-          CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_tmp, b, in, out, vals.get(), vo,
+          CUDA_CHECK(cub::DeviceRadixSort::SortPairs(tmp, b, in, out, vals.get(), vo,
                                                      static_cast<int>(n), 0, 8 * sizeof(K), s));
         else
-          CUDA_CHECK(cub::DeviceRadixSort::SortKeys(cub_tmp, b, in, out, static_cast<int>(n), 0,
+          CUDA_CHECK(cub::DeviceRadixSort::SortKeys(tmp, b, in, out, static_cast<int>(n), 0,
                                                     8 * sizeof(K), s));
       };
       const bench::Stats cub_st = timer.measure(
@@ -300,9 +299,9 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
             kPairs ? sort_pairs_workspace_bytes<K, V>(a, n) : sort_keys_workspace_bytes<K>(a, n);
         time_and_check(to_string(a), [&](const K* in, K* out, V* vo) {
           if constexpr (kPairs)
-            sort_pairs<K, V>(a, in, out, vals.get(), vo, n, our_tmp, wb, s);
+            sort_pairs<K, V>(a, in, out, vals.get(), vo, n, tmp, wb, s);
           else
-            sort_keys<K>(a, in, out, n, our_tmp, wb, s);
+            sort_keys<K>(a, in, out, n, tmp, wb, s);
         });
       }
       if (o.variants && !kPairs && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
@@ -312,8 +311,8 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
           time_and_check(
               var.name,
               [&](const K* in, K* out, V*) {
-                detail::lsd::sort<K, detail::lsd::NoValue, false>(
-                    in, out, nullptr, nullptr, n, our_tmp, wb, s, 0, 8 * sizeof(K), var.kn);
+                detail::lsd::sort<K, detail::lsd::NoValue, false>(in, out, nullptr, nullptr, n, tmp,
+                                                                  wb, s, 0, 8 * sizeof(K), var.kn);
               },
               !var.unchecked);
         }
@@ -325,7 +324,7 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
           for (const Variant& var : pairs_variants()) {
             if (var.four_byte_keys_only && sizeof(K) != 4) continue;
             time_and_check(var.name, [&](const K* in, K* out, V* vo) {
-              detail::lsd::sort<K, V, true>(in, out, vals.get(), vo, n, our_tmp, wb, s, 0,
+              detail::lsd::sort<K, V, true>(in, out, vals.get(), vo, n, tmp, wb, s, 0,
                                             8 * sizeof(K), var.kn);
             });
           }

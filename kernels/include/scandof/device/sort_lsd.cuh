@@ -1,13 +1,13 @@
 // Device-wide LSD radix sort with 8-bit digits. Default (Knobs::onesweep): one histogram kernel for
 // all digits, then one kernel per digit that ranks a tile and finds its digit offsets by decoupled
 // look-back (below, "onesweep"); n <= one tile runs every pass in one block. Read + write of the
-// keys per digit. On the H100 at 2^24-2^28 (results/sort/README.md, runs 21-22): uint32 1.06-1.17x
-// cub::DeviceRadixSort, int32/float 0.91-1.09x, pairs 0.85-0.97x, uint64 0.90-1.04x, skewed keys
-// 0.92-1.33x. What got it there (sessions 10 and 13): a digit match of half the instructions,
-// early digit counts, batched look-back loads, tiles of 4096-8192 keys, a bounds-free copy for
-// whole tiles, single-digit tiles skipping the ranking, a padded staging tile (sorted keys' bank
-// conflicts).
-// The three-kernel path stays as a knob (about 3x slower):
+// keys per digit. On the H100 at 2^24-2^28 (results/sort/README.md, run 23, both sorts in the same
+// scratch memory): uint32 1.12-1.17x cub::DeviceRadixSort, int32/float 0.93-1.08x, pairs
+// 0.91-0.96x, uint64 0.91-1.03x, skewed keys 0.92-1.33x. What got it there (sessions 10 and 13): a
+// digit match of half the instructions, early digit counts, batched look-back loads, tiles of
+// 4096-8192 keys, a bounds-free copy for whole tiles, single-digit tiles skipping the ranking, a
+// padded staging tile (sorted keys' bank conflicts). The three-kernel path stays as a knob (about
+// 3x slower):
 //
 // The classic three kernels per digit:
 //  1. upsweep: each of a fixed number of blocks (one resident wave) histograms the digits of its
