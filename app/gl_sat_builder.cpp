@@ -1,11 +1,14 @@
 #include "gl_sat_builder.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
+#include "scandof/util/file_io.hpp"
 #include "shared.h"
 
 namespace demo {
@@ -92,6 +95,7 @@ GlSatSupport query_gl_sat_support() {
     return s;
   }
   s.usable = true;
+  s.shared_bytes = shared;
   s.reason = ver + " compute shaders";
   GLint compat = 0;
   glGetInternalformativ(GL_TEXTURE_2D, GL_RGBA8, GL_IMAGE_FORMAT_COMPATIBILITY_TYPE, 1, &compat);
@@ -136,6 +140,14 @@ std::size_t GlSatBuilder::table_bytes(int width, int height) {
   return static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 16u;
 }
 
+void GlSatBuilder::add_staging_defines(std::vector<std::string>& defs) const {
+  if (!tuning_.fused_staged_stores) return;
+  defs.push_back("FUSED_STAGED_STORES");
+  // A 16 KB staging array of its own spares the tile a workgroup barrier; the fused shaders then
+  // need up to 40 KB of shared memory, more than the 32 KB GL promises (llvmpipe offers 32).
+  if (support_.shared_bytes >= 48 * 1024) defs.push_back("FUSED_STAGE_SEPARATE");
+}
+
 GLuint GlSatBuilder::program(const std::string& file, const std::vector<std::string>& defines) {
   std::string key = file;
   for (const auto& d : defines) key += "|" + d;
@@ -147,6 +159,34 @@ GLuint GlSatBuilder::program(const std::string& file, const std::vector<std::str
   const GLuint id = prog.get();
   programs_.emplace(key, std::move(prog));
   return id;
+}
+
+std::vector<std::string> GlSatBuilder::dump_programs(const std::string& dir) const {
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> written;
+  for (const auto& [key, prog] : programs_) {
+    GLint len = 0;
+    glGetProgramiv(prog.get(), GL_PROGRAM_BINARY_LENGTH, &len);
+    if (len <= 0) continue;
+    std::string blob(static_cast<std::size_t>(len), '\0');
+    GLenum format = 0;
+    GLsizei got = 0;
+    glGetProgramBinary(prog.get(), len, &got, &format, blob.data());
+    blob.resize(static_cast<std::size_t>(std::max(got, 0)));
+    // "sat_fused_scan.comp|FUSED_SUBGROUP|SAT_F32" ->
+    // "sat_fused_scan.comp__FUSED_SUBGROUP__SAT_F32"
+    std::string name;
+    for (char c : key)
+      name += c == '|' ? std::string("__")
+                       : std::string(1, std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
+                                                c == '_' || c == '-'
+                                            ? c
+                                            : '_');
+    const std::string path = dir + "/" + name + ".bin";
+    scandof::util::write_text_file(path, blob);
+    written.push_back(path);
+  }
+  return written;
 }
 
 void GlSatBuilder::ensure_lookback_flags(std::size_t tiles) {
@@ -288,7 +328,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 4, scratch_.get(), static_cast<GLintptr>(tsum_off),
                       static_cast<GLsizeiptr>(tiles * 2 * 16));
     std::vector<std::string> defs = fused_defs;
-    if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
+    add_staging_defines(defs);
     const GLuint single = program("sat_fused_single.comp", defs);
     if (timed) timers_[1].begin();
     use_program(single, width, height);
@@ -312,7 +352,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
                       static_cast<GLsizeiptr>(st * 16));
     std::vector<std::string> defs = fused_defs;
     const GLuint reduce = program("sat_fused_reduce.comp", defs);
-    if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
+    add_staging_defines(defs);
     const GLuint scan = program("sat_fused_scan.comp", defs);
     if (timed) timers_[0].begin();
     use_program(reduce, width, height);

@@ -50,6 +50,7 @@ struct GlSatSupport {
   bool fused_subgroup = false;  // the fused path uses subgroup ops (needs subgroup size 32)
   bool pixels_by_size = false;  // RGBA8 may be bound as an r32ui image (formats match by size)
   bool lookback = false;  // GlSatTuning::fused_single_pass is safe (not on software rasterizers)
+  int shared_bytes = 0;   // GL_MAX_COMPUTE_SHARED_MEMORY_SIZE
   std::string reason;     // human-readable: why usable or not, which scan is native
 };
 GlSatSupport query_gl_sat_support();
@@ -68,10 +69,11 @@ struct GlSatStageTimes {
 // Alternatives kept for measurement (glsatbench); the defaults are the ones to use.
 struct GlSatTuning {
   // Fused: results leave through shared memory a tile row at a time, so each store instruction
-  // writes 512 contiguous bytes; off (the default): each lane stores its 4 contiguous 16-byte
-  // words directly. On the H100 the direct stores were 1-3 % faster in every run of session 9
-  // (1080p 0.0638 against 0.0650 ms), the opposite of CUDA, where staging won.
-  bool fused_staged_stores = false;
+  // writes 512 contiguous bytes (the default); off: each lane stores its 4 contiguous 16-byte
+  // words directly. On the H100 (session 15) staged 0.0563 against direct 0.0643 ms at 1080p,
+  // 0.166 against 0.178 at 3840x2160. Before the staging used workgroup barriers (subgroupBarrier
+  // compiled to a device-wide MEMBAR on NVIDIA) the direct stores had been 1-3 % faster.
+  bool fused_staged_stores = true;
   // Pixels read through an r32ui view of the RGBA8 texture (one packed word per texel), where
   // the driver matches image formats by size (query_gl_sat_support's pixels_by_size); off, or
   // where it does not: through an rgba8 image, repacked with packUnorm4x8.
@@ -130,8 +132,16 @@ class GlSatBuilder {
   // Compiles every program for both formats now (so the first frame does not hitch).
   void warm_up();
 
+  // Writes every program built so far, as the driver returns it from glGetProgramBinary, to
+  // dir/<shader>[__<define>...].bin (dir is created), for reading what the compiler made of a
+  // shader (NVIDIA's blobs carry the generated assembly as text). Returns the paths written;
+  // throws std::runtime_error where a write fails. Programs whose driver offers no binary format
+  // are skipped.
+  std::vector<std::string> dump_programs(const std::string& dir) const;
+
  private:
   GLuint program(const std::string& file, const std::vector<std::string>& defines);
+  void add_staging_defines(std::vector<std::string>& defs) const;  // fused_staged_stores' defines
   static void check_input(GLuint tex, int width, int height);
   // Binds the pixels for the shaders (image unit 0; with `gather`, an r32ui view on texture unit
   // SAT_UNIT_PIXELS, returned so it lives through the build) and adds the matching define.

@@ -3,6 +3,7 @@
 //
 //   glsatbench [--out DIR] [--sizes 512x512,1024x1024,1920x1080,3840x2160] [--reps 200]
 //              [--warmup 20] [--formats u32,f32] [--shaders DIR] [--no-verify] [--l2-mb 50]
+//              [--variants fused,fused-direct,...,floor] [--dump-programs DIR]
 //
 // Per (size, format, variant), on fresh random RGBA8 textures, after --warmup builds (every build
 // takes the next of several texture/table sets unless one build moves twice --l2-mb):
@@ -133,7 +134,21 @@ int main(int argc, char** argv) {
   app.add_flag("--no-gather", no_gather,
                "fused rows load pixels by image loads, one per pixel, instead of textureGather "
                "through an r32ui view (GlSatTuning::pixels_gather = false)");
+  std::vector<std::string> wanted;
+  std::string dump_dir;
+  app.add_option("--variants", wanted,
+                 "comma-separated rows to run (naive, work-efficient, conflict-free, subgroup, "
+                 "fused, fused-direct, fused-1pass, fused-1pass-direct, floor); default: all")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"naive", "work-efficient", "conflict-free", "subgroup", "fused",
+                             "fused-direct", "fused-1pass", "fused-1pass-direct", "floor"}));
+  app.add_option("--dump-programs", dump_dir,
+                 "after the runs, write every compiled program's driver binary to this folder "
+                 "(GlSatBuilder::dump_programs)");
   CLI11_PARSE(app, argc, argv);
+  auto runs = [&](const std::string& name) {
+    return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+  };
   try {
     const std::vector<Size> sizes = parse_sizes(sizes_s);
     std::vector<SatFormat> formats;
@@ -231,15 +246,16 @@ int main(int argc, char** argv) {
       for (SatFormat f : formats)
         for (int vi = 0; vi < demo::kNumGlSatVariants + 3; ++vi) {
           // The last rows: the fused path's alternatives (GlSatTuning), for comparison:
-          // stores staged through shared memory, and one dispatch with look-back instead of three
-          // (where safe).
+          // each lane storing its words directly instead of through shared memory, and one
+          // dispatch with look-back instead of three (where safe).
           const int alt = std::max(0, vi - demo::kNumGlSatVariants + 1);
           const auto v = alt ? GlSatVariant::Fused : static_cast<GlSatVariant>(vi);
-          const char* alt_names[] = {"", "fused-staged", "fused-1pass", "fused-1pass-staged"};
+          const char* alt_names[] = {"", "fused-direct", "fused-1pass", "fused-1pass-direct"};
           if (alt >= 2 && !builder.support().lookback) continue;
           const std::string vname = alt ? alt_names[alt] : demo::to_string(v);
+          if (!runs(vname)) continue;
           demo::GlSatTuning tuning;
-          tuning.fused_staged_stores = alt == 1 || alt == 3;
+          tuning.fused_staged_stores = !(alt == 1 || alt == 3);
           tuning.fused_single_pass = alt >= 2;
           tuning.pixels_gather = !no_gather;
           builder.set_tuning(tuning);
@@ -283,7 +299,7 @@ int main(int argc, char** argv) {
         }
       // The floor under the fused path: the same bytes loaded and stored, coalesced, with no
       // scan between (one format: the stores are the same 16-byte words).
-      {
+      if (runs("floor")) {
         for (int i = 0; i < warmup; ++i) floor(i);
         glFinish();
         std::vector<double> single;
@@ -302,6 +318,9 @@ int main(int argc, char** argv) {
              elapsed_ms(qp.a.get(), qp.b.get()) / reps, 0.0, 0.0, 0.0, "-");
       }
     }
+    if (!dump_dir.empty())
+      for (const auto& path : builder.dump_programs(dump_dir))
+        std::printf("wrote %s\n", path.c_str());
     if (const GLenum e = glGetError())
       throw std::runtime_error("OpenGL error " + std::to_string(e));
     std::filesystem::create_directories(out_dir);

@@ -44,14 +44,9 @@ uvec3 team_inclusive(uvec3 v) {
 uvec3 team_sum(uvec3 v) {
   return subgroupAdd(v);
 }
-// Orders a team's shared-memory accesses (a team is one subgroup here).
-#define TEAM_BARRIER()          \
-  subgroupMemoryBarrierShared(); \
-  subgroupBarrier()
 #else
 #define LANE (gl_LocalInvocationIndex & 31u)
 #define TEAM (gl_LocalInvocationIndex >> 5)
-#define TEAM_BARRIER() barrier()
 shared uvec3 s_lane[WG];
 // 32-lane Hillis-Steele in shared memory; every thread of the workgroup must call it.
 uvec3 team_inclusive(uvec3 v) {

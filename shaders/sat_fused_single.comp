@@ -230,11 +230,8 @@ void main() {
     if (team == 0u) s_left[lane] = incl;
   }
   barrier();
+  bottoms_to_exclusive();
   uvec3 base[4];
-  for (int i = 0; i < 4; ++i) {
-    uvec3 above = uvec3(0u);
-    for (uint w = 0u; w < team; ++w) above += s_bottom[w][lane * 4u + uint(i)];
-    base[i] = corner + top[i] + above;
-  }
+  for (int i = 0; i < 4; ++i) base[i] = corner + top[i] + s_bottom[team][lane * 4u + uint(i)];
   store_tile(v, base, x0, y0, bx);
 }

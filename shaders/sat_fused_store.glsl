@@ -9,38 +9,88 @@ uvec4 out_word(uvec3 v) {
 #endif
 }
 
+// s_bottom[w][x], team w's bottom row (its 4 rows summed down each column), replaced by the sum of
+// the bottom rows of the teams above w: one invocation per column, then a barrier. Every
+// invocation calls it once s_bottom is complete. Each team summing the teams above it itself took
+// team 7 through 28 dependent shared loads at a 64-byte stride (H100, 1080p: 0.0591 -> 0.0563 ms).
+void bottoms_to_exclusive() {
+  const uint t = gl_LocalInvocationIndex;
+  if (t < uint(TILE_W)) {
+    uvec3 run = uvec3(0u);
+    for (int w = 0; w < TEAMS; ++w) {
+      const uvec3 b = s_bottom[w][t];
+      s_bottom[w][t] = run;
+      run += b;
+    }
+  }
+  barrier();
+}
+
+#if ROWS_PER_TEAM != 4
+#error store_tile passes its rows one by one: ROWS_PER_TEAM must be 4
+#endif
+
+// The rows are handed to store_row / stage_row one by one, by constant index, so v stays in
+// registers: NVIDIA's compiler left a row loop with a break (or a barrier) rolled and indexed v in
+// local memory, 512 bytes per invocation through L1 (seen in the program binary's assembly,
+// glsatbench --dump-programs).
+#ifdef FUSED_STAGED_STORES
+#ifdef FUSED_STAGE_SEPARATE
+// 16 KB beside s_bottom: the builder asks for it only where the workgroup may have 48 KB of shared
+// memory (GL promises 32 KB); elsewhere the stores stage in s_bottom after a workgroup barrier.
+shared uvec4 s_stage[TEAMS][TILE_W];
+#define STAGE_PUT(k, v) s_stage[team][k] = out_word(v)
+#define STAGE_GET(k) s_stage[team][k]
+#else
+#define STAGE_PUT(k, v) s_bottom[team][k] = (v)
+#define STAGE_GET(k) out_word(s_bottom[team][k])
+#endif
+// One row of a team's 4 through shared memory, so each store instruction writes 32 consecutive
+// 16-byte words (512 B) rather than 16 B at a 64 B stride. The barriers are the workgroup's:
+// subgroupBarrier() became a device-wide MEMBAR on NVIDIA, which waits for the stores in flight.
+void stage_row(uvec3 vr[4], uvec3 base[4], int r, int y0, int bx) {
+  const uint lane = LANE, team = TEAM;
+  const int yl = int(team) * ROWS_PER_TEAM + r, y = y0 + yl;
+  const uvec3 l = s_left[yl];
+  for (int i = 0; i < 4; ++i) STAGE_PUT(lane * 4u + uint(i), vr[i] + base[i] + l);
+  barrier();
+  if (y < u_height) {
+    const int row = y * u_width;
+    for (int k = 0; k < 4; ++k) {
+      const int xl = int(lane) + 32 * k, x = bx * TILE_W + xl;
+      if (x < u_width) table[row + x] = STAGE_GET(xl);
+    }
+  }
+  barrier();
+}
+#else
+// Direct stores: a lane's 4 words are contiguous, so one store instruction covers 2 KB at 16 B
+// per 64 B.
+void store_row(uvec3 vr[4], uvec3 base[4], int r, int x0, int y0) {
+  const int yl = int(TEAM) * ROWS_PER_TEAM + r, y = y0 + yl;
+  if (y >= u_height) return;
+  const uvec3 l = s_left[yl];
+  const int row = y * u_width;
+  for (int i = 0; i < 4; ++i)
+    if (x0 + i < u_width) table[row + x0 + i] = out_word(vr[i] + base[i] + l);
+}
+#endif
+
 // Every invocation of the workgroup calls it (the staged stores have barriers).
 void store_tile(uvec3 v[ROWS_PER_TEAM][4], uvec3 base[4], int x0, int y0, int bx) {
-  const uint lane = LANE, team = TEAM;
 #ifdef FUSED_STAGED_STORES
-  // The results leave through shared memory, a team row at a time, so each store instruction
-  // writes 32 consecutive 16-byte words (512 B) rather than 16 B at a 64 B stride (twice the
-  // L2 write transactions). s_bottom is free again once every team has its base.
-  barrier();
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    const int yl = int(team) * ROWS_PER_TEAM + r, y = y0 + yl;
-    const uvec3 l = s_left[yl];
-    for (int i = 0; i < 4; ++i) s_bottom[team][lane * 4u + uint(i)] = v[r][i] + base[i] + l;
-    TEAM_BARRIER();
-    if (y < u_height) {
-      for (int k = 0; k < 4; ++k) {
-        const int xl = int(lane) + 32 * k, x = bx * TILE_W + xl;
-        if (x < u_width) table[y * u_width + x] = out_word(s_bottom[team][xl]);
-      }
-    }
-    TEAM_BARRIER();
-  }
+#ifndef FUSED_STAGE_SEPARATE
+  barrier();  // s_bottom is free again once every team has its base
+#endif
+  stage_row(v[0], base, 0, y0, bx);
+  stage_row(v[1], base, 1, y0, bx);
+  stage_row(v[2], base, 2, y0, bx);
+  stage_row(v[3], base, 3, y0, bx);
 #else
-  // Direct stores: a lane's 4 words are contiguous, so one store instruction covers 2 KB at
-  // 16 B per 64 B (the default; glsatbench compares the staged stores as fused-staged).
   if (x0 >= u_width) return;  // after the last barrier
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    const int yl = int(team) * ROWS_PER_TEAM + r, y = y0 + yl;
-    if (y >= u_height) break;
-    const uvec3 l = s_left[yl];
-    const int row = y * u_width;
-    for (int i = 0; i < 4; ++i)
-      if (x0 + i < u_width) table[row + x0 + i] = out_word(v[r][i] + base[i] + l);
-  }
+  store_row(v[0], base, 0, x0, y0);
+  store_row(v[1], base, 1, x0, y0);
+  store_row(v[2], base, 2, x0, y0);
+  store_row(v[3], base, 3, x0, y0);
 #endif
 }
