@@ -176,12 +176,15 @@ std::vector<std::string> GlSatBuilder::dump_programs(const std::string& dir) con
     // "sat_fused_scan.comp|FUSED_SUBGROUP|SAT_F32" ->
     // "sat_fused_scan.comp__FUSED_SUBGROUP__SAT_F32"
     std::string name;
-    for (char c : key)
-      name += c == '|' ? std::string("__")
-                       : std::string(1, std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
-                                                c == '_' || c == '-'
-                                            ? c
-                                            : '_');
+    for (char c : key) {
+      if (c == '|') {
+        name += "__";
+      } else {
+        const bool keep =
+            std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+        name += keep ? c : '_';
+      }
+    }
     const std::string path = dir + "/" + name + ".bin";
     scandof::util::write_text_file(path, blob);
     written.push_back(path);

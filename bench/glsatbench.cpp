@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -134,14 +135,22 @@ int main(int argc, char** argv) {
   app.add_flag("--no-gather", no_gather,
                "fused rows load pixels by image loads, one per pixel, instead of textureGather "
                "through an r32ui view (GlSatTuning::pixels_gather = false)");
+  // The rows glsatbench can run: the GL variants, the fused path's alternatives (GlSatTuning:
+  // row kNumGlSatVariants + alt - 1 for alt = 1..3), the copy floor.
+  const char* const alt_names[] = {"", "fused-direct", "fused-1pass", "fused-1pass-direct"};
+  std::vector<std::string> row_names;
+  for (int vi = 0; vi < demo::kNumGlSatVariants; ++vi)
+    row_names.push_back(demo::to_string(static_cast<GlSatVariant>(vi)));
+  row_names.insert(row_names.end(), std::begin(alt_names) + 1, std::end(alt_names));
+  row_names.push_back("floor");
+  std::string row_list;
+  for (const auto& n : row_names) row_list += (row_list.empty() ? "" : ", ") + n;
   std::vector<std::string> wanted;
   std::string dump_dir;
   app.add_option("--variants", wanted,
-                 "comma-separated rows to run (naive, work-efficient, conflict-free, subgroup, "
-                 "fused, fused-direct, fused-1pass, fused-1pass-direct, floor); default: all")
+                 "comma-separated rows to run (" + row_list + "); default: all")
       ->delimiter(',')
-      ->check(CLI::IsMember({"naive", "work-efficient", "conflict-free", "subgroup", "fused",
-                             "fused-direct", "fused-1pass", "fused-1pass-direct", "floor"}));
+      ->check(CLI::IsMember(row_names));
   app.add_option("--dump-programs", dump_dir,
                  "after the runs, write every compiled program's driver binary to this folder "
                  "(GlSatBuilder::dump_programs)");
@@ -250,7 +259,6 @@ int main(int argc, char** argv) {
           // dispatch with look-back instead of three (where safe).
           const int alt = std::max(0, vi - demo::kNumGlSatVariants + 1);
           const auto v = alt ? GlSatVariant::Fused : static_cast<GlSatVariant>(vi);
-          const char* alt_names[] = {"", "fused-direct", "fused-1pass", "fused-1pass-direct"};
           if (alt >= 2 && !builder.support().lookback) continue;
           const std::string vname = alt ? alt_names[alt] : demo::to_string(v);
           if (!runs(vname)) continue;
