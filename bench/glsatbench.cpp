@@ -10,6 +10,8 @@
 //   single: --reps builds, each bracketed by GL timestamps with a glFinish between (median, p10,
 //           p90): one build's GPU time, as a frame pays it;
 //   stream: --reps builds back to back between two timestamps (mean): what overlap allows;
+//   cpu: the host's time to issue one build of the stream loop (mean, steady clock): where it is
+//        not well under "stream", the stream figure measures the driver, not the GPU;
 //   stages: the builder's own per-stage GlTimer ring (timestamps read late; medians).
 // Every variant's first build is checked against the CPU reference (uint32 exact; float within
 // the tests' bound) unless --no-verify; a mismatch makes the exit status 1.
@@ -18,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -182,25 +185,27 @@ int main(int argc, char** argv) {
     j["results"] = nlohmann::json::array();
     std::ostringstream csv;
     csv << "width,height,format,variant,single_median_ms,single_p10_ms,single_p90_ms,stream_ms,"
-           "rows_ms,columns_ms,aux_ms,gbps_fused_bytes,verified\n";
+           "rows_ms,columns_ms,aux_ms,cpu_issue_ms,gbps_fused_bytes,verified\n";
     // Fused rows: "rows" = tile reduce + small scans, "aux" = the small scans alone, "cols" =
     // tile scans.
-    std::printf("\n%-10s %-4s %-19s %10s %10s %10s %10s %10s %10s %6s\n", "size", "fmt", "variant",
-                "median ms", "p90 ms", "stream ms", "rows ms", "aux ms", "cols ms", "check");
+    std::printf("\n%-10s %-4s %-19s %10s %10s %10s %10s %10s %10s %10s %6s\n", "size", "fmt",
+                "variant", "median ms", "p90 ms", "stream ms", "rows ms", "aux ms", "cols ms",
+                "cpu ms", "check");
     auto emit = [&](const Size& z, const char* fmt, const std::string& vname, double med,
                     double p10, double p90, double stream, double r_ms, double a_ms, double c_ms,
-                    const std::string& check) {
+                    double cpu_ms, const std::string& check) {
       // Tiled-fused byte count (pixels read twice, the 16-byte words written once), the
       // floor every variant is compared with.
       const double px = static_cast<double>(z.w) * z.h;
       const double gbps = px * (4 + 4 + 16) / (med * 1e-3) * 1e-9;
       const std::string sz = std::to_string(z.w) + "x" + std::to_string(z.h);
-      std::printf("%-10s %-4s %-19s %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %6s\n", sz.c_str(),
-                  fmt, vname.c_str(), med, p90, stream, r_ms, a_ms, c_ms, check.c_str());
+      std::printf("%-10s %-4s %-19s %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %6s\n",
+                  sz.c_str(), fmt, vname.c_str(), med, p90, stream, r_ms, a_ms, c_ms, cpu_ms,
+                  check.c_str());
       std::fflush(stdout);
       csv << z.w << ',' << z.h << ',' << fmt << ',' << vname << ',' << med << ',' << p10 << ','
-          << p90 << ',' << stream << ',' << r_ms << ',' << c_ms << ',' << a_ms << ',' << gbps << ','
-          << check << '\n';
+          << p90 << ',' << stream << ',' << r_ms << ',' << c_ms << ',' << a_ms << ',' << cpu_ms
+          << ',' << gbps << ',' << check << '\n';
       j["results"].push_back({{"width", z.w},
                               {"height", z.h},
                               {"format", fmt},
@@ -212,6 +217,7 @@ int main(int argc, char** argv) {
                               {"rows_ms", r_ms},
                               {"columns_ms", c_ms},
                               {"aux_ms", a_ms},
+                              {"cpu_issue_ms", cpu_ms},
                               {"gbps_fused_bytes", gbps},
                               {"check", check}});
     };
@@ -247,6 +253,21 @@ int main(int argc, char** argv) {
       auto build = [&](int i, GlSatVariant v, SatFormat f, bool timed) {
         const std::size_t k = static_cast<std::size_t>(i) % sets;
         builder.build_into(texs[k].get(), z.w, z.h, v, f, tables[k].get(), timed);
+      };
+      // --reps builds back to back: GPU time between two timestamps, and the host's time to
+      // issue them, per build.
+      struct StreamTimes {
+        double gpu_ms, cpu_ms;
+      };
+      auto time_stream = [&](auto&& one_build) {
+        QueryPair qp;
+        glQueryCounter(qp.a.get(), GL_TIMESTAMP);
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < reps; ++i) one_build(i);
+        const auto t1 = std::chrono::steady_clock::now();
+        glQueryCounter(qp.b.get(), GL_TIMESTAMP);
+        return StreamTimes{elapsed_ms(qp.a.get(), qp.b.get()) / reps,
+                           std::chrono::duration<double, std::milli>(t1 - t0).count() / reps};
       };
       auto floor = [&](int i) {
         const std::size_t k = static_cast<std::size_t>(i) % sets;
@@ -294,16 +315,14 @@ int main(int argc, char** argv) {
               aux.push_back(st.aux_ms);
             }
           }
-          glQueryCounter(qp.a.get(), GL_TIMESTAMP);
-          for (int i = 0; i < reps; ++i) build(i, v, f, false);
-          glQueryCounter(qp.b.get(), GL_TIMESTAMP);
-          const double stream = elapsed_ms(qp.a.get(), qp.b.get()) / reps;
+          const StreamTimes stream = time_stream([&](int i) { build(i, v, f, false); });
           const double med = scandof::util::median(single);
           const double p10 = scandof::util::percentile(single, 0.1),
                        p90 = scandof::util::percentile(single, 0.9);
           const double r_ms = scandof::util::median(rows), c_ms = scandof::util::median(cols),
                        a_ms = v == GlSatVariant::Fused ? scandof::util::median(aux) : 0.0;
-          emit(z, scandof::to_string(f), vname, med, p10, p90, stream, r_ms, a_ms, c_ms, check);
+          emit(z, scandof::to_string(f), vname, med, p10, p90, stream.gpu_ms, r_ms, a_ms, c_ms,
+               stream.cpu_ms, check);
         }
       // The floor under the fused path: the same bytes loaded and stored, coalesced, with no
       // scan between (one format: the stores are the same 16-byte words).
@@ -318,12 +337,10 @@ int main(int argc, char** argv) {
           glQueryCounter(qp.b.get(), GL_TIMESTAMP);
           single.push_back(elapsed_ms(qp.a.get(), qp.b.get()));
         }
-        glQueryCounter(qp.a.get(), GL_TIMESTAMP);
-        for (int i = 0; i < reps; ++i) floor(i);
-        glQueryCounter(qp.b.get(), GL_TIMESTAMP);
+        const StreamTimes stream = time_stream(floor);
         emit(z, "-", "floor (copy)", scandof::util::median(single),
              scandof::util::percentile(single, 0.1), scandof::util::percentile(single, 0.9),
-             elapsed_ms(qp.a.get(), qp.b.get()) / reps, 0.0, 0.0, 0.0, "-");
+             stream.gpu_ms, 0.0, 0.0, 0.0, stream.cpu_ms, "-");
       }
     }
     if (!dump_dir.empty())
