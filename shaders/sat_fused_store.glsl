@@ -38,9 +38,13 @@ void bottoms_to_exclusive() {
 #ifdef FUSED_STAGE_SEPARATE
 // 16 KB beside s_bottom: the builder asks for it only where the workgroup may have 48 KB of shared
 // memory (GL promises 32 KB); elsewhere the stores stage in s_bottom after a workgroup barrier.
-shared uvec4 s_stage[TEAMS][TILE_W];
-#define STAGE_PUT(k, v) s_stage[team][k] = out_word(v)
-#define STAGE_GET(k) s_stage[team][k]
+// One 16-byte word of padding after every 8 (k + k / 8): a lane's 4 adjacent words, written at
+// a 64-byte stride across the subgroup, otherwise land 4 lanes on the same banks; with the pad
+// both the writes (lane * 4 + i) and the reads (lane + 32 k) are free of bank conflicts.
+#define STAGE_ROW (TILE_W + TILE_W / 8)
+shared uvec4 s_stage[TEAMS][STAGE_ROW];
+#define STAGE_PUT(k, v) s_stage[team][(k) + ((k) >> 3)] = out_word(v)
+#define STAGE_GET(k) s_stage[team][(k) + ((k) >> 3)]
 #else
 #define STAGE_PUT(k, v) s_bottom[team][k] = (v)
 #define STAGE_GET(k) out_word(s_bottom[team][k])
