@@ -17,7 +17,7 @@ layout(std430, binding = 3) writeonly buffer St {
   uvec4 st[];  // [tiles_y][tiles_x]
 };
 
-shared uvec2 s_col[TEAMS][TILE_W];  // channel pairs (pairs_of): 32 rows stay within 16 bits
+shared uvec2 s_col[TEAMS][PADDED8(TILE_W)];  // channel pairs (pairs_of): 32 rows stay within 16 bits
 shared uvec3 s_row[TEAMS];
 
 void main() {
@@ -45,13 +45,13 @@ void main() {
     rows += rgb;
     if (lane == 0u && y < u_height) rt[bx * u_height + y] = uvec4(rgb, 0u);
   }
-  for (int i = 0; i < 4; ++i) s_col[team][lane * 4u + uint(i)] = col[i];
+  for (int i = 0; i < 4; ++i) s_col[team][PAD8(lane * 4u + uint(i))] = col[i];
   if (lane == 0u) s_row[team] = rows;
   barrier();
   const uint t = gl_LocalInvocationIndex;
   if (t < uint(TILE_W)) {
     uvec2 c = uvec2(0u);
-    for (int w = 0; w < TEAMS; ++w) c += s_col[w][t];
+    for (int w = 0; w < TEAMS; ++w) c += s_col[w][PAD8(t)];
     const int x = bx * TILE_W + int(t);
     if (x < u_width) ct[by * u_width + x] = uvec4(rgb_of_pairs(c), 0u);
   }

@@ -22,7 +22,7 @@ layout(std430, binding = 3) readonly buffer St {
   uvec4 corner_ex[];  // [tiles_y][tiles_x]
 };
 
-shared uvec3 s_bottom[TEAMS][TILE_W];
+shared uvec3 s_bottom[TEAMS][PADDED16(TILE_W)];  // PAD16
 shared uvec3 s_left[TILE_H];
 
 #include "sat_fused_store.glsl"
@@ -69,10 +69,10 @@ void main() {
     const uvec3 ex = team_inclusive(top[3]) - top[3];
     for (int i = 0; i < 4; ++i) top[i] += ex;
   }
-  for (int i = 0; i < 4; ++i) s_bottom[team][lane * 4u + uint(i)] = v[ROWS_PER_TEAM - 1][i];
+  for (int i = 0; i < 4; ++i) s_bottom[team][PAD16(lane * 4u + uint(i))] = v[ROWS_PER_TEAM - 1][i];
   barrier();
   bottoms_to_exclusive();
   uvec3 base[4];
-  for (int i = 0; i < 4; ++i) base[i] = corner + top[i] + s_bottom[team][lane * 4u + uint(i)];
+  for (int i = 0; i < 4; ++i) base[i] = corner + top[i] + s_bottom[team][PAD16(lane * 4u + uint(i))];
   store_tile(v, base, x0, y0, bx);
 }

@@ -53,7 +53,7 @@ layout(location = 3) uniform uint u_id_base;  // the counter's value when this b
 #define ST_INC 2u
 
 shared uint s_tile;
-shared uvec3 s_bottom[TEAMS][TILE_W];
+shared uvec3 s_bottom[TEAMS][PADDED16(TILE_W)];  // PAD16
 shared uvec3 s_row_agg[TILE_H];
 shared uvec3 s_top[TILE_W];
 shared uvec3 s_left[TILE_H];
@@ -139,7 +139,7 @@ void main() {
     if (r > 0)
       for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
   }
-  for (int i = 0; i < 4; ++i) s_bottom[team][lane * 4u + uint(i)] = v[ROWS_PER_TEAM - 1][i];
+  for (int i = 0; i < 4; ++i) s_bottom[team][PAD16(lane * 4u + uint(i))] = v[ROWS_PER_TEAM - 1][i];
   barrier();
 
   // Aggregates: row totals (team 0), column sums (teams 1-4: column c = t - 32, the difference
@@ -152,8 +152,8 @@ void main() {
   } else if (c >= 0 && c < TILE_W) {
     uvec3 here = uvec3(0u), before = uvec3(0u);
     for (int w = 0; w < TEAMS; ++w) {
-      here += s_bottom[w][c];
-      if (c > 0) before += s_bottom[w][c - 1];
+      here += s_bottom[w][PAD16(c)];
+      if (c > 0) before += s_bottom[w][PAD16(c - 1)];
     }
     col_agg = here - before;
     cols[(tile * TILE_W + c) * 2] = uvec4(col_agg, 0u);
@@ -232,6 +232,6 @@ void main() {
   barrier();
   bottoms_to_exclusive();
   uvec3 base[4];
-  for (int i = 0; i < 4; ++i) base[i] = corner + top[i] + s_bottom[team][lane * 4u + uint(i)];
+  for (int i = 0; i < 4; ++i) base[i] = corner + top[i] + s_bottom[team][PAD16(lane * 4u + uint(i))];
   store_tile(v, base, x0, y0, bx);
 }
