@@ -9,14 +9,15 @@ uvec4 out_word(uvec3 v) {
 #endif
 }
 
-// s_bottom[w][x], team w's bottom row (its 4 rows summed down each column), replaced by the sum of
-// the bottom rows of the teams above w: one invocation per column, then a barrier. Every
-// invocation calls it once s_bottom is complete. Each team summing the teams above it itself took
-// team 7 through 28 dependent shared loads at a 64-byte stride (H100, 1080p: 0.0591 -> 0.0563 ms).
-void bottoms_to_exclusive() {
+// s_bottom[w][x], team w's bottom row (its 4 rows summed down each column), replaced by `start`
+// plus the sum of the bottom rows of the teams above w: one invocation per column (t < TILE_W
+// passes its column's start), then a barrier. Every invocation calls it once s_bottom is
+// complete. Each team summing the teams above it itself took team 7 through 28 dependent shared
+// loads at a 64-byte stride (H100, 1080p: 0.0591 -> 0.0563 ms).
+void bottoms_to_exclusive(uvec3 start) {
   const uint t = gl_LocalInvocationIndex;
   if (t < uint(TILE_W)) {
-    uvec3 run = uvec3(0u);
+    uvec3 run = start;
     for (int w = 0; w < TEAMS; ++w) {
       const uvec3 b = s_bottom[w][PAD16(t)];
       s_bottom[w][PAD16(t)] = run;
