@@ -70,9 +70,9 @@ struct GlSatStageTimes {
 struct GlSatTuning {
   // Fused: results leave through shared memory a tile row at a time, so each store instruction
   // writes 512 contiguous bytes (the default); off: each lane stores its 4 contiguous 16-byte
-  // words directly. On the H100 (session 15) staged 0.0563 against direct 0.0643 ms at 1080p,
-  // 0.166 against 0.178 at 3840x2160. Before the staging used workgroup barriers (subgroupBarrier
-  // compiled to a device-wide MEMBAR on NVIDIA) the direct stores had been 1-3 % faster.
+  // words directly. On the H100 (session 16) staged 0.0506 against direct 0.0608 ms at 1080p.
+  // Before the staging used workgroup barriers (subgroupBarrier compiled to a device-wide MEMBAR
+  // on NVIDIA) the direct stores had been 1-3 % faster.
   bool fused_staged_stores = true;
   // Pixels read through an r32ui view of the RGBA8 texture (one packed word per texel), where
   // the driver matches image formats by size (query_gl_sat_support's pixels_by_size); off, or

@@ -17,7 +17,8 @@ layout(std430, binding = 3) writeonly buffer St {
   uvec4 st[];  // [tiles_y][tiles_x]
 };
 
-shared uvec2 s_col[TEAMS][PADDED8(TILE_W)];  // channel pairs (pairs_of): 32 rows stay within 16 bits
+// Channel pairs (pairs_of): 32 rows stay within 16 bits. Padded (PAD8).
+shared uvec2 s_col[TEAMS][PADDED8(TILE_W)];
 shared uvec3 s_row[TEAMS];
 
 void main() {

@@ -44,7 +44,8 @@ void main() {
   // build 0.0538 ms against 0.0512 (4K 0.1538 against 0.1449).
   const uint t = gl_LocalInvocationIndex;
   const int xt = bx * TILE_W + int(t);
-  const uvec3 above = t < uint(TILE_W) && xt < u_width ? above_ex[by * u_width + xt].xyz : uvec3(0u);
+  const uvec3 above =
+      t < uint(TILE_W) && xt < u_width ? above_ex[by * u_width + xt].xyz : uvec3(0u);
   const uvec3 corner = corner_ex[by * int(gl_NumWorkGroups.x) + bx].xyz;
   // left(y): the 32 row sums left of the tile, scanned by team 0.
   const int yl = y0 + int(lane);

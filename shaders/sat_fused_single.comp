@@ -232,6 +232,7 @@ void main() {
   barrier();
   bottoms_to_exclusive(uvec3(0u));
   uvec3 base[4];
-  for (int i = 0; i < 4; ++i) base[i] = corner + top[i] + s_bottom[team][PAD16(lane * 4u + uint(i))];
+  for (int i = 0; i < 4; ++i)
+    base[i] = corner + top[i] + s_bottom[team][PAD16(lane * 4u + uint(i))];
   store_tile(v, base, x0, y0, bx);
 }

@@ -37,8 +37,9 @@ void bottoms_to_exclusive(uvec3 start) {
 // glsatbench --dump-programs).
 #ifdef FUSED_STAGED_STORES
 #ifdef FUSED_STAGE_SEPARATE
-// 16 KB beside s_bottom: the builder asks for it only where the workgroup may have 48 KB of shared
-// memory (GL promises 32 KB); elsewhere the stores stage in s_bottom after a workgroup barrier.
+// 18 KB (padded) beside s_bottom: the builder asks for it only where the workgroup may have 48 KB
+// of shared memory (GL promises 32 KB); elsewhere the stores stage in s_bottom after a workgroup
+// barrier.
 // Padded (PAD16): the padding took the H100's 1080p build from 0.0566 to 0.0557 ms, 4K from
 // 0.1666 to 0.1629.
 shared uvec4 s_stage[TEAMS][PADDED16(TILE_W)];
