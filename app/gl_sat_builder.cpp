@@ -361,7 +361,8 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     use_program(reduce, width, height);
     dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
     const GLuint aux = program("sat_fused_aux.comp", {});
-    const int nb_rows = ceil_div(height, 256), nb_cols = ceil_div(width, 256);
+    const int nb_rows = ceil_div(height, SAT_AUX_ROWS_PER_GROUP),
+              nb_cols = ceil_div(width, SAT_AUX_COLS_PER_GROUP);
     if (timed) timers_[2].begin();
     use_program(aux, width, height);
     glUniform1i(2, tx);

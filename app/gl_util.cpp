@@ -125,6 +125,20 @@ GLuint compile(GLenum type, const std::string& path, const std::vector<std::stri
   return sh;
 }
 
+// The link log goes to stderr whenever there is one (a compute program fails to link when, for
+// one, its shared arrays pass GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, and only the log says so).
+void check_link(GLuint prog, const std::string& what) {
+  GLint ok = 0, len = 0;
+  glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+  glGetProgramiv(prog, GL_INFO_LOG_LENGTH, &len);
+  if (len > 1) {
+    std::string log(static_cast<std::size_t>(len), '\0');
+    glGetProgramInfoLog(prog, len, nullptr, log.data());
+    std::fprintf(stderr, "[shader] %s link log:\n%s\n", what.c_str(), log.c_str());
+  }
+  if (!ok) throw std::runtime_error("program link failed: " + what);
+}
+
 }  // namespace
 
 GlProgram build_program(const std::string& dir, const std::string& vert, const std::string& frag,
@@ -145,16 +159,7 @@ GlProgram build_program(const std::string& dir, const std::string& vert, const s
   glLinkProgram(prog.get());
   glDeleteShader(vs);
   glDeleteShader(fs);
-  GLint ok = 0, len = 0;
-  glGetProgramiv(prog.get(), GL_LINK_STATUS, &ok);
-  glGetProgramiv(prog.get(), GL_INFO_LOG_LENGTH, &len);
-  if (len > 1) {
-    std::string log(static_cast<std::size_t>(len), '\0');
-    glGetProgramInfoLog(prog.get(), len, nullptr, log.data());
-    std::fprintf(stderr, "[shader] %s + %s link log:\n%s\n", vert_path.c_str(), frag_path.c_str(),
-                 log.c_str());
-  }
-  if (!ok) throw std::runtime_error("program link failed: " + vert_path + " + " + frag_path);
+  check_link(prog.get(), vert_path + " + " + frag_path);
   return prog;
 }
 
@@ -166,9 +171,7 @@ GlProgram build_compute_program(const std::string& dir, const std::string& comp,
   glAttachShader(prog.get(), cs);
   glLinkProgram(prog.get());
   glDeleteShader(cs);
-  GLint ok = 0;
-  glGetProgramiv(prog.get(), GL_LINK_STATUS, &ok);
-  if (!ok) throw std::runtime_error("program link failed: " + path);
+  check_link(prog.get(), path);
   return prog;
 }
 

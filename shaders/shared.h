@@ -85,6 +85,9 @@
 
 // sat_fused_*.comp: the texture unit of the pixels' r32ui view (GlSatTuning::pixels_gather).
 #define SAT_UNIT_PIXELS 0
+// sat_fused_aux.comp: image rows (rt) and image columns (ct) per workgroup of 256.
+#define SAT_AUX_ROWS_PER_GROUP 64
+#define SAT_AUX_COLS_PER_GROUP 32
 
 // dof.comp: workgroup shape and the output image unit.
 #define DOF_COMPUTE_GROUP_X 16

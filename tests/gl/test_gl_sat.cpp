@@ -243,6 +243,54 @@ TEST(GlSat, FusedTileGridBeyondSharedMemory) {
   check_case({GlSatVariant::Fused, 8193, 1057});
 }
 
+// The small scans take a sequence in rounds (64 tile rows of ct, 16 tile columns of rt per round,
+// sat_fused_aux.comp): 66 tile rows and 17 tile columns need a second round, with its carry.
+TEST(GlSat, FusedSmallScansInRounds) {
+  REQUIRE_GL();
+  check_case({GlSatVariant::Fused, 2049, 2085});
+  check_case({GlSatVariant::Fused, 33, 2049});
+}
+
+// Builds back to back with nothing between them but what build_into issues: several images, each
+// into its own poisoned table, round after round, then every table checked. Consecutive builds
+// reuse the builder's scratch with other images' sums in it, so a pass reading sums before the
+// pass writing them has finished (a missing or ineffective barrier) gives a wrong table.
+TEST(GlSat, FusedBackToBack) {
+  REQUIRE_GL();
+  constexpr int kImages = 4, kRounds = 25;
+  for (const auto& s : std::vector<std::pair<int, int>>{{1921, 1079}, {513, 300}}) {
+    const int w = s.first, h = s.second;
+    const std::size_t plane = static_cast<std::size_t>(w) * h, bytes = plane * 16;
+    std::vector<demo::GlTexture> texs;
+    std::vector<demo::GlBuffer> bufs;
+    std::vector<std::vector<std::uint32_t>> golds;
+    for (int i = 0; i < kImages; ++i) {
+      const auto rgba = random_rgba(w, h, base_seed() + 977u * static_cast<unsigned>(i));
+      golds.emplace_back(plane * 4);
+      scandof::sat_gold(rgba.data(), w, h, golds.back().data(), 3, scandof::SatLayout::Interleaved);
+      texs.push_back(upload(rgba, w, h));
+      bufs.push_back(demo::make_buffer());
+      glNamedBufferData(bufs.back().get(), static_cast<GLsizeiptr>(bytes), nullptr,
+                        GL_DYNAMIC_READ);
+      glClearNamedBufferData(bufs.back().get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
+                             &kPoison);
+    }
+    glFinish();
+    for (int r = 0; r < kRounds; ++r)
+      for (int i = 0; i < kImages; ++i)
+        gl().builder->build_into(texs[i].get(), w, h, GlSatVariant::Fused, SatFormat::U32,
+                                 bufs[i].get());
+    for (int i = 0; i < kImages; ++i) {
+      std::vector<std::uint32_t> out(plane * 4);
+      glGetNamedBufferSubData(bufs[i].get(), 0, static_cast<GLsizeiptr>(bytes), out.data());
+      std::size_t bad = 0;
+      for (std::size_t k = 0; k < out.size(); ++k) bad += out[k] != golds[i][k];
+      EXPECT_EQ(bad, 0u) << w << "x" << h << " image " << i << ": wrong words after " << kRounds
+                         << " rounds of back-to-back builds";
+    }
+  }
+}
+
 std::vector<Case> cases() {
   std::vector<Case> v;
   const int sizes[][2] = {{1, 1},   {33, 17},  {1001, 777}, {1921, 1079},
