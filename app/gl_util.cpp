@@ -102,6 +102,22 @@ std::string expand_includes(const std::string& src, const std::string& dir) {
   return out;
 }
 
+// A shader's or program's status (GL_COMPILE_STATUS, GL_LINK_STATUS), its info log printed to
+// stderr whenever there is one: drivers warn there even when the step succeeds.
+template <typename GetIv, typename GetLog>
+bool status_and_log(GLuint obj, GLenum status, GetIv get_iv, GetLog get_log,
+                    const std::string& what) {
+  GLint ok = 0, len = 0;
+  get_iv(obj, status, &ok);
+  get_iv(obj, GL_INFO_LOG_LENGTH, &len);
+  if (len > 1) {
+    std::string log(static_cast<std::size_t>(len), '\0');
+    get_log(obj, len, nullptr, log.data());
+    std::fprintf(stderr, "[shader] %s log:\n%s\n", what.c_str(), log.c_str());
+  }
+  return ok != 0;
+}
+
 GLuint compile(GLenum type, const std::string& path, const std::vector<std::string>& defines,
                const std::string& shared) {
   const std::string dir = path.substr(0, path.find_last_of('/'));
@@ -110,15 +126,8 @@ GLuint compile(GLenum type, const std::string& path, const std::vector<std::stri
   const char* p = src.c_str();
   glShaderSource(sh, 1, &p, nullptr);
   glCompileShader(sh);
-  GLint ok = 0, len = 0;
-  glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-  glGetShaderiv(sh, GL_INFO_LOG_LENGTH, &len);
-  if (len > 1) {
-    std::string log(static_cast<std::size_t>(len), '\0');
-    glGetShaderInfoLog(sh, len, nullptr, log.data());
-    std::fprintf(stderr, "[shader] %s compile log:\n%s\n", path.c_str(), log.c_str());
-  }
-  if (!ok) {
+  if (!status_and_log(sh, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog,
+                      path + " compile")) {
     glDeleteShader(sh);
     throw std::runtime_error("shader compilation failed: " + path);
   }
@@ -128,15 +137,8 @@ GLuint compile(GLenum type, const std::string& path, const std::vector<std::stri
 // The link log goes to stderr whenever there is one (a compute program fails to link when, for
 // one, its shared arrays pass GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, and only the log says so).
 void check_link(GLuint prog, const std::string& what) {
-  GLint ok = 0, len = 0;
-  glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-  glGetProgramiv(prog, GL_INFO_LOG_LENGTH, &len);
-  if (len > 1) {
-    std::string log(static_cast<std::size_t>(len), '\0');
-    glGetProgramInfoLog(prog, len, nullptr, log.data());
-    std::fprintf(stderr, "[shader] %s link log:\n%s\n", what.c_str(), log.c_str());
-  }
-  if (!ok) throw std::runtime_error("program link failed: " + what);
+  if (!status_and_log(prog, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog, what + " link"))
+    throw std::runtime_error("program link failed: " + what);
 }
 
 }  // namespace
