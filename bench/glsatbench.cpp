@@ -24,7 +24,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -163,6 +162,7 @@ int main(int argc, char** argv) {
   };
   try {
     const std::vector<Size> sizes = parse_sizes(sizes_s);
+    scandof::util::make_output_folder(out_dir);  // before the run, not after it
     std::vector<SatFormat> formats;
     if (formats_s.find("u32") != std::string::npos) formats.push_back(SatFormat::U32);
     if (formats_s.find("f32") != std::string::npos) formats.push_back(SatFormat::F32);
@@ -348,7 +348,6 @@ int main(int argc, char** argv) {
         std::printf("wrote %s\n", path.c_str());
     if (const GLenum e = glGetError())
       throw std::runtime_error("OpenGL error " + std::to_string(e));
-    std::filesystem::create_directories(out_dir);
     scandof::util::write_text_file(out_dir + "/glsatbench.json", j.dump(2) + "\n");
     scandof::util::write_text_file(out_dir + "/glsatbench.csv", csv.str());
     std::printf("\nwrote %s/glsatbench.json and .csv\n", out_dir.c_str());

@@ -24,6 +24,7 @@
 
 #include "bench_util.hpp"
 #include "scandof/cuda_check.hpp"
+#include "scandof/util/file_io.hpp"
 #include "scandof/util/sizes.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
@@ -120,6 +121,7 @@ int main(int argc, char** argv) try {
   app.add_flag("--quick", quick, "fewer repetitions (smoke runs)");
   if (const auto rc = bench::parse_command_line(app, argc, argv)) return *rc;
   const std::vector<Size> sizes = parse_sizes(sizes_arg);
+  util::make_output_folder(out_dir);  // before the run, not after it
   const DeviceInfo dev = util::current_device();
   std::printf("satbench on %s (sm_%d%d, %d SMs, L2 %.0f MB), CUDA runtime %s driver %s\n",
               dev.name.c_str(), dev.cc_major, dev.cc_minor, dev.sm_count, dev.l2_bytes / 1e6,

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "scandof/npy.hpp"
+#include "scandof/util/file_io.hpp"
 
 namespace npy = scandof::npy;
 using npy::DType;
@@ -358,5 +359,26 @@ TEST(Npy, Files) {
   }
   expect_error([&] { npy::load((dir / "cut.npy").string()); }, ErrorKind::Truncated,
                {"cut.npy", "truncated", "(1001,)"});
+  fs::remove_all(dir);
+}
+
+// The benches' --out DIR: made with its parents at start-up, and a path that cannot be a folder
+// fails then, with the folder named, not after the run.
+TEST(FileIo, MakeOutputFolder) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("scandof_test_out_" + std::to_string(::getpid()));
+  const fs::path nested = dir / "a" / "b";
+  scandof::util::make_output_folder(nested.string());
+  EXPECT_TRUE(fs::is_directory(nested));
+  scandof::util::make_output_folder(nested.string());  // already there: fine
+  scandof::util::write_text_file((nested / "x.txt").string(), "x\n");
+  const std::string under_file = (nested / "x.txt" / "c").string();
+  try {
+    scandof::util::make_output_folder(under_file);
+    ADD_FAILURE() << "no error for a folder under a file";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(under_file), std::string::npos) << e.what();
+  }
   fs::remove_all(dir);
 }

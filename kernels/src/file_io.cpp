@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -98,16 +99,15 @@ Staged stage(const std::string& path, const std::function<void(std::ostream&)>& 
     fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) fail(path, "cannot open", errno);
   } else {
-    const std::string base = path.substr(path.find_last_of('/') == std::string::npos
-                                             ? 0
-                                             : path.find_last_of('/') + 1);
+    const std::string base =
+        path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
     tmp = folder_of(path) + "/." + base + ".tmp-XXXXXX";
     std::vector<char> name(tmp.begin(), tmp.end());
     name.push_back('\0');
     fd = ::mkstemp(name.data());
     if (fd < 0) fail(path, "cannot create a temporary file in " + folder_of(path), errno);
     tmp.assign(name.data());
-    // mkstemp makes 0600; a new output gets the usual 0666 & ~umask, an existing one keeps its mode.
+    // mkstemp makes 0600; a new output gets 0666 & ~umask, an existing one keeps its mode.
     mode_t mode = 0;
     if (exists) {
       mode = st.st_mode & 07777;
@@ -162,6 +162,17 @@ void write_files_atomic(const std::vector<FileWrite>& files) {
 
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
   write_files_atomic({FileWrite{path, write}});
+}
+
+void make_output_folder(const std::string& folder) {
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (ec) throw std::runtime_error("cannot create output folder " + folder + ": " + ec.message());
+  if (!std::filesystem::is_directory(folder, ec))
+    throw std::runtime_error("output folder " + folder + " is not a folder");
+  if (::access(folder.c_str(), W_OK | X_OK) != 0)
+    throw std::runtime_error("cannot write into output folder " + folder + " (" +
+                             std::strerror(errno) + ")");
 }
 
 }  // namespace util

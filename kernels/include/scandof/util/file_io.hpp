@@ -27,6 +27,11 @@ struct FileWrite {
 };
 void write_files_atomic(const std::vector<FileWrite>& files);
 
+// For a program's output folder (--out DIR): creates it and its parents, and checks it can be
+// written, so a mistyped or read-only --out fails at start-up instead of after a long benchmark.
+// Throws std::runtime_error naming the folder and the reason.
+void make_output_folder(const std::string& folder);
+
 inline void write_text_file(const std::string& path, const std::string& text) {
   write_file_atomic(path, [&](std::ostream& o) { o << text; });
 }
