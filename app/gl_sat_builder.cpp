@@ -300,7 +300,9 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     variant = GlSatVariant::WorkEfficient;
 
   // What stage_times() reports follows the last timed build.
-  if (timed) last_single_pass_ = variant == GlSatVariant::Fused && tuning_.fused_single_pass;
+  if (timed)
+    last_single_pass_ =
+        variant == GlSatVariant::Fused && (tuning_.fused_single_pass || tuning_.fused_phased);
   // How the shaders read the pixels (PIXELS_GATHER, PIXELS_RGBA8 or nothing); gathers only on the
   // fused path, whose shaders have them.
   std::vector<std::string> pixel_defs;
@@ -353,6 +355,43 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
                       static_cast<GLsizeiptr>(ct * 16));
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, scratch_.get(), static_cast<GLintptr>(st_off),
                       static_cast<GLsizeiptr>(st * 16));
+    const int nb_rows = ceil_div(height, SAT_AUX_ROWS_PER_GROUP),
+              nb_cols = ceil_div(width, SAT_AUX_COLS_PER_GROUP);
+    // The phased path (sat_fused_phased.comp): every tile twice (reduce, scan) and the small
+    // scans' workgroups, one dispatch; larger grids than one dispatch holds take three passes.
+    const long long groups = 2LL * tx * ty + nb_rows + nb_cols;
+    if (tuning_.fused_phased && groups <= 65535) {
+      if (!phase_counters_) {
+        phase_counters_ = make_buffer();
+        const std::uint32_t zero[4] = {0, 0, 0, 0};
+        glNamedBufferStorage(phase_counters_.get(), sizeof zero, zero, 0);
+        phase_base_ = {};
+      }
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, phase_counters_.get());
+      std::vector<std::string> defs = fused_defs;
+      add_staging_defines(defs);
+      const GLuint phased = program("sat_fused_phased.comp", defs);
+      if (timed) timers_[1].begin();
+      use_program(phased, width, height);
+      glUniform1i(2, tx);
+      glUniform1i(3, ty);
+      glUniform1i(4, nb_rows);
+      glUniform1i(5, nb_cols);
+      glUniform1ui(6, phase_base_[0]);
+      glUniform1ui(7, phase_base_[1]);
+      glUniform1ui(8, phase_base_[2]);
+      dispatch(static_cast<GLuint>(groups), 1);
+      if (timed) timers_[1].end();
+      // The counters only grow (uint32 wrap-around is harmless: the shader compares differences).
+      phase_base_[0] += static_cast<std::uint32_t>(groups);
+      phase_base_[1] += static_cast<std::uint32_t>(tx * ty);
+      phase_base_[2] += static_cast<std::uint32_t>(nb_rows + nb_cols);
+      if (timed) ++timed_builds_;
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT |
+                      GL_BUFFER_UPDATE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+      glUseProgram(0);
+      return;
+    }
     std::vector<std::string> defs = fused_defs;
     const GLuint reduce = program("sat_fused_reduce.comp", defs);
     add_staging_defines(defs);
@@ -361,8 +400,6 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     use_program(reduce, width, height);
     dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
     const GLuint aux = program("sat_fused_aux.comp", {});
-    const int nb_rows = ceil_div(height, SAT_AUX_ROWS_PER_GROUP),
-              nb_cols = ceil_div(width, SAT_AUX_COLS_PER_GROUP);
     if (timed) timers_[2].begin();
     use_program(aux, width, height);
     glUniform1i(2, tx);

@@ -138,8 +138,9 @@ int main(int argc, char** argv) {
                "fused rows load pixels by image loads, one per pixel, instead of textureGather "
                "through an r32ui view (GlSatTuning::pixels_gather = false)");
   // The rows glsatbench can run: the GL variants, the fused path's alternatives (GlSatTuning:
-  // row kNumGlSatVariants + alt - 1 for alt = 1..3), the copy floor.
-  const char* const alt_names[] = {"", "fused-direct", "fused-1pass", "fused-1pass-direct"};
+  // row kNumGlSatVariants + alt - 1 for alt = 1..4), the copy floor.
+  const char* const alt_names[] = {"", "fused-direct", "fused-1pass", "fused-1pass-direct",
+                                   "fused-phased"};
   std::vector<std::string> row_names;
   for (int vi = 0; vi < demo::kNumGlSatVariants; ++vi)
     row_names.push_back(demo::to_string(static_cast<GlSatVariant>(vi)));
@@ -274,10 +275,11 @@ int main(int argc, char** argv) {
         builder.write_floor(texs[k].get(), z.w, z.h, tables[k].get());
       };
       for (SatFormat f : formats)
-        for (int vi = 0; vi < demo::kNumGlSatVariants + 3; ++vi) {
+        for (int vi = 0; vi < demo::kNumGlSatVariants + 4; ++vi) {
           // The last rows: the fused path's alternatives (GlSatTuning), for comparison:
           // each lane storing its words directly instead of through shared memory, and one
-          // dispatch with look-back instead of three (where safe).
+          // dispatch with look-back instead of three, and the three as phases of one dispatch
+          // (both where safe).
           const int alt = std::max(0, vi - demo::kNumGlSatVariants + 1);
           const auto v = alt ? GlSatVariant::Fused : static_cast<GlSatVariant>(vi);
           if (alt >= 2 && !builder.support().lookback) continue;
@@ -285,7 +287,8 @@ int main(int argc, char** argv) {
           if (!runs(vname)) continue;
           demo::GlSatTuning tuning;
           tuning.fused_staged_stores = !(alt == 1 || alt == 3);
-          tuning.fused_single_pass = alt >= 2;
+          tuning.fused_single_pass = alt == 2 || alt == 3;
+          tuning.fused_phased = alt == 4;
           tuning.pixels_gather = !no_gather;
           builder.set_tuning(tuning);
           std::string check = "skip";

@@ -11,7 +11,7 @@ if(TARGET scandof_glsat)
   # The one-pass fused path on llvmpipe: with one thread its tiles run in launch order and never
   # wait, so the look-back's sums, flags and epochs are checked even where waits cannot be.
   add_test(NAME test_gl_sat_single_pass
-           COMMAND test_gl_sat --gtest_filter=GlSat.FusedSinglePass)
+           COMMAND test_gl_sat --gtest_filter=GlSat.FusedSinglePass:GlSat.FusedPhased)
   set_tests_properties(test_gl_sat_single_pass PROPERTIES ENVIRONMENT "LP_NUM_THREADS=1"
                        TIMEOUT 600 LABELS "gl")
 endif()

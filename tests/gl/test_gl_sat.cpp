@@ -218,6 +218,23 @@ TEST(GlSat, FusedSinglePass) {
   gl().builder->set_tuning({});
 }
 
+// EXPERIMENT: the fused passes as ticket-ordered phases of one dispatch (sat_fused_phased.comp),
+// staged stores; as the one-pass build, run on llvmpipe only with LP_NUM_THREADS=1. 4097x1100
+// (33 x 35 tiles) takes the small scans' buffer branch for the corner sums.
+TEST(GlSat, FusedPhased) {
+  REQUIRE_GL();
+  const char* threads = std::getenv("LP_NUM_THREADS");
+  if (!gl().builder->support().lookback && !(threads && std::string(threads) == "1"))
+    GTEST_SKIP() << "software rasterizer: the phased pass is checked with LP_NUM_THREADS=1";
+  demo::GlSatTuning t;
+  t.fused_phased = true;
+  gl().builder->set_tuning(t);
+  for (const auto& s : std::vector<std::pair<int, int>>{
+           {1, 1}, {33, 17}, {129, 33}, {1001, 777}, {1921, 1079}, {2049, 300}, {4097, 1100}})
+    check_case({GlSatVariant::Fused, s.first, s.second});
+  gl().builder->set_tuning({});
+}
+
 // Pixels by image loads, one per pixel (what pixels_gather = false and textures without
 // immutable storage get), against the default gathers through an r32ui view; and a texture larger
 // than the image, whose texels beyond it the gathers fetch and must drop.
@@ -258,37 +275,45 @@ TEST(GlSat, FusedSmallScansInRounds) {
 TEST(GlSat, FusedBackToBack) {
   REQUIRE_GL();
   constexpr int kImages = 4, kRounds = 25;
-  for (const auto& s : std::vector<std::pair<int, int>>{{1921, 1079}, {513, 300}}) {
-    const int w = s.first, h = s.second;
-    const std::size_t plane = static_cast<std::size_t>(w) * h, bytes = plane * 16;
-    std::vector<demo::GlTexture> texs;
-    std::vector<demo::GlBuffer> bufs;
-    std::vector<std::vector<std::uint32_t>> golds;
-    for (int i = 0; i < kImages; ++i) {
-      const auto rgba = random_rgba(w, h, base_seed() + 977u * static_cast<unsigned>(i));
-      golds.emplace_back(plane * 4);
-      scandof::sat_gold(rgba.data(), w, h, golds.back().data(), 3, scandof::SatLayout::Interleaved);
-      texs.push_back(upload(rgba, w, h));
-      bufs.push_back(demo::make_buffer());
-      glNamedBufferData(bufs.back().get(), static_cast<GLsizeiptr>(bytes), nullptr,
-                        GL_DYNAMIC_READ);
-      glClearNamedBufferData(bufs.back().get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
-                             &kPoison);
-    }
-    glFinish();
-    for (int r = 0; r < kRounds; ++r)
-      for (int i = 0; i < kImages; ++i)
-        gl().builder->build_into(texs[i].get(), w, h, GlSatVariant::Fused, SatFormat::U32,
-                                 bufs[i].get());
-    for (int i = 0; i < kImages; ++i) {
-      std::vector<std::uint32_t> out(plane * 4);
-      glGetNamedBufferSubData(bufs[i].get(), 0, static_cast<GLsizeiptr>(bytes), out.data());
-      std::size_t bad = 0;
-      for (std::size_t k = 0; k < out.size(); ++k) bad += out[k] != golds[i][k];
-      EXPECT_EQ(bad, 0u) << w << "x" << h << " image " << i << ": wrong words after " << kRounds
-                         << " rounds of back-to-back builds";
+  for (bool phased : {false, true}) {
+    if (phased && !gl().builder->support().lookback) continue;
+    demo::GlSatTuning tuning;
+    tuning.fused_phased = phased;
+    gl().builder->set_tuning(tuning);
+    for (const auto& s : std::vector<std::pair<int, int>>{{1921, 1079}, {513, 300}}) {
+      const int w = s.first, h = s.second;
+      const std::size_t plane = static_cast<std::size_t>(w) * h, bytes = plane * 16;
+      std::vector<demo::GlTexture> texs;
+      std::vector<demo::GlBuffer> bufs;
+      std::vector<std::vector<std::uint32_t>> golds;
+      for (int i = 0; i < kImages; ++i) {
+        const auto rgba = random_rgba(w, h, base_seed() + 977u * static_cast<unsigned>(i));
+        golds.emplace_back(plane * 4);
+        scandof::sat_gold(rgba.data(), w, h, golds.back().data(), 3,
+                          scandof::SatLayout::Interleaved);
+        texs.push_back(upload(rgba, w, h));
+        bufs.push_back(demo::make_buffer());
+        glNamedBufferData(bufs.back().get(), static_cast<GLsizeiptr>(bytes), nullptr,
+                          GL_DYNAMIC_READ);
+        glClearNamedBufferData(bufs.back().get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
+                               &kPoison);
+      }
+      glFinish();
+      for (int r = 0; r < kRounds; ++r)
+        for (int i = 0; i < kImages; ++i)
+          gl().builder->build_into(texs[i].get(), w, h, GlSatVariant::Fused, SatFormat::U32,
+                                   bufs[i].get());
+      for (int i = 0; i < kImages; ++i) {
+        std::vector<std::uint32_t> out(plane * 4);
+        glGetNamedBufferSubData(bufs[i].get(), 0, static_cast<GLsizeiptr>(bytes), out.data());
+        std::size_t bad = 0;
+        for (std::size_t k = 0; k < out.size(); ++k) bad += out[k] != golds[i][k];
+        EXPECT_EQ(bad, 0u) << w << "x" << h << " image " << i << ": wrong words after " << kRounds
+                           << " rounds of back-to-back builds" << (phased ? " (phased)" : "");
+      }
     }
   }
+  gl().builder->set_tuning({});
 }
 
 std::vector<Case> cases() {
