@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
@@ -53,6 +52,14 @@ void use_program(GLuint prog, int width, int height) {
   glUseProgram(prog);
   glUniform1i(0, width);
   glUniform1i(1, height);
+}
+
+// sat_fused_aux.comp's and sat_fused_phased.comp's tile grid (uniform locations 2-5).
+void tile_grid_uniforms(int tiles_x, int tiles_y, int nb_rows, int nb_cols) {
+  glUniform1i(2, tiles_x);
+  glUniform1i(3, tiles_y);
+  glUniform1i(4, nb_rows);
+  glUniform1i(5, nb_cols);
 }
 
 void dispatch(GLuint x, GLuint y) {
@@ -162,7 +169,7 @@ GLuint GlSatBuilder::program(const std::string& file, const std::vector<std::str
 }
 
 std::vector<std::string> GlSatBuilder::dump_programs(const std::string& dir) const {
-  std::filesystem::create_directories(dir);
+  scandof::util::make_output_folder(dir);
   std::vector<std::string> written;
   for (const auto& [key, prog] : programs_) {
     GLint len = 0;
@@ -300,9 +307,8 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     variant = GlSatVariant::WorkEfficient;
 
   // What stage_times() reports follows the last timed build.
-  if (timed)
-    last_single_pass_ =
-        variant == GlSatVariant::Fused && (tuning_.fused_single_pass || tuning_.fused_phased);
+  // (The phased path sets it where it is taken: large grids fall back to three passes.)
+  if (timed) last_single_pass_ = variant == GlSatVariant::Fused && tuning_.fused_single_pass;
   // How the shaders read the pixels (PIXELS_GATHER, PIXELS_RGBA8 or nothing); gathers only on the
   // fused path, whose shaders have them.
   std::vector<std::string> pixel_defs;
@@ -360,7 +366,9 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     // The phased path (sat_fused_phased.comp): every tile twice (reduce, scan) and the small
     // scans' workgroups, one dispatch; larger grids than one dispatch holds take three passes.
     const long long groups = 2LL * tx * ty + nb_rows + nb_cols;
-    if (tuning_.fused_phased && groups <= 65535) {
+    const bool phased = tuning_.fused_phased && groups <= 65535;
+    if (timed && phased) last_single_pass_ = true;
+    if (phased) {
       if (!phase_counters_) {
         phase_counters_ = make_buffer();
         const std::uint32_t zero[4] = {0, 0, 0, 0};
@@ -370,13 +378,10 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, phase_counters_.get());
       std::vector<std::string> defs = fused_defs;
       add_staging_defines(defs);
-      const GLuint phased = program("sat_fused_phased.comp", defs);
+      const GLuint prog = program("sat_fused_phased.comp", defs);
       if (timed) timers_[1].begin();
-      use_program(phased, width, height);
-      glUniform1i(2, tx);
-      glUniform1i(3, ty);
-      glUniform1i(4, nb_rows);
-      glUniform1i(5, nb_cols);
+      use_program(prog, width, height);
+      tile_grid_uniforms(tx, ty, nb_rows, nb_cols);
       glUniform1ui(6, phase_base_[0]);
       glUniform1ui(7, phase_base_[1]);
       glUniform1ui(8, phase_base_[2]);
@@ -386,35 +391,28 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
       phase_base_[0] += static_cast<std::uint32_t>(groups);
       phase_base_[1] += static_cast<std::uint32_t>(tx * ty);
       phase_base_[2] += static_cast<std::uint32_t>(nb_rows + nb_cols);
-      if (timed) ++timed_builds_;
-      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT |
-                      GL_BUFFER_UPDATE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
-      glUseProgram(0);
-      return;
+    } else {
+      std::vector<std::string> defs = fused_defs;
+      const GLuint reduce = program("sat_fused_reduce.comp", defs);
+      add_staging_defines(defs);
+      const GLuint scan = program("sat_fused_scan.comp", defs);
+      if (timed) timers_[0].begin();
+      use_program(reduce, width, height);
+      dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
+      const GLuint aux = program("sat_fused_aux.comp", {});
+      if (timed) timers_[2].begin();
+      use_program(aux, width, height);
+      tile_grid_uniforms(tx, ty, nb_rows, nb_cols);
+      dispatch(static_cast<GLuint>(nb_rows + nb_cols + 1), 1);
+      if (timed) timers_[2].end();
+      if (timed) {
+        timers_[0].end();
+        timers_[1].begin();
+      }
+      use_program(scan, width, height);
+      dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
+      if (timed) timers_[1].end();
     }
-    std::vector<std::string> defs = fused_defs;
-    const GLuint reduce = program("sat_fused_reduce.comp", defs);
-    add_staging_defines(defs);
-    const GLuint scan = program("sat_fused_scan.comp", defs);
-    if (timed) timers_[0].begin();
-    use_program(reduce, width, height);
-    dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
-    const GLuint aux = program("sat_fused_aux.comp", {});
-    if (timed) timers_[2].begin();
-    use_program(aux, width, height);
-    glUniform1i(2, tx);
-    glUniform1i(3, ty);
-    glUniform1i(4, nb_rows);
-    glUniform1i(5, nb_cols);
-    dispatch(static_cast<GLuint>(nb_rows + nb_cols + 1), 1);
-    if (timed) timers_[2].end();
-    if (timed) {
-      timers_[0].end();
-      timers_[1].begin();
-    }
-    use_program(scan, width, height);
-    dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
-    if (timed) timers_[1].end();
   } else {
     std::vector<std::string> base = pixel_defs;
     if (f32) base.push_back("SAT_F32");

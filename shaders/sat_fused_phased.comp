@@ -122,42 +122,7 @@ void reduce_tile(int bx, int by) {
   }
 }
 
-#define AUX_RT_G 4
-#define AUX_RT_K 4
-#define AUX_CT_G 8
-#define AUX_CT_K 8
-#define AUX_K_MAX 8
-#if SAT_AUX_ROWS_PER_GROUP != 256 / AUX_RT_G || SAT_AUX_COLS_PER_GROUP != 256 / AUX_CT_G
-#error "shared.h's SAT_AUX_*_PER_GROUP must match the split here"
-#endif
-#define SEGMENTED_SCAN(buf, first, limit, stride, n, G, K)                                         \
-  {                                                                                                \
-    const int per = 256 / (G), t = int(gl_LocalInvocationIndex);                                   \
-    const int sl = t % per, part = t / per, s = (first) + sl;                                      \
-    const bool live = s < (limit);                                                                 \
-    if (part == 0) S_CARRY(sl) = uvec3(0u);                                                        \
-    for (int k0 = 0; k0 < (n); k0 += (G) * (K)) {                                                  \
-      const int kb = k0 + part * (K);                                                              \
-      uvec3 v[AUX_K_MAX];                                                                          \
-      uvec3 sum = uvec3(0u);                                                                       \
-      for (int i = 0; i < (K); ++i) {                                                              \
-        v[i] = live && kb + i < (n) ? buf[s + (kb + i) * (stride)].xyz : uvec3(0u);                \
-        sum += v[i];                                                                               \
-      }                                                                                            \
-      S_PART(t) = sum;                                                                             \
-      barrier();                                                                                   \
-      uvec3 run = S_CARRY(sl);                                                                     \
-      for (int p = 0; p < part; ++p) run += S_PART(p * per + sl);                                  \
-      for (int i = 0; i < (K); ++i)                                                                \
-        if (live && kb + i < (n)) {                                                                \
-          buf[s + (kb + i) * (stride)] = uvec4(run, 0u);                                           \
-          run += v[i];                                                                             \
-        }                                                                                          \
-      barrier();                                                                                   \
-      if (part == (G) - 1) S_CARRY(sl) = run;                                                      \
-      barrier();                                                                                   \
-    }                                                                                              \
-  }
+#include "sat_fused_small_scan.glsl"
 
 void aux_work(int b) {
   if (b < u_nb_rows) {

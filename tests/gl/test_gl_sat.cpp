@@ -196,14 +196,21 @@ TEST(GlSat, FusedDirectStores) {
   gl().builder->set_tuning({});
 }
 
+// The fused paths that wait on other workgroups (one-pass, phased) need running workgroups to
+// progress: on a software rasterizer only with one thread (LP_NUM_THREADS=1, as ctest's
+// test_gl_sat_single_pass runs them), where workgroups run one after another and never wait.
+bool waits_can_run() {
+  const char* threads = std::getenv("LP_NUM_THREADS");
+  return gl().builder->support().lookback || (threads && std::string(threads) == "1");
+}
+
 // The one-pass fused build (sat_fused_single.comp), staged and direct stores. On a software
 // rasterizer it is right only when tiles run one after another (LP_NUM_THREADS=1: ctest's
 // test_gl_sat_single_pass runs it so) and is skipped otherwise. 1001x777, 2049x300 and 300x2049
 // give chains longer than the 32 lanes that scout them.
 TEST(GlSat, FusedSinglePass) {
   REQUIRE_GL();
-  const char* threads = std::getenv("LP_NUM_THREADS");
-  if (!gl().builder->support().lookback && !(threads && std::string(threads) == "1"))
+  if (!waits_can_run())
     GTEST_SKIP() << "software rasterizer: the look-back pass is checked with LP_NUM_THREADS=1 "
                     "(ctest test_gl_sat_single_pass)";
   for (bool staged : {true, false}) {
@@ -223,9 +230,9 @@ TEST(GlSat, FusedSinglePass) {
 // (33 x 35 tiles) takes the small scans' buffer branch for the corner sums.
 TEST(GlSat, FusedPhased) {
   REQUIRE_GL();
-  const char* threads = std::getenv("LP_NUM_THREADS");
-  if (!gl().builder->support().lookback && !(threads && std::string(threads) == "1"))
-    GTEST_SKIP() << "software rasterizer: the phased pass is checked with LP_NUM_THREADS=1";
+  if (!waits_can_run())
+    GTEST_SKIP() << "software rasterizer: the phased pass is checked with LP_NUM_THREADS=1 "
+                    "(ctest test_gl_sat_single_pass)";
   demo::GlSatTuning t;
   t.fused_phased = true;
   gl().builder->set_tuning(t);
