@@ -365,7 +365,12 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
               nb_cols = ceil_div(width, SAT_AUX_COLS_PER_GROUP);
     // The phased path (sat_fused_phased.comp): every tile twice (reduce, scan) and the small
     // scans' workgroups, one dispatch; larger grids than one dispatch holds take three passes.
-    const long long groups = 2LL * tx * ty + nb_rows + nb_cols;
+    const long long tiles = static_cast<long long>(tx) * ty;
+    const int per_auto = tiles >= 256 ? 2 : 1;
+    const int per_reduce = tuning_.phased_reduce_tiles > 0 ? tuning_.phased_reduce_tiles : per_auto,
+              per_scan = tuning_.phased_scan_tiles > 0 ? tuning_.phased_scan_tiles : per_auto;
+    const long long reduce_groups = (tiles + per_reduce - 1) / per_reduce;
+    const long long groups = reduce_groups + nb_rows + nb_cols + (tiles + per_scan - 1) / per_scan;
     const bool phased = tuning_.fused_phased && groups <= 65535;
     if (timed && phased) last_single_pass_ = true;
     if (phased) {
@@ -378,6 +383,10 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, phase_counters_.get());
       std::vector<std::string> defs = fused_defs;
       add_staging_defines(defs);
+      if (phase_trace_) {
+        defs.push_back("PHASE_TRACE");
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, phase_trace_);
+      }
       const GLuint prog = program("sat_fused_phased.comp", defs);
       if (timed) timers_[1].begin();
       use_program(prog, width, height);
@@ -385,11 +394,13 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
       glUniform1ui(6, phase_base_[0]);
       glUniform1ui(7, phase_base_[1]);
       glUniform1ui(8, phase_base_[2]);
+      glUniform1i(9, per_reduce);
+      glUniform1i(10, per_scan);
       dispatch(static_cast<GLuint>(groups), 1);
       if (timed) timers_[1].end();
       // The counters only grow (uint32 wrap-around is harmless: the shader compares differences).
       phase_base_[0] += static_cast<std::uint32_t>(groups);
-      phase_base_[1] += static_cast<std::uint32_t>(tx * ty);
+      phase_base_[1] += static_cast<std::uint32_t>(reduce_groups);
       phase_base_[2] += static_cast<std::uint32_t>(nb_rows + nb_cols);
     } else {
       std::vector<std::string> defs = fused_defs;
@@ -464,6 +475,12 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT |
                   GL_BUFFER_UPDATE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
   glUseProgram(0);
+}
+
+void GlSatBuilder::set_phase_trace(GLuint buffer) {
+  if (buffer && !has_extension("GL_ARB_shader_clock"))
+    throw std::runtime_error("phase trace: the context lacks GL_ARB_shader_clock");
+  phase_trace_ = buffer;
 }
 
 GlSatStageTimes GlSatBuilder::stage_times() const {

@@ -93,6 +93,10 @@ struct GlSatTuning {
   // passes' 0.050. Like fused_single_pass it relies on running workgroups progressing, which GL
   // does not promise: check GlSatSupport::lookback before turning it on.
   bool fused_phased = false;
+  // The phased path's reduce and scan workgroups each take this many tiles in turn; 0 picks:
+  // 2 from 256 tiles on, else 1. With 3 workgroups an SM (H100) a 1080p build (510 tiles) ran
+  // 0.0424 ms with 2 against 0.0459 with 1, 512x512 (64 tiles) 0.0246 against 0.0205, 4K equal.
+  int phased_reduce_tiles = 0, phased_scan_tiles = 0;
 };
 
 class GlSatBuilder {
@@ -133,6 +137,11 @@ class GlSatBuilder {
   GLuint output() const { return out_.get(); }
   void set_tuning(const GlSatTuning& t) { tuning_ = t; }
   GlSatStageTimes stage_times() const;
+  // Measurement only (glsatbench --trace-phased): phased builds record each workgroup's SM and
+  // clock marks into `buffer` (3 uvec4 per workgroup; see sat_fused_phased.comp). Needs
+  // GL_ARB_shader_clock (throws std::runtime_error otherwise); the SM is recorded where
+  // GL_NV_shader_thread_group is offered (else ~0). 0 turns it off.
+  void set_phase_trace(GLuint buffer);
 
   // Compiles every program for both formats now (so the first frame does not hitch).
   void warm_up();
@@ -171,6 +180,7 @@ class GlSatBuilder {
   // when the next build starts.
   GlBuffer phase_counters_;
   std::array<std::uint32_t, 3> phase_base_{};
+  GLuint phase_trace_ = 0;         // not owned
   bool last_single_pass_ = false;  // the last timed build: stage_times() has one stage
   std::array<GlTimer, 3> timers_;
   GlSatTuning tuning_;

@@ -157,6 +157,20 @@ int main(int argc, char** argv) {
   app.add_option("--dump-programs", dump_dir,
                  "after the runs, write every compiled program's driver binary to this folder "
                  "(GlSatBuilder::dump_programs)");
+  int phased_reduce_tiles = demo::GlSatTuning{}.phased_reduce_tiles,
+      phased_scan_tiles = demo::GlSatTuning{}.phased_scan_tiles;
+  app.add_option("--phased-reduce-tiles", phased_reduce_tiles,
+                 "tiles each reduce workgroup of the fused-phased rows takes in turn "
+                 "(GlSatTuning::phased_reduce_tiles; 0: the builder picks)")
+      ->check(CLI::Range(0, 64));
+  app.add_option("--phased-scan-tiles", phased_scan_tiles,
+                 "tiles each scan workgroup of the fused-phased rows takes in turn "
+                 "(GlSatTuning::phased_scan_tiles; 0: the builder picks)")
+      ->check(CLI::Range(0, 64));
+  bool trace_phased = false;
+  app.add_flag("--trace-phased", trace_phased,
+               "per size, 5 fused-phased u32 builds with each workgroup's SM and clock marks "
+               "recorded (GlSatBuilder::set_phase_trace), written to phased_trace_WxH.csv");
   CLI11_PARSE(app, argc, argv);
   auto runs = [&](const std::string& name) {
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
@@ -289,6 +303,8 @@ int main(int argc, char** argv) {
           tuning.fused_staged_stores = !(alt == 1 || alt == 3);
           tuning.fused_single_pass = alt == 2 || alt == 3;
           tuning.fused_phased = alt == 4;
+          tuning.phased_reduce_tiles = phased_reduce_tiles;
+          tuning.phased_scan_tiles = phased_scan_tiles;
           tuning.pixels_gather = !no_gather;
           builder.set_tuning(tuning);
           std::string check = "skip";
@@ -327,6 +343,45 @@ int main(int argc, char** argv) {
           emit(z, scandof::to_string(f), vname, med, p10, p90, stream.gpu_ms, r_ms, a_ms, c_ms,
                stream.cpu_ms, check);
         }
+      // Where each workgroup of the phased build spent its time: its SM's cycle counter at its
+      // start, before its phase's wait, after it and at its end (scripts/phased_trace.py reads it).
+      if (trace_phased && builder.support().lookback) {
+        const std::size_t tx = (z.w + 127) / 128, ty = (z.h + 31) / 32;
+        const std::size_t words = 3 * 4 * (2 * tx * ty + z.w + z.h + 2);
+        demo::GlBuffer tb = demo::make_buffer();
+        glNamedBufferStorage(tb.get(), static_cast<GLsizeiptr>(words * 4), nullptr,
+                             GL_DYNAMIC_STORAGE_BIT);
+        demo::GlSatTuning tuning;
+        tuning.fused_phased = true;
+        tuning.phased_reduce_tiles = phased_reduce_tiles;
+        tuning.phased_scan_tiles = phased_scan_tiles;
+        tuning.pixels_gather = !no_gather;
+        builder.set_tuning(tuning);
+        builder.set_phase_trace(tb.get());
+        std::ostringstream tcsv;
+        tcsv << "run,ticket,phase,sm,ck0,ck1,ck2,ck3,ck4,ck5,ck6,ck7\n";
+        for (int i = 0; i < warmup; ++i) build(i, GlSatVariant::Fused, SatFormat::U32, false);
+        for (int run = 0; run < 5; ++run) {
+          const std::uint32_t zero = 0;
+          glClearNamedBufferData(tb.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+          glFinish();
+          build(run, GlSatVariant::Fused, SatFormat::U32, false);
+          glFinish();
+          std::vector<std::uint32_t> t(words);
+          glGetNamedBufferSubData(tb.get(), 0, static_cast<GLsizeiptr>(words * 4), t.data());
+          for (std::size_t g = 0; g + 12 <= words; g += 12) {
+            if (t[g + 11] != 1) continue;  // no such workgroup
+            tcsv << run << ',' << t[g + 10] << ',' << t[g + 9] << ',' << t[g + 8];
+            for (int k = 0; k < 8; ++k) tcsv << ',' << t[g + k];
+            tcsv << '\n';
+          }
+        }
+        builder.set_phase_trace(0);
+        const std::string path =
+            out_dir + "/phased_trace_" + std::to_string(z.w) + "x" + std::to_string(z.h) + ".csv";
+        scandof::util::write_text_file(path, tcsv.str());
+        std::printf("wrote %s\n", path.c_str());
+      }
       // The floor under the fused path: the same bytes loaded and stored, coalesced, with no
       // scan between (one format: the stores are the same 16-byte words).
       if (runs("floor")) {

@@ -26,8 +26,10 @@ layout(location = 5) uniform int u_nb_cols;
 // One array for every branch (a workgroup takes one; GL promises only 32 KB): the tile-sum grid,
 // or a sequence scan's per-invocation partial sums and per-sequence carries.
 shared uvec3 s_st[AUX_SHARED_TILES];
-#define S_PART(i) s_st[i]
-#define S_CARRY(i) s_st[256 + (i)]
+#define S_PART_GET(i) s_st[i]
+#define S_PART_PUT(i, v) s_st[i] = (v)
+#define S_CARRY_GET(i) s_st[256 + (i)]
+#define S_CARRY_PUT(i, v) s_st[256 + (i)] = (v)
 
 void main() {
   const int b = int(gl_WorkGroupID.x), t = int(gl_LocalInvocationIndex);

@@ -3,20 +3,28 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #endif
+#ifdef PHASE_TRACE
+// glsatbench --trace-phased: each workgroup's SM and the cycles at which it reached its marks.
+#extension GL_ARB_shader_clock : require
+#extension GL_NV_shader_thread_group : enable
+#endif
 // Fused SAT in one dispatch of ticket-ordered phases (sat_fused_common.glsl included;
 // GlSatTuning::fused_phased, glsatbench's fused-phased rows): the three passes of
 // sat_fused_reduce.comp, sat_fused_aux.comp and sat_fused_scan.comp without the two dispatch
 // boundaries and barriers between them. Each workgroup takes a ticket from an atomic counter:
-//   [0, tiles)                    reduce a tile (row, column and tile sums), then count it done
-//   [tiles, tiles + aux groups)   wait until every tile is reduced, do a small scan, count it done
-//   the rest                      scan a tile: load its pixels and scan its rows, wait until the
-//                                 small scans are done, add the offsets, store
+//   [0, R)              reduce u_reduce_tiles tiles (row, column and tile sums), count them done
+//   [R, R + aux groups) wait until every tile is reduced, do a small scan, count it done
+//   the rest            scan u_scan_tiles tiles: load the first's pixels and scan its rows, wait
+//                       until the small scans are done, add the offsets, store; then the next
+// (R = tiles / u_reduce_tiles rounded up; the host picks 2 a workgroup for large grids, where a
+// second wave of single tiles cost more than the longer workgroups.)
 // Each scan tile adds up its corner (the sums of the tiles above and left of it) itself, so the
 // small scans' 2D scan of the tile sums, the longest of their chains, is gone.
 // A ticket only waits on lower tickets, which belong to workgroups already running; like
 // sat_fused_single.comp it relies on running workgroups progressing, which GL does not promise
 // (GlSatSupport::lookback; llvmpipe is right with LP_NUM_THREADS=1 only).
-// H100, 1080p: 0.0421 ms against the three passes' 0.0499 (results/sat/gl/README.md, session 18).
+// H100, 1080p: 0.0424 ms against the three passes' 0.0473; 4K 0.1157 against 0.1137
+// (results/sat/gl/README.md, session 19).
 #include "sat_fused_common.glsl"
 
 layout(std430, binding = 0) writeonly buffer Table {
@@ -43,28 +51,62 @@ layout(location = 5) uniform int u_nb_cols;
 layout(location = 6) uniform uint u_base_ticket;
 layout(location = 7) uniform uint u_base_reduced;
 layout(location = 8) uniform uint u_base_aux;
+// Tiles a reduce or a scan workgroup takes in turn.
+layout(location = 9) uniform int u_reduce_tiles;
+layout(location = 10) uniform int u_scan_tiles;
 
-shared uvec3 s_bottom[TEAMS][PADDED16(TILE_W)];  // PAD16; the other phases' scratch too
+#ifdef PHASE_TRACE
+// Per ticket three words: the SM's cycle counter (low 32 bits) at the workgroup's start, before
+// its phase's wait, after it and at its end; then marks 4-7: in a scan tile (the last one a
+// workgroup takes) its offsets summed, its bottom rows made exclusive, its rows 0 and 2 stored;
+// in a small-scan workgroup (4) its scan done; then SM, phase, ticket. The SMs' counters are not
+// synchronised, so times compare within an SM only (NVIDIA's GL offers no device clock to shaders).
+layout(std430, binding = 5) writeonly buffer Trace {
+  uvec4 trace[];
+};
+uvec4 g_ck[2];
+void trace_mark(int k) {
+  g_ck[k / 4][k % 4] = clock2x32ARB().x;
+}
+#ifdef GL_NV_shader_thread_group
+#define TRACE_SM gl_SMIDNV
+#else
+#define TRACE_SM 0xFFFFFFFFu
+#endif
+#define TRACE_MARK(k) trace_mark(k)
+#else
+#define TRACE_MARK(k)
+#endif
+
+#include "sat_fused_planes.glsl"
 shared uvec3 s_left[TILE_H];
-shared uvec3 s_top[TILE_W];
 shared uvec3 s_top_total[TILE_W / 32];
 shared uint s_ticket;
 shared uvec3 s_corner_part[TEAMS];
-// The stores stage in s_bottom, never in a separate array: with it (18 KB more per workgroup)
-// fewer workgroups fit an SM, and the H100's 1080p build took 0.0538 ms against 0.0434.
+// The stores stage in the planes, never in a separate array: with one (18 KB more per workgroup)
+// the H100's 1080p build took 0.0538 ms against 0.0434.
 #undef FUSED_STAGE_SEPARATE
 #include "sat_fused_store.glsl"
 
-// The reduce phase's column partials and the small scans' partial sums live in s_bottom.
-#define S_COL(w, k) s_bottom[w][k].xy
+// The reduce phase's column partials (pairs) and the small scans' partial sums and carries.
+#define COL_PUT(w, k, v) \
+  {                      \
+    const uint ci_ = (w) * uint(PLANE_W) + PAD32(k); \
+    s_plane[0][ci_] = (v).x;                        \
+    s_plane[1][ci_] = (v).y;                        \
+  }
+#define COL_GET(w, k) \
+  uvec2(s_plane[0][(w) * uint(PLANE_W) + PAD32(k)], s_plane[1][(w) * uint(PLANE_W) + PAD32(k)])
 #define S_ROW(w) s_left[w]
-#define S_ST(i) s_bottom[(i) / PADDED16(TILE_W)][(i) % PADDED16(TILE_W)]  // i < 1152
-#define S_PART(i) S_ST(i)
-#define S_CARRY(i) S_ST(256 + (i))
+#define S_PART_GET(i) slot_get(uint(i))
+#define S_PART_PUT(i, v) slot_put(uint(i), v)
+#define S_CARRY_GET(i) slot_get(256u + uint(i))
+#define S_CARRY_PUT(i, v) slot_put(256u + uint(i), v)
 
-// Polled as sat_fused_single.comp polls, by invocation 0 (up to 2^24 polls, seconds). Plain
-// loads of a volatile buffer instead of the atomics measured no faster (1080p 0.0439 against
-// 0.0434 ms on the H100).
+// Polled as sat_fused_single.comp polls, by invocation 0 (up to 2^24 polls, seconds). Neither plain
+// loads of a volatile buffer nor a flag raised by the last workgroup counted (on a line of its
+// own, so waiters poll away from the counter) measured faster: 1080p 0.0439 against 0.0434 ms,
+// and 0.0464 against 0.0456 (H100, session 19).
 void wait_count(int k, uint base, uint need) {
   uint c = atomicAdd(cnt[k], 0u) - base;
   for (int i = 0; i < 4096 && c < need; ++i)
@@ -82,11 +124,13 @@ void wait_all(int k, uint base, uint need) {
   memoryBarrierBuffer();
 }
 
-void reduce_tile(int bx, int by) {
+void load_tile(int tile, out uint px[ROWS_PER_TEAM][4]) {
+  const int bx = tile % u_tiles_x, by = tile / u_tiles_x;
+  load_block(bx * TILE_W + int(LANE) * 4, by * TILE_H + int(TEAM) * ROWS_PER_TEAM, px);
+}
+// px: the tile's pixels, as load_tile gives them.
+void reduce_tile(int bx, int by, uint px[ROWS_PER_TEAM][4]) {
   const uint lane = LANE, team = TEAM;
-  uint px[ROWS_PER_TEAM][4];
-  const int x0 = bx * TILE_W + int(lane) * 4;
-  load_block(x0, by * TILE_H + int(team) * ROWS_PER_TEAM, px);
   uvec2 col[4] = uvec2[4](uvec2(0u), uvec2(0u), uvec2(0u), uvec2(0u));
   uvec2 s[ROWS_PER_TEAM];
   for (int r = 0; r < ROWS_PER_TEAM; ++r) {
@@ -105,13 +149,13 @@ void reduce_tile(int bx, int by) {
     rows += rgb;
     if (lane == 0u && y < u_height) rt[bx * u_height + y] = uvec4(rgb, 0u);
   }
-  for (int i = 0; i < 4; ++i) S_COL(team, PAD8(lane * 4u + uint(i))) = col[i];
+  for (int i = 0; i < 4; ++i) COL_PUT(team, lane * 4u + uint(i), col[i])
   if (lane == 0u) S_ROW(team) = rows;
   barrier();
   const uint t = gl_LocalInvocationIndex;
   if (t < uint(TILE_W)) {
     uvec2 c = uvec2(0u);
-    for (int w = 0; w < TEAMS; ++w) c += S_COL(w, PAD8(t));
+    for (int w = 0; w < TEAMS; ++w) c += COL_GET(uint(w), t);
     const int x = bx * TILE_W + int(t);
     if (x < u_width) ct[by * u_width + x] = uvec4(rgb_of_pairs(c), 0u);
   }
@@ -124,6 +168,7 @@ void reduce_tile(int bx, int by) {
 
 #include "sat_fused_small_scan.glsl"
 
+
 void aux_work(int b) {
   if (b < u_nb_rows) {
     SEGMENTED_SCAN(rt, b * SAT_AUX_ROWS_PER_GROUP, u_height, u_height, u_tiles_x, AUX_RT_G,
@@ -134,7 +179,7 @@ void aux_work(int b) {
   }
 }
 
-void scan_tile(int bx, int by, int aux_groups) {
+void scan_tile(int bx, int by, int aux_groups, bool first) {
   const uint lane = LANE, team = TEAM;
   const int x0 = bx * TILE_W + int(lane) * 4;
   const int y0 = by * TILE_H;
@@ -145,17 +190,21 @@ void scan_tile(int bx, int by, int aux_groups) {
     w[r][0] = pairs_of(px[r][0]);
     for (int i = 1; i < 4; ++i) w[r][i] = w[r][i - 1] + pairs_of(px[r][i]);
   }
-  uvec2 ex[ROWS_PER_TEAM];
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) ex[r] = team_inclusive2(w[r][3]) - w[r][3];
-  uvec3 v[ROWS_PER_TEAM][4];
-  for (int r = 0; r < ROWS_PER_TEAM; ++r)
-    for (int i = 0; i < 4; ++i) {
-      v[r][i] = rgb_of_pairs(w[r][i] + ex[r]);
-      if (r > 0) v[r][i] += v[r - 1][i];
-    }
-  for (int i = 0; i < 4; ++i) s_bottom[team][PAD16(lane * 4u + uint(i))] = v[ROWS_PER_TEAM - 1][i];
+  // Each row's inclusive sums within the tile, still as pairs (up to 128 x 255 fits 16 bits):
+  // what stays live through the wait below is 2 words a pixel, not 3.
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
+    const uvec2 ex = team_inclusive2(w[r][3]) - w[r][3];
+    for (int i = 0; i < 4; ++i) w[r][i] += ex;
+  }
+  for (int i = 0; i < 4; ++i) {
+    uvec3 b = uvec3(0u);
+    for (int r = 0; r < ROWS_PER_TEAM; ++r) b += rgb_of_pairs(w[r][i]);
+    bottom_put(team, lane * 4u + uint(i), b);
+  }
   // Everything above needs no offsets; now the small scans' results.
-  wait_all(2, u_base_aux, uint(aux_groups));
+  TRACE_MARK(1);
+  if (first) wait_all(2, u_base_aux, uint(aux_groups));  // later tiles find the offsets done
+  TRACE_MARK(2);
   const uint t = gl_LocalInvocationIndex;
   const int xt = bx * TILE_W + int(t);
   const uvec3 above = t < uint(TILE_W) && xt < u_width ? ct[by * u_width + xt].xyz : uvec3(0u);
@@ -164,18 +213,18 @@ void scan_tile(int bx, int by, int aux_groups) {
   for (int k = int(t); k < bx * by; k += WG) cpart += st[(k / bx) * u_tiles_x + k % bx].xyz;
   const int yl = y0 + int(lane);
   const uvec3 left = team == 0u && yl < u_height ? rt[bx * u_height + yl].xyz : uvec3(0u);
+  // Column t's scan stays with invocation t, which adds it to its start below.
+  uvec3 top = uvec3(0u);
 #ifdef FUSED_SUBGROUP
   if (team < 4u) {
-    const uvec3 incl = team_inclusive(above);
-    s_top[t] = incl;
-    if (lane == 31u) s_top_total[team] = incl;
+    top = team_inclusive(above);
+    if (lane == 31u) s_top_total[team] = top;
   }
   if (team == 0u) s_left[lane] = team_inclusive(left);
 #else
   {
-    const uvec3 incl = team_inclusive(above);
-    if (team < 4u) s_top[t] = incl;
-    if (team < 4u && lane == 31u) s_top_total[team] = incl;
+    top = team_inclusive(above);
+    if (team < 4u && lane == 31u) s_top_total[team] = top;
     const uvec3 l_incl = team_inclusive(left);
     if (team == 0u) s_left[lane] = l_incl;
   }
@@ -187,13 +236,15 @@ void scan_tile(int bx, int by, int aux_groups) {
   for (int w = 0; w < TEAMS; ++w) corner += s_corner_part[w];
   uvec3 start = uvec3(0u);
   if (t < uint(TILE_W)) {
-    start = corner + s_top[t];
+    start = corner + top;
     for (uint g = 0u; g < t / 32u; ++g) start += s_top_total[g];
   }
+  TRACE_MARK(4);
   bottoms_to_exclusive(start);
+  TRACE_MARK(5);
   uvec3 base[4];
-  for (int i = 0; i < 4; ++i) base[i] = s_bottom[team][PAD16(lane * 4u + uint(i))];
-  store_tile(v, base, x0, y0, bx);
+  for (int i = 0; i < 4; ++i) base[i] = bottom_get(team, lane * 4u + uint(i));
+  store_tile_pairs(w, base, x0, y0, bx);
 }
 
 void main() {
@@ -201,16 +252,44 @@ void main() {
   barrier();
   const int ticket = int(s_ticket);
   const int tiles = u_tiles_x * u_tiles_y;
+  const int groups = (tiles + u_reduce_tiles - 1) / u_reduce_tiles;  // of the reduce phase
   const int aux_groups = u_nb_rows + u_nb_cols;
-  if (ticket < tiles) {
-    reduce_tile(ticket % u_tiles_x, ticket / u_tiles_x);
+  TRACE_MARK(0);
+  if (ticket < groups) {
+    // The next tile's pixels are loaded before this one is reduced.
+    const int first = ticket * u_reduce_tiles, n = min(u_reduce_tiles, tiles - first);
+    uint px[ROWS_PER_TEAM][4], next[ROWS_PER_TEAM][4];
+    load_tile(first, px);
+    for (int k = 0; k < n; ++k) {
+      if (k + 1 < n) load_tile(first + k + 1, next);
+      if (k > 0) barrier();  // the scratch is reused
+      reduce_tile((first + k) % u_tiles_x, (first + k) / u_tiles_x, px);
+      px = next;
+    }
+    TRACE_MARK(1);
     signal_done(1);
-  } else if (ticket < tiles + aux_groups) {
-    wait_all(1, u_base_reduced, uint(tiles));
-    aux_work(ticket - tiles);
+    TRACE_MARK(2);
+  } else if (ticket < groups + aux_groups) {
+    TRACE_MARK(1);
+    wait_all(1, u_base_reduced, uint(groups));
+    TRACE_MARK(2);
+    aux_work(ticket - groups);
+    TRACE_MARK(4);
     signal_done(2);
   } else {
-    const int k = ticket - tiles - aux_groups;
-    scan_tile(k % u_tiles_x, k / u_tiles_x, aux_groups);
+    const int first = (ticket - groups - aux_groups) * u_scan_tiles;
+    for (int k = 0; k < u_scan_tiles && first + k < tiles; ++k) {
+      if (k > 0) barrier();
+      scan_tile((first + k) % u_tiles_x, (first + k) / u_tiles_x, aux_groups, k == 0);
+    }
   }
+#ifdef PHASE_TRACE
+  TRACE_MARK(3);
+  if (gl_LocalInvocationIndex == 0u) {
+    const uint phase = ticket < groups ? 0u : ticket < groups + aux_groups ? 1u : 2u;
+    trace[3 * ticket] = g_ck[0];
+    trace[3 * ticket + 1] = g_ck[1];
+    trace[3 * ticket + 2] = uvec4(TRACE_SM, phase, uint(ticket), 1u);
+  }
+#endif
 }

@@ -22,11 +22,12 @@ layout(std430, binding = 3) readonly buffer St {
   uvec4 corner_ex[];  // [tiles_y][tiles_x]
 };
 
-shared uvec3 s_bottom[TEAMS][PADDED16(TILE_W)];  // PAD16
+#include "sat_fused_planes.glsl"
 shared uvec3 s_left[TILE_H];
-shared uvec3 s_top[TILE_W];  // in-tile inclusive scan of the column sums above, per 32 columns
-shared uvec3 s_top_total[TILE_W / 32];
+shared uvec3 s_top_total[TILE_W / 32];  // the totals of top's 32-column groups
 
+// The stores stage in the planes: a separate array (18 KB more) would leave one workgroup per SM.
+#undef FUSED_STAGE_SEPARATE
 #include "sat_fused_store.glsl"
 
 void main() {
@@ -57,41 +58,43 @@ void main() {
     w[r][0] = pairs_of(px[r][0]);
     for (int i = 1; i < 4; ++i) w[r][i] = w[r][i - 1] + pairs_of(px[r][i]);
   }
-  uvec2 ex[ROWS_PER_TEAM];
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) ex[r] = team_inclusive2(w[r][3]) - w[r][3];
-  uvec3 v[ROWS_PER_TEAM][4];
-  for (int r = 0; r < ROWS_PER_TEAM; ++r)
-    for (int i = 0; i < 4; ++i) {
-      v[r][i] = rgb_of_pairs(w[r][i] + ex[r]);
-      if (r > 0) v[r][i] += v[r - 1][i];
-    }
+  // Each row's inclusive sums within the tile, kept as pairs (up to 128 x 255 fits 16 bits): 2
+  // words a pixel live until the stores, not 3.
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
+    const uvec2 ex = team_inclusive2(w[r][3]) - w[r][3];
+    for (int i = 0; i < 4; ++i) w[r][i] += ex;
+  }
   // The scans of top and left, after the row scans, whose pixels arrive first.
+  // Column t's scan stays with invocation t, which adds it to its start below.
+  uvec3 top = uvec3(0u);
 #ifdef FUSED_SUBGROUP
   if (team < 4u) {
-    const uvec3 incl = team_inclusive(above);
-    s_top[t] = incl;
-    if (lane == 31u) s_top_total[team] = incl;
+    top = team_inclusive(above);
+    if (lane == 31u) s_top_total[team] = top;
   }
   if (team == 0u) s_left[lane] = team_inclusive(left);
 #else
   {  // the shared-memory scans need every invocation of the workgroup
-    const uvec3 incl = team_inclusive(above);
-    if (team < 4u) s_top[t] = incl;
-    if (team < 4u && lane == 31u) s_top_total[team] = incl;
+    top = team_inclusive(above);
+    if (team < 4u && lane == 31u) s_top_total[team] = top;
     const uvec3 l_incl = team_inclusive(left);
     if (team == 0u) s_left[lane] = l_incl;
   }
 #endif
-  for (int i = 0; i < 4; ++i) s_bottom[team][PAD16(lane * 4u + uint(i))] = v[ROWS_PER_TEAM - 1][i];
+  for (int i = 0; i < 4; ++i) {
+    uvec3 b = uvec3(0u);
+    for (int r = 0; r < ROWS_PER_TEAM; ++r) b += rgb_of_pairs(w[r][i]);
+    bottom_put(team, lane * 4u + uint(i), b);
+  }
   barrier();
   // Column t starts from the corner plus top(t): its group's scan and the groups left of it.
   uvec3 start = uvec3(0u);
   if (t < uint(TILE_W)) {
-    start = corner + s_top[t];
+    start = corner + top;
     for (uint g = 0u; g < t / 32u; ++g) start += s_top_total[g];
   }
   bottoms_to_exclusive(start);
   uvec3 base[4];
-  for (int i = 0; i < 4; ++i) base[i] = s_bottom[team][PAD16(lane * 4u + uint(i))];
-  store_tile(v, base, x0, y0, bx);
+  for (int i = 0; i < 4; ++i) base[i] = bottom_get(team, lane * 4u + uint(i));
+  store_tile_pairs(w, base, x0, y0, bx);
 }

@@ -1,6 +1,6 @@
 // The fused SAT's small scans of rt and ct, shared by sat_fused_aux.comp and sat_fused_phased.comp
-// (which #include it); the includer defines S_PART(i) (i < 256) and S_CARRY(i) (i < 256 / G) as
-// shared uvec3 slots before using SEGMENTED_SCAN.
+// (which #include it); the includer defines S_PART_GET(i), S_PART_PUT(i, v) (i < 256) and
+// S_CARRY_GET(i), S_CARRY_PUT(i, v) (i < 256 / G), shared uvec3 slots, before using SEGMENTED_SCAN.
 // A sequence (an image row's rt, an image column's ct) is split among G invocations, each loading
 // K consecutive elements at once, so a round of G * K elements costs one L2 round trip (1080p: the
 // 34 tile rows of ct in one round). Invocation t takes sequence t % (256 / G) of the workgroup
@@ -26,7 +26,7 @@
     const int per = 256 / (G), t = int(gl_LocalInvocationIndex);                                   \
     const int sl = t % per, part = t / per, s = (first) + sl;                                      \
     const bool live = s < (limit);                                                                 \
-    if (part == 0) S_CARRY(sl) = uvec3(0u);                                                        \
+    if (part == 0) S_CARRY_PUT(sl, uvec3(0u));                                                     \
     for (int k0 = 0; k0 < (n); k0 += (G) * (K)) {                                                  \
       const int kb = k0 + part * (K);                                                              \
       uvec3 v[AUX_K_MAX];                                                                          \
@@ -35,17 +35,17 @@
         v[i] = live && kb + i < (n) ? buf[s + (kb + i) * (stride)].xyz : uvec3(0u);                \
         sum += v[i];                                                                               \
       }                                                                                            \
-      S_PART(t) = sum;                                                                             \
+      S_PART_PUT(t, sum);                                                                          \
       barrier();                                                                                   \
-      uvec3 run = S_CARRY(sl);                                                                     \
-      for (int p = 0; p < part; ++p) run += S_PART(p * per + sl);                                  \
+      uvec3 run = S_CARRY_GET(sl);                                                                 \
+      for (int p = 0; p < part; ++p) run += S_PART_GET(p * per + sl);                              \
       for (int i = 0; i < (K); ++i)                                                                \
         if (live && kb + i < (n)) {                                                                \
           buf[s + (kb + i) * (stride)] = uvec4(run, 0u);                                           \
           run += v[i];                                                                             \
         }                                                                                          \
       barrier();                                                                                   \
-      if (part == (G) - 1) S_CARRY(sl) = run;                                                      \
+      if (part == (G) - 1) S_CARRY_PUT(sl, run);                                                   \
       barrier();                                                                                   \
     }                                                                                              \
   }

@@ -9,6 +9,21 @@ uvec4 out_word(uvec3 v) {
 #endif
 }
 
+// Team w's slot for tile column k (k < TILE_W) in s_bottom, the bottom rows' and the staged
+// stores' array; an includer that lays it out otherwise (sat_fused_phased.comp: planes of uint)
+// defines FUSED_BOTTOM_PLANES and these two itself.
+#ifndef TRACE_MARK
+#define TRACE_MARK(k)  // sat_fused_phased.comp's PHASE_TRACE marks
+#endif
+#ifndef FUSED_BOTTOM_PLANES
+uvec3 bottom_get(uint w, uint k) {
+  return s_bottom[w][PAD16(k)];
+}
+void bottom_put(uint w, uint k, uvec3 v) {
+  s_bottom[w][PAD16(k)] = v;
+}
+#endif
+
 // s_bottom[w][x], team w's bottom row (its 4 rows summed down each column), replaced by `start`
 // plus the sum of the bottom rows of the teams above w: one invocation per column (t < TILE_W
 // passes its column's start), then a barrier. Every invocation calls it once s_bottom is
@@ -19,8 +34,8 @@ void bottoms_to_exclusive(uvec3 start) {
   if (t < uint(TILE_W)) {
     uvec3 run = start;
     for (int w = 0; w < TEAMS; ++w) {
-      const uvec3 b = s_bottom[w][PAD16(t)];
-      s_bottom[w][PAD16(t)] = run;
+      const uvec3 b = bottom_get(uint(w), t);
+      bottom_put(uint(w), t, run);
       run += b;
     }
   }
@@ -46,8 +61,8 @@ shared uvec4 s_stage[TEAMS][PADDED16(TILE_W)];
 #define STAGE_PUT(k, v) s_stage[team][PAD16(k)] = out_word(v)
 #define STAGE_GET(k) s_stage[team][PAD16(k)]
 #else
-#define STAGE_PUT(k, v) s_bottom[team][PAD16(k)] = (v)
-#define STAGE_GET(k) out_word(s_bottom[team][PAD16(k)])
+#define STAGE_PUT(k, v) bottom_put(team, k, v)
+#define STAGE_GET(k) out_word(bottom_get(team, uint(k)))
 #endif
 // One row of a team's 4 through shared memory, so each store instruction writes 32 consecutive
 // 16-byte words (512 B) rather than 16 B at a 64 B stride. The barriers are the workgroup's:
@@ -96,5 +111,41 @@ void store_tile(uvec3 v[ROWS_PER_TEAM][4], uvec3 base[4], int x0, int y0, int bx
   store_row(v[1], base, 1, x0, y0);
   store_row(v[2], base, 2, x0, y0);
   store_row(v[3], base, 3, x0, y0);
+#endif
+}
+
+// The same from each row's inclusive row sums within the tile as channel pairs (w: 2 words a
+// pixel where v holds 3, summed down the team's rows here rather than before): 16 fewer words per
+// invocation live from the row scans to the stores.
+void add_row(inout uvec3 acc[4], uvec2 wr[4]) {
+  for (int i = 0; i < 4; ++i) acc[i] += rgb_of_pairs(wr[i]);
+}
+void store_tile_pairs(uvec2 w[ROWS_PER_TEAM][4], uvec3 base[4], int x0, int y0, int bx) {
+  const uvec3 none[4] = uvec3[4](uvec3(0u), uvec3(0u), uvec3(0u), uvec3(0u));
+  uvec3 acc[4] = base;
+#ifdef FUSED_STAGED_STORES
+#ifndef FUSED_STAGE_SEPARATE
+  barrier();  // s_bottom is free again once every team has its base
+#endif
+  add_row(acc, w[0]);
+  stage_row(acc, none, 0, y0, bx);
+  TRACE_MARK(6);
+  add_row(acc, w[1]);
+  stage_row(acc, none, 1, y0, bx);
+  add_row(acc, w[2]);
+  stage_row(acc, none, 2, y0, bx);
+  TRACE_MARK(7);
+  add_row(acc, w[3]);
+  stage_row(acc, none, 3, y0, bx);
+#else
+  if (x0 >= u_width) return;  // after the last barrier
+  add_row(acc, w[0]);
+  store_row(acc, none, 0, x0, y0);
+  add_row(acc, w[1]);
+  store_row(acc, none, 1, x0, y0);
+  add_row(acc, w[2]);
+  store_row(acc, none, 2, x0, y0);
+  add_row(acc, w[3]);
+  store_row(acc, none, 3, x0, y0);
 #endif
 }

@@ -225,20 +225,30 @@ TEST(GlSat, FusedSinglePass) {
   gl().builder->set_tuning({});
 }
 
-// EXPERIMENT: the fused passes as ticket-ordered phases of one dispatch (sat_fused_phased.comp),
-// staged stores; as the one-pass build, run on llvmpipe only with LP_NUM_THREADS=1. 4097x1100
-// (33 x 35 tiles) takes the small scans' buffer branch for the corner sums.
+// The fused passes as ticket-ordered phases of one dispatch (sat_fused_phased.comp), staged stores;
+// as the one-pass build, run on llvmpipe only with LP_NUM_THREADS=1. 4097x1100 (33 x 35 tiles)
+// takes the small scans' buffer branch for the corner sums. Workgroups taking several tiles in
+// turn (GlSatTuning::phased_reduce_tiles, phased_scan_tiles; 0 lets the builder pick) meet grids
+// whose tile count they do not divide (8 x 25 tiles at 1001x777, 17 x 10 at 2049x300).
 TEST(GlSat, FusedPhased) {
   REQUIRE_GL();
   if (!waits_can_run())
     GTEST_SKIP() << "software rasterizer: the phased pass is checked with LP_NUM_THREADS=1 "
                     "(ctest test_gl_sat_single_pass)";
-  demo::GlSatTuning t;
-  t.fused_phased = true;
-  gl().builder->set_tuning(t);
-  for (const auto& s : std::vector<std::pair<int, int>>{
-           {1, 1}, {33, 17}, {129, 33}, {1001, 777}, {1921, 1079}, {2049, 300}, {4097, 1100}})
-    check_case({GlSatVariant::Fused, s.first, s.second});
+  const std::vector<std::pair<int, int>> all{{1, 1},       {33, 17},    {129, 33},   {1001, 777},
+                                             {1921, 1079}, {2049, 300}, {4097, 1100}},
+      some{{1, 1}, {33, 17}, {1001, 777}, {2049, 300}};
+  for (const auto& per : std::vector<std::pair<int, int>>{{0, 0}, {1, 1}, {2, 2}, {3, 1}, {1, 3}}) {
+    SCOPED_TRACE("tiles per reduce / scan workgroup " + std::to_string(per.first) + " / " +
+                 std::to_string(per.second));
+    demo::GlSatTuning t;
+    t.fused_phased = true;
+    t.phased_reduce_tiles = per.first;
+    t.phased_scan_tiles = per.second;
+    gl().builder->set_tuning(t);
+    for (const auto& s : per.first == 0 ? all : some)
+      check_case({GlSatVariant::Fused, s.first, s.second});
+  }
   gl().builder->set_tuning({});
 }
 
