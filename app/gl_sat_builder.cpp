@@ -27,6 +27,10 @@ constexpr int kTileW = 128, kTileH = 32;
 const char* const kVariantNames[kNumGlSatVariants] = {"naive", "work-efficient", "conflict-free",
                                                       "subgroup", "fused"};
 
+// GL_NV_shader_thread_group's SM count query (the loader is generated for the core profile).
+#ifndef GL_SM_COUNT_NV
+#define GL_SM_COUNT_NV 0x933B
+#endif
 bool has_extension(const char* name) {
   GLint n = 0;
   glGetIntegerv(GL_NUM_EXTENSIONS, &n);
@@ -103,6 +107,11 @@ GlSatSupport query_gl_sat_support() {
   }
   s.usable = true;
   s.shared_bytes = shared;
+  if (has_extension("GL_NV_shader_thread_group")) {
+    GLint sms = 0;
+    glGetIntegerv(GL_SM_COUNT_NV, &sms);
+    s.sm_count = sms;
+  }
   s.reason = ver + " compute shaders";
   GLint compat = 0;
   glGetInternalformativ(GL_TEXTURE_2D, GL_RGBA8, GL_IMAGE_FORMAT_COMPATIBILITY_TYPE, 1, &compat);
@@ -366,7 +375,9 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     // The phased path (sat_fused_phased.comp): every tile twice (reduce, scan) and the small
     // scans' workgroups, one dispatch; larger grids than one dispatch holds take three passes.
     const long long tiles = static_cast<long long>(tx) * ty;
-    const int per_auto = tiles >= 256 ? 2 : 1;
+    // Pairs where single tiles need one to two waves of workgroups (3 an SM fit, by shared memory).
+    const long long wave = 3LL * support_.sm_count;
+    const int per_auto = wave > 0 && tiles > wave && tiles <= 2 * wave ? 2 : 1;
     const int per_reduce = tuning_.phased_reduce_tiles > 0 ? tuning_.phased_reduce_tiles : per_auto,
               per_scan = tuning_.phased_scan_tiles > 0 ? tuning_.phased_scan_tiles : per_auto;
     const long long reduce_groups = (tiles + per_reduce - 1) / per_reduce;

@@ -51,6 +51,7 @@ struct GlSatSupport {
   bool pixels_by_size = false;  // RGBA8 may be bound as an r32ui image (formats match by size)
   bool lookback = false;  // GlSatTuning::fused_single_pass is safe (not on software rasterizers)
   int shared_bytes = 0;   // GL_MAX_COMPUTE_SHARED_MEMORY_SIZE
+  int sm_count = 0;       // GL_SM_COUNT_NV where GL_NV_shader_thread_group is offered, else 0
   std::string reason;     // human-readable: why usable or not, which scan is native
 };
 GlSatSupport query_gl_sat_support();
@@ -93,9 +94,12 @@ struct GlSatTuning {
   // passes' 0.050. Like fused_single_pass it relies on running workgroups progressing, which GL
   // does not promise: check GlSatSupport::lookback before turning it on.
   bool fused_phased = false;
-  // The phased path's reduce and scan workgroups each take this many tiles in turn; 0 picks:
-  // 2 from 256 tiles on, else 1. With 3 workgroups an SM (H100) a 1080p build (510 tiles) ran
-  // 0.0424 ms with 2 against 0.0459 with 1, 512x512 (64 tiles) 0.0246 against 0.0205, 4K equal.
+  // The phased path's reduce and scan workgroups each take this many tiles in turn; 0 picks 2
+  // where the tiles are more than one wave of workgroups (3 an SM, GlSatSupport::sm_count) but
+  // at most two, so that pairs make one wave with no tail; else 1. H100 (396 workgroups at once),
+  // stream ms with 1 / 2: 512x512 (64 tiles) 0.0205 / 0.0246, 1024x1024 (256) 0.0268 / 0.0325,
+  // 1536x1024 (384) 0.0319 / 0.0380, 1920x1080 (510) 0.0454 / 0.0420, 2560x1440 (900) 0.0616 /
+  // 0.0684, 3840x2160 (2040) 0.1155 / 0.1157 (results/sat/gl/README.md, session 19).
   int phased_reduce_tiles = 0, phased_scan_tiles = 0;
 };
 

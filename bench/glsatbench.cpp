@@ -187,7 +187,8 @@ int main(int argc, char** argv) {
     demo::HeadlessContext ctx;
     GlSatBuilder builder(shaders);
     const std::string gl = demo::gl_description();
-    std::printf("glsatbench on %s\n%s\n", gl.c_str(), builder.support().reason.c_str());
+    std::printf("glsatbench on %s\n%s\nSMs (GL_SM_COUNT_NV, 0 where not offered): %d\n", gl.c_str(),
+                builder.support().reason.c_str(), builder.support().sm_count);
     builder.warm_up();
 
     nlohmann::json j;
@@ -195,6 +196,7 @@ int main(int argc, char** argv) {
     j["support"] = builder.support().reason;
     j["subgroup"] = builder.support().subgroup;
     j["subgroup_size"] = builder.support().subgroup_size;
+    j["sm_count"] = builder.support().sm_count;
     j["reps"] = reps;
     j["warmup"] = warmup;
     j["results"] = nlohmann::json::array();
