@@ -91,8 +91,8 @@ struct GlSatTuning {
   bool fused_single_pass = false;
   // Fused as ticket-ordered phases of one dispatch (sat_fused_phased.comp: reduce, small scans,
   // scan, with no dispatch boundary between them); on the H100 1080p 0.042 ms against the three
-  // passes' 0.050. Like fused_single_pass it relies on running workgroups progressing, which GL
-  // does not promise: check GlSatSupport::lookback before turning it on.
+  // passes' 0.047 (session 19). Like fused_single_pass it relies on running workgroups progressing,
+  // which GL does not promise: check GlSatSupport::lookback before turning it on.
   bool fused_phased = false;
   // The phased path's reduce and scan workgroups each take this many tiles in turn; 0 picks 2
   // where the tiles are more than one wave of workgroups (3 an SM, GlSatSupport::sm_count) but

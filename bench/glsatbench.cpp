@@ -4,6 +4,7 @@
 //   glsatbench [--out DIR] [--sizes 512x512,1024x1024,1920x1080,3840x2160] [--reps 200]
 //              [--warmup 20] [--formats u32,f32] [--shaders DIR] [--no-verify] [--l2-mb 50]
 //              [--variants fused,fused-direct,...,floor] [--dump-programs DIR]
+//              [--phased-reduce-tiles N] [--phased-scan-tiles N] [--trace-phased]
 //
 // Per (size, format, variant), on fresh random RGBA8 textures, after --warmup builds (every build
 // takes the next of several texture/table sets unless one build moves twice --l2-mb):
@@ -15,7 +16,8 @@
 //   stages: the builder's own per-stage GlTimer ring (timestamps read late; medians).
 // Every variant's first build is checked against the CPU reference (uint32 exact; float within
 // the tests' bound) unless --no-verify; a mismatch makes the exit status 1.
-// Writes DIR/glsatbench.json and DIR/glsatbench.csv (atomically) and prints a table.
+// Writes DIR/glsatbench.json and DIR/glsatbench.csv (atomically) and prints a table; with
+// --trace-phased also DIR/phased_trace_WxH.csv per size (read by scripts/phased_trace.py).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 

@@ -23,7 +23,7 @@
 // A ticket only waits on lower tickets, which belong to workgroups already running; like
 // sat_fused_single.comp it relies on running workgroups progressing, which GL does not promise
 // (GlSatSupport::lookback; llvmpipe is right with LP_NUM_THREADS=1 only).
-// H100, 1080p: 0.0424 ms against the three passes' 0.0473; 4K 0.1157 against 0.1137
+// H100, 1080p: 0.0422 ms against the three passes' 0.0470; 4K 0.1157 against 0.1136
 // (results/sat/gl/README.md, session 19).
 #include "sat_fused_common.glsl"
 

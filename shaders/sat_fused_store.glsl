@@ -9,12 +9,12 @@ uvec4 out_word(uvec3 v) {
 #endif
 }
 
-// Team w's slot for tile column k (k < TILE_W) in s_bottom, the bottom rows' and the staged
-// stores' array; an includer that lays it out otherwise (sat_fused_phased.comp: planes of uint)
-// defines FUSED_BOTTOM_PLANES and these two itself.
 #ifndef TRACE_MARK
 #define TRACE_MARK(k)  // sat_fused_phased.comp's PHASE_TRACE marks
 #endif
+// Team w's slot for tile column k (k < TILE_W) in s_bottom, the bottom rows' and the staged
+// stores' array; an includer that lays it out otherwise (sat_fused_planes.glsl: planes of uint)
+// defines FUSED_BOTTOM_PLANES and these two itself.
 #ifndef FUSED_BOTTOM_PLANES
 uvec3 bottom_get(uint w, uint k) {
   return s_bottom[w][PAD16(k)];
