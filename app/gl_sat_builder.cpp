@@ -156,13 +156,15 @@ std::size_t GlSatBuilder::table_bytes(int width, int height) {
   return static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 16u;
 }
 
-void GlSatBuilder::add_staging_defines(std::vector<std::string>& defs) const {
+void GlSatBuilder::add_staging_defines(std::vector<std::string>& defs, bool separate_array) const {
   if (!tuning_.fused_staged_stores) return;
   defs.push_back("FUSED_STAGED_STORES");
-  // An 18 KB staging array of its own spares the tile a workgroup barrier; the one-pass shader then
-  // needs up to 40 KB of shared memory, more than the 32 KB GL promises (llvmpipe offers 32). The
-  // tile scans of the other fused builds ignore it: on NVIDIA it would cost them SM occupancy.
-  if (support_.shared_bytes >= 48 * 1024) defs.push_back("FUSED_STAGE_SEPARATE");
+  // An 18 KB staging array of its own spares the one-pass tile a workgroup barrier; the shader
+  // then needs up to 40 KB of shared memory, more than the 32 KB GL promises (llvmpipe offers 32).
+  // The other fused builds' tile scans stage in their planes (sat_fused_planes.glsl): an array of
+  // their own would leave NVIDIA's GL one of them an SM instead of 3 (session 19; the phased
+  // build's 1080p took 0.0538 ms with one against 0.0434 in session 18).
+  if (separate_array && support_.shared_bytes >= 48 * 1024) defs.push_back("FUSED_STAGE_SEPARATE");
 }
 
 GLuint GlSatBuilder::program(const std::string& file, const std::vector<std::string>& defines) {
@@ -349,7 +351,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 4, scratch_.get(), static_cast<GLintptr>(tsum_off),
                       static_cast<GLsizeiptr>(tiles * 2 * 16));
     std::vector<std::string> defs = fused_defs;
-    add_staging_defines(defs);
+    add_staging_defines(defs, true);
     const GLuint single = program("sat_fused_single.comp", defs);
     if (timed) timers_[1].begin();
     use_program(single, width, height);
@@ -487,6 +489,16 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT |
                   GL_BUFFER_UPDATE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
   glUseProgram(0);
+}
+
+std::size_t GlSatBuilder::phase_trace_bytes(int width, int height) {
+  if (width < 0 || height < 0) throw std::invalid_argument("GlSatBuilder: negative size");
+  // One tile a reduce and a scan workgroup, the most the phased dispatch has.
+  const std::size_t tiles = static_cast<std::size_t>(ceil_div(width, kTileW)) *
+                            static_cast<std::size_t>(ceil_div(height, kTileH));
+  const std::size_t aux = static_cast<std::size_t>(ceil_div(height, SAT_AUX_ROWS_PER_GROUP) +
+                                                   ceil_div(width, SAT_AUX_COLS_PER_GROUP));
+  return (2 * tiles + aux) * 3 * 16;
 }
 
 void GlSatBuilder::set_phase_trace(GLuint buffer) {

@@ -146,6 +146,8 @@ class GlSatBuilder {
   // GL_ARB_shader_clock (throws std::runtime_error otherwise); the SM is recorded where
   // GL_NV_shader_thread_group is offered (else ~0). 0 turns it off.
   void set_phase_trace(GLuint buffer);
+  // Bytes a trace buffer needs for a width x height phased build (its most workgroups, 48 each).
+  static std::size_t phase_trace_bytes(int width, int height);
 
   // Compiles every program for both formats now (so the first frame does not hitch).
   void warm_up();
@@ -159,7 +161,9 @@ class GlSatBuilder {
 
  private:
   GLuint program(const std::string& file, const std::vector<std::string>& defines);
-  void add_staging_defines(std::vector<std::string>& defs) const;  // fused_staged_stores' defines
+  // fused_staged_stores' defines; with `separate_array`, for a shader that can stage in an array
+  // of its own (the one-pass build), FUSED_STAGE_SEPARATE where shared memory allows.
+  void add_staging_defines(std::vector<std::string>& defs, bool separate_array = false) const;
   static void check_input(GLuint tex, int width, int height);
   // Binds the pixels for the shaders (image unit 0; with `gather`, an r32ui view on texture unit
   // SAT_UNIT_PIXELS, returned so it lives through the build) and adds the matching define.

@@ -174,6 +174,18 @@ int main(int argc, char** argv) {
                "per size, 5 fused-phased u32 builds with each workgroup's SM and clock marks "
                "recorded (GlSatBuilder::set_phase_trace), written to phased_trace_WxH.csv");
   CLI11_PARSE(app, argc, argv);
+  // The builder's tuning for alternative `alt` of the fused path (alt_names; 0: the defaults).
+  constexpr int kPhased = 4;
+  auto tuning_for = [&](int alt) {
+    demo::GlSatTuning tuning;
+    tuning.fused_staged_stores = !(alt == 1 || alt == 3);
+    tuning.fused_single_pass = alt == 2 || alt == 3;
+    tuning.fused_phased = alt == kPhased;
+    tuning.phased_reduce_tiles = phased_reduce_tiles;
+    tuning.phased_scan_tiles = phased_scan_tiles;
+    tuning.pixels_gather = !no_gather;
+    return tuning;
+  };
   auto runs = [&](const std::string& name) {
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
   };
@@ -303,14 +315,7 @@ int main(int argc, char** argv) {
           if (alt >= 2 && !builder.support().lookback) continue;
           const std::string vname = alt ? alt_names[alt] : demo::to_string(v);
           if (!runs(vname)) continue;
-          demo::GlSatTuning tuning;
-          tuning.fused_staged_stores = !(alt == 1 || alt == 3);
-          tuning.fused_single_pass = alt == 2 || alt == 3;
-          tuning.fused_phased = alt == 4;
-          tuning.phased_reduce_tiles = phased_reduce_tiles;
-          tuning.phased_scan_tiles = phased_scan_tiles;
-          tuning.pixels_gather = !no_gather;
-          builder.set_tuning(tuning);
+          builder.set_tuning(tuning_for(alt));
           std::string check = "skip";
           if (!no_verify) {
             const std::uint32_t poison = 0xDEADBEEFu;
@@ -350,17 +355,11 @@ int main(int argc, char** argv) {
       // Where each workgroup of the phased build spent its time: its SM's cycle counter at its
       // start, before its phase's wait, after it and at its end (scripts/phased_trace.py reads it).
       if (trace_phased && builder.support().lookback) {
-        const std::size_t tx = (z.w + 127) / 128, ty = (z.h + 31) / 32;
-        const std::size_t words = 3 * 4 * (2 * tx * ty + z.w + z.h + 2);
+        const std::size_t words = GlSatBuilder::phase_trace_bytes(z.w, z.h) / 4;
         demo::GlBuffer tb = demo::make_buffer();
         glNamedBufferStorage(tb.get(), static_cast<GLsizeiptr>(words * 4), nullptr,
                              GL_DYNAMIC_STORAGE_BIT);
-        demo::GlSatTuning tuning;
-        tuning.fused_phased = true;
-        tuning.phased_reduce_tiles = phased_reduce_tiles;
-        tuning.phased_scan_tiles = phased_scan_tiles;
-        tuning.pixels_gather = !no_gather;
-        builder.set_tuning(tuning);
+        builder.set_tuning(tuning_for(kPhased));
         builder.set_phase_trace(tb.get());
         std::ostringstream tcsv;
         tcsv << "run,ticket,phase,sm,ck0,ck1,ck2,ck3,ck4,ck5,ck6,ck7\n";

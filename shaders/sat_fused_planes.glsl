@@ -18,10 +18,13 @@ void slot_put(uint i, uvec3 v) {
   s_plane[1][i] = v.y;
   s_plane[2][i] = v.z;
 }
+uint slot_index(uint w, uint k) {
+  return w * uint(PLANE_W) + PAD32(k);
+}
 #define FUSED_BOTTOM_PLANES
 uvec3 bottom_get(uint w, uint k) {
-  return slot_get(w * uint(PLANE_W) + PAD32(k));
+  return slot_get(slot_index(w, k));
 }
 void bottom_put(uint w, uint k, uvec3 v) {
-  slot_put(w * uint(PLANE_W) + PAD32(k), v);
+  slot_put(slot_index(w, k), v);
 }

@@ -26,9 +26,7 @@ layout(std430, binding = 3) readonly buffer St {
 shared uvec3 s_left[TILE_H];
 shared uvec3 s_top_total[TILE_W / 32];  // the totals of top's 32-column groups
 
-// The stores stage in the planes: a separate array (18 KB more) would leave one workgroup per SM.
-#undef FUSED_STAGE_SEPARATE
-#include "sat_fused_store.glsl"
+#include "sat_fused_store.glsl"  // staging in the planes (the builder asks no separate array)
 
 void main() {
   const uint lane = LANE, team = TEAM;

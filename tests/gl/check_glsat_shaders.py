@@ -45,8 +45,7 @@ def main():
         for staged in ([], ["FUSED_STAGED_STORES"]):
             jobs.append(("sat_fused_scan.comp", "sat_fused_common.glsl", fmt + px + sg + staged))
             jobs.append(("sat_fused_single.comp", "sat_fused_common.glsl", fmt + px + sg + staged))
-            jobs.append(("sat_fused_phased.comp", "sat_fused_common.glsl",
-                         fmt + px + sg + staged + ["FUSED_STAGE_SEPARATE"]))
+            jobs.append(("sat_fused_phased.comp", "sat_fused_common.glsl", fmt + px + sg + staged))
     jobs.append(("sat_fused_aux.comp", "", []))
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
