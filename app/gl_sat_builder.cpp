@@ -351,7 +351,8 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 4, scratch_.get(), static_cast<GLintptr>(tsum_off),
                       static_cast<GLsizeiptr>(tiles * 2 * 16));
     std::vector<std::string> defs = fused_defs;
-    add_staging_defines(defs, true);
+    add_staging_defines(defs);
+    add_trace(defs);
     const GLuint single = program("sat_fused_single.comp", defs);
     if (timed) timers_[1].begin();
     use_program(single, width, height);
@@ -397,10 +398,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, phase_counters_.get());
       std::vector<std::string> defs = fused_defs;
       add_staging_defines(defs);
-      if (phase_trace_) {
-        defs.push_back("PHASE_TRACE");
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, phase_trace_);
-      }
+      add_trace(defs);
       const GLuint prog = program("sat_fused_phased.comp", defs);
       if (timed) timers_[1].begin();
       use_program(prog, width, height);
@@ -499,6 +497,12 @@ std::size_t GlSatBuilder::phase_trace_bytes(int width, int height) {
   const std::size_t aux = static_cast<std::size_t>(ceil_div(height, SAT_AUX_ROWS_PER_GROUP) +
                                                    ceil_div(width, SAT_AUX_COLS_PER_GROUP));
   return (2 * tiles + aux) * 3 * 16;
+}
+
+void GlSatBuilder::add_trace(std::vector<std::string>& defs) const {
+  if (!phase_trace_) return;
+  defs.push_back("PHASE_TRACE");
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, phase_trace_);
 }
 
 void GlSatBuilder::set_phase_trace(GLuint buffer) {

@@ -141,12 +141,13 @@ class GlSatBuilder {
   GLuint output() const { return out_.get(); }
   void set_tuning(const GlSatTuning& t) { tuning_ = t; }
   GlSatStageTimes stage_times() const;
-  // Measurement only (glsatbench --trace-phased): phased builds record each workgroup's SM and
-  // clock marks into `buffer` (3 uvec4 per workgroup; see sat_fused_phased.comp). Needs
+  // Measurement only (glsatbench --trace-phased): phased and one-pass builds record each
+  // workgroup's SM and clock marks into `buffer` (3 uvec4 per workgroup; sat_fused_trace.glsl). Needs
   // GL_ARB_shader_clock (throws std::runtime_error otherwise); the SM is recorded where
   // GL_NV_shader_thread_group is offered (else ~0). 0 turns it off.
   void set_phase_trace(GLuint buffer);
-  // Bytes a trace buffer needs for a width x height phased build (its most workgroups, 48 each).
+  // Bytes a trace buffer needs for a width x height phased or one-pass build (the phased one's
+  // most workgroups, 48 each).
   static std::size_t phase_trace_bytes(int width, int height);
 
   // Compiles every program for both formats now (so the first frame does not hitch).
@@ -164,6 +165,8 @@ class GlSatBuilder {
   // fused_staged_stores' defines; with `separate_array`, for a shader that can stage in an array
   // of its own (the one-pass build), FUSED_STAGE_SEPARATE where shared memory allows.
   void add_staging_defines(std::vector<std::string>& defs, bool separate_array = false) const;
+  // PHASE_TRACE and the trace buffer's binding, where set_phase_trace gave one.
+  void add_trace(std::vector<std::string>& defs) const;
   static void check_input(GLuint tex, int width, int height);
   // Binds the pixels for the shaders (image unit 0; with `gather`, an r32ui view on texture unit
   // SAT_UNIT_PIXELS, returned so it lives through the build) and adds the matching define.

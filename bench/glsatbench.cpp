@@ -17,7 +17,8 @@
 // Every variant's first build is checked against the CPU reference (uint32 exact; float within
 // the tests' bound) unless --no-verify; a mismatch makes the exit status 1.
 // Writes DIR/glsatbench.json and DIR/glsatbench.csv (atomically) and prints a table; with
-// --trace-phased also DIR/phased_trace_WxH.csv per size (read by scripts/phased_trace.py).
+// --trace-phased also DIR/phased_trace_WxH.csv and single_trace_WxH.csv per size (read by
+// scripts/phased_trace.py).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -171,15 +172,16 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 64));
   bool trace_phased = false;
   app.add_flag("--trace-phased", trace_phased,
-               "per size, 5 fused-phased u32 builds with each workgroup's SM and clock marks "
-               "recorded (GlSatBuilder::set_phase_trace), written to phased_trace_WxH.csv");
+               "per size, 5 fused-phased and 5 fused-1pass u32 builds with each workgroup's SM "
+               "and clock marks recorded (GlSatBuilder::set_phase_trace), written to "
+               "phased_trace_WxH.csv and single_trace_WxH.csv");
   CLI11_PARSE(app, argc, argv);
   // The builder's tuning for alternative `alt` of the fused path (alt_names; 0: the defaults).
-  constexpr int kPhased = 4;
+  constexpr int kOnePass = 2, kPhased = 4;
   auto tuning_for = [&](int alt) {
     demo::GlSatTuning tuning;
     tuning.fused_staged_stores = !(alt == 1 || alt == 3);
-    tuning.fused_single_pass = alt == 2 || alt == 3;
+    tuning.fused_single_pass = alt == kOnePass || alt == 3;
     tuning.fused_phased = alt == kPhased;
     tuning.phased_reduce_tiles = phased_reduce_tiles;
     tuning.phased_scan_tiles = phased_scan_tiles;
@@ -352,39 +354,41 @@ int main(int argc, char** argv) {
           emit(z, scandof::to_string(f), vname, med, p10, p90, stream.gpu_ms, r_ms, a_ms, c_ms,
                stream.cpu_ms, check);
         }
-      // Where each workgroup of the phased build spent its time: its SM's cycle counter at its
-      // start, before its phase's wait, after it and at its end (scripts/phased_trace.py reads it).
-      if (trace_phased && builder.support().lookback) {
-        const std::size_t words = GlSatBuilder::phase_trace_bytes(z.w, z.h) / 4;
-        demo::GlBuffer tb = demo::make_buffer();
-        glNamedBufferStorage(tb.get(), static_cast<GLsizeiptr>(words * 4), nullptr,
-                             GL_DYNAMIC_STORAGE_BIT);
-        builder.set_tuning(tuning_for(kPhased));
-        builder.set_phase_trace(tb.get());
-        std::ostringstream tcsv;
-        tcsv << "run,ticket,phase,sm,ck0,ck1,ck2,ck3,ck4,ck5,ck6,ck7\n";
-        for (int i = 0; i < warmup; ++i) build(i, GlSatVariant::Fused, SatFormat::U32, false);
-        for (int run = 0; run < 5; ++run) {
-          const std::uint32_t zero = 0;
-          glClearNamedBufferData(tb.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-          glFinish();
-          build(run, GlSatVariant::Fused, SatFormat::U32, false);
-          glFinish();
-          std::vector<std::uint32_t> t(words);
-          glGetNamedBufferSubData(tb.get(), 0, static_cast<GLsizeiptr>(words * 4), t.data());
-          for (std::size_t g = 0; g + 12 <= words; g += 12) {
-            if (t[g + 11] != 1) continue;  // no such workgroup
-            tcsv << run << ',' << t[g + 10] << ',' << t[g + 9] << ',' << t[g + 8];
-            for (int k = 0; k < 8; ++k) tcsv << ',' << t[g + k];
-            tcsv << '\n';
+      // Where each workgroup of the one-dispatch builds spent its time: its SM's cycle counter
+      // at marks (sat_fused_trace.glsl; scripts/phased_trace.py reads them).
+      if (trace_phased && builder.support().lookback)
+        for (const auto& [alt, file] : {std::pair<int, const char*>{kPhased, "phased_trace_"},
+                                        std::pair<int, const char*>{kOnePass, "single_trace_"}}) {
+          const std::size_t words = GlSatBuilder::phase_trace_bytes(z.w, z.h) / 4;
+          demo::GlBuffer tb = demo::make_buffer();
+          glNamedBufferStorage(tb.get(), static_cast<GLsizeiptr>(words * 4), nullptr,
+                               GL_DYNAMIC_STORAGE_BIT);
+          builder.set_tuning(tuning_for(alt));
+          builder.set_phase_trace(tb.get());
+          std::ostringstream tcsv;
+          tcsv << "run,ticket,phase,sm,ck0,ck1,ck2,ck3,ck4,ck5,ck6,ck7\n";
+          for (int i = 0; i < warmup; ++i) build(i, GlSatVariant::Fused, SatFormat::U32, false);
+          for (int run = 0; run < 5; ++run) {
+            const std::uint32_t zero = 0;
+            glClearNamedBufferData(tb.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+            glFinish();
+            build(run, GlSatVariant::Fused, SatFormat::U32, false);
+            glFinish();
+            std::vector<std::uint32_t> t(words);
+            glGetNamedBufferSubData(tb.get(), 0, static_cast<GLsizeiptr>(words * 4), t.data());
+            for (std::size_t g = 0; g + 12 <= words; g += 12) {
+              if (t[g + 11] != 1) continue;  // no such workgroup
+              tcsv << run << ',' << t[g + 10] << ',' << t[g + 9] << ',' << t[g + 8];
+              for (int k = 0; k < 8; ++k) tcsv << ',' << t[g + k];
+              tcsv << '\n';
+            }
           }
+          builder.set_phase_trace(0);
+          const std::string path =
+              out_dir + "/" + file + std::to_string(z.w) + "x" + std::to_string(z.h) + ".csv";
+          scandof::util::write_text_file(path, tcsv.str());
+          std::printf("wrote %s\n", path.c_str());
         }
-        builder.set_phase_trace(0);
-        const std::string path =
-            out_dir + "/phased_trace_" + std::to_string(z.w) + "x" + std::to_string(z.h) + ".csv";
-        scandof::util::write_text_file(path, tcsv.str());
-        std::printf("wrote %s\n", path.c_str());
-      }
       // The floor under the fused path: the same bytes loaded and stored, coalesced, with no
       // scan between (one format: the stores are the same 16-byte words).
       if (runs("floor")) {

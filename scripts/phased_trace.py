@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-PHASES = ("reduce", "small scans", "tile scans")
+PHASES = ("reduce", "small scans", "tile scans", "one-pass tiles")
 
 
 def main(path):

@@ -55,29 +55,10 @@ layout(location = 8) uniform uint u_base_aux;
 layout(location = 9) uniform int u_reduce_tiles;
 layout(location = 10) uniform int u_scan_tiles;
 
-#ifdef PHASE_TRACE
-// Per ticket three words: the SM's cycle counter (low 32 bits) at the workgroup's start, before
-// its phase's wait, after it and at its end; then marks 4-7: in a scan tile (the last one a
-// workgroup takes) its offsets summed, its bottom rows made exclusive, its rows 0 and 2 stored;
-// in a small-scan workgroup (4) its scan done; then SM, phase, ticket. The SMs' counters are not
-// synchronised, so times compare within an SM only (NVIDIA's GL offers no device clock to shaders).
-layout(std430, binding = 5) writeonly buffer Trace {
-  uvec4 trace[];
-};
-uvec4 g_ck[2];
-void trace_mark(int k) {
-  g_ck[k / 4][k % 4] = clock2x32ARB().x;
-}
-#ifdef GL_NV_shader_thread_group
-#define TRACE_SM gl_SMIDNV
-#else
-#define TRACE_SM 0xFFFFFFFFu
-#endif
-#define TRACE_MARK(k) trace_mark(k)
-#else
-#define TRACE_MARK(k)
-#endif
-
+// Trace marks (PHASE_TRACE): 1 and 2 before and after the phase's wait; in a scan tile (the last
+// one a workgroup takes) 4 its offsets summed, 5 its bottom rows made exclusive, 6 and 7 its rows
+// 0 and 2 stored; in a small-scan workgroup 4 its scan done.
+#include "sat_fused_trace.glsl"
 #include "sat_fused_planes.glsl"
 shared uvec3 s_left[TILE_H];
 shared uvec3 s_top_total[TILE_W / 32];
@@ -279,13 +260,5 @@ void main() {
       scan_tile((first + k) % u_tiles_x, (first + k) / u_tiles_x, aux_groups, k == 0);
     }
   }
-#ifdef PHASE_TRACE
-  TRACE_MARK(3);
-  if (gl_LocalInvocationIndex == 0u) {
-    const uint phase = ticket < groups ? 0u : ticket < groups + aux_groups ? 1u : 2u;
-    trace[3 * ticket] = g_ck[0];
-    trace[3 * ticket + 1] = g_ck[1];
-    trace[3 * ticket + 2] = uvec4(TRACE_SM, phase, uint(ticket), 1u);
-  }
-#endif
+  TRACE_END(ticket, ticket < groups ? 0u : ticket < groups + aux_groups ? 1u : 2u);
 }

@@ -3,6 +3,10 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #endif
+#ifdef PHASE_TRACE
+#extension GL_ARB_shader_clock : require
+#extension GL_NV_shader_thread_group : enable
+#endif
 // Fused SAT in one dispatch (sat_fused_common.glsl included), kept as the measured alternative
 // to the three-pass path (GlSatTuning::fused_single_pass, glsatbench's fused-1pass rows): every
 // tile reads its pixels once, publishes its own sums at once (aggregates), finds what lies above
@@ -52,15 +56,18 @@ layout(location = 3) uniform uint u_id_base;  // the counter's value when this b
 #define ST_AGG 1u
 #define ST_INC 2u
 
+// Trace marks (PHASE_TRACE, phase 3): 1 the tile's rows scanned, 2 its chains scouted, 4 its
+// inclusive sums published, 5 its corner summed, 6 and 7 its rows 0 and 2 stored.
+#include "sat_fused_trace.glsl"
 shared uint s_tile;
-shared uvec3 s_bottom[TEAMS][PADDED16(TILE_W)];  // PAD16
+#include "sat_fused_planes.glsl"
 shared uvec3 s_row_agg[TILE_H];
-shared uvec3 s_top[TILE_W];
 shared uvec3 s_left[TILE_H];
-shared uvec3 s_corner_part[32];
+shared uvec3 s_top_total[TILE_W / 32];
+shared uvec3 s_corner;
 shared uvec3 s_tile_agg;
 shared uint s_first[2];  // per chain: the nearest predecessor with its inclusive sums published
-#include "sat_fused_store.glsl"
+#include "sat_fused_store.glsl"  // staging in the planes (the builder asks no separate array)
 
 uint flag_index(int tile, int kind) {
   return 1u + uint(tile) * 2u + uint(kind);
@@ -113,6 +120,13 @@ void scout(int chain, int tile, int stride, int n, int kind) {
   memoryBarrierBuffer();
 }
 
+// Roles after the row scans: invocations t < TILE_W (teams 0-3) own tile column t (its aggregate,
+// its look-back sum, its scan across the tile); team 4 owns the tile's rows (lane = row); team 5
+// scouts the columns' chain and lane 0 of it sums the tile chain; team 6 sums the corner.
+#define ROW_TEAM 4u
+#define COL_SCOUT_TEAM 5u
+#define CORNER_TEAM 6u
+
 void main() {
   const uint lane = LANE, team = TEAM, t = gl_LocalInvocationIndex;
   if (t == 0u) {
@@ -124,43 +138,51 @@ void main() {
   const int tile = int(s_tile), bx = tile % tiles_x, by = tile / tiles_x;
   const int x0 = bx * TILE_W + int(lane) * 4;
   const int y0 = by * TILE_H;
+  TRACE_MARK(0);
   uint px[ROWS_PER_TEAM][4];
   load_block(x0, y0 + int(team) * ROWS_PER_TEAM, px);
 
-  // Local row scans, then down this team's 4 rows; each row's total kept for the aggregates.
-  uvec3 v[ROWS_PER_TEAM][4];
+  // Each row's inclusive sums within the tile as channel pairs (as sat_fused_phased.comp's
+  // scan_tile): 2 words a pixel stay live through the look-back where 3 took the registers of
+  // the third workgroup an SM. The rows' totals go to the row aggregates, the rows summed down
+  // the team to the bottom rows.
+  uvec2 w[ROWS_PER_TEAM][4];
   for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    v[r][0] = unpack_rgb(px[r][0]);
-    for (int i = 1; i < 4; ++i) v[r][i] = v[r][i - 1] + unpack_rgb(px[r][i]);
-    const uvec3 incl = team_inclusive(v[r][3]);
-    const uvec3 ex = incl - v[r][3];
-    if (lane == 31u) s_row_agg[team * ROWS_PER_TEAM + uint(r)] = incl;
-    for (int i = 0; i < 4; ++i) v[r][i] += ex;
-    if (r > 0)
-      for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
+    w[r][0] = pairs_of(px[r][0]);
+    for (int i = 1; i < 4; ++i) w[r][i] = w[r][i - 1] + pairs_of(px[r][i]);
   }
-  for (int i = 0; i < 4; ++i) s_bottom[team][PAD16(lane * 4u + uint(i))] = v[ROWS_PER_TEAM - 1][i];
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
+    const uvec2 incl = team_inclusive2(w[r][3]);
+    if (lane == 31u) s_row_agg[team * ROWS_PER_TEAM + uint(r)] = rgb_of_pairs(incl);
+    const uvec2 ex = incl - w[r][3];
+    for (int i = 0; i < 4; ++i) w[r][i] += ex;
+  }
+  for (int i = 0; i < 4; ++i) {
+    uvec3 b = uvec3(0u);
+    for (int r = 0; r < ROWS_PER_TEAM; ++r) b += rgb_of_pairs(w[r][i]);
+    bottom_put(team, lane * 4u + uint(i), b);
+  }
   barrier();
+  TRACE_MARK(1);
 
-  // Aggregates: row totals (team 0), column sums (teams 1-4: column c = t - 32, the difference
-  // of the tile's bottom-row prefix at c and c - 1), the tile's sum.
+  // Aggregates: column t's sum is the difference of the tile's row prefixes summed down the tile
+  // at t and t - 1; at the last column they are the tile's sum.
   uvec3 row_agg = uvec3(0u), col_agg = uvec3(0u);
-  const int c = int(t) - 32;
-  if (team == 0u) {
-    row_agg = s_row_agg[lane];
-    rows[(tile * TILE_H + int(lane)) * 2] = uvec4(row_agg, 0u);
-  } else if (c >= 0 && c < TILE_W) {
+  if (t < uint(TILE_W)) {
     uvec3 here = uvec3(0u), before = uvec3(0u);
-    for (int w = 0; w < TEAMS; ++w) {
-      here += s_bottom[w][PAD16(c)];
-      if (c > 0) before += s_bottom[w][PAD16(c - 1)];
+    for (int k = 0; k < TEAMS; ++k) {
+      here += bottom_get(uint(k), t);
+      if (t > 0u) before += bottom_get(uint(k), t - 1u);
     }
     col_agg = here - before;
-    cols[(tile * TILE_W + c) * 2] = uvec4(col_agg, 0u);
-    if (c == TILE_W - 1) {
+    cols[(tile * TILE_W + int(t)) * 2] = uvec4(col_agg, 0u);
+    if (t == uint(TILE_W - 1)) {
       tsum[tile * 2] = uvec4(here, 0u);
       s_tile_agg = here;
     }
+  } else if (team == ROW_TEAM) {
+    row_agg = s_row_agg[lane];
+    rows[(tile * TILE_H + int(lane)) * 2] = uvec4(row_agg, 0u);
   }
   memoryBarrierBuffer();
   barrier();
@@ -169,29 +191,29 @@ void main() {
     set_flag(tile, FLAG_COL, ST_AGG);
   }
 
-  // Look-back: team 0 scouts the tiles to the left, team 1 those above.
-  if (team == 0u) scout(0, tile, 1, bx, FLAG_ROW);
-  if (team == 1u) scout(1, tile, tiles_x, by, FLAG_COL);
+  if (team == ROW_TEAM) scout(0, tile, 1, bx, FLAG_ROW);
+  if (team == COL_SCOUT_TEAM) scout(1, tile, tiles_x, by, FLAG_COL);
   barrier();
+  TRACE_MARK(2);
   // Sums over the scouted chains: aggregates of the tiles nearer than the first inclusive one,
   // then its inclusive sum. Loads are independent of one another, so they overlap.
   const int first_row = int(min(s_first[0], uint(bx))), first_col = int(min(s_first[1], uint(by)));
-  if (team == 0u) {
-    uvec3 left = first_row < bx ? rows[((tile - first_row - 1) * TILE_H + int(lane)) * 2 + 1].xyz
-                                : uvec3(0u);
+  uvec3 above = uvec3(0u), left = uvec3(0u);
+  if (t < uint(TILE_W)) {
+    const int c = int(t);
+    above = first_col < by ? cols[((tile - (first_col + 1) * tiles_x) * TILE_W + c) * 2 + 1].xyz
+                           : uvec3(0u);
+    SUM_CHAIN(above, cols, ((tile - (k + 1) * tiles_x) * TILE_W + c) * 2, first_col)
+    cols[(tile * TILE_W + c) * 2 + 1] = uvec4(above + col_agg, 0u);
+  } else if (team == ROW_TEAM) {
+    left = first_row < bx ? rows[((tile - first_row - 1) * TILE_H + int(lane)) * 2 + 1].xyz
+                          : uvec3(0u);
     SUM_CHAIN(left, rows, ((tile - k - 1) * TILE_H + int(lane)) * 2, first_row)
     rows[(tile * TILE_H + int(lane)) * 2 + 1] = uvec4(left + row_agg, 0u);
-    s_left[lane] = left;
-  } else if (c >= 0 && c < TILE_W) {
-    uvec3 top = first_col < by ? cols[((tile - (first_col + 1) * tiles_x) * TILE_W + c) * 2 + 1].xyz
-                               : uvec3(0u);
-    SUM_CHAIN(top, cols, ((tile - (k + 1) * tiles_x) * TILE_W + c) * 2, first_col)
-    cols[(tile * TILE_W + c) * 2 + 1] = uvec4(top + col_agg, 0u);
-    s_top[c] = top;
-  } else if (t == 160u) {
-    uvec3 above = first_col < by ? tsum[(tile - (first_col + 1) * tiles_x) * 2 + 1].xyz : uvec3(0u);
-    SUM_CHAIN(above, tsum, (tile - (k + 1) * tiles_x) * 2, first_col)
-    tsum[tile * 2 + 1] = uvec4(s_tile_agg + above, 0u);
+  } else if (team == COL_SCOUT_TEAM && lane == 0u) {
+    uvec3 up = first_col < by ? tsum[(tile - (first_col + 1) * tiles_x) * 2 + 1].xyz : uvec3(0u);
+    SUM_CHAIN(up, tsum, (tile - (k + 1) * tiles_x) * 2, first_col)
+    tsum[tile * 2 + 1] = uvec4(s_tile_agg + up, 0u);
   }
   memoryBarrierBuffer();
   barrier();
@@ -199,10 +221,11 @@ void main() {
     set_flag(tile, FLAG_ROW, ST_INC);
     set_flag(tile, FLAG_COL, ST_INC);
   }
+  TRACE_MARK(4);
   // corner: the column-inclusive tile sums of the tiles left of this one in the tile row above
   // (waiting for their inclusive sums, which never wait on a corner).
-  if (team == 0u) {
-    uvec3 part = uvec3(0u);
+  uvec3 part = uvec3(0u);
+  if (team == CORNER_TEAM) {
     if (by > 0)
       for (int i = int(lane); i < bx; i += 32) {
         const int above_left = (by - 1) * tiles_x + i;
@@ -210,29 +233,44 @@ void main() {
         memoryBarrierBuffer();
         part += tsum[above_left * 2 + 1].xyz;
       }
-    s_corner_part[lane] = part;
+#ifdef FUSED_SUBGROUP
+    part = team_sum(part);
+    if (lane == 0u) s_corner = part;
+#endif
   }
-  barrier();
-  uvec3 corner = uvec3(0u);
-  for (int i = 0; i < 32; ++i) corner += s_corner_part[i];
-
-  // In-tile scans of top (across the tile's columns) and left (down its rows).
-  uvec3 top[4];
-  for (int i = 0; i < 4; ++i) top[i] = s_top[lane * 4u + uint(i)];
-  for (int i = 1; i < 4; ++i) top[i] += top[i - 1];
+#ifndef FUSED_SUBGROUP
   {
-    const uvec3 ex = team_inclusive(top[3]) - top[3];
-    for (int i = 0; i < 4; ++i) top[i] += ex;
+    const uvec3 sum = team_sum(part);  // every invocation calls it
+    if (t == CORNER_TEAM * 32u) s_corner = sum;
   }
+#endif
+  // Column t's scan across the tile stays with invocation t; row y's down the tile goes to
+  // s_left.
+  uvec3 top = uvec3(0u);
+#ifdef FUSED_SUBGROUP
+  if (team < 4u) {
+    top = team_inclusive(above);
+    if (lane == 31u) s_top_total[team] = top;
+  }
+  if (team == ROW_TEAM) s_left[lane] = team_inclusive(left);
+#else
   {
-    const uvec3 incl = team_inclusive(team == 0u ? s_left[lane] : uvec3(0u));
-    barrier();  // every team has read s_left
-    if (team == 0u) s_left[lane] = incl;
+    top = team_inclusive(above);
+    if (team < 4u && lane == 31u) s_top_total[team] = top;
+    const uvec3 l_incl = team_inclusive(left);
+    if (team == ROW_TEAM) s_left[lane] = l_incl;
   }
+#endif
   barrier();
-  bottoms_to_exclusive(uvec3(0u));
+  TRACE_MARK(5);
+  uvec3 start = uvec3(0u);
+  if (t < uint(TILE_W)) {
+    start = s_corner + top;
+    for (uint g = 0u; g < t / 32u; ++g) start += s_top_total[g];
+  }
+  bottoms_to_exclusive(start);
   uvec3 base[4];
-  for (int i = 0; i < 4; ++i)
-    base[i] = corner + top[i] + s_bottom[team][PAD16(lane * 4u + uint(i))];
-  store_tile(v, base, x0, y0, bx);
+  for (int i = 0; i < 4; ++i) base[i] = bottom_get(team, lane * 4u + uint(i));
+  store_tile_pairs(w, base, x0, y0, bx);
+  TRACE_END(tile, 3u);
 }

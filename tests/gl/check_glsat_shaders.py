@@ -35,7 +35,7 @@ def main():
     scans = [["SCAN_NAIVE"], ["SCAN_BLELLOCH"], ["SCAN_CONFLICT_FREE"], ["SCAN_SUBGROUP"],
              ["SCAN_SUBGROUP", "HAVE_SUBGROUP"]]
     fmts = [[], ["SAT_F32"]]
-    pixels = [[], ["PIXELS_RGBA8"]]
+    pixels = [[], ["PIXELS_RGBA8"], ["PIXELS_GATHER"]]
     for fmt, px, scan, lines, p in itertools.product(fmts, pixels, scans,
                                                      ["LINES_ROWS", "LINES_COLUMNS"],
                                                      ["PASS_BLOCKS", "PASS_SUMS", "PASS_ADD"]):
