@@ -156,15 +156,11 @@ std::size_t GlSatBuilder::table_bytes(int width, int height) {
   return static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 16u;
 }
 
-void GlSatBuilder::add_staging_defines(std::vector<std::string>& defs, bool separate_array) const {
-  if (!tuning_.fused_staged_stores) return;
-  defs.push_back("FUSED_STAGED_STORES");
-  // An 18 KB staging array of its own spares the one-pass tile a workgroup barrier; the shader
-  // then needs up to 40 KB of shared memory, more than the 32 KB GL promises (llvmpipe offers 32).
-  // The other fused builds' tile scans stage in their planes (sat_fused_planes.glsl): an array of
-  // their own would leave NVIDIA's GL one of them an SM instead of 3 (session 19; the phased
-  // build's 1080p took 0.0538 ms with one against 0.0434 in session 18).
-  if (separate_array && support_.shared_bytes >= 48 * 1024) defs.push_back("FUSED_STAGE_SEPARATE");
+void GlSatBuilder::add_staging_defines(std::vector<std::string>& defs) const {
+  // The shaders stage in shared memory they already have (sat_fused_planes.glsl, the one-pass
+  // build's column sums): an array of their own cost NVIDIA's GL workgroups an SM, which decide
+  // these builds' speed (session 19: the phased 1080p build 0.0538 ms with one, 0.0434 without).
+  if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
 }
 
 GLuint GlSatBuilder::program(const std::string& file, const std::vector<std::string>& defines) {

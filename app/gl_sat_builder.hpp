@@ -162,9 +162,8 @@ class GlSatBuilder {
 
  private:
   GLuint program(const std::string& file, const std::vector<std::string>& defines);
-  // fused_staged_stores' defines; with `separate_array`, for a shader that can stage in an array
-  // of its own (the one-pass build), FUSED_STAGE_SEPARATE where shared memory allows.
-  void add_staging_defines(std::vector<std::string>& defs, bool separate_array = false) const;
+  // fused_staged_stores' define.
+  void add_staging_defines(std::vector<std::string>& defs) const;
   // PHASE_TRACE and the trace buffer's binding, where set_phase_trace gave one.
   void add_trace(std::vector<std::string>& defs) const;
   static void check_input(GLuint tex, int width, int height);

@@ -79,6 +79,15 @@ uvec3 team_sum(uvec3 v) {
 }
 #endif
 
+// A table word: R, G, B, 0, as uint32 or (SAT_F32) float bits.
+uvec4 out_word(uvec3 v) {
+#ifdef SAT_F32
+  return uvec4(floatBitsToUint(vec3(v)), 0u);
+#else
+  return uvec4(v, 0u);
+#endif
+}
+
 uvec3 unpack_rgb(uint p) {
   return uvec3(p & 0xFFu, (p >> 8) & 0xFFu, (p >> 16) & 0xFFu);
 }

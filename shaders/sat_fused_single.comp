@@ -7,13 +7,10 @@
 #extension GL_ARB_shader_clock : require
 #extension GL_NV_shader_thread_group : enable
 #endif
-// Fused SAT in one dispatch (sat_fused_common.glsl included), kept as the measured alternative
-// to the three-pass path (GlSatTuning::fused_single_pass, glsatbench's fused-1pass rows): every
-// tile reads its pixels once, publishes its own sums at once (aggregates), finds what lies above
-// and left of it by decoupled look-back over the tiles before it, publishes its inclusive sums
-// and writes its part of the table. On the H100 it beats the three passes only on small images
-// (512x512: 0.021 against 0.028 ms), ties at 1080p and loses at 4K (results/sat/gl/README.md):
-// the waits cost what the two saved dispatch boundaries and the second pixel read gain.
+// Fused SAT in one dispatch (sat_fused_common.glsl included; GlSatTuning::fused_single_pass,
+// glsatbench's fused-1pass rows): every tile reads its pixels once, publishes its own sums at
+// once (aggregates), finds what lies above and left of it by decoupled look-back over the tiles
+// before it, publishes its inclusive sums and writes its part of the table.
 //
 // Per tile (bx, by), S(x, y) = local + left(y) + top(x) + corner as in the three-pass path, with
 //   left(y): row sums of the tiles to the left, through their row flag
@@ -27,6 +24,13 @@
 // promise that running workgroups progress together; NVIDIA's driver gives it. Mesa's llvmpipe
 // does too but caps a shader invocation's loop iterations (65535 over all its loops), which ends
 // a long wait early: there it is right only with LP_NUM_THREADS=1, where tiles never wait.
+//
+// Sized for 4 workgroups an SM on NVIDIA's GL (about 50 KB of shared memory an SM, 64 registers
+// an invocation at 4 x 256): a tile's time is mostly waiting (its pixels, its predecessors' flags),
+// so what counts is how many tiles wait at once; at 1920x1080 4 an SM hold all 510 tiles in one
+// wave where 3 left 114 for a second. So the tile keeps only its packed pixels (16 words an
+// invocation) through the look-back and scans its rows again afterwards, the teams' column sums
+// go through shared memory as 16-bit channel pairs, and the stores are staged 4 teams at a time.
 #include "sat_fused_common.glsl"
 
 layout(std430, binding = 0) writeonly buffer Table {
@@ -56,18 +60,40 @@ layout(location = 3) uniform uint u_id_base;  // the counter's value when this b
 #define ST_AGG 1u
 #define ST_INC 2u
 
-// Trace marks (PHASE_TRACE, phase 3): 1 the tile's rows scanned, 2 its chains scouted, 4 its
-// inclusive sums published, 5 its corner summed, 6 and 7 its rows 0 and 2 stored.
+// Trace marks (PHASE_TRACE, phase 3): 1 the tile's aggregates ready, 2 its chains scouted, 4 its
+// inclusive sums published, 5 its offsets summed, 6 and 7 its rows 0 and 2 stored.
 #include "sat_fused_trace.glsl"
-shared uint s_tile;
-#include "sat_fused_planes.glsl"
-shared uvec3 s_row_agg[TILE_H];
+
+// Slot (w, k), team w's for tile column k, padded one word in 32 (a lane's 4 adjacent columns and
+// a row read along k both fall on 32 banks), as sat_fused_planes.glsl lays out its planes.
+#define PAD32(k) ((k) + ((k) >> 5))
+#define PLANE_W (TILE_W + TILE_W / 32)
+// Two uses in turn (8.4 KB): the teams' column sums as channel pairs (words w * PLANE_W + PAD32(k)
+// and TEAMS * PLANE_W + that), made exclusive down the tile; then the staged stores, one row of
+// 4 teams as R, G, B planes (word p * 4 * PLANE_W + j * PLANE_W + PAD32(k), j = team % 4).
+shared uint s_words[2 * TEAMS * PLANE_W];
+shared uint s_start[3][PLANE_W];  // column k's corner + top, at PAD32(k)
+shared uvec2 s_row_agg[TILE_H];   // the tile's row sums as pairs (up to 128 x 255)
 shared uvec3 s_left[TILE_H];
 shared uvec3 s_top_total[TILE_W / 32];
 shared uvec3 s_corner;
 shared uvec3 s_tile_agg;
+shared uint s_tile;
+shared uint s_zero;  // 0: see store_row_of
 shared uint s_first[2];  // per chain: the nearest predecessor with its inclusive sums published
-#include "sat_fused_store.glsl"  // staging in the planes (the builder asks no separate array)
+
+uvec2 col_get(uint w, uint k) {
+  const uint i = w * uint(PLANE_W) + PAD32(k);
+  return uvec2(s_words[i], s_words[uint(TEAMS * PLANE_W) + i]);
+}
+void col_put(uint w, uint k, uvec2 v) {
+  const uint i = w * uint(PLANE_W) + PAD32(k);
+  s_words[i] = v.x;
+  s_words[uint(TEAMS * PLANE_W) + i] = v.y;
+}
+uint stage_index(uint p, uint j, uint k) {
+  return (p * 4u + j) * uint(PLANE_W) + PAD32(k);
+}
 
 uint flag_index(int tile, int kind) {
   return 1u + uint(tile) * 2u + uint(kind);
@@ -120,9 +146,73 @@ void scout(int chain, int tile, int stride, int n, int kind) {
   memoryBarrierBuffer();
 }
 
-// Roles after the row scans: invocations t < TILE_W (teams 0-3) own tile column t (its aggregate,
-// its look-back sum, its scan across the tile); team 4 owns the tile's rows (lane = row); team 5
-// scouts the columns' chain and lane 0 of it sums the tile chain; team 6 sums the corner.
+// Team w's row r: its inclusive sums within the tile as channel pairs (up to 128 x 255 fits 16
+// bits), for the lane's 4 pixels.
+void row_scan(uint px[4], out uvec2 wr[4]) {
+  wr[0] = pairs_of(px[0]);
+  for (int i = 1; i < 4; ++i) wr[i] = wr[i - 1] + pairs_of(px[i]);
+  const uvec2 ex = team_inclusive2(wr[3]) - wr[3];
+  for (int i = 0; i < 4; ++i) wr[i] += ex;
+}
+
+#ifdef FUSED_STAGED_STORES
+// Row r of the 4 teams from `first` on through shared memory, so each store instruction writes
+// 32 consecutive 16-byte words; every team then stores half of one staged row (64 columns).
+void stage_half(uvec3 v[4], int r, int y0, int bx, uint first) {
+  const uint lane = LANE, team = TEAM;
+  if (team - first < 4u)
+    for (int i = 0; i < 4; ++i) {
+      const uint k = lane * 4u + uint(i);
+      s_words[stage_index(0u, team - first, k)] = v[i].x;
+      s_words[stage_index(1u, team - first, k)] = v[i].y;
+      s_words[stage_index(2u, team - first, k)] = v[i].z;
+    }
+  barrier();
+  const uint j = team % 4u;
+  const int y = y0 + int(first + j) * ROWS_PER_TEAM + r;
+  if (y < u_height)
+    for (int h = 0; h < 2; ++h) {
+      const uint k = lane + 32u * uint(h) + 64u * (team / 4u);
+      const int x = bx * TILE_W + int(k);
+      if (x < u_width)
+        table[y * u_width + x] = out_word(uvec3(s_words[stage_index(0u, j, k)],
+                                                s_words[stage_index(1u, j, k)],
+                                                s_words[stage_index(2u, j, k)]));
+    }
+  barrier();
+}
+#endif
+// Row r of this team: acc (the row's offsets, then the rows above in the team) plus row r's
+// inclusive sums plus left(y). Rows by constant index (see sat_fused_store.glsl: NVIDIA's compiler
+// indexed a rolled row loop's arrays in local memory).
+void store_row_of(inout uvec3 acc[4], uint px[4], int r, int x0, int y0, int bx) {
+  uvec2 wr[4];
+  // The row's scan waits for a load after the last barrier: without it NVIDIA's compiler scanned
+  // all 4 rows up front, and their 32 live words left an SM 2 workgroups, not 4 (H100 1080p 0.0472
+  // against 0.0379 ms, session 20).
+  const uint z = s_zero;
+  row_scan(uint[4](px[0] ^ z, px[1] ^ z, px[2] ^ z, px[3] ^ z), wr);
+  const int yl = int(TEAM) * ROWS_PER_TEAM + r;
+  uvec3 v[4];
+  for (int i = 0; i < 4; ++i) {
+    acc[i] += rgb_of_pairs(wr[i]);
+    v[i] = acc[i] + s_left[yl];
+  }
+#ifdef FUSED_STAGED_STORES
+  stage_half(v, r, y0, bx, 0u);
+  stage_half(v, r, y0, bx, 4u);
+#else
+  const int y = y0 + yl;
+  if (y < u_height)
+    for (int i = 0; i < 4; ++i)
+      if (x0 + i < u_width) table[y * u_width + x0 + i] = out_word(v[i]);
+#endif
+}
+
+// Roles after the aggregates: invocations t < TILE_W (teams 0-3) own tile column t (its
+// aggregate, its look-back sum, its scan across the tile); team 4 owns the tile's rows (lane =
+// row); team 5 scouts the columns' chain and lane 0 of it sums the tile chain; team 6 sums the
+// corner.
 #define ROW_TEAM 4u
 #define COL_SCOUT_TEAM 5u
 #define CORNER_TEAM 6u
@@ -132,6 +222,7 @@ void main() {
   if (t == 0u) {
     s_tile = atomicAdd(flags[0], 1u) - u_id_base;
     s_first[0] = s_first[1] = 0xFFFFFFFFu;
+    s_zero = 0u;
   }
   barrier();
   const int tiles_x = int(gl_NumWorkGroups.x);
@@ -142,50 +233,47 @@ void main() {
   uint px[ROWS_PER_TEAM][4];
   load_block(x0, y0 + int(team) * ROWS_PER_TEAM, px);
 
-  // Each row's inclusive sums within the tile as channel pairs (as sat_fused_phased.comp's
-  // scan_tile): 2 words a pixel stay live through the look-back where 3 took the registers of
-  // the third workgroup an SM. The rows' totals go to the row aggregates, the rows summed down
-  // the team to the bottom rows.
-  uvec2 w[ROWS_PER_TEAM][4];
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    w[r][0] = pairs_of(px[r][0]);
-    for (int i = 1; i < 4; ++i) w[r][i] = w[r][i - 1] + pairs_of(px[r][i]);
-  }
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    const uvec2 incl = team_inclusive2(w[r][3]);
-    if (lane == 31u) s_row_agg[team * ROWS_PER_TEAM + uint(r)] = rgb_of_pairs(incl);
-    const uvec2 ex = incl - w[r][3];
-    for (int i = 0; i < 4; ++i) w[r][i] += ex;
-  }
-  for (int i = 0; i < 4; ++i) {
-    uvec3 b = uvec3(0u);
-    for (int r = 0; r < ROWS_PER_TEAM; ++r) b += rgb_of_pairs(w[r][i]);
-    bottom_put(team, lane * 4u + uint(i), b);
+  // The team's column sums (4 rows: up to 1020) and row sums, as channel pairs.
+  {
+    uvec2 col[4] = uvec2[4](uvec2(0u), uvec2(0u), uvec2(0u), uvec2(0u));
+    for (int r = 0; r < ROWS_PER_TEAM; ++r) {
+      uvec2 row = uvec2(0u);
+      for (int i = 0; i < 4; ++i) {
+        const uvec2 v = pairs_of(px[r][i]);
+        col[i] += v;
+        row += v;
+      }
+      row = team_sum2(row);
+      if (lane == 0u) s_row_agg[team * ROWS_PER_TEAM + uint(r)] = row;
+    }
+    for (int i = 0; i < 4; ++i) col_put(team, lane * 4u + uint(i), col[i]);
   }
   barrier();
-  TRACE_MARK(1);
 
-  // Aggregates: column t's sum is the difference of the tile's row prefixes summed down the tile
-  // at t and t - 1; at the last column they are the tile's sum.
+  // Aggregates. Column t: its sums made exclusive down the teams (what lies above each team in
+  // the tile, up to 28 rows), their total its aggregate. The tile: its rows' sums added up.
   uvec3 row_agg = uvec3(0u), col_agg = uvec3(0u);
   if (t < uint(TILE_W)) {
-    uvec3 here = uvec3(0u), before = uvec3(0u);
-    for (int k = 0; k < TEAMS; ++k) {
-      here += bottom_get(uint(k), t);
-      if (t > 0u) before += bottom_get(uint(k), t - 1u);
+    uvec2 run = uvec2(0u);
+    for (int w = 0; w < TEAMS; ++w) {
+      const uvec2 c = col_get(uint(w), t);
+      col_put(uint(w), t, run);
+      run += c;
     }
-    col_agg = here - before;
+    col_agg = rgb_of_pairs(run);
     cols[(tile * TILE_W + int(t)) * 2] = uvec4(col_agg, 0u);
-    if (t == uint(TILE_W - 1)) {
-      tsum[tile * 2] = uvec4(here, 0u);
-      s_tile_agg = here;
-    }
   } else if (team == ROW_TEAM) {
-    row_agg = s_row_agg[lane];
+    row_agg = rgb_of_pairs(s_row_agg[lane]);
     rows[(tile * TILE_H + int(lane)) * 2] = uvec4(row_agg, 0u);
+  } else if (team == COL_SCOUT_TEAM && lane == 0u) {
+    uvec3 sum = uvec3(0u);
+    for (int y = 0; y < TILE_H; ++y) sum += rgb_of_pairs(s_row_agg[y]);
+    tsum[tile * 2] = uvec4(sum, 0u);
+    s_tile_agg = sum;
   }
   memoryBarrierBuffer();
   barrier();
+  TRACE_MARK(1);
   if (t == 0u) {
     set_flag(tile, FLAG_ROW, ST_AGG);
     set_flag(tile, FLAG_COL, ST_AGG);
@@ -244,8 +332,7 @@ void main() {
     if (t == CORNER_TEAM * 32u) s_corner = sum;
   }
 #endif
-  // Column t's scan across the tile stays with invocation t; row y's down the tile goes to
-  // s_left.
+  // Column t's top scanned across the tile (teams 0-3), row y's left down it (team 4).
   uvec3 top = uvec3(0u);
 #ifdef FUSED_SUBGROUP
   if (team < 4u) {
@@ -262,15 +349,36 @@ void main() {
   }
 #endif
   barrier();
-  TRACE_MARK(5);
-  uvec3 start = uvec3(0u);
   if (t < uint(TILE_W)) {
-    start = s_corner + top;
+    uvec3 start = s_corner + top;
     for (uint g = 0u; g < t / 32u; ++g) start += s_top_total[g];
+    const uint k = PAD32(t);
+    s_start[0][k] = start.x;
+    s_start[1][k] = start.y;
+    s_start[2][k] = start.z;
   }
-  bottoms_to_exclusive(start);
-  uvec3 base[4];
-  for (int i = 0; i < 4; ++i) base[i] = bottom_get(team, lane * 4u + uint(i));
-  store_tile_pairs(w, base, x0, y0, bx);
+  // What lies above this team in the tile, summed along the row (the column sums' exclusive
+  // scan down the tile, scanned across it): the lane's 4 columns, then the team.
+  uvec3 acc[4];
+  for (int i = 0; i < 4; ++i) {
+    acc[i] = rgb_of_pairs(col_get(team, lane * 4u + uint(i)));
+    if (i > 0) acc[i] += acc[i - 1];
+  }
+  {
+    const uvec3 ex = team_inclusive(acc[3]) - acc[3];
+    for (int i = 0; i < 4; ++i) acc[i] += ex;
+  }
+  barrier();  // s_start complete; the column sums read (the staging reuses their words)
+  for (int i = 0; i < 4; ++i) {
+    const uint k = PAD32(lane * 4u + uint(i));
+    acc[i] += uvec3(s_start[0][k], s_start[1][k], s_start[2][k]);
+  }
+  TRACE_MARK(5);
+  store_row_of(acc, px[0], 0, x0, y0, bx);
+  TRACE_MARK(6);
+  store_row_of(acc, px[1], 1, x0, y0, bx);
+  store_row_of(acc, px[2], 2, x0, y0, bx);
+  TRACE_MARK(7);
+  store_row_of(acc, px[3], 3, x0, y0, bx);
   TRACE_END(tile, 3u);
 }

@@ -1,14 +1,7 @@
-// The end of a fused tile (sat_fused_scan.comp, sat_fused_single.comp, after their declarations
-// of `table`, s_left and s_bottom): each pixel's value is its local 2D scan v plus base (corner,
-// top and the rows of the teams above) plus its row's left sum; R, G, B, 0 as one 16-byte word.
-uvec4 out_word(uvec3 v) {
-#ifdef SAT_F32
-  return uvec4(floatBitsToUint(vec3(v)), 0u);
-#else
-  return uvec4(v, 0u);
-#endif
-}
-
+// The end of a fused tile scan (sat_fused_scan.comp, sat_fused_phased.comp, after their
+// declarations of `table`, s_left and s_bottom or sat_fused_planes.glsl): each pixel's value is its
+// local 2D scan v plus base (corner, top and the rows of the teams above) plus its row's left sum;
+// R, G, B, 0 as one 16-byte word (out_word).
 #ifndef TRACE_MARK
 #define TRACE_MARK(k)  // sat_fused_phased.comp's PHASE_TRACE marks
 #endif
@@ -51,19 +44,8 @@ void bottoms_to_exclusive(uvec3 start) {
 // local memory, 512 bytes per invocation through L1 (seen in the program binary's assembly,
 // glsatbench --dump-programs).
 #ifdef FUSED_STAGED_STORES
-#ifdef FUSED_STAGE_SEPARATE
-// 18 KB (padded) beside s_bottom: the builder asks for it only where the workgroup may have 48 KB
-// of shared memory (GL promises 32 KB); elsewhere the stores stage in s_bottom after a workgroup
-// barrier.
-// Padded (PAD16): the padding took the H100's 1080p build from 0.0566 to 0.0557 ms, 4K from
-// 0.1666 to 0.1629.
-shared uvec4 s_stage[TEAMS][PADDED16(TILE_W)];
-#define STAGE_PUT(k, v) s_stage[team][PAD16(k)] = out_word(v)
-#define STAGE_GET(k) s_stage[team][PAD16(k)]
-#else
 #define STAGE_PUT(k, v) bottom_put(team, k, v)
 #define STAGE_GET(k) out_word(bottom_get(team, uint(k)))
-#endif
 // One row of a team's 4 through shared memory, so each store instruction writes 32 consecutive
 // 16-byte words (512 B) rather than 16 B at a 64 B stride. The barriers are the workgroup's:
 // subgroupBarrier() became a device-wide MEMBAR on NVIDIA, which waits for the stores in flight.
@@ -98,9 +80,7 @@ void store_row(uvec3 vr[4], uvec3 base[4], int r, int x0, int y0) {
 // Every invocation of the workgroup calls it (the staged stores have barriers).
 void store_tile(uvec3 v[ROWS_PER_TEAM][4], uvec3 base[4], int x0, int y0, int bx) {
 #ifdef FUSED_STAGED_STORES
-#ifndef FUSED_STAGE_SEPARATE
   barrier();  // s_bottom is free again once every team has its base
-#endif
   stage_row(v[0], base, 0, y0, bx);
   stage_row(v[1], base, 1, y0, bx);
   stage_row(v[2], base, 2, y0, bx);
@@ -124,9 +104,7 @@ void store_tile_pairs(uvec2 w[ROWS_PER_TEAM][4], uvec3 base[4], int x0, int y0, 
   const uvec3 none[4] = uvec3[4](uvec3(0u), uvec3(0u), uvec3(0u), uvec3(0u));
   uvec3 acc[4] = base;
 #ifdef FUSED_STAGED_STORES
-#ifndef FUSED_STAGE_SEPARATE
   barrier();  // s_bottom is free again once every team has its base
-#endif
   add_row(acc, w[0]);
   stage_row(acc, none, 0, y0, bx);
   TRACE_MARK(6);
