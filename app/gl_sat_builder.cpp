@@ -120,6 +120,10 @@ GlSatSupport query_gl_sat_support() {
   // Mesa's software rasterizers cap the loop iterations of a whole shader invocation (65535), so a
   // tile of the one-pass fused build waiting on another can give up early there.
   s.lookback = !software_renderer();
+  const char* vendor = reinterpret_cast<const char*>(glGetString(GL_VENDOR));
+  s.one_pass = s.lookback && vendor && std::string(vendor).find("NVIDIA") != std::string::npos;
+  s.reason += s.one_pass ? "; fused path in one pass (decoupled look-back)"
+                         : "; fused path in three passes";
   if (!has_extension("GL_KHR_shader_subgroup")) {
     s.reason +=
         "; no GL_KHR_shader_subgroup: the subgroup variant and the fused path scan "
@@ -146,9 +150,16 @@ GlSatSupport query_gl_sat_support() {
   return s;
 }
 
+GlSatTuning default_gl_sat_tuning(const GlSatSupport& support) {
+  GlSatTuning t;
+  t.fused_single_pass = support.one_pass;
+  return t;
+}
+
 GlSatBuilder::GlSatBuilder(std::string shader_dir) : dir_(std::move(shader_dir)) {
   support_ = query_gl_sat_support();
   if (!support_.usable) throw std::runtime_error("GL SAT backend unusable: " + support_.reason);
+  tuning_ = default_gl_sat_tuning(support_);
 }
 
 std::size_t GlSatBuilder::table_bytes(int width, int height) {

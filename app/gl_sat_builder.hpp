@@ -50,9 +50,14 @@ struct GlSatSupport {
   bool fused_subgroup = false;  // the fused path uses subgroup ops (needs subgroup size 32)
   bool pixels_by_size = false;  // RGBA8 may be bound as an r32ui image (formats match by size)
   bool lookback = false;  // GlSatTuning::fused_single_pass is safe (not on software rasterizers)
-  int shared_bytes = 0;   // GL_MAX_COMPUTE_SHARED_MEMORY_SIZE
-  int sm_count = 0;       // GL_SM_COUNT_NV where GL_NV_shader_thread_group is offered, else 0
-  std::string reason;     // human-readable: why usable or not, which scan is native
+  // The fused path builds in one pass by default (default_gl_sat_tuning): where lookback holds
+  // on NVIDIA's driver, which keeps running workgroups progressing and where the one pass was
+  // measured fastest (H100 1080p 0.038 ms against the three passes' 0.047, session 20). Other
+  // drivers keep the three passes: GL promises no forward progress between workgroups.
+  bool one_pass = false;
+  int shared_bytes = 0;  // GL_MAX_COMPUTE_SHARED_MEMORY_SIZE
+  int sm_count = 0;      // GL_SM_COUNT_NV where GL_NV_shader_thread_group is offered, else 0
+  std::string reason;    // human-readable: why usable or not, which scan is native
 };
 GlSatSupport query_gl_sat_support();
 
@@ -85,9 +90,10 @@ struct GlSatTuning {
   // 1080p build from 0.071 to 0.064-0.067 ms (results/sat/gl/README.md).
   bool pixels_gather = true;
   // Fused in one dispatch with decoupled look-back between tiles (sat_fused_single.comp) instead of
-  // three (tile reduce, small scans, tile scans): faster on the H100 only for small images (see
-  // the shader). It relies on running workgroups progressing while one waits on another, which GL
-  // does not promise; check GlSatSupport::lookback before turning it on.
+  // three (tile reduce, small scans, tile scans): on the H100 1080p 0.038 ms against 0.047, 4K
+  // 0.109 against 0.114 (session 20). It relies on running workgroups progressing while one waits
+  // on another, which GL does not promise; check GlSatSupport::lookback before turning it on.
+  // The builder starts with it on where GlSatSupport::one_pass (default_gl_sat_tuning).
   bool fused_single_pass = false;
   // Fused as ticket-ordered phases of one dispatch (sat_fused_phased.comp: reduce, small scans,
   // scan, with no dispatch boundary between them); on the H100 1080p 0.042 ms against the three
@@ -102,6 +108,10 @@ struct GlSatTuning {
   // 0.0684, 3840x2160 (2040) 0.1155 / 0.1157 (results/sat/gl/README.md, session 19).
   int phased_reduce_tiles = 0, phased_scan_tiles = 0;
 };
+
+// The tuning a builder starts with on this context: the defaults above, plus the one-pass fused
+// build where support.one_pass.
+GlSatTuning default_gl_sat_tuning(const GlSatSupport& support);
 
 class GlSatBuilder {
  public:
@@ -140,10 +150,11 @@ class GlSatBuilder {
 
   GLuint output() const { return out_.get(); }
   void set_tuning(const GlSatTuning& t) { tuning_ = t; }
+  const GlSatTuning& tuning() const { return tuning_; }
   GlSatStageTimes stage_times() const;
   // Measurement only (glsatbench --trace-phased): phased and one-pass builds record each
-  // workgroup's SM and clock marks into `buffer` (3 uvec4 per workgroup; sat_fused_trace.glsl). Needs
-  // GL_ARB_shader_clock (throws std::runtime_error otherwise); the SM is recorded where
+  // workgroup's SM and clock marks into `buffer` (3 uvec4 per workgroup; sat_fused_trace.glsl).
+  // Needs GL_ARB_shader_clock (throws std::runtime_error otherwise); the SM is recorded where
   // GL_NV_shader_thread_group is offered (else ~0). 0 turns it off.
   void set_phase_trace(GLuint buffer);
   // Bytes a trace buffer needs for a width x height phased or one-pass build (the phased one's

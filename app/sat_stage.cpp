@@ -72,7 +72,8 @@ SatStage::SatStage(SatBackend requested, const std::string& shader_dir) {
     if (gs.usable) {
       gl_ = std::make_unique<GlSatBuilder>(shader_dir);
       device_ = renderer;
-      backend_ = "GL compute on " + device_ + (no_cuda.empty() ? "" : " (" + no_cuda + ")");
+      backend_ = "GL compute on " + device_ + (no_cuda.empty() ? "" : " (" + no_cuda + ")") +
+                 (gs.one_pass ? "; fused SAT in one pass" : "");
       kind_ = SatBackend::Gl;
       if (requested == SatBackend::Cuda) backend_ += "; CUDA was asked for";
       return;

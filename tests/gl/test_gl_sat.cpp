@@ -63,6 +63,11 @@ Gl& gl() {
   return g;
 }
 
+// Back to what the builder starts with on this context (default_gl_sat_tuning).
+void reset_tuning() {
+  gl().builder->set_tuning(demo::default_gl_sat_tuning(gl().builder->support()));
+}
+
 // No context is a failure, not a skip: CI has Mesa, and this is the GPU code CI itself executes.
 #define REQUIRE_GL() ASSERT_TRUE(gl().builder) << "no usable GL context: " << gl().error
 
@@ -184,6 +189,22 @@ TEST_P(GlSatSweep, MatchesCpuReference) {
   check_case(GetParam());
 }
 
+// The builder starts with the one-pass fused build exactly where the context supports it as the
+// default (NVIDIA's driver); the three passes, the default elsewhere, are checked here wherever
+// the sweep above ran the one pass.
+TEST(GlSat, FusedDefaultAndThreePasses) {
+  REQUIRE_GL();
+  const auto& s = gl().builder->support();
+  EXPECT_EQ(demo::default_gl_sat_tuning(s).fused_single_pass, s.one_pass);
+  EXPECT_TRUE(!s.one_pass || s.lookback);
+  std::printf("[glsat] fused path by default: %s\n", s.one_pass ? "one pass" : "three passes");
+  gl().builder->set_tuning({});
+  for (const auto& z :
+       std::vector<std::pair<int, int>>{{1, 1}, {33, 17}, {1001, 777}, {1921, 1079}})
+    check_case({GlSatVariant::Fused, z.first, z.second});
+  reset_tuning();
+}
+
 // The fused path's other store scheme (each lane's words stored directly, glsatbench's
 // fused-direct; the sweep above covers the default, staged through shared memory).
 TEST(GlSat, FusedDirectStores) {
@@ -193,7 +214,7 @@ TEST(GlSat, FusedDirectStores) {
   gl().builder->set_tuning(t);
   for (const auto& s : std::vector<std::pair<int, int>>{{1, 1}, {33, 17}, {1921, 1079}, {129, 33}})
     check_case({GlSatVariant::Fused, s.first, s.second});
-  gl().builder->set_tuning({});
+  reset_tuning();
 }
 
 // The fused paths that wait on other workgroups (one-pass, phased) need running workgroups to
@@ -222,7 +243,7 @@ TEST(GlSat, FusedSinglePass) {
              {1, 1}, {33, 17}, {129, 33}, {1001, 777}, {1921, 1079}, {2049, 300}, {300, 2049}})
       check_case({GlSatVariant::Fused, s.first, s.second});
   }
-  gl().builder->set_tuning({});
+  reset_tuning();
 }
 
 // The fused passes as ticket-ordered phases of one dispatch (sat_fused_phased.comp), staged stores;
@@ -249,7 +270,7 @@ TEST(GlSat, FusedPhased) {
     for (const auto& s : per.first == 0 ? all : some)
       check_case({GlSatVariant::Fused, s.first, s.second});
   }
-  gl().builder->set_tuning({});
+  reset_tuning();
 }
 
 // Pixels by image loads, one per pixel (what pixels_gather = false and textures without
@@ -266,7 +287,7 @@ TEST(GlSat, FusedPixelLoads) {
       check_case({GlSatVariant::Fused, s.first, s.second, 7});
     }
   }
-  gl().builder->set_tuning({});
+  reset_tuning();
   check_case({GlSatVariant::Fused, 130, 35, 3, true});
 }
 
@@ -330,7 +351,7 @@ TEST(GlSat, FusedBackToBack) {
       }
     }
   }
-  gl().builder->set_tuning({});
+  reset_tuning();
 }
 
 std::vector<Case> cases() {
@@ -375,7 +396,7 @@ TEST(GlSat, PixelsThroughRgba8Image) {
   for (int k = 0; k < demo::kNumGlSatVariants; ++k)
     for (const auto& s : std::vector<std::pair<int, int>>{{33, 17}, {530, 20}})
       check_case({static_cast<GlSatVariant>(k), s.first, s.second});
-  gl().builder->set_tuning({});
+  reset_tuning();
 }
 
 TEST(GlSat, OwnBufferAndTimers) {
