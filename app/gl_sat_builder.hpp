@@ -150,7 +150,6 @@ class GlSatBuilder {
 
   GLuint output() const { return out_.get(); }
   void set_tuning(const GlSatTuning& t) { tuning_ = t; }
-  const GlSatTuning& tuning() const { return tuning_; }
   GlSatStageTimes stage_times() const;
   // Measurement only (glsatbench --trace-phased): phased and one-pass builds record each
   // workgroup's SM and clock marks into `buffer` (3 uvec4 per workgroup; sat_fused_trace.glsl).
