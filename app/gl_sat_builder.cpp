@@ -342,6 +342,14 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
   if (f32) fused_defs.push_back("SAT_F32");
   if (support_.fused_subgroup) fused_defs.push_back("FUSED_SUBGROUP");
   auto align = [](std::size_t b) { return (b + 255) & ~std::size_t(255); };
+  // The one-dispatch fused builds (one pass, phased): their program, and the trace buffer bound
+  // where set_phase_trace gave one.
+  auto one_dispatch_program = [&](const char* file) {
+    std::vector<std::string> defs = fused_defs;
+    add_staging_defines(defs);
+    add_trace(defs);
+    return program(file, defs);
+  };
 
   if (variant == GlSatVariant::Fused && tuning_.fused_single_pass) {
     const std::size_t tiles = static_cast<std::size_t>(tx) * ty;
@@ -357,10 +365,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
                       static_cast<GLsizeiptr>(cols_bytes));
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 4, scratch_.get(), static_cast<GLintptr>(tsum_off),
                       static_cast<GLsizeiptr>(tiles * 2 * 16));
-    std::vector<std::string> defs = fused_defs;
-    add_staging_defines(defs);
-    add_trace(defs);
-    const GLuint single = program("sat_fused_single.comp", defs);
+    const GLuint single = one_dispatch_program("sat_fused_single.comp");
     if (timed) timers_[1].begin();
     use_program(single, width, height);
     glUniform1ui(2, epoch_);
@@ -403,10 +408,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
         phase_base_ = {};
       }
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, phase_counters_.get());
-      std::vector<std::string> defs = fused_defs;
-      add_staging_defines(defs);
-      add_trace(defs);
-      const GLuint prog = program("sat_fused_phased.comp", defs);
+      const GLuint prog = one_dispatch_program("sat_fused_phased.comp");
       if (timed) timers_[1].begin();
       use_program(prog, width, height);
       tile_grid_uniforms(tx, ty, nb_rows, nb_cols);

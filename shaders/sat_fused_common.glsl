@@ -117,6 +117,15 @@ uvec2 team_sum2(uvec2 v) {
 }
 #endif
 
+// A team's row (the lane's 4 pixels of it): its inclusive sums within the tile as channel pairs
+// (up to 128 x 255 fits 16 bits).
+void row_scan(uint px[4], out uvec2 wr[4]) {
+  wr[0] = pairs_of(px[0]);
+  for (int i = 1; i < 4; ++i) wr[i] = wr[i - 1] + pairs_of(px[i]);
+  const uvec2 ex = team_inclusive2(wr[3]) - wr[3];
+  for (int i = 0; i < 4; ++i) wr[i] += ex;
+}
+
 #ifdef PIXELS_GATHER
 // Pixels x0..x0+3 of rows y0..y0+3 (zeros outside the image), one packed word each, by four
 // gathers. A gather at the corner shared by texels (x, y) .. (x+1, y+1) returns them as

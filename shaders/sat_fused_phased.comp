@@ -60,8 +60,7 @@ layout(location = 10) uniform int u_scan_tiles;
 // 0 and 2 stored; in a small-scan workgroup 4 its scan done.
 #include "sat_fused_trace.glsl"
 #include "sat_fused_planes.glsl"
-shared uvec3 s_left[TILE_H];
-shared uvec3 s_top_total[TILE_W / 32];
+#include "sat_fused_offsets.glsl"
 shared uint s_ticket;
 shared uvec3 s_corner_part[TEAMS];
 #include "sat_fused_store.glsl"  // staging in the planes (the builder asks no separate array)
@@ -162,17 +161,10 @@ void scan_tile(int bx, int by, int aux_groups, bool first) {
   const int y0 = by * TILE_H;
   uint px[ROWS_PER_TEAM][4];
   load_block(x0, y0 + int(team) * ROWS_PER_TEAM, px);
+  // Each row's inclusive sums within the tile, still as pairs: what stays live through the wait
+  // below is 2 words a pixel, not 3.
   uvec2 w[ROWS_PER_TEAM][4];
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    w[r][0] = pairs_of(px[r][0]);
-    for (int i = 1; i < 4; ++i) w[r][i] = w[r][i - 1] + pairs_of(px[r][i]);
-  }
-  // Each row's inclusive sums within the tile, still as pairs (up to 128 x 255 fits 16 bits):
-  // what stays live through the wait below is 2 words a pixel, not 3.
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    const uvec2 ex = team_inclusive2(w[r][3]) - w[r][3];
-    for (int i = 0; i < 4; ++i) w[r][i] += ex;
-  }
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) row_scan(px[r], w[r]);
   for (int i = 0; i < 4; ++i) {
     uvec3 b = uvec3(0u);
     for (int r = 0; r < ROWS_PER_TEAM; ++r) b += rgb_of_pairs(w[r][i]);
@@ -191,31 +183,13 @@ void scan_tile(int bx, int by, int aux_groups, bool first) {
   const int yl = y0 + int(lane);
   const uvec3 left = team == 0u && yl < u_height ? rt[bx * u_height + yl].xyz : uvec3(0u);
   // Column t's scan stays with invocation t, which adds it to its start below.
-  uvec3 top = uvec3(0u);
-#ifdef FUSED_SUBGROUP
-  if (team < 4u) {
-    top = team_inclusive(above);
-    if (lane == 31u) s_top_total[team] = top;
-  }
-  if (team == 0u) s_left[lane] = team_inclusive(left);
-#else
-  {
-    top = team_inclusive(above);
-    if (team < 4u && lane == 31u) s_top_total[team] = top;
-    const uvec3 l_incl = team_inclusive(left);
-    if (team == 0u) s_left[lane] = l_incl;
-  }
-#endif
+  const uvec3 top = scan_top_left(above, left, 0u);
   cpart = team_sum(cpart);
   if (lane == 0u) s_corner_part[team] = cpart;
   barrier();
   uvec3 corner = uvec3(0u);
   for (int w = 0; w < TEAMS; ++w) corner += s_corner_part[w];
-  uvec3 start = uvec3(0u);
-  if (t < uint(TILE_W)) {
-    start = corner + top;
-    for (uint g = 0u; g < t / 32u; ++g) start += s_top_total[g];
-  }
+  const uvec3 start = t < uint(TILE_W) ? column_start(corner, top) : uvec3(0u);
   TRACE_MARK(4);
   bottoms_to_exclusive(start);
   TRACE_MARK(5);

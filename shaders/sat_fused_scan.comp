@@ -23,8 +23,7 @@ layout(std430, binding = 3) readonly buffer St {
 };
 
 #include "sat_fused_planes.glsl"
-shared uvec3 s_left[TILE_H];
-shared uvec3 s_top_total[TILE_W / 32];  // the totals of top's 32-column groups
+#include "sat_fused_offsets.glsl"
 
 #include "sat_fused_store.glsl"  // staging in the planes (the builder asks no separate array)
 
@@ -49,36 +48,13 @@ void main() {
   // left(y): the 32 row sums left of the tile, scanned by team 0.
   const int yl = y0 + int(lane);
   const uvec3 left = team == 0u && yl < u_height ? left_ex[bx * u_height + yl].xyz : uvec3(0u);
-  // Local row scans on channel pairs (a row's prefix sums fit 16 bits), then unpacked and summed
-  // down this team's 4 rows.
+  // Each row's inclusive sums within the tile, kept as pairs: 2 words a pixel live until the
+  // stores, not 3.
   uvec2 w[ROWS_PER_TEAM][4];
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    w[r][0] = pairs_of(px[r][0]);
-    for (int i = 1; i < 4; ++i) w[r][i] = w[r][i - 1] + pairs_of(px[r][i]);
-  }
-  // Each row's inclusive sums within the tile, kept as pairs (up to 128 x 255 fits 16 bits): 2
-  // words a pixel live until the stores, not 3.
-  for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    const uvec2 ex = team_inclusive2(w[r][3]) - w[r][3];
-    for (int i = 0; i < 4; ++i) w[r][i] += ex;
-  }
-  // The scans of top and left, after the row scans, whose pixels arrive first.
-  // Column t's scan stays with invocation t, which adds it to its start below.
-  uvec3 top = uvec3(0u);
-#ifdef FUSED_SUBGROUP
-  if (team < 4u) {
-    top = team_inclusive(above);
-    if (lane == 31u) s_top_total[team] = top;
-  }
-  if (team == 0u) s_left[lane] = team_inclusive(left);
-#else
-  {  // the shared-memory scans need every invocation of the workgroup
-    top = team_inclusive(above);
-    if (team < 4u && lane == 31u) s_top_total[team] = top;
-    const uvec3 l_incl = team_inclusive(left);
-    if (team == 0u) s_left[lane] = l_incl;
-  }
-#endif
+  for (int r = 0; r < ROWS_PER_TEAM; ++r) row_scan(px[r], w[r]);
+  // The scans of top and left, after the row scans, whose pixels arrive first. Column t's scan
+  // stays with invocation t, which adds it to its start below.
+  const uvec3 top = scan_top_left(above, left, 0u);
   for (int i = 0; i < 4; ++i) {
     uvec3 b = uvec3(0u);
     for (int r = 0; r < ROWS_PER_TEAM; ++r) b += rgb_of_pairs(w[r][i]);
@@ -86,12 +62,7 @@ void main() {
   }
   barrier();
   // Column t starts from the corner plus top(t): its group's scan and the groups left of it.
-  uvec3 start = uvec3(0u);
-  if (t < uint(TILE_W)) {
-    start = corner + top;
-    for (uint g = 0u; g < t / 32u; ++g) start += s_top_total[g];
-  }
-  bottoms_to_exclusive(start);
+  bottoms_to_exclusive(t < uint(TILE_W) ? column_start(corner, top) : uvec3(0u));
   uvec3 base[4];
   for (int i = 0; i < 4; ++i) base[i] = bottom_get(team, lane * 4u + uint(i));
   store_tile_pairs(w, base, x0, y0, bx);

@@ -63,6 +63,7 @@ layout(location = 3) uniform uint u_id_base;  // the counter's value when this b
 // Trace marks (PHASE_TRACE, phase 3): 1 the tile's aggregates ready, 2 its chains scouted, 4 its
 // inclusive sums published, 5 its offsets summed, 6 and 7 its rows 0 and 2 stored.
 #include "sat_fused_trace.glsl"
+#include "sat_fused_offsets.glsl"
 
 // Slot (w, k), team w's for tile column k, padded one word in 32 (a lane's 4 adjacent columns and
 // a row read along k both fall on 32 banks), as sat_fused_planes.glsl lays out its planes.
@@ -74,8 +75,6 @@ layout(location = 3) uniform uint u_id_base;  // the counter's value when this b
 shared uint s_words[2 * TEAMS * PLANE_W];
 shared uint s_start[3][PLANE_W];  // column k's corner + top, at PAD32(k)
 shared uvec2 s_row_agg[TILE_H];   // the tile's row sums as pairs (up to 128 x 255)
-shared uvec3 s_left[TILE_H];
-shared uvec3 s_top_total[TILE_W / 32];
 shared uvec3 s_corner;
 shared uvec3 s_tile_agg;
 shared uint s_tile;
@@ -144,15 +143,6 @@ void scout(int chain, int tile, int stride, int n, int kind) {
 #endif
   }
   memoryBarrierBuffer();
-}
-
-// Team w's row r: its inclusive sums within the tile as channel pairs (up to 128 x 255 fits 16
-// bits), for the lane's 4 pixels.
-void row_scan(uint px[4], out uvec2 wr[4]) {
-  wr[0] = pairs_of(px[0]);
-  for (int i = 1; i < 4; ++i) wr[i] = wr[i - 1] + pairs_of(px[i]);
-  const uvec2 ex = team_inclusive2(wr[3]) - wr[3];
-  for (int i = 0; i < 4; ++i) wr[i] += ex;
 }
 
 #ifdef FUSED_STAGED_STORES
@@ -333,25 +323,10 @@ void main() {
   }
 #endif
   // Column t's top scanned across the tile (teams 0-3), row y's left down it (team 4).
-  uvec3 top = uvec3(0u);
-#ifdef FUSED_SUBGROUP
-  if (team < 4u) {
-    top = team_inclusive(above);
-    if (lane == 31u) s_top_total[team] = top;
-  }
-  if (team == ROW_TEAM) s_left[lane] = team_inclusive(left);
-#else
-  {
-    top = team_inclusive(above);
-    if (team < 4u && lane == 31u) s_top_total[team] = top;
-    const uvec3 l_incl = team_inclusive(left);
-    if (team == ROW_TEAM) s_left[lane] = l_incl;
-  }
-#endif
+  const uvec3 top = scan_top_left(above, left, ROW_TEAM);
   barrier();
   if (t < uint(TILE_W)) {
-    uvec3 start = s_corner + top;
-    for (uint g = 0u; g < t / 32u; ++g) start += s_top_total[g];
+    const uvec3 start = column_start(s_corner, top);
     const uint k = PAD32(t);
     s_start[0][k] = start.x;
     s_start[1][k] = start.y;

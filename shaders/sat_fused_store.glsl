@@ -1,5 +1,6 @@
 // The end of a fused tile scan (sat_fused_scan.comp, sat_fused_phased.comp, after their
-// declarations of `table`, s_left and s_bottom or sat_fused_planes.glsl): each pixel's value is its
+// declaration of `table` and their #includes of sat_fused_offsets.glsl and s_bottom or
+// sat_fused_planes.glsl): each pixel's value is its
 // local 2D scan v plus base (corner, top and the rows of the teams above) plus its row's left sum;
 // R, G, B, 0 as one 16-byte word (out_word).
 #ifndef TRACE_MARK
