@@ -20,7 +20,7 @@ App::App(const std::string& resources, const Settings& initial, int width, int h
       resources_(resources),
       applied_(initial) {
   renderer.set_sat_format(settings.format);
-  sat = std::make_unique<SatStage>(settings.backend, resources_ + "/shaders");
+  sat = std::make_unique<SatStage>(settings.backend, resources_ + "/glsat/shaders");
   renderer.resize(width, height);
   renderer.set_anisotropy(settings.anisotropy);
   renderer.set_msaa(settings.msaa);
@@ -30,7 +30,7 @@ App::App(const std::string& resources, const Settings& initial, int width, int h
 }
 
 bool deferred_planes(SceneShading m) {
-  return m == SceneShading::Deferred || (m == SceneShading::Auto && !software_renderer());
+  return m == SceneShading::Deferred || (m == SceneShading::Auto && !gl::software_renderer());
 }
 
 FrameTextures App::frame_textures() const {
@@ -51,7 +51,7 @@ void App::apply_settings() {
     renderer.set_deferred_planes(deferred_planes(settings.scene_shading));
   if (settings.backend != applied_.backend) {
     sat.reset();  // unregister before the new stage registers the same GL objects
-    sat = std::make_unique<SatStage>(settings.backend, resources_ + "/shaders");
+    sat = std::make_unique<SatStage>(settings.backend, resources_ + "/glsat/shaders");
     sat->resize(renderer.width(), renderer.height(), frame_textures());
     comparison_.clear();
   }
@@ -410,7 +410,7 @@ bool App::verify_scene_shading(std::string* message) {
   // llvmpipe filters anisotropically with explicit gradients (textureGrad) unlike with implicit
   // ones (its 16x images differ in a third of the floor's values; at 1x they agree within 2/255):
   // there the check runs at 1x, which still tests the pass's geometry, derivatives and shading.
-  const bool at_1x = software_renderer() && renderer.anisotropy() > 1.0f;
+  const bool at_1x = gl::software_renderer() && renderer.anisotropy() > 1.0f;
   const float aniso = renderer.anisotropy();
   if (at_1x) renderer.set_anisotropy(1.0f);
   // The same frame both ways; then the frame as it was (the same mode renders the same image).

@@ -20,6 +20,7 @@
 #include "settings.hpp"
 
 namespace demo {
+namespace gl = scandof::gl;
 
 // One frame's stage times in milliseconds (GL timestamp queries and CUDA events, both read without
 // waiting, so they trail the frame by a few frames; CPU wall time where marked). The frame budget
@@ -88,7 +89,7 @@ class App {
   Renderer renderer;
   std::unique_ptr<SatStage> sat;
   PrimitivesPanel primitives;  // the Primitives window's state; drawn by draw_ui
-  GlTimer ui_timer;            // wrapped around the ImGui draw by whoever draws it
+  gl::GlTimer ui_timer;            // wrapped around the ImGui draw by whoever draws it
 
   const FrameTimes& last() const { return last_; }
   const std::deque<FrameTimes>& history() const { return history_; }
@@ -132,8 +133,8 @@ class App {
   void ensure_reference();
   std::string resources_;  // folder holding shaders/ and assets/
   FrameTextures frame_textures() const;
-  GlTimer frame_timer_;      // scene start .. DoF end on the GPU
-  GlTimer frame_all_timer_;  // the frame's first GL command .. DoF end
+  gl::GlTimer frame_timer_;      // scene start .. DoF end on the GPU
+  gl::GlTimer frame_all_timer_;  // the frame's first GL command .. DoF end
   Settings applied_;     // last frame's copy
   float time_s_ = 0;     // animation clock
   int screenshot_no_ = 0;

@@ -1,6 +1,5 @@
 # The demo executable `scandof` (included by app/CMakeLists.txt). Host-only C++: the SATs come from
 # the library's SatBuilder (CUDA builds) or from the CPU path (SCANDOF_CUDA=OFF, or no device).
-include(${PROJECT_SOURCE_DIR}/third_party/deps.cmake)
 
 # Sources in the order a frame meets them (app/README.md follows one frame through them).
 set(_scandof_sources
@@ -9,7 +8,7 @@ set(_scandof_sources
   app.cpp settings.cpp                                # one frame; every adjustable value
   camera.cpp camera_input.cpp                         # orbit camera (glm); mouse and keys
   renderer.cpp teapot.cpp image_io.cpp                # GL passes (GL RAII, shader loader and
-                                                      # contexts: scandof_glsat, gl_sat.cmake)
+                                                      # contexts: scandof::glsat, glsat/)
   sat_stage.cpp cuda_gl_interop.cpp sat_analysis.cpp  # SAT build, interop RAII, measurements
   ui.cpp ui_dof.cpp                                   # panels: main, depth-of-field methods
   primitives_panel.cpp primitives_host.cpp)           # primitives benchmark (host half)
@@ -22,7 +21,7 @@ if(SCANDOF_CUDA)
 endif()
 # shaders/ is on the include path for shared.h, the constants C++ and GLSL share.
 target_include_directories(scandof PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/shaders)
-target_link_libraries(scandof PRIVATE scandof::kernels scandof_glsat scandof_glad scandof_imgui scandof_stb
+target_link_libraries(scandof PRIVATE scandof::kernels scandof::glsat scandof_glad scandof_imgui scandof_stb
                                       scandof_egl PkgConfig::SCANDOF_GLFW CLI11::CLI11
                                       nlohmann_json::nlohmann_json glm::glm)
 target_compile_options(scandof PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>
@@ -44,3 +43,4 @@ add_custom_command(OUTPUT ${_scandof_res_stamp}
   COMMENT "Copying shaders/ and assets/ next to scandof")
 add_custom_target(scandof_resources DEPENDS ${_scandof_res_stamp})
 add_dependencies(scandof scandof_resources)
+scandof_glsat_copy_shaders(scandof)  # the GL SAT backend's shaders: <bin>/glsat/shaders

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "app.hpp"
-#include "context.hpp"
+#include "scandof/gl/context.hpp"
 #include "image_io.hpp"
 #include "primitives_bench.hpp"
 #include "report.hpp"
@@ -21,6 +21,7 @@
 #include "ui.hpp"
 
 namespace demo {
+namespace gl = scandof::gl;
 
 namespace {
 
@@ -154,9 +155,9 @@ int run_headless(const Options& o, const std::string& res) {
   if (o.primitives) prims = run_primitives_headless(o.prim_log2);
   bool prims_failed = false;
   for (const auto& r : prims) prims_failed |= r.ran && !r.verified();
-  HeadlessContext ctx;
+  gl::HeadlessContext ctx;
   ReportInput report;
-  report.gl = gl_description();
+  report.gl = gl::gl_description();
   report.frames = o.frames;
   report.primitives = &prims;
   App app(res, o.settings, o.width, o.height);

@@ -127,16 +127,16 @@ Renderer::Renderer(const std::string& resources, int tessellation) : res_(resour
   floor_grid_ = upload(plane_mesh(kPlanes[PLANE_FLOOR], 120, 120));
   wall_grid_ = upload(plane_mesh(kPlanes[PLANE_WALL], 120, 40));
   load_textures();
-  scene_prog_ = build_program(res_ + "/shaders", "scene.vert", "scene.frag");
+  scene_prog_ = gl::build_program(res_ + "/shaders", "scene.vert", "scene.frag");
   scene_deferred_prog_ =
-      build_program(res_ + "/shaders", "scene.vert", "scene.frag", {"DEFER_PLANES"});
-  planes_prog_ = build_compute_program(res_ + "/shaders", "shade_planes.comp");
-  accum_prog_ = build_compute_program(res_ + "/shaders", "accum.comp");
-  accum_ms_prog_ = build_compute_program(res_ + "/shaders", "accum.comp", {"MSAA 1"});
-  resolve_prog_ = build_program(res_ + "/shaders", "fullscreen.vert", "resolve.frag");
-  clear_prog_ = build_compute_program(res_ + "/shaders", "clear_scene.comp");
+      gl::build_program(res_ + "/shaders", "scene.vert", "scene.frag", {"DEFER_PLANES"});
+  planes_prog_ = gl::build_compute_program(res_ + "/shaders", "shade_planes.comp");
+  accum_prog_ = gl::build_compute_program(res_ + "/shaders", "accum.comp");
+  accum_ms_prog_ = gl::build_compute_program(res_ + "/shaders", "accum.comp", {"MSAA 1"});
+  resolve_prog_ = gl::build_program(res_ + "/shaders", "fullscreen.vert", "resolve.frag");
+  clear_prog_ = gl::build_compute_program(res_ + "/shaders", "clear_scene.comp");
   set_sat_format(scandof::SatFormat::U32);
-  empty_vao_ = make_vertex_array();
+  empty_vao_ = gl::make_vertex_array();
 }
 
 void check_frame_size(int width, int height) {
@@ -171,15 +171,15 @@ void Renderer::set_tessellation(int level) {
 void Renderer::set_sat_format(scandof::SatFormat f) {
   std::vector<std::string> defs;
   if (f == scandof::SatFormat::F32) defs.push_back("SAT_FLOAT 1");
-  dof_prog_ = build_program(res_ + "/shaders", "fullscreen.vert", "dof.frag", defs);
-  dof_compute_prog_ = build_compute_program(res_ + "/shaders", "dof.comp", defs);
+  dof_prog_ = gl::build_program(res_ + "/shaders", "fullscreen.vert", "dof.frag", defs);
+  dof_compute_prog_ = gl::build_compute_program(res_ + "/shaders", "dof.comp", defs);
 }
 
 Renderer::Drawable Renderer::upload(const Mesh& m) {
   Drawable d;
-  d.vao = make_vertex_array();
-  d.vbo = make_buffer();
-  d.ibo = make_buffer();
+  d.vao = gl::make_vertex_array();
+  d.vbo = gl::make_buffer();
+  d.ibo = gl::make_buffer();
   glNamedBufferStorage(d.vbo.get(), static_cast<GLsizeiptr>(m.vertices.size() * sizeof(MeshVertex)),
                        m.vertices.data(), 0);
   glNamedBufferStorage(d.ibo.get(), static_cast<GLsizeiptr>(m.indices.size() * sizeof(uint32_t)),
@@ -202,7 +202,7 @@ Renderer::Drawable Renderer::upload(const Mesh& m) {
 void Renderer::load_textures() {
   auto load = [&](const char* name) {
     Image img = load_png(res_ + "/assets/" + name);
-    GlTexture t = make_texture(GL_TEXTURE_2D);
+    gl::GlTexture t = gl::make_texture(GL_TEXTURE_2D);
     int levels = 1 + static_cast<int>(std::floor(std::log2(std::max(img.width, img.height))));
     glTextureStorage2D(t.get(), levels, GL_RGBA8, img.width, img.height);
     glTextureSubImage2D(t.get(), 0, 0, 0, img.width, img.height, GL_RGBA, GL_UNSIGNED_BYTE,
@@ -240,14 +240,14 @@ void Renderer::make_msaa_targets() {
   ms_depth_ = {};
   ms_fbo_ = {};
   if (msaa_ <= 1) return;
-  ms_color_ = make_texture(GL_TEXTURE_2D_MULTISAMPLE);
+  ms_color_ = gl::make_texture(GL_TEXTURE_2D_MULTISAMPLE);
   glTextureStorage2DMultisample(ms_color_.get(), msaa_, GL_RGBA8, width_, height_, GL_TRUE);
-  ms_viewz_ = make_texture(GL_TEXTURE_2D_MULTISAMPLE);
+  ms_viewz_ = gl::make_texture(GL_TEXTURE_2D_MULTISAMPLE);
   glTextureStorage2DMultisample(ms_viewz_.get(), msaa_, GL_R32F, width_, height_, GL_TRUE);
-  ms_depth_ = make_texture(GL_TEXTURE_2D_MULTISAMPLE);
+  ms_depth_ = gl::make_texture(GL_TEXTURE_2D_MULTISAMPLE);
   glTextureStorage2DMultisample(ms_depth_.get(), msaa_, GL_DEPTH_COMPONENT32F, width_, height_,
                                 GL_TRUE);
-  ms_fbo_ = make_framebuffer();
+  ms_fbo_ = gl::make_framebuffer();
   glNamedFramebufferTexture(ms_fbo_.get(), GL_COLOR_ATTACHMENT0 + SCENE_OUT_COLOR, ms_color_.get(),
                             0);
   glNamedFramebufferTexture(ms_fbo_.get(), GL_COLOR_ATTACHMENT0 + SCENE_OUT_VIEWZ, ms_viewz_.get(),
@@ -266,13 +266,13 @@ void Renderer::resize(int width, int height) {
   check_frame_size(width, height);
   width_ = width;
   height_ = height;
-  color_ = make_texture(GL_TEXTURE_2D);
+  color_ = gl::make_texture(GL_TEXTURE_2D);
   glTextureStorage2D(color_.get(), 1, GL_RGBA8, width, height);
-  depth_ = make_texture(GL_TEXTURE_2D);
+  depth_ = gl::make_texture(GL_TEXTURE_2D);
   glTextureStorage2D(depth_.get(), 1, GL_DEPTH_COMPONENT32F, width, height);
-  viewz_ = make_texture(GL_TEXTURE_2D);
+  viewz_ = gl::make_texture(GL_TEXTURE_2D);
   glTextureStorage2D(viewz_.get(), 1, GL_R32F, width, height);
-  output_ = make_texture(GL_TEXTURE_2D);
+  output_ = gl::make_texture(GL_TEXTURE_2D);
   glTextureStorage2D(output_.get(), 1, GL_RGBA8, width, height);
   for (GLuint t : {color_.get(), depth_.get(), viewz_.get(), output_.get()}) {
     glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -280,7 +280,7 @@ void Renderer::resize(int width, int height) {
     glTextureParameteri(t, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTextureParameteri(t, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   }
-  scene_fbo_ = make_framebuffer();
+  scene_fbo_ = gl::make_framebuffer();
   glNamedFramebufferTexture(scene_fbo_.get(), GL_COLOR_ATTACHMENT0 + SCENE_OUT_COLOR, color_.get(),
                             0);
   glNamedFramebufferTexture(scene_fbo_.get(), GL_COLOR_ATTACHMENT0 + SCENE_OUT_VIEWZ, viewz_.get(),
@@ -289,7 +289,7 @@ void Renderer::resize(int width, int height) {
   const GLenum bufs[2] = {GL_COLOR_ATTACHMENT0 + SCENE_OUT_COLOR,
                           GL_COLOR_ATTACHMENT0 + SCENE_OUT_VIEWZ};
   glNamedFramebufferDrawBuffers(scene_fbo_.get(), 2, bufs);
-  output_fbo_ = make_framebuffer();
+  output_fbo_ = gl::make_framebuffer();
   glNamedFramebufferTexture(output_fbo_.get(), GL_COLOR_ATTACHMENT0, output_.get(), 0);
   for (GLuint f : {scene_fbo_.get(), output_fbo_.get()})
     if (glCheckNamedFramebufferStatus(f, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
@@ -306,7 +306,7 @@ namespace {
 const GLfloat kSky[4] = {0.55f, 0.68f, 0.85f, 1.0f};
 }  // namespace
 
-void Renderer::render_scene(const Camera& cam, float time_s, GlTimer* frame_timer) {
+void Renderer::render_scene(const Camera& cam, float time_s, gl::GlTimer* frame_timer) {
   const GLuint fbo = msaa_ > 1 ? ms_fbo_.get() : scene_fbo_.get();
   glBindFramebuffer(GL_FRAMEBUFFER, fbo);
   glViewport(0, 0, width_, height_);
@@ -440,20 +440,20 @@ std::vector<float> Renderer::render_reference(const Camera& cam, float time_s, f
   if (!ref_fbo_ || ref_samples_ != msaa_) {
     ref_samples_ = msaa_;
     if (msaa_ > 1) {
-      ref_color_ = make_texture(GL_TEXTURE_2D_MULTISAMPLE);
+      ref_color_ = gl::make_texture(GL_TEXTURE_2D_MULTISAMPLE);
       glTextureStorage2DMultisample(ref_color_.get(), msaa_, GL_RGBA8, width_, height_, GL_TRUE);
-      ref_depth_ = make_texture(GL_TEXTURE_2D_MULTISAMPLE);
+      ref_depth_ = gl::make_texture(GL_TEXTURE_2D_MULTISAMPLE);
       glTextureStorage2DMultisample(ref_depth_.get(), msaa_, GL_DEPTH_COMPONENT32F, width_, height_,
                                     GL_TRUE);
     } else {
-      ref_color_ = make_texture(GL_TEXTURE_2D);
+      ref_color_ = gl::make_texture(GL_TEXTURE_2D);
       glTextureStorage2D(ref_color_.get(), 1, GL_RGBA8, width_, height_);
-      ref_depth_ = make_texture(GL_TEXTURE_2D);
+      ref_depth_ = gl::make_texture(GL_TEXTURE_2D);
       glTextureStorage2D(ref_depth_.get(), 1, GL_DEPTH_COMPONENT32F, width_, height_);
     }
-    ref_accum_ = make_texture(GL_TEXTURE_2D);
+    ref_accum_ = gl::make_texture(GL_TEXTURE_2D);
     glTextureStorage2D(ref_accum_.get(), 1, GL_RGBA32F, width_, height_);
-    ref_fbo_ = make_framebuffer();
+    ref_fbo_ = gl::make_framebuffer();
     glNamedFramebufferTexture(ref_fbo_.get(), GL_COLOR_ATTACHMENT0 + SCENE_OUT_COLOR,
                               ref_color_.get(), 0);
     glNamedFramebufferTexture(ref_fbo_.get(), GL_DEPTH_ATTACHMENT, ref_depth_.get(), 0);

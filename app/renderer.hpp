@@ -12,11 +12,12 @@
 #include <vector>
 
 #include "camera.hpp"
-#include "gl_util.hpp"
+#include "scandof/gl/util.hpp"
 #include "settings.hpp"
 #include "teapot.hpp"
 
 namespace demo {
+namespace gl = scandof::gl;
 
 // Throws std::runtime_error naming the limit when a width x height frame exceeds what the current
 // GL context allows (texture, renderbuffer and viewport sizes, the SAT's shader storage block).
@@ -53,7 +54,7 @@ class Renderer {
   bool deferred_planes_active() const { return deferred_planes_ && msaa_ == 1; }
 
   // `frame_timer`, when given, is started where the scene's GPU work starts (after the clears).
-  void render_scene(const Camera& cam, float time_s, GlTimer* frame_timer = nullptr);
+  void render_scene(const Camera& cam, float time_s, gl::GlTimer* frame_timer = nullptr);
   // The lens reference (Haeberli & Akeley's accumulation buffer): the scene drawn `samples` times
   // through the points of dof::lens_sample on a lens of radius L = dof::lens_radius(A, z_f, f_px)
   // (f_px from the camera's vertical field of view), each into an RGBA8 frame (as the sharp frame
@@ -82,12 +83,12 @@ class Renderer {
   std::vector<float> read_viewz() const;                 // bottom-up view z
   void upload_output(const uint8_t* rgba);               // width x height RGBA8, bottom-up
 
-  GlTimer scene_timer, dof_timer;
+  gl::GlTimer scene_timer, dof_timer;
 
  private:
   struct Drawable {
-    GlVertexArray vao;
-    GlBuffer vbo, ibo;
+    gl::GlVertexArray vao;
+    gl::GlBuffer vbo, ibo;
     GLsizei count = 0;
   };
   Drawable upload(const Mesh& m);
@@ -101,20 +102,20 @@ class Renderer {
   std::string res_;
   BezierPatchSet teapot_data_;
   Drawable teapot_, floor_, wall_, floor_grid_, wall_grid_;
-  GlTexture floor_tex_, wall_tex_;
-  GlProgram scene_prog_, scene_deferred_prog_, planes_prog_, dof_prog_, dof_compute_prog_,
+  gl::GlTexture floor_tex_, wall_tex_;
+  gl::GlProgram scene_prog_, scene_deferred_prog_, planes_prog_, dof_prog_, dof_compute_prog_,
       accum_prog_, accum_ms_prog_, resolve_prog_, clear_prog_;
-  GlVertexArray empty_vao_;
+  gl::GlVertexArray empty_vao_;
   int width_ = 0, height_ = 0;
-  GlTexture color_, depth_, viewz_, output_;
-  GlFramebuffer scene_fbo_, output_fbo_;
+  gl::GlTexture color_, depth_, viewz_, output_;
+  gl::GlFramebuffer scene_fbo_, output_fbo_;
   float aniso_ = 1.0f, max_aniso_ = 1.0f;
   int msaa_ = 1;
   bool deferred_planes_ = true;
-  GlTexture ms_color_, ms_viewz_, ms_depth_;  // msaa_ > 1
-  GlFramebuffer ms_fbo_;
-  GlTexture ref_color_, ref_depth_, ref_accum_;  // the lens reference's targets, made on first use
-  GlFramebuffer ref_fbo_;
+  gl::GlTexture ms_color_, ms_viewz_, ms_depth_;  // msaa_ > 1
+  gl::GlFramebuffer ms_fbo_;
+  gl::GlTexture ref_color_, ref_depth_, ref_accum_;  // the lens reference's targets, made on first use
+  gl::GlFramebuffer ref_fbo_;
   int ref_samples_ = 1;  // MSAA samples of ref_color_ / ref_depth_
   float ref_render_ms_ = 0;
 };

@@ -11,6 +11,7 @@
 #include "primitives_bench.hpp"
 
 namespace demo {
+namespace gl = scandof::gl;
 
 // One measured run (a variant or a SAT method): stage name -> median ms, in report order.
 struct RunMedians {
@@ -30,7 +31,7 @@ RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>
 
 struct ReportInput {
   const App* app = nullptr;
-  std::string gl;  // gl_description()
+  std::string gl;  // gl::gl_description()
   long long frames = 0;
   std::vector<RunMedians> runs;
   int verify_ok = -1;  // -1: not verified

@@ -63,14 +63,14 @@ SatStage::SatStage(SatBackend requested, const std::string& shader_dir) {
   // A software rasterizer (Mesa llvmpipe/softpipe, SwiftShader) offers GL compute, but there the
   // CPU path is faster (llvmpipe: ~2 s per 900x560 GL build against ~0.1 s): auto skips it.
   const std::string renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  const bool software = software_renderer();
+  const bool software = gl::software_renderer();
   if (requested == SatBackend::Auto && software)
     no_gl =
         "GL compute skipped on a software rasterizer (" + renderer + "; --backend gl forces it)";
   if (requested == SatBackend::Gl || (requested == SatBackend::Auto && !software)) {
-    const GlSatSupport gs = query_gl_sat_support();
+    const gl::GlSatSupport gs = gl::query_gl_sat_support();
     if (gs.usable) {
-      gl_ = std::make_unique<GlSatBuilder>(shader_dir);
+      gl_ = std::make_unique<gl::GlSatBuilder>(shader_dir);
       device_ = renderer;
       backend_ = "GL compute on " + device_ + (no_cuda.empty() ? "" : " (" + no_cuda + ")") +
                  (gs.one_pass ? "; fused SAT in one pass" : "");
@@ -111,7 +111,7 @@ void SatStage::resize(int width, int height, const FrameTextures& tex) {
   width_ = width;
   height_ = height;
   tex_ = tex;
-  sat_buffer_ = make_buffer();
+  sat_buffer_ = gl::make_buffer();
   // U32 and F32 tables have the same size, so switching formats never re-creates the buffer.
   glNamedBufferStorage(sat_buffer_.get(),
                        static_cast<GLsizeiptr>(scandof::SatBuilder::table_bytes(
@@ -250,19 +250,19 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
 // The GL variants are the paper's block scans plus a fused path; the library's other variants
 // (optimized, single-pass, CUB) have no GL twin, so they and every fused method build with the GL
 // fused path, the fastest one there (the UI says so).
-GlSatVariant gl_variant_of(const Settings& s) {
-  if (s.method != scandof::SatMethod::Paper) return GlSatVariant::Fused;
+gl::GlSatVariant gl_variant_of(const Settings& s) {
+  if (s.method != scandof::SatMethod::Paper) return gl::GlSatVariant::Fused;
   switch (s.variant) {
     case scandof::ScanAlgorithm::Naive:
-      return GlSatVariant::Naive;
+      return gl::GlSatVariant::Naive;
     case scandof::ScanAlgorithm::WorkEfficient:
-      return GlSatVariant::WorkEfficient;
+      return gl::GlSatVariant::WorkEfficient;
     case scandof::ScanAlgorithm::ConflictFree:
-      return GlSatVariant::ConflictFree;
+      return gl::GlSatVariant::ConflictFree;
     case scandof::ScanAlgorithm::WarpShuffle:
-      return GlSatVariant::Subgroup;
+      return gl::GlSatVariant::Subgroup;
     default:
-      return GlSatVariant::Fused;
+      return gl::GlSatVariant::Fused;
   }
 }
 
@@ -276,7 +276,7 @@ void SatStage::build_gl(const Settings& s, SatTiming timing) {
                       true);
     glFinish();
   }
-  const GlSatStageTimes t = gl_->stage_times();
+  const gl::GlSatStageTimes t = gl_->stage_times();
   if (t.valid) {
     times_ = SatTimes{};
     times_.row_scan_ms = t.rows_ms;

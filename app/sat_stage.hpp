@@ -20,11 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "gl_sat_builder.hpp"
-#include "gl_util.hpp"
+#include "scandof/gl/sat_builder.hpp"
+#include "scandof/gl/util.hpp"
 #include "settings.hpp"
 
 namespace demo {
+namespace gl = scandof::gl;
 
 struct SatTimes {
   float map_ms = 0;      // cudaGraphicsMapResources (host wall time, all resources at once)
@@ -51,7 +52,7 @@ enum class SatTiming { Latest, Wait };
 // The GL compute variant a setting builds with on the GL backend: the paper's block scans where the
 // variant has a GL twin (naive, work-efficient, conflict-free, warp-shuffle -> subgroup), else the
 // GL fused path.
-GlSatVariant gl_variant_of(const Settings& s);
+gl::GlSatVariant gl_variant_of(const Settings& s);
 
 class SatStage {
  public:
@@ -101,10 +102,10 @@ class SatStage {
   void build_cpu(scandof::SatFormat fmt);
   void build_gl(const Settings& s, SatTiming timing);
   std::unique_ptr<Cuda> cuda_;
-  std::unique_ptr<GlSatBuilder> gl_;
+  std::unique_ptr<gl::GlSatBuilder> gl_;
   SatBackend kind_ = SatBackend::Cpu;
   std::string backend_, device_;
-  GlBuffer sat_buffer_;
+  gl::GlBuffer sat_buffer_;
   FrameTextures tex_;
   int width_ = 0, height_ = 0;
   SatTimes times_;

@@ -477,10 +477,10 @@ void overlay(App& app, const UiInfo& info) {
           Settings vs = s;
           vs.variant = v.variant;
           vs.method = v.method;
-          const GlSatVariant g = gl_variant_of(vs);
-          if (g == GlSatVariant::Naive || g == GlSatVariant::WorkEfficient ||
-              g == gl_variant_of(s) || g == GlSatVariant::Fused)
-            bars.emplace_back(g == GlSatVariant::Fused ? "GL fused (fastest)" : v.name,
+          const gl::GlSatVariant g = gl_variant_of(vs);
+          if (g == gl::GlSatVariant::Naive || g == gl::GlSatVariant::WorkEfficient ||
+              g == gl_variant_of(s) || g == gl::GlSatVariant::Fused)
+            bars.emplace_back(g == gl::GlSatVariant::Fused ? "GL fused (fastest)" : v.name,
                               v.median.build_ms);
         } else if ((paper && (v.variant == scandof::ScanAlgorithm::Naive ||
                               v.variant == scandof::ScanAlgorithm::WorkEfficient ||

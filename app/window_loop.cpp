@@ -17,11 +17,12 @@
 
 #include "app.hpp"
 #include "camera_input.hpp"
-#include "context.hpp"
+#include "scandof/gl/context.hpp"
 #include "image_io.hpp"
 #include "ui.hpp"
 
 namespace demo {
+namespace gl = scandof::gl;
 
 namespace {
 
@@ -161,7 +162,7 @@ bool ui_selftest_step(UiCheck* c, int* rc) {
 }  // namespace
 
 int run_window(const Options& o, const std::string& res) {
-  WindowContext ctx(o.width, o.height, "scandof: SAT depth of field", o.settings.vsync);
+  gl::WindowContext ctx(o.width, o.height, "scandof: SAT depth of field", o.settings.vsync);
   GLFWwindow* win = ctx.window();
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -179,7 +180,7 @@ int run_window(const Options& o, const std::string& res) {
     App app(res, o.settings, std::max(fbw, 1), std::max(fbh, 1));
     if (o.primitives) app.settings.show_primitives = true;
     UiInfo info;
-    info.gl_renderer = gl_description();
+    info.gl_renderer = gl::gl_description();
     LiveCompare live;
     info.live = &live;
     UiCheck check;

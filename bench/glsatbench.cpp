@@ -34,9 +34,9 @@
 #include <unistd.h>
 #include <vector>
 
-#include "context.hpp"
-#include "gl_sat_builder.hpp"
-#include "gl_util.hpp"
+#include "scandof/gl/context.hpp"
+#include "scandof/gl/sat_builder.hpp"
+#include "scandof/gl/util.hpp"
 #include "rotation.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/util/sizes.hpp"
@@ -46,8 +46,8 @@
 
 namespace {
 
-using demo::GlSatBuilder;
-using demo::GlSatVariant;
+using scandof::gl::GlSatBuilder;
+using scandof::gl::GlSatVariant;
 using scandof::SatFormat;
 
 struct Size {
@@ -65,10 +65,10 @@ std::string default_shaders() {
   const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n > 0) {
     std::string exe(buf, static_cast<std::size_t>(n));
-    const std::string dir = exe.substr(0, exe.rfind('/')) + "/shaders";
+    const std::string dir = exe.substr(0, exe.rfind('/')) + "/glsat/shaders";
     if (std::ifstream(dir + "/sat_lines.comp")) return dir;
   }
-  return SCANDOF_SOURCE_DIR "/shaders";
+  return SCANDOF_SOURCE_DIR "/glsat/shaders";
 }
 
 // GPU time between two timestamp queries, in ms (blocks until available).
@@ -80,12 +80,12 @@ double elapsed_ms(GLuint q0, GLuint q1) {
 }
 
 struct QueryPair {
-  demo::GlQuery a, b;
+  scandof::gl::GlQuery a, b;
   QueryPair() {
     GLuint id[2];
     glGenQueries(2, id);
-    a = demo::GlQuery(id[0]);
-    b = demo::GlQuery(id[1]);
+    a = scandof::gl::GlQuery(id[0]);
+    b = scandof::gl::GlQuery(id[1]);
   }
 };
 
@@ -145,8 +145,8 @@ int main(int argc, char** argv) {
   const char* const alt_names[] = {"", "fused-direct", "fused-1pass", "fused-1pass-direct",
                                    "fused-phased"};
   std::vector<std::string> row_names;
-  for (int vi = 0; vi < demo::kNumGlSatVariants; ++vi)
-    row_names.push_back(demo::to_string(static_cast<GlSatVariant>(vi)));
+  for (int vi = 0; vi < scandof::gl::kNumGlSatVariants; ++vi)
+    row_names.push_back(scandof::gl::to_string(static_cast<GlSatVariant>(vi)));
   row_names.insert(row_names.end(), std::begin(alt_names) + 1, std::end(alt_names));
   row_names.push_back("floor");
   std::string row_list;
@@ -160,8 +160,8 @@ int main(int argc, char** argv) {
   app.add_option("--dump-programs", dump_dir,
                  "after the runs, write every compiled program's driver binary to this folder "
                  "(GlSatBuilder::dump_programs)");
-  int phased_reduce_tiles = demo::GlSatTuning{}.phased_reduce_tiles,
-      phased_scan_tiles = demo::GlSatTuning{}.phased_scan_tiles;
+  int phased_reduce_tiles = scandof::gl::GlSatTuning{}.phased_reduce_tiles,
+      phased_scan_tiles = scandof::gl::GlSatTuning{}.phased_scan_tiles;
   app.add_option("--phased-reduce-tiles", phased_reduce_tiles,
                  "tiles each reduce workgroup of the fused-phased rows takes in turn "
                  "(GlSatTuning::phased_reduce_tiles; 0: the builder picks)")
@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
   // The builder's tuning for alternative `alt` of the fused path (alt_names; 0: the defaults).
   constexpr int kOnePass = 2, kPhased = 4;
   auto tuning_for = [&](int alt) {
-    demo::GlSatTuning tuning;
+    scandof::gl::GlSatTuning tuning;
     tuning.fused_staged_stores = !(alt == 1 || alt == 3);
     tuning.fused_single_pass = alt == kOnePass || alt == 3;
     tuning.fused_phased = alt == kPhased;
@@ -200,9 +200,9 @@ int main(int argc, char** argv) {
     if (formats.empty()) throw std::invalid_argument("--formats: u32, f32 or u32,f32");
     if (shaders.empty()) shaders = default_shaders();
 
-    demo::HeadlessContext ctx;
+    scandof::gl::HeadlessContext ctx;
     GlSatBuilder builder(shaders);
-    const std::string gl = demo::gl_description();
+    const std::string gl = scandof::gl::gl_description();
     std::printf("glsatbench on %s\n%s\nSMs (GL_SM_COUNT_NV, 0 where not offered): %d\n", gl.c_str(),
                 builder.support().reason.c_str(), builder.support().sm_count);
     builder.warm_up();
@@ -272,15 +272,15 @@ int main(int argc, char** argv) {
           scandof::bench::rotation_sets(rgba.size() + table_bytes, static_cast<std::size_t>(l2_mb)
                                                                        << 20),
           32);
-      std::vector<demo::GlTexture> texs;
-      std::vector<demo::GlBuffer> tables;
+      std::vector<scandof::gl::GlTexture> texs;
+      std::vector<scandof::gl::GlBuffer> tables;
       glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
       for (std::size_t k = 0; k < sets; ++k) {
-        texs.push_back(demo::make_texture(GL_TEXTURE_2D));
+        texs.push_back(scandof::gl::make_texture(GL_TEXTURE_2D));
         glTextureStorage2D(texs.back().get(), 1, GL_RGBA8, z.w, z.h);
         glTextureSubImage2D(texs.back().get(), 0, 0, 0, z.w, z.h, GL_RGBA, GL_UNSIGNED_BYTE,
                             rgba.data());
-        tables.push_back(demo::make_buffer());
+        tables.push_back(scandof::gl::make_buffer());
         glNamedBufferStorage(tables.back().get(), static_cast<GLsizeiptr>(table_bytes), nullptr, 0);
       }
       auto build = [&](int i, GlSatVariant v, SatFormat f, bool timed) {
@@ -307,15 +307,15 @@ int main(int argc, char** argv) {
         builder.write_floor(texs[k].get(), z.w, z.h, tables[k].get());
       };
       for (SatFormat f : formats)
-        for (int vi = 0; vi < demo::kNumGlSatVariants + 4; ++vi) {
+        for (int vi = 0; vi < scandof::gl::kNumGlSatVariants + 4; ++vi) {
           // The last rows: the fused path's alternatives (GlSatTuning), for comparison:
           // each lane storing its words directly instead of through shared memory, and one
           // dispatch with look-back instead of three, and the three as phases of one dispatch
           // (both where safe).
-          const int alt = std::max(0, vi - demo::kNumGlSatVariants + 1);
+          const int alt = std::max(0, vi - scandof::gl::kNumGlSatVariants + 1);
           const auto v = alt ? GlSatVariant::Fused : static_cast<GlSatVariant>(vi);
           if (alt >= 2 && !builder.support().lookback) continue;
-          const std::string vname = alt ? alt_names[alt] : demo::to_string(v);
+          const std::string vname = alt ? alt_names[alt] : scandof::gl::to_string(v);
           if (!runs(vname)) continue;
           builder.set_tuning(tuning_for(alt));
           std::string check = "skip";
@@ -360,7 +360,7 @@ int main(int argc, char** argv) {
         for (const auto& [alt, file] : {std::pair<int, const char*>{kPhased, "phased_trace_"},
                                         std::pair<int, const char*>{kOnePass, "single_trace_"}}) {
           const std::size_t words = GlSatBuilder::phase_trace_bytes(z.w, z.h) / 4;
-          demo::GlBuffer tb = demo::make_buffer();
+          scandof::gl::GlBuffer tb = scandof::gl::make_buffer();
           glNamedBufferStorage(tb.get(), static_cast<GLsizeiptr>(words * 4), nullptr,
                                GL_DYNAMIC_STORAGE_BIT);
           builder.set_tuning(tuning_for(alt));

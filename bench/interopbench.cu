@@ -41,8 +41,8 @@
 #include <string>
 #include <vector>
 
-#include "context.hpp"
-#include "gl_util.hpp"
+#include "scandof/gl/context.hpp"
+#include "scandof/gl/util.hpp"
 #include "scandof/cuda_check.hpp"
 #include "scandof/scan.hpp"
 #include "scandof/util/file_io.hpp"
@@ -110,7 +110,7 @@ void main() {
   if (imageLoad(dst, p) != want) atomicAdd(bad, 1u);
 })";
 
-demo::GlProgram compute_program(const char* src) {
+scandof::gl::GlProgram compute_program(const char* src) {
   const GLuint p = glCreateShaderProgramv(GL_COMPUTE_SHADER, 1, &src);
   GLint ok = 0;
   glGetProgramiv(p, GL_LINK_STATUS, &ok);
@@ -119,11 +119,11 @@ demo::GlProgram compute_program(const char* src) {
     glGetProgramInfoLog(p, sizeof log, nullptr, log);
     throw std::runtime_error(std::string("interopbench shader: ") + log);
   }
-  return demo::GlProgram(p);
+  return scandof::gl::GlProgram(p);
 }
 
-demo::GlTexture rgba8_texture(int w, int h) {
-  demo::GlTexture t = demo::make_texture(GL_TEXTURE_2D);
+scandof::gl::GlTexture rgba8_texture(int w, int h) {
+  scandof::gl::GlTexture t = scandof::gl::make_texture(GL_TEXTURE_2D);
   glTextureStorage2D(t.get(), 1, GL_RGBA8UI, w, h);
   return t;
 }
@@ -198,7 +198,7 @@ class Bench {
         produce_(compute_program(kProduce)),
         transform_(compute_program(kTransform)),
         consume_(compute_program(kConsume)),
-        bad_(demo::make_buffer()) {
+        bad_(scandof::gl::make_buffer()) {
     glNamedBufferStorage(bad_.get(), 4, nullptr, GL_DYNAMIC_STORAGE_BIT);
     glCreateQueries(GL_TIMESTAMP, 2 * kInFlight, queries_);
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -429,9 +429,9 @@ class Bench {
 
  private:
   int w_, h_;
-  demo::GlTexture src_, dst_;
-  demo::GlProgram produce_, transform_, consume_;
-  demo::GlBuffer bad_;
+  scandof::gl::GlTexture src_, dst_;
+  scandof::gl::GlProgram produce_, transform_, consume_;
+  scandof::gl::GlBuffer bad_;
   GLuint queries_[2 * kInFlight] = {};
   cudaStream_t stream_ = nullptr;
   cudaEvent_t done_ = nullptr;
@@ -452,18 +452,18 @@ int main(int argc, char** argv) try {
   if (sizes.size() != 1) throw std::runtime_error("--size takes one WxH");
   const int w = sizes[0].w, h = sizes[0].h;
 
-  demo::HeadlessContext ctx;
+  scandof::gl::HeadlessContext ctx;
   std::string why;
   if (!scandof::cuda_device_available(&why)) {
     std::printf("interopbench: no usable CUDA device (%s): nothing to measure\n", why.c_str());
     return 0;
   }
   std::printf("interopbench %dx%d, %d frames per mode, GL: %s\n", w, h, frames,
-              demo::gl_description().c_str());
+              scandof::gl::gl_description().c_str());
   Bench bench(w, h);
   nlohmann::json js;
   js["device"] = scandof::util::current_device().name;
-  js["gl"] = demo::gl_description();
+  js["gl"] = scandof::gl::gl_description();
   js["width"] = w;
   js["height"] = h;
   js["frames"] = frames;

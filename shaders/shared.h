@@ -1,5 +1,5 @@
 // Constants shared by the C++ demo and its GLSL shaders: binding points, uniform locations, debug
-// view ids and array sizes. C++ includes this file; the shader loader (app/gl_util.cpp) pastes it
+// view ids and array sizes. C++ includes this file; the shader loader (glsat/src/util.cpp) pastes it
 // after each shader's #version line, so a number changed here changes on both sides at once.
 // Plain #defines only: the one syntax both languages' preprocessors share.
 #ifndef SCANDOF_SHADERS_SHARED_H
@@ -82,12 +82,6 @@
 #define DOF_UNIT_COLOR 0
 #define DOF_UNIT_VIEWZ 1
 #define DOF_SAT_BINDING 0
-
-// sat_fused_*.comp: the texture unit of the pixels' r32ui view (GlSatTuning::pixels_gather).
-#define SAT_UNIT_PIXELS 0
-// sat_fused_aux.comp: image rows (rt) and image columns (ct) per workgroup of 256.
-#define SAT_AUX_ROWS_PER_GROUP 64
-#define SAT_AUX_COLS_PER_GROUP 32
 
 // dof.comp: workgroup shape and the output image unit.
 #define DOF_COMPUTE_GROUP_X 16

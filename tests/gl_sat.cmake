@@ -1,6 +1,6 @@
 # test_gl_sat: the OpenGL compute SAT backend against the CPU reference, on whatever EGL offers
 # (Mesa llvmpipe through EGL surfaceless in CI, the GPU's driver elsewhere). Not in the *.cpp
-# glob above: it links the GL library of app/gl_sat.cmake.
+# glob above: it links the GL SAT library, glsat/.
 if(TARGET scandof_glsat)
   add_executable(test_gl_sat ${CMAKE_CURRENT_SOURCE_DIR}/gl/test_gl_sat.cpp)
   target_include_directories(test_gl_sat PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
@@ -22,7 +22,7 @@ find_program(SCANDOF_SYS_PYTHON3 NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(SCANDOF_GLSLANG AND SCANDOF_SYS_PYTHON3)
   add_test(NAME glsat_shaders_compile
            COMMAND ${SCANDOF_SYS_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gl/check_glsat_shaders.py
-                   ${PROJECT_SOURCE_DIR}/shaders ${SCANDOF_GLSLANG})
+                   ${PROJECT_SOURCE_DIR}/glsat/shaders ${SCANDOF_GLSLANG})
   set_tests_properties(glsat_shaders_compile PROPERTIES TIMEOUT 300 LABELS "gl")
 else()
   message(STATUS "glsat_shaders_compile test skipped: glslangValidator (glslang-tools) missing")

@@ -28,6 +28,7 @@ for lib in libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0;
   [[ -n $p ]] && cp -L "$p" "$out/rt/lib/$lib"
 done
 for b in "${bins[@]}"; do gzip -c "$b" > "$out/$(basename "$b").gz"; done
-cp -r "$build/app/shaders" "$build/app/assets" "$out/" 2>/dev/null || cp -r "$here/shaders" "$here/assets" "$out/"
+cp -r "$build/app/shaders" "$build/app/assets" "$build/app/glsat" "$out/" 2>/dev/null ||
+  { cp -r "$here/shaders" "$here/assets" "$out/"; mkdir -p "$out/glsat"; cp -r "$here/glsat/shaders" "$out/glsat/"; }
 cp "$here/scripts/gpu/validate.sh" "$here/scripts/gpu/frame.sh" "$here/scripts/gpu/dof.sh" "$out/"
 du -sh "$out"

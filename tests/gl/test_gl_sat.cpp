@@ -5,7 +5,7 @@
 // Output buffers are poisoned before every build.
 //
 // Environment: SCANDOF_TEST_SEED (base seed), SCANDOF_GLSAT_SHADERS (shader folder; default the
-// source tree's shaders/).
+// source tree's glsat/shaders/).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,23 +19,23 @@
 #include <string>
 #include <vector>
 
-#include "context.hpp"
-#include "gl_sat_builder.hpp"
-#include "gl_util.hpp"
+#include "scandof/gl/context.hpp"
+#include "scandof/gl/sat_builder.hpp"
+#include "scandof/gl/util.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/util/rng.hpp"
 
 namespace {
 
-using demo::GlSatBuilder;
-using demo::GlSatVariant;
+using scandof::gl::GlSatBuilder;
+using scandof::gl::GlSatVariant;
 using scandof::SatFormat;
 
 constexpr std::uint32_t kPoison = 0xDEADBEEFu;
 
 std::string shader_dir() {
   const char* s = std::getenv("SCANDOF_GLSAT_SHADERS");
-  return s && *s ? s : SCANDOF_SOURCE_DIR "/shaders";
+  return s && *s ? s : SCANDOF_SOURCE_DIR "/glsat/shaders";
 }
 
 std::uint64_t base_seed() {
@@ -45,7 +45,7 @@ std::uint64_t base_seed() {
 
 // One context and builder for the whole run (EGL displays are costly to make and tear down).
 struct Gl {
-  std::unique_ptr<demo::HeadlessContext> ctx;
+  std::unique_ptr<scandof::gl::HeadlessContext> ctx;
   std::unique_ptr<GlSatBuilder> builder;
   std::string error;
 };
@@ -53,7 +53,7 @@ Gl& gl() {
   static Gl g = [] {
     Gl r;
     try {
-      r.ctx = std::make_unique<demo::HeadlessContext>();
+      r.ctx = std::make_unique<scandof::gl::HeadlessContext>();
       r.builder = std::make_unique<GlSatBuilder>(shader_dir());
     } catch (const std::exception& e) {
       r.error = e.what();
@@ -65,7 +65,7 @@ Gl& gl() {
 
 // Back to what the builder starts with on this context (default_gl_sat_tuning).
 void reset_tuning() {
-  gl().builder->set_tuning(demo::default_gl_sat_tuning(gl().builder->support()));
+  gl().builder->set_tuning(scandof::gl::default_gl_sat_tuning(gl().builder->support()));
 }
 
 // No context is a failure, not a skip: CI has Mesa, and this is the GPU code CI itself executes.
@@ -84,9 +84,9 @@ std::vector<std::uint8_t> random_rgba(int w, int h, std::uint64_t seed) {
 
 // `pad` more texels right and above the image, filled with random bytes the tables must not
 // see; `mutable_storage`: glTexImage2D instead of glTexStorage2D (no texture view possible).
-demo::GlTexture upload(const std::vector<std::uint8_t>& rgba, int w, int h, int pad = 0,
+scandof::gl::GlTexture upload(const std::vector<std::uint8_t>& rgba, int w, int h, int pad = 0,
                        bool mutable_storage = false) {
-  demo::GlTexture tex = demo::make_texture(GL_TEXTURE_2D);
+  scandof::gl::GlTexture tex = scandof::gl::make_texture(GL_TEXTURE_2D);
   const int tw = w + pad, th = h + pad;
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   const auto noise = random_rgba(tw, th, 0xBADC0FFEEull);
@@ -104,10 +104,10 @@ demo::GlTexture upload(const std::vector<std::uint8_t>& rgba, int w, int h, int 
 }
 
 // Builds into a poisoned buffer and reads it back (4 words per pixel).
-std::vector<std::uint32_t> build(const demo::GlTexture& tex, int w, int h, GlSatVariant v,
+std::vector<std::uint32_t> build(const scandof::gl::GlTexture& tex, int w, int h, GlSatVariant v,
                                  SatFormat f) {
   const std::size_t bytes = GlSatBuilder::table_bytes(w, h);
-  demo::GlBuffer buf = demo::make_buffer();
+  scandof::gl::GlBuffer buf = scandof::gl::make_buffer();
   glNamedBufferData(buf.get(), static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_READ);
   glClearNamedBufferData(buf.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &kPoison);
   gl().builder->build_into(tex.get(), w, h, v, f, buf.get(), true);
@@ -137,7 +137,7 @@ struct Case {
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
-  *os << demo::to_string(c.variant) << ' ' << c.w << 'x' << c.h;
+  *os << scandof::gl::to_string(c.variant) << ' ' << c.w << 'x' << c.h;
 }
 
 class GlSatSweep : public ::testing::TestWithParam<Case> {};
@@ -148,7 +148,7 @@ void check_case(const Case& c) {
   const std::size_t plane = static_cast<std::size_t>(c.w) * c.h;
   std::vector<std::uint32_t> gold(plane * 4);
   scandof::sat_gold(rgba.data(), c.w, c.h, gold.data(), 3, scandof::SatLayout::Interleaved);
-  const demo::GlTexture tex = upload(rgba, c.w, c.h, c.pad, c.mutable_storage);
+  const scandof::gl::GlTexture tex = upload(rgba, c.w, c.h, c.pad, c.mutable_storage);
 
   {
     const auto out = build(tex, c.w, c.h, c.variant, SatFormat::U32);
@@ -195,7 +195,7 @@ TEST_P(GlSatSweep, MatchesCpuReference) {
 TEST(GlSat, FusedDefaultAndThreePasses) {
   REQUIRE_GL();
   const auto& s = gl().builder->support();
-  EXPECT_EQ(demo::default_gl_sat_tuning(s).fused_single_pass, s.one_pass);
+  EXPECT_EQ(scandof::gl::default_gl_sat_tuning(s).fused_single_pass, s.one_pass);
   EXPECT_TRUE(!s.one_pass || s.lookback);
   std::printf("[glsat] fused path by default: %s\n", s.one_pass ? "one pass" : "three passes");
   gl().builder->set_tuning({});
@@ -209,7 +209,7 @@ TEST(GlSat, FusedDefaultAndThreePasses) {
 // fused-direct; the sweep above covers the default, staged through shared memory).
 TEST(GlSat, FusedDirectStores) {
   REQUIRE_GL();
-  demo::GlSatTuning t;
+  scandof::gl::GlSatTuning t;
   t.fused_staged_stores = false;
   gl().builder->set_tuning(t);
   for (const auto& s : std::vector<std::pair<int, int>>{{1, 1}, {33, 17}, {1921, 1079}, {129, 33}})
@@ -235,7 +235,7 @@ TEST(GlSat, FusedSinglePass) {
     GTEST_SKIP() << "software rasterizer: the look-back pass is checked with LP_NUM_THREADS=1 "
                     "(ctest test_gl_sat_single_pass)";
   for (bool staged : {true, false}) {
-    demo::GlSatTuning t;
+    scandof::gl::GlSatTuning t;
     t.fused_single_pass = true;
     t.fused_staged_stores = staged;
     gl().builder->set_tuning(t);
@@ -262,7 +262,7 @@ TEST(GlSat, FusedPhased) {
   for (const auto& per : std::vector<std::pair<int, int>>{{0, 0}, {1, 1}, {2, 2}, {3, 1}, {1, 3}}) {
     SCOPED_TRACE("tiles per reduce / scan workgroup " + std::to_string(per.first) + " / " +
                  std::to_string(per.second));
-    demo::GlSatTuning t;
+    scandof::gl::GlSatTuning t;
     t.fused_phased = true;
     t.phased_reduce_tiles = per.first;
     t.phased_scan_tiles = per.second;
@@ -279,7 +279,7 @@ TEST(GlSat, FusedPhased) {
 TEST(GlSat, FusedPixelLoads) {
   REQUIRE_GL();
   for (bool gather : {true, false}) {
-    demo::GlSatTuning t;
+    scandof::gl::GlSatTuning t;
     t.pixels_gather = gather;
     gl().builder->set_tuning(t);
     for (const auto& s : std::vector<std::pair<int, int>>{{1, 1}, {33, 17}, {1001, 777}}) {
@@ -315,14 +315,14 @@ TEST(GlSat, FusedBackToBack) {
   constexpr int kImages = 4, kRounds = 25;
   for (bool phased : {false, true}) {
     if (phased && !gl().builder->support().lookback) continue;
-    demo::GlSatTuning tuning;
+    scandof::gl::GlSatTuning tuning;
     tuning.fused_phased = phased;
     gl().builder->set_tuning(tuning);
     for (const auto& s : std::vector<std::pair<int, int>>{{1921, 1079}, {513, 300}}) {
       const int w = s.first, h = s.second;
       const std::size_t plane = static_cast<std::size_t>(w) * h, bytes = plane * 16;
-      std::vector<demo::GlTexture> texs;
-      std::vector<demo::GlBuffer> bufs;
+      std::vector<scandof::gl::GlTexture> texs;
+      std::vector<scandof::gl::GlBuffer> bufs;
       std::vector<std::vector<std::uint32_t>> golds;
       for (int i = 0; i < kImages; ++i) {
         const auto rgba = random_rgba(w, h, base_seed() + 977u * static_cast<unsigned>(i));
@@ -330,7 +330,7 @@ TEST(GlSat, FusedBackToBack) {
         scandof::sat_gold(rgba.data(), w, h, golds.back().data(), 3,
                           scandof::SatLayout::Interleaved);
         texs.push_back(upload(rgba, w, h));
-        bufs.push_back(demo::make_buffer());
+        bufs.push_back(scandof::gl::make_buffer());
         glNamedBufferData(bufs.back().get(), static_cast<GLsizeiptr>(bytes), nullptr,
                           GL_DYNAMIC_READ);
         glClearNamedBufferData(bufs.back().get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
@@ -358,13 +358,13 @@ std::vector<Case> cases() {
   std::vector<Case> v;
   const int sizes[][2] = {{1, 1},   {33, 17},  {1001, 777}, {1921, 1079},
                           {513, 2}, {2, 1030}, {129, 33}};
-  for (int k = 0; k < demo::kNumGlSatVariants; ++k)
+  for (int k = 0; k < scandof::gl::kNumGlSatVariants; ++k)
     for (const auto& s : sizes) v.push_back({static_cast<GlSatVariant>(k), s[0], s[1]});
   return v;
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& i) {
-  std::string n = demo::to_string(i.param.variant);
+  std::string n = scandof::gl::to_string(i.param.variant);
   for (char& ch : n)
     if (ch == '-') ch = '_';
   return n + "_" + std::to_string(i.param.w) + "x" + std::to_string(i.param.h);
@@ -377,7 +377,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, GlSatSweep, ::testing::ValuesIn(cases()), cas
 TEST(GlSat, Support) {
   REQUIRE_GL();
   const auto& s = gl().builder->support();
-  std::printf("[gl] %s\n[glsat] %s\n", demo::gl_description().c_str(), s.reason.c_str());
+  std::printf("[gl] %s\n[glsat] %s\n", scandof::gl::gl_description().c_str(), s.reason.c_str());
   EXPECT_TRUE(s.usable);
   if (!s.subgroup)
     GTEST_SKIP() << "native subgroup scan skipped: " << s.reason
@@ -390,10 +390,10 @@ TEST(GlSat, Support) {
 // variant: the packUnorm4x8 repacking must give back the bytes exactly.
 TEST(GlSat, PixelsThroughRgba8Image) {
   REQUIRE_GL();
-  demo::GlSatTuning t;
+  scandof::gl::GlSatTuning t;
   t.pixels_as_r32ui = false;
   gl().builder->set_tuning(t);
-  for (int k = 0; k < demo::kNumGlSatVariants; ++k)
+  for (int k = 0; k < scandof::gl::kNumGlSatVariants; ++k)
     for (const auto& s : std::vector<std::pair<int, int>>{{33, 17}, {530, 20}})
       check_case({static_cast<GlSatVariant>(k), s.first, s.second});
   reset_tuning();
@@ -403,7 +403,7 @@ TEST(GlSat, OwnBufferAndTimers) {
   REQUIRE_GL();
   const int w = 300, h = 200;
   const auto rgba = random_rgba(w, h, base_seed());
-  const demo::GlTexture tex = upload(rgba, w, h);
+  const scandof::gl::GlTexture tex = upload(rgba, w, h);
   std::vector<std::uint32_t> gold(static_cast<std::size_t>(w) * h * 4);
   scandof::sat_gold(rgba.data(), w, h, gold.data(), 3, scandof::SatLayout::Interleaved);
   GlSatBuilder& b = *gl().builder;
@@ -422,18 +422,18 @@ TEST(GlSat, OwnBufferAndTimers) {
 
 TEST(GlSat, RejectsBadInput) {
   REQUIRE_GL();
-  demo::GlTexture tex = demo::make_texture(GL_TEXTURE_2D);
+  scandof::gl::GlTexture tex = scandof::gl::make_texture(GL_TEXTURE_2D);
   glTextureStorage2D(tex.get(), 1, GL_RGBA16F, 4, 4);
   EXPECT_THROW(gl().builder->build(tex.get(), 4, 4, GlSatVariant::Fused, SatFormat::U32),
                std::invalid_argument);
   EXPECT_THROW(gl().builder->build(tex.get(), 0, 4, GlSatVariant::Naive, SatFormat::U32),
                std::invalid_argument);
-  demo::GlTexture small = demo::make_texture(GL_TEXTURE_2D);
+  scandof::gl::GlTexture small = scandof::gl::make_texture(GL_TEXTURE_2D);
   glTextureStorage2D(small.get(), 1, GL_RGBA8, 4, 4);
   EXPECT_THROW(gl().builder->build(small.get(), 5, 4, GlSatVariant::Fused, SatFormat::U32),
                std::invalid_argument);
-  EXPECT_EQ(demo::parse_gl_sat_variant("conflict-free"), GlSatVariant::ConflictFree);
-  EXPECT_THROW(demo::parse_gl_sat_variant("cub"), std::invalid_argument);
+  EXPECT_EQ(scandof::gl::parse_gl_sat_variant("conflict-free"), GlSatVariant::ConflictFree);
+  EXPECT_THROW(scandof::gl::parse_gl_sat_variant("cub"), std::invalid_argument);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "gl_sat_builder.hpp"
+#include "scandof/gl/sat_builder.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -10,7 +10,7 @@
 #include "scandof/util/file_io.hpp"
 #include "shared.h"
 
-namespace demo {
+namespace scandof::gl {
 
 namespace {
 
@@ -540,4 +540,4 @@ void GlSatBuilder::warm_up() {
       build(tex.get(), n, n, static_cast<GlSatVariant>(v), f, false);
 }
 
-}  // namespace demo
+}  // namespace scandof::gl

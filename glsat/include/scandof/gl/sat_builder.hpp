@@ -25,10 +25,10 @@
 #include <string>
 #include <vector>
 
-#include "gl_util.hpp"
+#include "scandof/gl/util.hpp"
 #include "scandof/sat.hpp"
 
-namespace demo {
+namespace scandof::gl {
 
 enum class GlSatVariant : int {
   Naive = 0,          // Hillis-Steele, double-buffered in shared memory
@@ -207,4 +207,4 @@ class GlSatBuilder {
   int timed_builds_ = 0;
 };
 
-}  // namespace demo
+}  // namespace scandof::gl

@@ -7,7 +7,7 @@
 
 struct GLFWwindow;
 
-namespace demo {
+namespace scandof::gl {
 
 class WindowContext {
  public:
@@ -37,4 +37,4 @@ class HeadlessContext {
 // "vendor / renderer / version" of the current context.
 std::string gl_description();
 
-}  // namespace demo
+}  // namespace scandof::gl

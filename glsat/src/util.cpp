@@ -1,11 +1,11 @@
-#include "gl_util.hpp"
+#include "scandof/gl/util.hpp"
 
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
-namespace demo {
+namespace scandof::gl {
 
 void delete_buffer(GLuint id) {
   glDeleteBuffers(1, &id);
@@ -225,4 +225,4 @@ void install_gl_debug_callback() {
   glDebugMessageCallback(debug_message, nullptr);
 }
 
-}  // namespace demo
+}  // namespace scandof::gl

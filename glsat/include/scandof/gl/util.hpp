@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace demo {
+namespace scandof::gl {
 
 // Move-only owner of one GL name; Deleter is called with the name when it is released.
 template <void (*Deleter)(GLuint)>
@@ -96,4 +96,4 @@ class GlTimer {
 // Installs a KHR_debug message callback (debug builds) that prints GL errors and warnings.
 void install_gl_debug_callback();
 
-}  // namespace demo
+}  // namespace scandof::gl

@@ -1,4 +1,4 @@
-#include "context.hpp"
+#include "scandof/gl/context.hpp"
 
 #include <glad/gl.h>
 // After glad: GLFW must not pull in the system GL header.
@@ -11,9 +11,9 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "gl_util.hpp"
+#include "scandof/gl/util.hpp"
 
-namespace demo {
+namespace scandof::gl {
 
 namespace {
 void glfw_error(int code, const char* msg) {
@@ -180,4 +180,4 @@ HeadlessContext::~HeadlessContext() {
   }
 }
 
-}  // namespace demo
+}  // namespace scandof::gl

@@ -1,0 +1,13 @@
+// Constants shared by the GL SAT builder (glsat/src/sat_builder.cpp) and its shaders. C++ includes
+// this file; the shader loader (scandof::gl::build_compute_program) pastes it after each shader's
+// #version line. Plain #defines only: the one syntax both languages' preprocessors share.
+#ifndef SCANDOF_GLSAT_SHADERS_SHARED_H
+#define SCANDOF_GLSAT_SHADERS_SHARED_H
+
+// sat_fused_*.comp: the texture unit of the pixels' r32ui view (the gather pixel path).
+#define SAT_UNIT_PIXELS 0
+// sat_fused_aux.comp: image rows (rt) and image columns (ct) per workgroup of 256.
+#define SAT_AUX_ROWS_PER_GROUP 64
+#define SAT_AUX_COLS_PER_GROUP 32
+
+#endif  // SCANDOF_GLSAT_SHADERS_SHARED_H
