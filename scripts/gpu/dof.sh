@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Depth of field against the lens reference for results/dof/ (issue 9), on the GPU machine from a
+# Depth of field against the lens reference for results/dof/, on the GPU machine from a
 # folder made by pack.sh (copy this file next to it):
 #   bash .gpu-final/dof.sh        -> $OUT/dof/{default,near-blur,focus8}.json and _sheet.png,
 #                                    msaa4_near-blur.json, dof.log (8 files: what comes back)

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Packs an sm_90 build for the lent GPU machine (see DEVELOPERS.md): gzipped binaries, the demo's
-# resources and the runtime libraries the GPU machine lacks, into one git-ignored folder to carry.
+# Packs an sm_90 build for a remote GPU machine (see CONTRIBUTING.md): gzipped binaries, the demo's
+# resources and the shared libraries a bare machine with the NVIDIA driver lacks (GLFW, X11 client
+# libraries, glvnd's GL/EGL front ends) into one git-ignored folder to carry.
 #   scripts/gpu/pack.sh [BUILD_DIR] [OUT_DIR]     (defaults build/gpu, .gpu-final)
+# There, `OUT_DIR/rt/run PROGRAM ARGS...` runs a program with those libraries and the NVIDIA EGL
+# vendor; `bash OUT_DIR/validate.sh` runs the tests, sanitizers, benchmarks and the headless demo.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$here/build/gpu}
 out=${2:-$here/.gpu-final}
-bundle=${BUNDLE_RUNTIME:-$here/../shared/device/bundle-runtime.sh}
 rm -rf "$out"; mkdir -p "$out"
 bins=()
 # PACK_BINS (paths under the build folder) picks a subset: the whole set is over the 64 MiB a call
@@ -19,12 +21,39 @@ all="tests/test_scan tests/test_scan_gold tests/test_scan_large tests/test_sat t
 for b in ${PACK_BINS:-$all}; do
   [[ -x $build/$b ]] && bins+=("$build/$b")
 done
-"$bundle" "$out/rt" "${bins[@]}"
+# Every shared library the binaries link, but glibc, the C++ runtime (the target's is newer) and
+# the driver's own GL/EGL/CUDA libraries; GLFW opens the X11 ones with dlopen, so ldd misses them.
+mkdir -p "$out/rt/lib"
+skip='^(linux-vdso|/lib64/ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libstdc\+\+|libgcc_s|libcuda\.so|libnvidia|libEGL|libGL|libGLX|libGLdispatch|libOpenGL)'
+lib_path() { ldconfig -p | awk -v l="$1" '$1 == l && /x86-64/ && !found {print $NF; found = 1}'; }
+copy_deps() {
+  ldd "$1" 2>/dev/null | awk '/=>/ {print $1, $3}' | while read -r name path; do
+    if [[ ! $name =~ $skip && -f $path ]]; then cp -L -n "$path" "$out/rt/lib/$name"; fi
+  done
+  return 0
+}
+for b in "${bins[@]}"; do copy_deps "$b"; done
+for lib in libX11-xcb.so.1 libXcursor.so.1 libXfixes.so.3 libXrender.so.1 libXi.so.6 libXext.so.6 \
+           libXinerama.so.1 libXrandr.so.2 libXxf86vm.so.1; do
+  p=$(lib_path "$lib")
+  if [[ -n $p ]]; then cp -L -n "$p" "$out/rt/lib/$lib"; copy_deps "$p"; fi
+done
+cat > "$out/rt/run" <<'RUN'
+#!/usr/bin/env bash
+# Runs a program with the bundled libraries and the NVIDIA EGL vendor (headless OpenGL).
+here=$(cd "$(dirname "$0")" && pwd)
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+for f in /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json; do
+  if [[ -f $f ]]; then export __EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES:-$f}; break; fi
+done
+exec "$@"
+RUN
+chmod +x "$out/rt/run"
 # glvnd's EGL/GL front ends: bundle-runtime.sh leaves them to the target, which lacks them.
 for lib in libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0; do
   # awk reads to the end: an early exit would let ldconfig die of SIGPIPE, which pipefail and
   # set -e turned into a silent abort of the whole pack, now and then.
-  p=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ && !found {print $NF; found = 1}')
+  p=$(lib_path "$lib")
   [[ -n $p ]] && cp -L "$p" "$out/rt/lib/$lib"
 done
 for b in "${bins[@]}"; do gzip -c "$b" > "$out/$(basename "$b").gz"; done

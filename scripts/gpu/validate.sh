@@ -65,7 +65,7 @@ fi
 if has bench; then
   step 200 scanbench "$R" "$D/scanbench" --json "$L/scanbench.json" --csv "$L/scanbench.csv" --label "${LABEL:-}"
   step 120 satbench "$R" "$D/satbench" --out "$L/sat"
-  # The runs behind results/compact/run4_h100.* and results/sort/run3_h100.*.
+  # The runs behind results/compact/ and results/sort/.
   step 300 compactbench "$R" "$D/compactbench" --variants --csv "$L/compactbench.csv" --json "$L/compactbench.json"
   step 300 sortbench "$R" "$D/sortbench" --keys uint32 --dists uniform,equal --variants --split-max-log 20 \
     --csv "$L/sortbench.csv" --json "$L/sortbench.json"
@@ -96,9 +96,9 @@ if has tool; then
   step 30 scantool_sort $T sort --verify --time /tmp/a.npy /tmp/s.npy
   step 30 scantool_sort_split $T sort --verify --algo split /tmp/a.npy /tmp/s2.npy
 fi
-if has glsat; then  # the OpenGL compute SAT backend (issue 12) on the NVIDIA EGL driver
-  step 300 test_gl_sat env SCANDOF_GLSAT_SHADERS="$D/shaders" "$R" "$D/test_gl_sat"
-  step 400 glsatbench "$R" "$D/glsatbench" --shaders "$D/shaders" --out "$L/glsat"
+if has glsat; then  # the OpenGL compute SAT library (glsat/) on the NVIDIA EGL driver
+  step 300 test_gl_sat env SCANDOF_GLSAT_SHADERS="$D/glsat/shaders" "$R" "$D/test_gl_sat"
+  step 400 glsatbench "$R" "$D/glsatbench" --shaders "$D/glsat/shaders" --out "$L/glsat"
 fi
 (cd "$(dirname "$L")" && tar czf "$O/logs.tgz" logs)
 printf '%s\n' "=== summary" "${summary[@]}"
