@@ -1,25 +1,27 @@
 # The demo executable `scandof` (included by app/CMakeLists.txt). Host-only C++: the SATs come from
 # the library's SatBuilder (CUDA builds) or from the CPU path (SCANDOF_CUDA=OFF, or no device).
 
-# Sources in the order a frame meets them (app/README.md follows one frame through them).
+# Sources by room, in the order a frame meets them (app/README.md follows one frame through them).
 set(_scandof_sources
-  main.cpp cli.cpp resources.cpp                      # entry, command line, shaders/ + assets/
-  window_loop.cpp headless_runner.cpp report.cpp      # the two runners, the JSON report
-  app.cpp settings.cpp                                # one frame; every adjustable value
-  camera.cpp camera_input.cpp                         # orbit camera (glm); mouse and keys
-  renderer.cpp teapot.cpp image_io.cpp                # GL passes (GL RAII, shader loader and
-                                                      # contexts: scandof::glsat, glsat/)
-  sat_stage.cpp cuda_gl_interop.cpp sat_analysis.cpp  # SAT build, interop RAII, measurements
-  ui.cpp ui_dof.cpp                                   # panels: main, depth-of-field methods
-  primitives_panel.cpp primitives_host.cpp)           # primitives benchmark (host half)
+  run/main.cpp run/cli.cpp run/resources.cpp            # entry, command line, shaders/ + assets/
+  run/window_loop.cpp run/headless_runner.cpp           # the two loops
+  frame/app.cpp frame/settings.cpp                      # one frame; every adjustable value
+  frame/camera.cpp frame/camera_input.cpp               # orbit camera (glm); mouse and keys
+  passes/renderer.cpp passes/teapot.cpp passes/image_io.cpp  # GL passes (GL RAII, shader loader
+                                                        # and contexts: scandof::glsat, glsat/)
+  passes/sat_stage.cpp passes/cuda_gl_interop.cpp       # SAT build, interop RAII
+  diagnostics/sat_analysis.cpp diagnostics/report.cpp   # measurements, the JSON report
+  ui/panels.cpp ui/dof_panel.cpp                        # panels: main, depth-of-field methods
+  primitives/panel.cpp primitives/host.cpp)             # primitives benchmark (host half)
 list(TRANSFORM _scandof_sources PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
 add_executable(scandof ${_scandof_sources})
 # The primitives benchmark's GPU half calls CUB, so it needs nvcc: only in CUDA builds (without,
-# primitives_host.cpp stubs it and the panel says it needs a CUDA device).
+# primitives/host.cpp stubs it and the panel says it needs a CUDA device).
 if(SCANDOF_CUDA)
-  target_sources(scandof PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/primitives_bench.cu)
+  target_sources(scandof PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/primitives/bench.cu)
 endif()
-# shaders/ is on the include path for shared.h, the constants C++ and GLSL share.
+# app/ is the include root ("frame/settings.hpp"); shaders/ is on the include path for shared.h,
+# the constants C++ and GLSL share.
 target_include_directories(scandof PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/shaders)
 target_link_libraries(scandof PRIVATE scandof::kernels scandof::glsat scandof_glad scandof_imgui scandof_stb
                                       scandof_egl PkgConfig::SCANDOF_GLFW CLI11::CLI11

@@ -1,0 +1,155 @@
+#include "diagnostics/report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "scandof/util/file_io.hpp"
+#include "scandof/util/stats.hpp"
+
+namespace demo {
+
+RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>& frames,
+                       bool cuda) {
+  RunMedians m;
+  m.variant = variant;
+  m.frames = static_cast<int>(frames.size());
+  auto add = [&](const char* key, const std::function<float(const FrameTimes&)>& get) {
+    std::vector<float> v;
+    for (const auto& f : frames) v.push_back(get(f));
+    m.stages.emplace_back(key, static_cast<float>(scandof::util::median_of(v)));
+  };
+  add("scene_gl_ms", [](const FrameTimes& f) { return f.scene_ms; });
+  if (cuda) {
+    add("interop_map_host_ms", [](const FrameTimes& f) { return f.sat.map_ms; });
+    add("interop_unmap_host_ms", [](const FrameTimes& f) { return f.sat.unmap_ms; });
+    add("interop_map_unmap_host_ms",
+        [](const FrameTimes& f) { return f.sat.map_ms + f.sat.unmap_ms; });
+    add("interop_map_stream_ms", [](const FrameTimes& f) { return f.sat.map_gpu_ms; });
+    add("interop_unmap_stream_ms", [](const FrameTimes& f) { return f.sat.unmap_gpu_ms; });
+    add("deinterleave_ms", [](const FrameTimes& f) { return f.sat.deinterleave_ms; });
+    add("row_scan_ms", [](const FrameTimes& f) { return f.sat.row_scan_ms; });
+    add("transpose_ms", [](const FrameTimes& f) { return f.sat.transpose_ms; });
+    add("column_scan_ms", [](const FrameTimes& f) { return f.sat.column_scan_ms; });
+    add("transpose_back_ms", [](const FrameTimes& f) { return f.sat.transpose_back_ms; });
+    add("sat_total_ms", [](const FrameTimes& f) { return f.sat.build_ms; });
+  } else {
+    add("readback_ms", [](const FrameTimes& f) { return f.sat.readback_ms; });
+    add("cpu_sat_ms", [](const FrameTimes& f) { return f.sat.cpu_build_ms; });
+    add("upload_ms", [](const FrameTimes& f) { return f.sat.upload_ms; });
+    add("sat_total_ms", [](const FrameTimes& f) { return f.sat.build_ms; });
+  }
+  // The frame budget, one key per stage; the DoF key names the pass that ran (the last frame's).
+  add("interop_ms", [](const FrameTimes& f) { return f.interop_ms; });
+  add("sat_ms", [](const FrameTimes& f) { return f.sat_ms; });
+  const bool compute = !frames.empty() && frames.back().dof_pass == DofPass::Compute;
+  m.dof_pass = frames.empty() ? "fragment" : frames.back().dof_pass_name();
+  const bool cpu = !frames.empty() && frames.back().dof_cpu;
+  add(cpu       ? "dof_cpu_ms"
+      : compute ? "dof_compute_ms"
+                : "dof_fragment_ms",
+      [](const FrameTimes& f) { return f.dof_ms; });
+  m.dof_ms = m.stages.back().second;
+  add("frame_gpu_ms", [](const FrameTimes& f) { return f.frame_gpu_ms; });
+  add("frame_gpu_all_ms", [](const FrameTimes& f) { return f.frame_gpu_all_ms; });
+  add("frame_cpu_ms", [](const FrameTimes& f) { return f.frame_cpu_ms; });
+  add("frame_interval_ms", [](const FrameTimes& f) { return f.frame_interval_ms; });
+  return m;
+}
+
+void write_report(const std::string& path, const ReportInput& in) {
+  const App& app = *in.app;
+  const Settings& s = app.settings;
+  nlohmann::ordered_json j;
+  j["tool"] = "scandof --headless";
+  j["device"] = app.sat->device_name();
+  j["sat_backend"] = app.sat->backend();
+  j["gl"] = in.gl;
+  j["width"] = app.renderer.width();
+  j["height"] = app.renderer.height();
+  j["frames"] = in.frames;
+  j["focus"] = s.focus_distance;
+  j["aperture"] = s.aperture;
+  j["max_radius"] = s.max_radius;
+  j["format"] = scandof::to_string(s.format);
+  j["method"] = scandof::to_string(s.method);
+  j["dof"] = std::string(scandof::dof::to_string(s.dof_method)) + "/" +
+             scandof::dof::to_string(s.dof_shape);
+  j["disc_boxes"] = s.disc_boxes;
+  j["layers"] = s.layers;
+  j["physical"] = s.physical;
+  if (s.physical)
+    j["lens"] = {{"focal_length_mm", s.lens.focal_length_mm},
+                 {"f_number", s.lens.f_number},
+                 {"sensor_width_mm", s.lens.sensor_width_mm},
+                 {"scene_unit", "1 m"}};
+  j["msaa"] = app.renderer.msaa();
+  j["anisotropy"] = s.anisotropy;
+  j["scene_shading"] = app.renderer.deferred_planes_active() ? "deferred planes" : "forward";
+  j["scene_shading_asked"] = to_string(s.scene_shading);
+  j["reference_samples"] = s.reference_samples;
+  j["reference_clamped"] = s.reference_clamp;
+  j["quality_note"] = std::string(kSsimNote) +
+                      "; reference = mean of reference_samples renders through a thin lens of "
+                      "radius lens_radius = A z_f / f_px (Fibonacci points), lens shift " +
+                      (s.reference_clamp ? "clamped at max_radius as the methods' CoC"
+                                         : "not clamped (a real lens)") +
+                      "; psnr 999 = identical images";
+  if (!in.reference_png.empty()) j["reference_png"] = in.reference_png;
+  if (app.float_error() >= 0) j["float32_max_box_error"] = app.float_error();
+  if (in.verify_ok >= 0) j["verify"] = {{"ok", in.verify_ok == 1}, {"message", in.verify_message}};
+  j["note"] =
+      "medians over frames after 5 warm-up frames; GL stages from GL timestamp queries, SAT and "
+      "compute-DoF stages from CUDA events (both read a few frames late, never waiting), interop "
+      "map/unmap as host wall time (one map call per frame for colour, SAT buffer, view z and "
+      "output) and as stream time (interop_ms); frame_gpu_ms = GPU time from scene start to DoF "
+      "end; frame_gpu_all_ms = GPU time of all the frame's work (its clears included) to DoF end; "
+      "frame_cpu_ms = host wall time of one frame; frame_interval_ms = host time from one frame's "
+      "start to the next (two frames in flight)";
+  if (in.primitives && !in.primitives->empty()) {
+    j["primitives_note"] =
+        "library vs CUB on the same uint32 input: medians of the timed runs "
+        "after " +
+        std::to_string(kPrimWarmups) +
+        " warm-ups (CUDA events), bytes = reads + writes once, cub_over_lib > "
+        "1: library faster, both outputs checked against the CPU reference";
+    j["primitives"] = primitives_json(*in.primitives);
+  }
+  nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  for (const RunMedians& r : in.runs) {
+    nlohmann::ordered_json o;
+    o["variant"] = r.variant;
+    o["frames"] = r.frames;
+    o["dof_pass"] = r.dof_pass;
+    if (!r.dof.empty()) o["dof"] = r.dof;
+    o["dof_ms"] = r.dof_ms;
+    if (!r.dof_message.empty()) o["dof_message"] = r.dof_message;
+    for (const auto& [k, v] : r.stages) o[k] = v;
+    if (r.quality.valid) {
+      // NaN (an empty edge band) and +inf (identical images) are not JSON numbers: null / 999.
+      auto num = [](double v) -> nlohmann::ordered_json {
+        if (std::isnan(v)) return nullptr;
+        return std::isinf(v) ? 999.0 : v;
+      };
+      const QualityResult& q = r.quality;
+      o["quality"] = {{"psnr_db", num(q.q.psnr_db)},
+                      {"ssim", num(q.q.ssim)},
+                      {"edge_psnr_db", num(q.q.edge_psnr_db)},
+                      {"edge_ssim", num(q.q.edge_ssim)},
+                      {"reference_samples", q.reference_samples},
+                      {"dof_pass", q.dof_path},
+                      {"reference_ms", q.reference_ms},
+                      {"reference_render_ms", q.reference_render_ms},
+                      {"edge_pixels", q.q.edge_pixels},
+                      {"edge_radius_px", q.edge_radius},
+                      {"lens_radius", q.lens_radius}};
+    }
+    runs.push_back(std::move(o));
+  }
+  j["runs"] = std::move(runs);
+  scandof::util::write_text_file(path, j.dump(2) + "\n");
+  std::fprintf(stderr, "[scandof] report written: %s\n", path.c_str());
+}
+
+}  // namespace demo

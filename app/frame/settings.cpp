@@ -1,0 +1,92 @@
+#include "frame/settings.hpp"
+
+namespace demo {
+
+const char* to_string(View v) {
+  switch (v) {
+    case View::DepthOfField:
+      return "dof";
+    case View::Sharp:
+      return "sharp";
+    case View::CircleOfConfusion:
+      return "coc";
+    case View::Sat:
+      return "sat";
+    case View::Split:
+      return "split";
+    case View::Reference:
+      return "reference";
+    case View::Error:
+      return "error";
+  }
+  return "?";
+}
+
+const char* to_string(SatBackend b) {
+  switch (b) {
+    case SatBackend::Auto:
+      return "auto";
+    case SatBackend::Cuda:
+      return "cuda";
+    case SatBackend::Gl:
+      return "gl";
+    case SatBackend::Cpu:
+      return "cpu";
+  }
+  return "?";
+}
+
+const char* to_string(DofPass p) {
+  return p == DofPass::Compute ? "compute" : "fragment";
+}
+
+const char* to_string(SceneShading m) {
+  switch (m) {
+    case SceneShading::Deferred: return "deferred";
+    case SceneShading::Forward: return "forward";
+    default: return "auto";
+  }
+}
+
+scandof::dof::Params dof_params(const Settings& s) {
+  scandof::dof::Params p;
+  p.aperture_px = s.aperture;
+  p.focus = s.focus_distance;
+  p.max_radius = s.max_radius;
+  p.shape = s.dof_shape;
+  p.disc_boxes = s.disc_boxes;
+  p.layers = s.layers;
+  return p;
+}
+
+const char* to_string(Autofocus a) {
+  switch (a) {
+    case Autofocus::Off:
+      return "off";
+    case Autofocus::Cursor:
+      return "cursor";
+    case Autofocus::Centre:
+      return "centre";
+    case Autofocus::Teapot:
+      return "teapot";
+  }
+  return "?";
+}
+
+bool Settings::operator==(const Settings& o) const {
+  return focus_distance == o.focus_distance && aperture == o.aperture &&
+         max_radius == o.max_radius && variant == o.variant && method == o.method &&
+         format == o.format && backend == o.backend && dof_pass == o.dof_pass && view == o.view &&
+         split == o.split && tessellation == o.tessellation && animate == o.animate &&
+         vsync == o.vsync && show_ui == o.show_ui && show_overlay == o.show_overlay &&
+         show_help == o.show_help && show_primitives == o.show_primitives &&
+         primitives == o.primitives && dof_method == o.dof_method && dof_shape == o.dof_shape &&
+         disc_boxes == o.disc_boxes && layers == o.layers &&
+         reference_samples == o.reference_samples && reference_clamp == o.reference_clamp &&
+         error_scale == o.error_scale && physical == o.physical && lens == o.lens &&
+         autofocus == o.autofocus && autofocus_teapot == o.autofocus_teapot &&
+         focus_speed == o.focus_speed && anisotropy == o.anisotropy && msaa == o.msaa &&
+         scene_shading == o.scene_shading;
+}
+
+}  // namespace demo

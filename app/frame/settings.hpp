@@ -1,0 +1,130 @@
+// Every value a user can adjust, in one place. Widgets and the command line edit a Settings; once
+// per frame App compares it with last frame's copy to decide what to rebuild (targets, shaders, SAT
+// format, SAT backend), so no widget ever touches GL or CUDA state directly. One-shot actions
+// (screenshot, "time every variant", ...) are Requests (requests.hpp), not settings.
+#pragma once
+
+#include "primitives/bench.hpp"
+#include "scandof/dof.hpp"
+#include "scandof/sat.hpp"
+#include "scandof/scan.hpp"
+#include "shared.h"
+
+namespace demo {
+
+// Debug views of the DoF pass; the values are the shader's VIEW_* ids (shaders/shared.h).
+enum class View : int {
+  DepthOfField = VIEW_DOF,
+  Sharp = VIEW_SHARP,
+  CircleOfConfusion = VIEW_COC,
+  Sat = VIEW_SAT,
+  Split = VIEW_SPLIT,
+  Reference = VIEW_REFERENCE,  // the lens reference (after "Compare with reference")
+  Error = VIEW_ERROR,          // heat map of |method - reference| per pixel
+};
+constexpr int kNumViews = NUM_VIEWS;
+const char* to_string(View v);  // the CLI's names: dof, sharp, coc, sat, split, reference, error
+
+// Who builds the summed-area tables. Auto: CUDA when a device is usable, else GL compute shaders
+// when the context offers GL 4.3 compute (every AMD/Intel/Mesa GPU), else the CPU (read back,
+// sat_gold, upload). The window and the report say which was chosen and why.
+enum class SatBackend : int { Auto = 0, Cuda = 1, Gl = 2, Cpu = 3 };
+constexpr int kNumSatBackends = 4;
+const char* to_string(SatBackend b);  // the CLI's names: auto, cuda, gl, cpu
+
+// Where the depth-of-field blur runs: the full-screen fragment shader (shaders/dof.frag, any GL
+// 4.5 GPU, the CPU fallback too) or a CUDA kernel writing the output texture through interop
+// (kernels/src/dof.cu; about 90x faster on an H100, whose fragment shading is slow). Debug views
+// other than DepthOfField always use the fragment shader.
+enum class DofPass : int { Fragment = 0, Compute = 1 };
+constexpr int kNumDofPasses = 2;
+const char* to_string(DofPass p);  // the CLI's names: fragment, compute
+
+// Where the sharp frame's floor and wall are shaded. Deferred: marked by scene.frag, shaded by a
+// compute pass (shaders/shade_planes.comp), which moves their anisotropic texture fetches off the
+// few graphics units of an H100. Forward: in scene.frag. Auto: deferred on a GPU, forward on a
+// software rasterizer, where llvmpipe's anisotropic textureGrad in a compute shader costs seconds
+// a frame (320x240: 2.5 s against 1 ms forward). MSAA frames always shade forward.
+enum class SceneShading : int { Auto = 0, Deferred = 1, Forward = 2 };
+const char* to_string(SceneShading m);  // the CLI's names: auto, deferred, forward
+
+// Autofocus: where the focal distance is pulled to each frame (smoothly, at focus_speed).
+enum class Autofocus : int { Off = 0, Cursor = 1, Centre = 2, Teapot = 3 };
+constexpr int kNumAutofocus = 4;
+const char* to_string(Autofocus a);  // off, cursor, centre, teapot
+
+// A photographer's camera (Settings::physical). Scene unit = 1 metre: the teapots are about 0.5 m
+// tall at this scale, the wall 36 m from the default eye. Focal length also sets the field of view
+// (the sensor's height is sensor_width * H / W), so the lens and the picture agree.
+struct PhysicalCamera {
+  float focal_length_mm = 50.0f;
+  float f_number = 2.0f;
+  float sensor_width_mm = 36.0f;  // full frame
+  bool operator==(const PhysicalCamera& o) const {
+    return focal_length_mm == o.focal_length_mm && f_number == o.f_number &&
+           sensor_width_mm == o.sensor_width_mm;
+  }
+};
+
+struct Settings {
+  // Lens (thin-lens model; distances in scene units along the view axis).
+  float focus_distance = 20.0f;  // the blue teapot's depth in the start view (Camera)
+  float aperture = 12.0f;  // CoC radius in pixels of a point at infinity (lens constant folded in)
+  float max_radius = 24.0f;  // largest blur radius in pixels
+  // SAT construction. `variant` is the scan variant of the paper pipeline (library type
+  // ScanAlgorithm); the UI, the CLI (--variant) and the report all call it "variant".
+  scandof::ScanAlgorithm variant = scandof::ScanAlgorithm::WorkEfficient;
+  scandof::SatMethod method = scandof::SatMethod::Paper;
+  scandof::SatFormat format = scandof::SatFormat::U32;
+  SatBackend backend = SatBackend::Auto;
+  DofPass dof_pass = DofPass::Compute;  // the fragment pass where compute cannot run (CPU path)
+  // Depth-of-field method and kernel shape (scandof/dof.hpp). The fragment pass does gather with
+  // the box only; every other choice runs scandof::DofGpu on the CUDA path, or the CPU gold
+  // implementation (dof::render) on a read-back frame where the GPU cannot do it (yet).
+  scandof::dof::Method dof_method = scandof::dof::Method::Gather;
+  scandof::dof::Shape dof_shape = scandof::dof::Shape::Box;
+  int disc_boxes = 4;  // k of the disc shape, 1..8
+  int layers = 3;      // K of layered, 2..8; 3 keeps an in-focus object out of the far layer
+  // The lens reference (accumulation over lens samples) for "Compare with reference".
+  int reference_samples = 256;
+  bool reference_clamp = true;  // lens shifts clamped at max_radius, as the CoC of the methods
+  float error_scale = 0.1f;     // "error" view: the heat map's full scale (RMS, [0, 1] units)
+  // Camera: physical mode (aperture from focal length, f-number, sensor; focus in metres).
+  bool physical = false;
+  PhysicalCamera lens;
+  Autofocus autofocus = Autofocus::Off;
+  int autofocus_teapot = 0;  // 0 = the near red one .. 4 = the far white one
+  float focus_speed = 4.0f;  // focus pull rate (1/s) in dioptres: 63 % of the way in 1/speed s
+  // The sharp frame: anisotropic filtering of the floor and wall textures (1 = off; clamped to the
+  // GPU's limit) and MSAA resolved before the SAT (1 = off).
+  float anisotropy = 16.0f;
+  int msaa = 1;
+  // Floor and wall shaded by a compute pass after rasterisation (shaders/shade_planes.comp; the
+  // same image within rounding, 0.25 ms less of a 1080p frame on the H100) or in scene.frag.
+  SceneShading scene_shading = SceneShading::Auto;
+  // Scene and presentation.
+  View view = View::DepthOfField;
+  float split = 0.5f;     // split view: fraction of the width that shows the sharp image
+  int tessellation = 10;  // teapot patch subdivisions per side
+  bool animate = true;
+  bool vsync = true;
+  bool show_ui = true;       // H: the panels
+  bool show_overlay = true;  // T: the timing heads-up overlay on the scene
+  bool show_help = false;    // F1: keys and mouse
+  // The Primitives window (library vs CUB on one primitive). Part of operator== like everything
+  // else; changing it rebuilds nothing.
+  bool show_primitives = false;
+  PrimRequest primitives;
+
+  bool operator==(const Settings& o) const;
+  bool operator!=(const Settings& o) const { return !(*this == o); }
+};
+
+// The lens and method parameters of scandof::dof (aperture, focus, max radius, shape, k, K).
+scandof::dof::Params dof_params(const Settings& s);
+// Whether the fragment pass (shaders/dof.frag) can draw this method: gather with the box only.
+inline bool fragment_can_draw(const Settings& s) {
+  return s.dof_method == scandof::dof::Method::Gather && s.dof_shape == scandof::dof::Shape::Box;
+}
+
+}  // namespace demo

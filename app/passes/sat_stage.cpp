@@ -1,0 +1,309 @@
+#include "passes/sat_stage.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "scandof/sat.hpp"
+#include "scandof/scan.hpp"
+
+#if SCANDOF_WITH_CUDA
+#include "passes/cuda_gl_interop.hpp"
+#include "scandof/util/event_timer.hpp"
+#include "scandof/util/stream.hpp"
+#include "scandof/cuda_check.hpp"
+#include "scandof/dof_cuda.hpp"
+#include "scandof/util/texture_object.hpp"
+#endif
+
+namespace demo {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+float ms_since(Clock::time_point t0) {
+  return std::chrono::duration<float, std::milli>(Clock::now() - t0).count();
+}
+}  // namespace
+
+#if SCANDOF_WITH_CUDA
+// Marks of the per-frame ring: before map, after map, after the SAT, after the DoF kernel (same as
+// after the SAT when it did not run), after unmap.
+enum RingMark : int { kBeforeMap, kAfterMap, kAfterSat, kAfterDof, kAfterUnmap, kNumMarks };
+
+struct SatStage::Cuda {
+  scandof::SatBuilder builder;
+  scandof::util::Stream stream;
+  CudaGlRegistration color, sat, viewz, output;
+  scandof::util::EventRing ring{kNumMarks};
+  scandof::DofGpu dof;  // every DoF method on the GPU; owns its scratch
+};
+#else
+struct SatStage::Cuda {};
+#endif
+
+SatStage::SatStage(SatBackend requested, const std::string& shader_dir) {
+  std::string no_cuda, no_gl;
+#if SCANDOF_WITH_CUDA
+  if (requested == SatBackend::Auto || requested == SatBackend::Cuda) {
+    std::string why;
+    if (scandof::cuda_device_available(&why)) {
+      cuda_ = std::make_unique<Cuda>();
+      device_ = scandof::util::current_device().name;
+      backend_ = "CUDA on " + device_;
+      kind_ = SatBackend::Cuda;
+      return;
+    }
+    no_cuda = "no usable CUDA device (" + why + ")";
+  }
+#else
+  no_cuda = "built without CUDA";
+#endif
+  // A software rasterizer (Mesa llvmpipe/softpipe, SwiftShader) offers GL compute, but there the
+  // CPU path is faster (llvmpipe: ~2 s per 900x560 GL build against ~0.1 s): auto skips it.
+  const std::string renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const bool software = gl::software_renderer();
+  if (requested == SatBackend::Auto && software)
+    no_gl =
+        "GL compute skipped on a software rasterizer (" + renderer + "; --backend gl forces it)";
+  if (requested == SatBackend::Gl || (requested == SatBackend::Auto && !software)) {
+    const gl::GlSatSupport gs = gl::query_gl_sat_support();
+    if (gs.usable) {
+      gl_ = std::make_unique<gl::GlSatBuilder>(shader_dir);
+      device_ = renderer;
+      backend_ = "GL compute on " + device_ + (no_cuda.empty() ? "" : " (" + no_cuda + ")") +
+                 (gs.one_pass ? "; fused SAT in one pass" : "");
+      kind_ = SatBackend::Gl;
+      if (requested == SatBackend::Cuda) backend_ += "; CUDA was asked for";
+      return;
+    }
+    no_gl = "no GL compute: " + gs.reason;
+  }
+  kind_ = SatBackend::Cpu;
+  if (requested == SatBackend::Cpu)
+    backend_ = "CPU fallback (asked for with --backend cpu / the UI)";
+  else
+    backend_ = "CPU fallback: " + (no_cuda.empty() ? std::string() : no_cuda + "; ") + no_gl;
+  device_ = "CPU";
+}
+
+SatStage::~SatStage() = default;
+
+bool SatStage::using_cuda() const {
+  return cuda_ != nullptr;
+}
+
+void SatStage::release() {
+#if SCANDOF_WITH_CUDA
+  if (cuda_) {
+    cuda_->color.reset();
+    cuda_->sat.reset();
+    cuda_->viewz.reset();
+    cuda_->output.reset();
+  }
+#endif
+}
+
+void SatStage::resize(int width, int height, const FrameTextures& tex) {
+  // Registrations refer to the old GL objects: drop them before those are replaced.
+  release();
+  width_ = width;
+  height_ = height;
+  tex_ = tex;
+  sat_buffer_ = gl::make_buffer();
+  // U32 and F32 tables have the same size, so switching formats never re-creates the buffer.
+  glNamedBufferStorage(sat_buffer_.get(),
+                       static_cast<GLsizeiptr>(scandof::SatBuilder::table_bytes(
+                           width, height, 3, scandof::SatLayout::Interleaved)),
+                       nullptr, GL_DYNAMIC_STORAGE_BIT);
+#if SCANDOF_WITH_CUDA
+  if (cuda_) {
+    // The builder's scratch (at most one more table) must fit beside what GL already holds.
+    std::size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const std::size_t need = scandof::SatBuilder::table_bytes(width, height, 3);
+    if (need > free_b)
+      throw std::runtime_error("frame size " + std::to_string(width) + "x" +
+                               std::to_string(height) + ": the SAT scratch needs " +
+                               std::to_string(need) + " bytes, the device has " +
+                               std::to_string(free_b) + " free");
+    cuda_->color = CudaGlRegistration::image(tex.color, cudaGraphicsRegisterFlagsReadOnly);
+    cuda_->sat =
+        CudaGlRegistration::buffer(sat_buffer_.get(), cudaGraphicsRegisterFlagsWriteDiscard);
+    cuda_->viewz = CudaGlRegistration::image(tex.viewz, cudaGraphicsRegisterFlagsReadOnly);
+    cuda_->output =
+        CudaGlRegistration::image(tex.output, cudaGraphicsRegisterFlagsSurfaceLoadStore);
+  }
+#endif
+}
+
+void SatStage::build_cpu(scandof::SatFormat fmt) {
+  SatTimes t;
+  auto t0 = Clock::now();
+  std::vector<uint8_t> px(static_cast<std::size_t>(width_) * height_ * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glGetTextureImage(tex_.color, 0, GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(px.size()),
+                    px.data());
+  t.readback_ms = ms_since(t0);
+  const std::size_t n = static_cast<std::size_t>(width_) * height_ * 4;
+  t0 = Clock::now();
+  std::vector<uint32_t> table(n);  // same bytes for u32 and f32
+  if (fmt == scandof::SatFormat::U32)
+    scandof::sat_gold(px.data(), width_, height_, table.data(), 3, scandof::SatLayout::Interleaved);
+  else
+    scandof::sat_gold(px.data(), width_, height_, reinterpret_cast<float*>(table.data()), 3,
+                      scandof::SatLayout::Interleaved);
+  t.cpu_build_ms = ms_since(t0);
+  t0 = Clock::now();
+  glNamedBufferSubData(sat_buffer_.get(), 0, static_cast<GLsizeiptr>(n * 4), table.data());
+  t.upload_ms = ms_since(t0);
+  t.build_ms = t.readback_ms + t.cpu_build_ms + t.upload_ms;
+  times_ = t;
+}
+
+bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
+#if SCANDOF_WITH_CUDA
+  if (cuda_) {
+    Cuda& c = *cuda_;
+    const cudaStream_t stream = c.stream.get();
+    const int count = dof ? 4 : 2;
+    c.ring.record(kBeforeMap, stream);
+    {
+      auto t0 = Clock::now();
+      ScopedMap map({c.color.get(), c.sat.get(), c.viewz.get(), c.output.get()}, count, stream);
+      times_.map_ms = ms_since(t0);
+      c.ring.record(kAfterMap, stream);
+      const scandof::util::TextureObject rgba(map.array(0));  // the SAT's input and DofGpu's
+      {
+        scandof::SatInput in;
+        in.texture = rgba.get();
+        in.width = width_;
+        in.height = height_;
+        c.builder.build(in, map.pointer(1), s.format, s.method, s.variant, stream,
+                        /*timed=*/true, 3, scandof::SatLayout::Interleaved);
+      }
+      c.ring.record(kAfterSat, stream);
+      if (dof) {
+        const scandof::util::TextureObject viewz(map.array(2));
+        const scandof::util::SurfaceObject out(map.array(3));
+        scandof::DofFrame f;
+        f.rgba = rgba.get();
+        f.depth = viewz.get();
+        f.sat = map.pointer(1);
+        f.format = s.format;
+        f.out = out.get();
+        f.width = width_;
+        f.height = height_;
+        try {
+          c.dof.render(s.dof_method, dof_params(s), f, stream);
+        } catch (const std::invalid_argument& e) {
+          // Not on the GPU yet (or bad parameters): the caller runs the CPU gold method instead.
+          gpu_missing_ |=
+              1u << (3 * static_cast<int>(s.dof_method) + static_cast<int>(s.dof_shape));
+          gpu_message_ = std::string(scandof::dof::to_string(s.dof_method)) + "/" +
+                         scandof::dof::to_string(s.dof_shape) +
+                         " not on the GPU, CPU gold path used: " + e.what();
+          std::fprintf(stderr, "[scandof] %s\n", gpu_message_.c_str());
+          dof = false;
+        }
+      }
+      c.ring.record(kAfterDof, stream);
+      t0 = Clock::now();
+      map.unmap();
+      times_.unmap_ms = ms_since(t0);
+      c.ring.record(kAfterUnmap, stream);
+    }
+    c.ring.next_frame();
+    // Stage times of the newest build the GPU has finished: never a wait on the frame path. "Time
+    // this now" callers wait for this build's own end first.
+    if (timing == SatTiming::Wait) CUDA_CHECK(cudaStreamSynchronize(stream));
+    scandof::SatStageTimes st;
+    if (c.builder.poll_stage_times(st)) {
+      times_.deinterleave_ms = st.deinterleave_ms;
+      times_.row_scan_ms = st.row_scan_ms;
+      times_.transpose_ms = st.transpose_ms;
+      times_.column_scan_ms = st.column_scan_ms;
+      times_.transpose_back_ms = st.transpose_back_ms;
+      times_.build_ms = st.total_ms;
+    }
+    std::vector<float> iv;  // map, SAT, DoF, unmap of the newest frame the GPU has finished
+    if (c.ring.poll(iv)) {
+      times_.map_gpu_ms = iv[kBeforeMap];
+      times_.dof_compute_ms = iv[kAfterSat];
+      times_.unmap_gpu_ms = iv[kAfterDof];
+    }
+    if (!dof) times_.dof_compute_ms = 0;
+    return dof;
+  }
+#endif
+  (void)dof;
+  if (gl_) {
+    build_gl(s, timing);
+    return false;
+  }
+  (void)timing;
+  build_cpu(s.format);
+  return false;
+}
+
+// The GL variants are the paper's block scans plus a fused path; the library's other variants
+// (optimized, single-pass, CUB) have no GL twin, so they and every fused method build with the GL
+// fused path, the fastest one there (the UI says so).
+gl::GlSatVariant gl_variant_of(const Settings& s) {
+  if (s.method != scandof::SatMethod::Paper) return gl::GlSatVariant::Fused;
+  switch (s.variant) {
+    case scandof::ScanAlgorithm::Naive:
+      return gl::GlSatVariant::Naive;
+    case scandof::ScanAlgorithm::WorkEfficient:
+      return gl::GlSatVariant::WorkEfficient;
+    case scandof::ScanAlgorithm::ConflictFree:
+      return gl::GlSatVariant::ConflictFree;
+    case scandof::ScanAlgorithm::WarpShuffle:
+      return gl::GlSatVariant::Subgroup;
+    default:
+      return gl::GlSatVariant::Fused;
+  }
+}
+
+void SatStage::build_gl(const Settings& s, SatTiming timing) {
+  gl_->build_into(tex_.color, width_, height_, gl_variant_of(s), s.format, sat_buffer_.get(),
+                  /*timed=*/true);
+  if (timing == SatTiming::Wait) {
+    // "Time this now": GL timers are read from a ring a few builds late, so run the ring through.
+    for (int i = 0; i < 5; ++i)
+      gl_->build_into(tex_.color, width_, height_, gl_variant_of(s), s.format, sat_buffer_.get(),
+                      true);
+    glFinish();
+  }
+  const gl::GlSatStageTimes t = gl_->stage_times();
+  if (t.valid) {
+    times_ = SatTimes{};
+    times_.row_scan_ms = t.rows_ms;
+    times_.column_scan_ms = t.columns_ms;
+    times_.build_ms = t.total_ms;
+  }
+}
+
+// The buffer holds interleaved tables; callers get the 3 planes the reference and dumps use.
+namespace {
+template <class T>
+std::vector<T> read_planar(GLuint buffer, int w, int h) {
+  const std::size_t n = static_cast<std::size_t>(w) * h;
+  std::vector<T> il(n * 4), planes(n * 3);
+  glGetNamedBufferSubData(buffer, 0, static_cast<GLsizeiptr>(il.size() * sizeof(T)), il.data());
+  for (std::size_t i = 0; i < n; ++i)
+    for (int c = 0; c < 3; ++c) planes[c * n + i] = il[4 * i + c];
+  return planes;
+}
+}  // namespace
+
+std::vector<uint32_t> SatStage::read_u32() const {
+  return read_planar<uint32_t>(sat_buffer_.get(), width_, height_);
+}
+
+std::vector<float> SatStage::read_f32() const {
+  return read_planar<float>(sat_buffer_.get(), width_, height_);
+}
+
+}  // namespace demo

@@ -1,0 +1,116 @@
+// From the rendered frame to summed-area tables in a GL buffer (an SSBO), and on the CUDA path the
+// compute depth-of-field pass that reads them.
+//
+// CUDA path: the colour texture, the SAT buffer, the view-z texture and the output texture are
+// registered with CUDA once per size (read-only / write-discard / read-only / surface store,
+// cuda_gl_interop.*), mapped once per frame with a single map call; the library's SatBuilder
+// writes interleaved tables (16 bytes per pixel: a DoF corner is one load) straight into the
+// mapped buffer, and with the compute pass scandof::DofGpu (kernels/src/dof.cu: every method and
+// shape of scandof/dof.hpp it has) writes the blurred frame into the output texture before the one
+// unmap. Nothing
+// crosses to the host, and the frame never waits for the GPU: stage times are read a frame or more
+// later, once the GPU has passed them (as the GL timer queries are).
+// CPU fallback (no device, CUDA off, or forced): the frame is read back, the tables are built on
+// the CPU (scandof::sat_gold) and uploaded. Slow, and the UI says so.
+// Comparing variants, verifying and the float error are in sat_analysis.*.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scandof/gl/sat_builder.hpp"
+#include "scandof/gl/util.hpp"
+#include "frame/settings.hpp"
+
+namespace demo {
+namespace gl = scandof::gl;
+
+struct SatTimes {
+  float map_ms = 0;      // cudaGraphicsMapResources (host wall time, all resources at once)
+  float unmap_ms = 0;    // cudaGraphicsUnmapResources (host wall time)
+  float map_gpu_ms = 0;  // same, as the stream sees it (CUDA events around the calls)
+  float unmap_gpu_ms = 0;
+  float deinterleave_ms = 0, row_scan_ms = 0, transpose_ms = 0, column_scan_ms = 0,
+        transpose_back_ms = 0, build_ms = 0;               // SatBuilder stage events
+  float readback_ms = 0, cpu_build_ms = 0, upload_ms = 0;  // CPU fallback (host wall time)
+  float dof_compute_ms = 0;  // the CUDA DoF kernel (CUDA events), when the compute pass ran
+};
+
+// The GL textures a frame's CUDA work reads and writes besides the SAT buffer.
+struct FrameTextures {
+  GLuint color = 0;   // RGBA8 scene colour (read)
+  GLuint viewz = 0;   // R32F distance along the view axis (read by the compute DoF pass)
+  GLuint output = 0;  // RGBA8 output (written by the compute DoF pass)
+};
+
+// How build() gets its CUDA timings: Latest (per frame: whatever the GPU has finished, never
+// waiting) or Wait (this build's own times, synchronizing: for "time this now" measurements).
+enum class SatTiming { Latest, Wait };
+
+// The GL compute variant a setting builds with on the GL backend: the paper's block scans where the
+// variant has a GL twin (naive, work-efficient, conflict-free, warp-shuffle -> subgroup), else the
+// GL fused path.
+gl::GlSatVariant gl_variant_of(const Settings& s);
+
+class SatStage {
+ public:
+  // Picks the backend (see SatBackend): the requested one when it can run here, else the next in
+  // the order CUDA, GL compute, CPU; backend() says which and why. shader_dir holds the GL
+  // compute shaders (sat_*.comp).
+  SatStage(SatBackend requested, const std::string& shader_dir);
+  ~SatStage();
+  SatStage(const SatStage&) = delete;
+  SatStage& operator=(const SatStage&) = delete;
+
+  bool using_cuda() const;
+  bool using_gl() const { return gl_ != nullptr; }
+  SatBackend kind() const { return kind_; }  // Cuda, Gl or Cpu: what actually runs
+  const std::string& backend() const { return backend_; }  // human-readable, shown in the UI
+  const std::string& device_name() const { return device_; }
+
+  // Drops the CUDA registrations; call before the GL objects they refer to are destroyed.
+  void release();
+  // (Re)creates the SAT buffer and the CUDA registrations for frame textures of this size.
+  void resize(int width, int height, const FrameTextures& tex);
+  // Builds the tables of the current colour texture into buffer() (GL may read them right after).
+  // With `dof` (CUDA path only) scandof::DofGpu also writes the output texture with the method and
+  // shape of `s`, inside the same map; returns whether it did, so the caller knows whether the
+  // fragment pass or the CPU method must run instead. A method DofGpu cannot do (yet) throws
+  // std::invalid_argument there: caught, remembered (gpu_dof_missing), and false is returned.
+  bool build(const Settings& s, SatTiming timing = SatTiming::Latest, bool dof = false);
+  // Whether build(..., dof = true) can run the compute pass here.
+  bool can_compute_dof() const { return using_cuda(); }
+  // Whether DofGpu said it cannot do this method and shape (then the CPU gold path runs), and why.
+  bool gpu_dof_missing(scandof::dof::Method m, scandof::dof::Shape sh) const {
+    return (gpu_missing_ >> (3 * static_cast<int>(m) + static_cast<int>(sh))) & 1u;
+  }
+  const std::string& gpu_dof_message() const { return gpu_message_; }
+  GLuint buffer() const { return sat_buffer_.get(); }
+  int width() const { return width_; }
+  int height() const { return height_; }
+  const SatTimes& times() const { return times_; }
+
+  // Reads the tables of the last build back as 3 planes of width*height (the planar layout the
+  // CPU reference, the dump and the comparisons use; the buffer itself is interleaved).
+  std::vector<uint32_t> read_u32() const;
+  std::vector<float> read_f32() const;
+
+ private:
+  struct Cuda;
+  void build_cpu(scandof::SatFormat fmt);
+  void build_gl(const Settings& s, SatTiming timing);
+  std::unique_ptr<Cuda> cuda_;
+  std::unique_ptr<gl::GlSatBuilder> gl_;
+  SatBackend kind_ = SatBackend::Cpu;
+  std::string backend_, device_;
+  gl::GlBuffer sat_buffer_;
+  FrameTextures tex_;
+  int width_ = 0, height_ = 0;
+  SatTimes times_;
+  unsigned gpu_missing_ = 0;  // bit 3 * method + shape: DofGpu threw "not implemented"
+  std::string gpu_message_;
+};
+
+}  // namespace demo

@@ -1,0 +1,429 @@
+#include "run/cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace demo {
+
+namespace {
+
+// A finite float >= lo (> lo when open_lo). CLI11's Range lets NaN through, since every comparison
+// with NaN is false, and accepts "inf": hence this check.
+float checked_float(const std::string& flag, const std::string& v, float lo, bool open_lo) {
+  std::size_t used = 0;
+  float f = 0;
+  try {
+    f = std::stof(v, &used);
+  } catch (const std::exception&) {
+    throw CLI::ValidationError(flag, "not a number: '" + v + "'");
+  }
+  if (used != v.size()) throw CLI::ValidationError(flag, "not a number: '" + v + "'");
+  if (!std::isfinite(f) || f < lo || (open_lo && f == lo))
+    throw CLI::ValidationError(
+        flag, "must be a finite number " + std::string(open_lo ? ">" : ">=") + " " +
+                  std::to_string(static_cast<int>(lo)) + ", got '" + v + "'");
+  return f;
+}
+
+// An integer in [lo, hi], parsed as 64 bits: overflow is an error, never a wrapped value.
+long long checked_int(const std::string& flag, const std::string& v, long long lo, long long hi) {
+  std::size_t used = 0;
+  long long x = 0;
+  try {
+    x = std::stoll(v, &used);
+  } catch (const std::exception&) {
+    throw CLI::ValidationError(flag, "not an integer: '" + v + "'");
+  }
+  if (used != v.size() || x < lo || x > hi)
+    throw CLI::ValidationError(
+        flag, "'" + v + "' is not an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+  return x;
+}
+
+// 2^K as "K", "2^K" or the power of two itself; K in 10..30.
+int parse_prim_size(const std::string& v) {
+  const std::string flag = "--prim-size";
+  int k = -1;
+  if (v.rfind("2^", 0) == 0) {
+    k = static_cast<int>(checked_int(flag, v.substr(2), 0, 63));
+  } else {
+    std::size_t used = 0;
+    unsigned long long x = 0;
+    try {
+      x = std::stoull(v, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (v.empty() || v[0] == '-' || used != v.size())
+      throw CLI::ValidationError(flag, "not a size: '" + v + "'");
+    if (x <= 40) {
+      k = static_cast<int>(x);
+    } else if ((x & (x - 1)) == 0) {
+      for (k = 0; (1ull << k) != x; ++k) {
+      }
+    } else {
+      throw CLI::ValidationError(flag, v + " is not a power of two");
+    }
+  }
+  if (k < 10 || k > 30) throw CLI::ValidationError(flag, "size must be 2^10 .. 2^30");
+  return k;
+}
+
+}  // namespace
+
+std::optional<int> parse_cli(int argc, char** argv, Options* out) {
+  Options o;
+  Settings& s = o.settings;
+  CLI::App app(
+      "Teapots with summed-area-table depth of field (GPU Gems 3, ch. 39). Opens a window unless\n"
+      "--headless is given.",
+      "scandof");
+  app.get_formatter()->column_width(24);
+
+  app.add_flag("--headless", o.headless,
+               "render through EGL without a window (no X server needed)");
+  app.add_option_function<std::string>(
+         "--size",
+         [&](const std::string& v) {
+           const std::size_t x = v.find('x');
+           if (x == std::string::npos)
+             throw CLI::ValidationError("--size", "wants WxH, got '" + v + "'");
+           o.width = static_cast<int>(checked_int("--size", v.substr(0, x), 1, 16384));
+           o.height = static_cast<int>(checked_int("--size", v.substr(x + 1), 1, 16384));
+         },
+         "frame size (default 1280x720)")
+      ->type_name("WxH");
+  app.add_option_function<std::string>(
+         "--frames",
+         [&](const std::string& v) {
+           o.frames = checked_int("--frames", v, 1, std::numeric_limits<std::int64_t>::max());
+         },
+         "frames to render (headless default 60; window: with --exit)")
+      ->type_name("N");
+  app.add_flag("--exit", o.exit_after, "window: exit after --frames frames");
+  app.add_option_function<std::string>(
+         "--focus",
+         [&](const std::string& v) { s.focus_distance = checked_float("--focus", v, 0.0f, true); },
+         "focal distance in scene units (default 20)")
+      ->type_name("D");
+  app.add_option_function<std::string>(
+         "--aperture",
+         [&](const std::string& v) { s.aperture = checked_float("--aperture", v, 0, false); },
+         "blur radius in pixels of a point at infinity (default 12)")
+      ->type_name("A");
+  app.add_option_function<std::string>(
+         "--max-radius",
+         [&](const std::string& v) { s.max_radius = checked_float("--max-radius", v, 0, false); },
+         "largest blur radius in pixels (default 24)")
+      ->type_name("R");
+  // Names parsed by the library's parsers (kernels/src/scan_names.cpp), which name the choices.
+  auto named = [&](const std::string& flag, auto* target, auto parse, const std::string& help) {
+    return app.add_option_function<std::string>(
+        flag,
+        [flag, target, parse](const std::string& v) {
+          try {
+            *target = parse(v);
+          } catch (const std::invalid_argument& e) {
+            throw CLI::ValidationError(flag, e.what());
+          }
+        },
+        help);
+  };
+  named("--variant", &s.variant, scandof::parse_scan_algorithm,
+        "naive|work-efficient|conflict-free|optimized|warp-shuffle|\n"
+        "single-pass|cub (default work-efficient)")
+      ->type_name("NAME");
+  named("--method", &s.method, scandof::parse_sat_method,
+        "SAT pipeline: paper|fused|fused-two-pass|fused-one-pass|fused-resident (default paper)")
+      ->type_name("NAME");
+  named("--format", &s.format, scandof::parse_sat_format, "SAT element type (default u32, exact)")
+      ->type_name("u32|f32");
+  app.add_option_function<std::string>(
+         "--view",
+         [&](const std::string& v) {
+           for (int k = 0; k < kNumViews; ++k) {
+             if (v == to_string(static_cast<View>(k))) {
+               s.view = static_cast<View>(k);
+               return;
+             }
+           }
+           throw CLI::ValidationError(
+               "--view", "dof, sharp, coc, sat, split, reference or error, got '" + v + "'");
+         },
+         "dof|sharp|coc|sat|split|reference|error (default dof)")
+      ->type_name("NAME");
+  app.add_option_function<std::string>(
+         "--dof-pass",
+         [&](const std::string& v) {
+           for (int k = 0; k < kNumDofPasses; ++k) {
+             if (v == to_string(static_cast<DofPass>(k))) {
+               s.dof_pass = static_cast<DofPass>(k);
+               return;
+             }
+           }
+           throw CLI::ValidationError("--dof-pass", "fragment or compute, got '" + v + "'");
+         },
+         "where the blur runs: compute (CUDA kernel; the default, and the fragment\n"
+         "shader where CUDA is not in use) or fragment (shaders/dof.frag)")
+      ->type_name("NAME");
+  app.add_option_function<std::string>(
+         "--backend",
+         [&](const std::string& v) {
+           for (int k = 0; k < kNumSatBackends; ++k) {
+             if (v == to_string(static_cast<SatBackend>(k))) {
+               s.backend = static_cast<SatBackend>(k);
+               return;
+             }
+           }
+           throw CLI::ValidationError("--backend", "auto, cuda, gl or cpu, got '" + v + "'");
+         },
+         "who builds the SATs: auto (CUDA if a device is usable, else GL compute,\n"
+         "else the CPU; the default), cuda, gl (GL 4.3 compute shaders) or cpu")
+      ->type_name("NAME");
+  app.add_flag_callback(
+      "--cpu", [&] { s.backend = SatBackend::Cpu; }, "the same as --backend cpu");
+  app.add_option_function<std::string>(
+         "--dof",
+         [&](const std::string& v) {
+           if (!scandof::dof::parse_method(v, &s.dof_method))
+             throw CLI::ValidationError("--dof", "gather, spread or layered, got '" + v + "'");
+         },
+         "depth-of-field method: gather (the paper's, default), spread\n"
+         "(rectangle spreading), layered (spread per depth layer)")
+      ->type_name("NAME");
+  app.add_option_function<std::string>(
+         "--shape",
+         [&](const std::string& v) {
+           if (!scandof::dof::parse_shape(v, &s.dof_shape))
+             throw CLI::ValidationError("--shape", "box, octagon or disc, got '" + v + "'");
+         },
+         "kernel shape: box (default), octagon, disc")
+      ->type_name("NAME");
+  app.add_option_function<std::string>(
+         "--disc-k",
+         [&](const std::string& v) {
+           s.disc_boxes =
+               static_cast<int>(checked_int("--disc-k", v, 1, scandof::dof::kMaxDiscBoxes));
+         },
+         "boxes stacked into the disc shape, 1..8 (default 4)")
+      ->type_name("K");
+  app.add_option_function<std::string>(
+         "--layers",
+         [&](const std::string& v) {
+           s.layers = static_cast<int>(checked_int("--layers", v, 2, scandof::dof::kMaxLayers));
+         },
+         "depth layers of --dof layered, 2..8 (default 3)")
+      ->type_name("K");
+  app.add_option_function<std::string>(
+         "--reference",
+         [&](const std::string& v) {
+           s.reference_samples = static_cast<int>(checked_int("--reference", v, 1, 65536));
+           o.quality = true;
+         },
+         "lens samples of the reference (default 256); headless: score the\n"
+         "run against it (quality in --report)")
+      ->type_name("N");
+  app.add_flag("--quality", o.quality,
+               "headless: score the run against the lens reference (--report)");
+  app.add_flag_callback(
+      "--reference-unclamped", [&] { s.reference_clamp = false; },
+      "the reference's lens is not clamped at --max-radius (a real lens)");
+  app.add_option("--out-reference", o.out_reference, "the lens reference of the last frame")
+      ->type_name("FILE.png");
+  app.add_flag("--all-methods", o.all_methods,
+               "headless: run every method x shape, each timed and scored against\n"
+               "the reference (into --report)");
+  app.add_option("--method-images", o.method_images,
+                 "headless: write sharp, reference, each method and its error map\n"
+                 "as PNGs into DIR (with --all-methods or --quality)")
+      ->type_name("DIR");
+  app.add_option("--method-sheet", o.method_sheet,
+                 "headless: the same images on one PNG (sharp, reference, then each\n"
+                 "method beside its error map; tiles at most 480 px wide)")
+      ->type_name("FILE.png");
+  app.add_option("--view-preset", o.view_preset,
+                 "default (the start focus) | near-blur (focus 30, red teapot blurred\n"
+                 "in front) | focus8: the results/dof views; still scene")
+      ->check(CLI::IsMember({"default", "near-blur", "focus8"}))
+      ->type_name("NAME");
+  app.add_flag("--physical", s.physical,
+               "physical camera: aperture and field of view from --focal-length,\n"
+               "--f-number, --sensor-width; focus in metres (scene unit = 1 m)");
+  app.add_option_function<std::string>(
+         "--focal-length",
+         [&](const std::string& v) {
+           s.lens.focal_length_mm = checked_float("--focal-length", v, 0, true);
+         },
+         "physical camera: focal length in mm (default 50)")
+      ->type_name("MM");
+  app.add_option_function<std::string>(
+         "--f-number",
+         [&](const std::string& v) { s.lens.f_number = checked_float("--f-number", v, 0, true); },
+         "physical camera: f-number (default 2)")
+      ->type_name("N");
+  app.add_option_function<std::string>(
+         "--sensor-width",
+         [&](const std::string& v) {
+           s.lens.sensor_width_mm = checked_float("--sensor-width", v, 0, true);
+         },
+         "physical camera: sensor width in mm (default 36)")
+      ->type_name("MM");
+  app.add_option_function<std::string>(
+         "--autofocus",
+         [&](const std::string& v) {
+           for (int k = 0; k < kNumAutofocus; ++k) {
+             if (v == to_string(static_cast<Autofocus>(k))) {
+               s.autofocus = static_cast<Autofocus>(k);
+               return;
+             }
+           }
+           throw CLI::ValidationError("--autofocus",
+                                      "off, cursor, centre or teapot, got '" + v + "'");
+         },
+         "off (default) | cursor | centre | teapot (see --focus-teapot)")
+      ->type_name("MODE");
+  app.add_option_function<std::string>(
+         "--focus-teapot",
+         [&](const std::string& v) {
+           s.autofocus_teapot = static_cast<int>(checked_int("--focus-teapot", v, 0, 4));
+         },
+         "autofocus teapot: 0 (red, near) .. 4 (white, far)")
+      ->type_name("I");
+  app.add_option_function<std::string>(
+         "--focus-speed",
+         [&](const std::string& v) { s.focus_speed = checked_float("--focus-speed", v, 0, true); },
+         "focus pull rate per second, in dioptres (default 4)")
+      ->type_name("R");
+  app.add_option_function<std::string>(
+         "--anisotropy",
+         [&](const std::string& v) { s.anisotropy = checked_float("--anisotropy", v, 1, false); },
+         "anisotropic filtering of the textures (default 16, clamped to the\n"
+         "GPU's limit; 1 = off)")
+      ->type_name("X");
+  app.add_option_function<std::string>(
+         "--scene-shading",
+         [&](const std::string& v) {
+           for (SceneShading m :
+                {SceneShading::Auto, SceneShading::Deferred, SceneShading::Forward})
+             if (v == to_string(m)) {
+               s.scene_shading = m;
+               return;
+             }
+           throw CLI::ValidationError("--scene-shading",
+                                      "auto, deferred or forward, got '" + v + "'");
+         },
+         "floor and wall shaded after rasterisation by a compute pass\n"
+         "(deferred) or in the fragment shader (forward); auto (the\n"
+         "default): deferred on a GPU, forward on a software rasterizer\n"
+         "and with MSAA")
+      ->type_name("NAME");
+  app.add_option_function<std::string>(
+         "--msaa",
+         [&](const std::string& v) { s.msaa = static_cast<int>(checked_int("--msaa", v, 1, 16)); },
+         "scene samples per pixel, resolved before the SAT (default 1 = off)")
+      ->type_name("N");
+  app.add_flag_callback(
+      "--no-animate", [&] { s.animate = false; }, "still scene (deterministic frames)");
+  app.add_flag_callback(
+      "--no-vsync", [&] { s.vsync = false; }, "window: do not wait for vertical sync");
+  app.add_option_function<std::string>(
+         "--tess",
+         [&](const std::string& v) {
+           s.tessellation = static_cast<int>(checked_int("--tess", v, 1, 64));
+         },
+         "teapot patch subdivisions (default 10)")
+      ->type_name("N");
+  app.add_option("--out", o.out, "headless: screenshot of the last frame")->type_name("FILE.png");
+  app.add_option("--out-frame", o.out_frame,
+                 "headless: the sharp frame the last SAT was built from")
+      ->type_name("FILE.png");
+  app.add_option("--screenshot", o.screenshot,
+                 "window: screenshot after the last frame (needs --frames)")
+      ->type_name("FILE.png");
+  app.add_option("--screenshot-ui", o.screenshot_ui,
+                 "the frame with the UI panels over it (headless too)")
+      ->type_name("FILE");
+  app.add_option("--report", o.report,
+                 "per-stage timings (medians over frames), device and renderer")
+      ->type_name("FILE.json");
+  app.add_flag("--all-variants", o.all_variants,
+               "time every scan variant (and the fused path) into the report");
+  app.add_option("--dump-sat", o.dump_sat, "the last frame's SAT, shape (3, H, W), row 0 = bottom")
+      ->type_name("FILE.npy");
+  app.add_flag("--verify", o.verify,
+               "compare the last frame's SAT with a CPU SAT; exit 1 on mismatch");
+  app.add_flag("--compare", o.compare,
+               "run the variant comparison (window: after the first frame)");
+  app.add_flag("--exercise-resize", o.exercise_resize,
+               "window: resize, minimize and restore during the run (tests)");
+  app.add_flag("--primitives", o.primitives,
+               "headless: time scan, compaction and sort against CUB, print a\n"
+               "table (and add it to --report); window: open the Primitives panel");
+  app.add_option_function<std::string>(
+         "--prim-size",
+         [&](const std::string& v) {
+           o.prim_log2 = parse_prim_size(v);
+           s.primitives.log2_n = o.prim_log2;
+         },
+         "elements for --primitives: 2^K as K, 2^K, or a power of two\n"
+         "(default 22, i.e. 4194304)")
+      ->type_name("N");
+  app.add_option("--screenshot-dir", o.screenshot_dir,
+                 "window: folder for F12 / P screenshots (default: the working directory)")
+      ->type_name("DIR");
+  app.add_flag("--ui-selftest", o.ui_selftest,
+               "window: expand every panel section, scroll through the panels and check\n"
+               "that every control was visible; exit 1 if one was not (tests)");
+  app.add_option("--resources", o.resources,
+                 "folder with shaders/ and assets/ (default: next to the binary)")
+      ->type_name("DIR");
+
+  app.footer(
+      "Errors and exit codes:\n"
+      "  0  success\n"
+      "  1  a failed run: a check failed (--verify, a primitive against the CPU reference), a\n"
+      "     file could not be read or written (full disk, missing folder, a directory; outputs\n"
+      "     are written to a temporary file and renamed, so an old file is never left half\n"
+      "     written), a GL/CUDA error, or a frame size beyond the GL implementation's limits\n"
+      "     (the message names the limit)\n"
+      "  2  wrong arguments: an unknown flag, a number out of its range, NaN, inf or garbage\n"
+      "     (--frames 0, --size 4294967360x64, --focus nan), or a flag that would be ignored\n"
+      "     (window mode: --report, or --exit/--screenshot without --frames)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);  // prints help (rc 0) or the error (stderr)
+    return rc == 0 ? 0 : kExitBadArguments;
+  }
+  if (o.headless && o.frames < 0) o.frames = 60;
+  if (!o.view_preset.empty()) {
+    // The three views of results/dof: the default camera, a still scene, and a focal distance
+    // (unless --focus says otherwise).
+    s.animate = false;
+    if (app.count("--focus") == 0)
+      s.focus_distance = o.view_preset == "near-blur" ? 30.0f
+                         : o.view_preset == "focus8"  ? 8.0f
+                                                      : Settings{}.focus_distance;
+  }
+  // Flags that would be ignored without a word, refused instead (issue 10, class 8).
+  auto refuse = [&](const std::string& why) {
+    std::fprintf(stderr, "scandof: %s\n", why.c_str());
+    return std::optional<int>(kExitBadArguments);
+  };
+  if (!o.headless && o.frames < 0 && (o.exit_after || !o.screenshot.empty()))
+    return refuse(
+        "--exit and --screenshot in window mode need --frames N (else the window never "
+        "ends; a person takes screenshots with F12)");
+  if (!o.headless && !o.report.empty())
+    return refuse("--report is written by headless runs only (add --headless)");
+  *out = o;
+  return std::nullopt;
+}
+
+}  // namespace demo
