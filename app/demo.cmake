@@ -3,9 +3,9 @@
 
 # Sources by room, in the order a frame meets them (app/README.md follows one frame through them).
 set(_scandof_sources
-  run/main.cpp run/cli.cpp run/resources.cpp            # entry, command line, shaders/ + assets/
+  run/main.cpp run/resources.cpp                        # entry, shaders/ + assets/
   run/window_loop.cpp run/headless_runner.cpp           # the two loops
-  frame/app.cpp frame/settings.cpp                      # one frame; every adjustable value
+  frame/app.cpp                                         # one frame
   frame/camera.cpp frame/camera_input.cpp               # orbit camera (glm); mouse and keys
   passes/renderer.cpp passes/teapot.cpp passes/image_io.cpp  # GL passes (GL RAII, shader loader
                                                         # and contexts: scandof::glsat, glsat/)
@@ -14,6 +14,17 @@ set(_scandof_sources
   ui/panels.cpp ui/dof_panel.cpp                        # panels: main, depth-of-field methods
   primitives/panel.cpp primitives/host.cpp)             # primitives benchmark (host half)
 list(TRANSFORM _scandof_sources PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
+# The app's logic that needs no GL context (settings and what a change rebuilds, the DoF path
+# choice, the focus pull, the command line): a library of its own, so app/tests/ test it without
+# a display (tests/demo.cmake builds them as scandof_app_tests).
+add_library(scandof_app_logic STATIC
+  ${CMAKE_CURRENT_SOURCE_DIR}/frame/settings.cpp ${CMAKE_CURRENT_SOURCE_DIR}/frame/dof_path.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/frame/focus_pull.cpp ${CMAKE_CURRENT_SOURCE_DIR}/run/cli.cpp)
+target_include_directories(scandof_app_logic PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
+                                                    ${PROJECT_SOURCE_DIR}/shaders)
+target_link_libraries(scandof_app_logic PUBLIC scandof::kernels CLI11::CLI11
+                                               nlohmann_json::nlohmann_json)
+target_compile_options(scandof_app_logic PRIVATE -Wall -Wextra)
 add_executable(scandof ${_scandof_sources})
 # The primitives benchmark's GPU half calls CUB, so it needs nvcc: only in CUDA builds (without,
 # primitives/host.cpp stubs it and the panel says it needs a CUDA device).
@@ -23,7 +34,7 @@ endif()
 # app/ is the include root ("frame/settings.hpp"); shaders/ is on the include path for shared.h,
 # the constants C++ and GLSL share.
 target_include_directories(scandof PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/shaders)
-target_link_libraries(scandof PRIVATE scandof::kernels scandof::glsat scandof_glad scandof_imgui scandof_stb
+target_link_libraries(scandof PRIVATE scandof_app_logic scandof::kernels scandof::glsat scandof_glad scandof_imgui scandof_stb
                                       scandof_egl PkgConfig::SCANDOF_GLFW CLI11::CLI11
                                       nlohmann_json::nlohmann_json glm::glm)
 target_compile_options(scandof PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>

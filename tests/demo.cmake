@@ -1,3 +1,14 @@
+# Unit tests of the demo's logic that needs no GL context (app/tests/: settings changes, focus
+# pull, the DoF path choice, command-line errors); they live under app/ because nothing under
+# tests/ includes a header of the app.
+if(TARGET scandof_app_logic)
+  file(GLOB _app_tests CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/app/tests/*_test.cpp)
+  add_executable(scandof_app_tests ${_app_tests})
+  target_link_libraries(scandof_app_tests PRIVATE scandof_app_logic GTest::gtest GTest::gtest_main)
+  gtest_discover_tests(scandof_app_tests DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
+                       PROPERTIES LABELS "demo;unit")
+endif()
+
 # CI screenshot test of the windowed demo (included by tests/CMakeLists.txt): under Xvfb with Mesa,
 # render a still frame focused near the camera and the same frame unblurred, then check with
 # tests/check_screenshot.py that the teapots show, the focus region is sharp and the far region
@@ -49,8 +60,8 @@ ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --ui-cov
 ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 900x560 --frames 1000 --no-animate --no-vsync --primitives --ui-selftest --screenshot-ui '${_dir}/ui_reach.png'")
     set_tests_properties(demo_ui_reach PROPERTIES TIMEOUT 300 LABELS "demo;ui"
                          FAIL_REGULAR_EXPRESSION "NOT reachable")
-    # Depth of field against the lens reference (issue 9), headless through EGL: the reference with
-    # aperture 0 equals the sharp frame (PSNR > 50 dB); spread, layered and the disc shape run
+    # Depth of field against the lens reference (results/dof/README.md), headless through EGL: the
+    # reference with aperture 0 equals the sharp frame (PSNR > 50 dB); spread, layered and the disc shape run
     # (CPU gold methods here, DofGpu with a device) and the report holds their quality objects.
     set(_dof ${_dir}/dof)
     set(_dofc --headless --size 160x90 --frames 2 --view-preset near-blur)

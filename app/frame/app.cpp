@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "frame/dof_path.hpp"
+#include "frame/focus_pull.hpp"
 #include "passes/image_io.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/npy.hpp"
@@ -38,18 +40,16 @@ FrameTextures App::frame_textures() const {
 }
 
 void App::apply_settings() {
-  if (settings == applied_) return;
-  if (settings.format != applied_.format) {
+  const SettingsChange c = changes(applied_, settings);
+  if (c.sat_format) {
     renderer.set_sat_format(settings.format);
     float_error_ = -1;
   }
-  if (settings.tessellation != applied_.tessellation)
-    renderer.set_tessellation(settings.tessellation);
-  if (settings.anisotropy != applied_.anisotropy) renderer.set_anisotropy(settings.anisotropy);
-  if (settings.msaa != applied_.msaa) renderer.set_msaa(settings.msaa);
-  if (settings.scene_shading != applied_.scene_shading)
-    renderer.set_deferred_planes(deferred_planes(settings.scene_shading));
-  if (settings.backend != applied_.backend) {
+  if (c.tessellation) renderer.set_tessellation(settings.tessellation);
+  if (c.anisotropy) renderer.set_anisotropy(settings.anisotropy);
+  if (c.msaa) renderer.set_msaa(settings.msaa);
+  if (c.scene_shading) renderer.set_deferred_planes(deferred_planes(settings.scene_shading));
+  if (c.backend) {
     sat.reset();  // unregister before the new stage registers the same GL objects
     sat = std::make_unique<SatStage>(settings.backend, resources_ + "/glsat/shaders");
     sat->resize(renderer.width(), renderer.height(), frame_textures());
@@ -72,49 +72,32 @@ void App::frame(int width, int height, float dt_s) {
   apply_camera();
   frame_all_timer_.begin();
   renderer.render_scene(camera, time_s_, &frame_timer_);
-  // The GL passes (fragment, GL compute) draw gather/box and the debug views; every other method
-  // is DofGpu's (CUDA backend, inside the SAT stage's map) or, where the GPU cannot do it, the CPU
-  // gold method. Compute means the CUDA kernel inside the SAT stage's map on the CUDA backend, the
-  // GL compute shader after the build elsewhere (GL backend, CPU fallback).
-  const bool dof_view = settings.view == View::DepthOfField || settings.view == View::Reference ||
-                        settings.view == View::Error;
-  // Parameters no method implementation takes (a spreading radius past kSpreadMaxRadius) are
-  // refused here, so that DofGpu's "cannot do this" means a method it lacks, not bad values.
-  std::string bad;
-  try {
-    scandof::dof::validate(dof_params(settings), settings.dof_method);
-  } catch (const std::invalid_argument& e) {
-    bad = std::string(e.what()) + "; showing gather/box";
+  DofPath path = choose_dof_path(
+      settings, {sat->can_compute_dof(),
+                 sat->gpu_dof_missing(settings.dof_method, settings.dof_shape)});
+  const bool computed = sat->build(settings, SatTiming::Latest, path.route == DofRoute::ComputeCuda);
+  if (path.route == DofRoute::ComputeCuda && !computed) {
+    // DofGpu refused the method just now (remembered: next frames choose without it).
+    path = choose_dof_path(settings, {sat->can_compute_dof(), true});
+    path.message = sat->gpu_dof_message();
   }
-  const bool frag_ok = fragment_can_draw(settings) || !bad.empty();
-  const bool compute = settings.dof_pass == DofPass::Compute && dof_view;
-  const bool gpu = dof_view && sat->can_compute_dof() && bad.empty() &&
-                   !sat->gpu_dof_missing(settings.dof_method, settings.dof_shape) &&
-                   (!frag_ok || compute);
-  const bool computed = sat->build(settings, SatTiming::Latest, gpu);
-  dof_message_ = !bad.empty() ? bad : gpu && !computed ? sat->gpu_dof_message() : std::string();
-  bool cpu = false;
   float cpu_ms = 0;
-  if (!computed && dof_view && !frag_ok) {
+  if (path.route == DofRoute::CpuGold) {
     const auto c0 = std::chrono::steady_clock::now();
-    cpu = cpu_dof();
+    if (!cpu_dof(&path.message)) path.route = path.gl_route;
     cpu_ms =
         std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - c0).count();
-    if (dof_message_.empty() && cpu)
-      dof_message_ = std::string(sat->can_compute_dof() ? "" : "no CUDA: ") +
-                     "CPU gold method (read back, scandof::dof::render, upload)";
   }
-  if (!computed && !cpu) {
-    if (compute)
-      renderer.render_dof_compute(settings, sat->buffer());
-    else
-      renderer.render_dof(settings, sat->buffer());
-  }
+  dof_message_ = path.message;
+  if (path.route == DofRoute::ComputeGl) renderer.render_dof_compute(settings, sat->buffer());
+  if (path.route == DofRoute::FragmentGl) renderer.render_dof(settings, sat->buffer());
+  const bool cpu = path.route == DofRoute::CpuGold;
   show_debug_view();
   frame_timer_.end();
   frame_all_timer_.end();
   last_.sat = sat->times();
-  last_.dof_pass = computed || (compute && !cpu) ? DofPass::Compute : DofPass::Fragment;
+  last_.dof_pass = computed || path.route == DofRoute::ComputeGl ? DofPass::Compute
+                                                                : DofPass::Fragment;
   last_.dof_cuda = computed;
   last_.dof_cpu = cpu;
   last_.scene_ms = renderer.scene_timer.ms();
@@ -193,16 +176,11 @@ void App::pull_focus(float dt_s) {
       target = camera.view_depth(teapot_position(settings.autofocus_teapot));
       break;
   }
-  if (!(target > 0) || !(dt_s > 0)) return;
-  // A focus pull moves evenly in dioptres (1/distance), as a lens's focus ring does: the same
-  // turn takes 1 m to 2 m as 2 m to infinity. Exponential approach at focus_speed per second.
-  const float k = 1.0f - std::exp(-settings.focus_speed * dt_s);
-  const float inv =
-      1.0f / settings.focus_distance + k * (1.0f / target - 1.0f / settings.focus_distance);
-  settings.focus_distance = std::max(0.05f, 1.0f / inv);
+  settings.focus_distance = demo::pull_focus(settings.focus_distance, target, settings.focus_speed,
+                                             dt_s);
 }
 
-bool App::cpu_dof() {
+bool App::cpu_dof(std::string* message) {
   const int w = renderer.width(), h = renderer.height();
   const std::vector<uint8_t> rgba = renderer.read_rgba(renderer.color_texture());
   const std::vector<float> z = renderer.read_viewz();
@@ -211,7 +189,7 @@ bool App::cpu_dof() {
     scandof::dof::render(settings.dof_method, rgba.data(), z.data(), w, h, dof_params(settings),
                          rgb.data());
   } catch (const std::invalid_argument& e) {
-    dof_message_ = e.what();
+    *message = e.what();
     return false;
   }
   std::vector<uint8_t> out(static_cast<std::size_t>(w) * h * 4);

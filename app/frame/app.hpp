@@ -127,7 +127,8 @@ class App {
   void apply_settings();
   void apply_camera();  // physical mode: aperture and field of view from the lens
   void pull_focus(float dt_s);
-  bool cpu_dof();          // the CPU gold method into the output texture; false on bad params
+  // The CPU gold method into the output texture; false (and why in *message) on bad parameters.
+  bool cpu_dof(std::string* message);
   void show_debug_view();  // reference / error views over the DoF output
   std::vector<float> reference_key() const;
   void ensure_reference();

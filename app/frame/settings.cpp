@@ -49,14 +49,19 @@ const char* to_string(SceneShading m) {
 }
 
 scandof::dof::Params dof_params(const Settings& s) {
-  scandof::dof::Params p;
-  p.aperture_px = s.aperture;
-  p.focus = s.focus_distance;
-  p.max_radius = s.max_radius;
-  p.shape = s.dof_shape;
-  p.disc_boxes = s.disc_boxes;
-  p.layers = s.layers;
-  return p;
+  // In Params' field order; the spread border keeps its default.
+  return {s.aperture, s.focus_distance, s.max_radius, s.dof_shape, s.disc_boxes, s.layers};
+}
+
+SettingsChange changes(const Settings& was, const Settings& now) {
+  SettingsChange c;
+  c.sat_format = now.format != was.format;
+  c.tessellation = now.tessellation != was.tessellation;
+  c.anisotropy = now.anisotropy != was.anisotropy;
+  c.msaa = now.msaa != was.msaa;
+  c.scene_shading = now.scene_shading != was.scene_shading;
+  c.backend = now.backend != was.backend;
+  return c;
 }
 
 const char* to_string(Autofocus a) {

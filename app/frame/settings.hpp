@@ -120,6 +120,21 @@ struct Settings {
   bool operator!=(const Settings& o) const { return !(*this == o); }
 };
 
+// What a change of Settings since last frame asks the frame to rebuild (App::apply_settings). Every
+// other field is read afresh each frame and rebuilds nothing.
+struct SettingsChange {
+  bool sat_format = false;     // the DoF programs' SAT_FLOAT define; the float error is stale
+  bool tessellation = false;   // the teapot mesh
+  bool anisotropy = false;     // the floor and wall textures' filtering
+  bool msaa = false;           // the multisample targets
+  bool scene_shading = false;  // forward or deferred planes
+  bool backend = false;        // a new SAT stage (buffer, CUDA registrations); comparison stale
+  bool any() const {
+    return sat_format || tessellation || anisotropy || msaa || scene_shading || backend;
+  }
+};
+SettingsChange changes(const Settings& was, const Settings& now);
+
 // The lens and method parameters of scandof::dof (aperture, focus, max radius, shape, k, K).
 scandof::dof::Params dof_params(const Settings& s);
 // Whether the fragment pass (shaders/dof.frag) can draw this method: gather with the box only.

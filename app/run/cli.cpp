@@ -411,7 +411,8 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
                          : o.view_preset == "focus8"  ? 8.0f
                                                       : Settings{}.focus_distance;
   }
-  // Flags that would be ignored without a word, refused instead (issue 10, class 8).
+  // Flags that would be ignored without a word are refused instead: a scripted run that asked for
+  // an output and silently got none would pass for a success.
   auto refuse = [&](const std::string& why) {
     std::fprintf(stderr, "scandof: %s\n", why.c_str());
     return std::optional<int>(kExitBadArguments);

@@ -1,4 +1,4 @@
-// The depth-of-field section of the sidebar (issue 9): method and kernel shape, "Compare with
+// The depth-of-field section of the sidebar: method and kernel shape, "Compare with
 // reference" and its PSNR / SSIM, the physical camera and autofocus, the sharp frame's texture
 // filtering and MSAA; and the error view's heat-map legend. Widgets edit app.settings and add
 // Requests; none calls GL or CUDA. Tooltips go through ui_tip (ui.hpp), so --ui-selftest checks

@@ -1,0 +1,51 @@
+#include "frame/dof_path.hpp"
+
+#include <stdexcept>
+
+namespace demo {
+
+const char* to_string(DofRoute r) {
+  switch (r) {
+    case DofRoute::FragmentGl:
+      return "fragment";
+    case DofRoute::ComputeGl:
+      return "compute (GL)";
+    case DofRoute::ComputeCuda:
+      return "compute (CUDA)";
+    case DofRoute::CpuGold:
+      return "cpu";
+  }
+  return "?";
+}
+
+bool dof_view(View v) {
+  return v == View::DepthOfField || v == View::Reference || v == View::Error;
+}
+
+DofPath choose_dof_path(const Settings& s, const DofCaps& caps) {
+  DofPath p;
+  const bool on_dof_view = dof_view(s.view);
+  const bool compute = s.dof_pass == DofPass::Compute && on_dof_view;
+  p.gl_route = compute ? DofRoute::ComputeGl : DofRoute::FragmentGl;
+  p.route = p.gl_route;
+  // Refused here, so that DofGpu's "cannot do this" means a method it lacks, not bad values.
+  try {
+    scandof::dof::validate(dof_params(s), s.dof_method);
+  } catch (const std::invalid_argument& e) {
+    p.message = std::string(e.what()) + "; showing gather/box";
+    return p;
+  }
+  const bool fragment_ok = fragment_can_draw(s);
+  if (!on_dof_view || (fragment_ok && !compute)) return p;
+  if (caps.cuda_dof && !caps.cuda_missing) {
+    p.route = DofRoute::ComputeCuda;
+    return p;
+  }
+  if (fragment_ok) return p;  // compute asked for, gather/box: GL compute draws it
+  p.route = DofRoute::CpuGold;
+  p.message = std::string(caps.cuda_dof ? "" : "no CUDA: ") +
+              "CPU gold method (read back, scandof::dof::render, upload)";
+  return p;
+}
+
+}  // namespace demo
