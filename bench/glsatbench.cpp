@@ -3,10 +3,12 @@
 //
 //   glsatbench [--out DIR] [--sizes 512x512,1024x1024,1920x1080,3840x2160] [--reps 200]
 //              [--warmup 20] [--formats u32,f32] [--shaders DIR] [--no-verify] [--l2-mb 50]
-//              [--variants fused,fused-direct,...,floor] [--dump-programs DIR]
-//              [--phased-reduce-tiles N] [--phased-scan-tiles N] [--trace-phased]
+//              [--variants naive,...,fused,fused-1pass,floor]
 //
-// Per (size, format, variant), on fresh random RGBA8 textures, after --warmup builds (every build
+// Rows: the paper's four variants; "fused", the fused path in three passes, and "fused-1pass", in
+// one pass with decoupled look-back (GlSatPolicy set from here; the one pass only where
+// GlSatSupport::lookback); "floor", a copy of the same bytes (sat_floor.comp, built here).
+// Per (size, format, row), on fresh random RGBA8 textures, after --warmup builds (every build
 // takes the next of several texture/table sets unless one build moves twice --l2-mb):
 //   single: --reps builds, each bracketed by GL timestamps with a glFinish between (median, p10,
 //           p90): one build's GPU time, as a frame pays it;
@@ -16,9 +18,7 @@
 //   stages: the builder's own per-stage GlTimer ring (timestamps read late; medians).
 // Every variant's first build is checked against the CPU reference (uint32 exact; float within
 // the tests' bound) unless --no-verify; a mismatch makes the exit status 1.
-// Writes DIR/glsatbench.json and DIR/glsatbench.csv (atomically) and prints a table; with
-// --trace-phased also DIR/phased_trace_WxH.csv and single_trace_WxH.csv per size (read by
-// scripts/phased_trace.py).
+// Writes DIR/glsatbench.json and DIR/glsatbench.csv (atomically) and prints a table.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -28,7 +28,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -46,9 +45,10 @@
 
 namespace {
 
-using scandof::gl::GlSatBuilder;
-using scandof::gl::GlSatVariant;
 using scandof::SatFormat;
+using scandof::gl::GlSatBuilder;
+using scandof::gl::GlSatFusedBuild;
+using scandof::gl::GlSatVariant;
 
 struct Size {
   int w, h;
@@ -70,6 +70,34 @@ std::string default_shaders() {
   }
   return SCANDOF_SOURCE_DIR "/glsat/shaders";
 }
+
+// The floor under the fused path: every pixel loaded once and its 16-byte word, unscanned, stored
+// once, both coalesced (sat_floor.comp), over the fused path's 128 x 32 tiles, with the pixels
+// bound as the builder binds them for image loads (packed r32ui where formats match by size).
+class CopyFloor {
+ public:
+  CopyFloor(const std::string& shaders, const scandof::gl::GlSatSupport& s)
+      : packed_(s.pixels_by_size) {
+    std::vector<std::string> defs;
+    if (s.fused_subgroup) defs.push_back("FUSED_SUBGROUP");
+    if (!packed_) defs.push_back("PIXELS_RGBA8");
+    prog_ = scandof::gl::build_compute_program(shaders, "sat_floor.comp", defs);
+  }
+  void write(GLuint tex, int w, int h, GLuint out) const {
+    glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, packed_ ? GL_R32UI : GL_RGBA8);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+    glUseProgram(prog_.get());
+    glUniform1i(0, w);
+    glUniform1i(1, h);
+    glDispatchCompute(static_cast<GLuint>((w + 127) / 128), static_cast<GLuint>((h + 31) / 32), 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glUseProgram(0);
+  }
+
+ private:
+  bool packed_;
+  scandof::gl::GlProgram prog_;
+};
 
 // GPU time between two timestamp queries, in ms (blocks until available).
 double elapsed_ms(GLuint q0, GLuint q1) {
@@ -136,58 +164,20 @@ int main(int argc, char** argv) {
                  "last-level cache the inputs and tables rotate past, in MB (GL cannot query it; "
                  "50 is the H100's L2)")
       ->check(CLI::Range(0, 4096));
-  bool no_gather = false;
-  app.add_flag("--no-gather", no_gather,
-               "fused rows load pixels by image loads, one per pixel, instead of textureGather "
-               "through an r32ui view (GlSatTuning::pixels_gather = false)");
-  // The rows glsatbench can run: the GL variants, the fused path's alternatives (GlSatTuning:
-  // row kNumGlSatVariants + alt - 1 for alt = 1..4), the copy floor.
-  const char* const alt_names[] = {"", "fused-direct", "fused-1pass", "fused-1pass-direct",
-                                   "fused-phased"};
+  // The rows glsatbench can run: the GL variants ("fused": three passes), the one pass, the floor.
   std::vector<std::string> row_names;
   for (int vi = 0; vi < scandof::gl::kNumGlSatVariants; ++vi)
     row_names.push_back(scandof::gl::to_string(static_cast<GlSatVariant>(vi)));
-  row_names.insert(row_names.end(), std::begin(alt_names) + 1, std::end(alt_names));
+  row_names.push_back("fused-1pass");
   row_names.push_back("floor");
   std::string row_list;
   for (const auto& n : row_names) row_list += (row_list.empty() ? "" : ", ") + n;
   std::vector<std::string> wanted;
-  std::string dump_dir;
   app.add_option("--variants", wanted,
                  "comma-separated rows to run (" + row_list + "); default: all")
       ->delimiter(',')
       ->check(CLI::IsMember(row_names));
-  app.add_option("--dump-programs", dump_dir,
-                 "after the runs, write every compiled program's driver binary to this folder "
-                 "(GlSatBuilder::dump_programs)");
-  int phased_reduce_tiles = scandof::gl::GlSatTuning{}.phased_reduce_tiles,
-      phased_scan_tiles = scandof::gl::GlSatTuning{}.phased_scan_tiles;
-  app.add_option("--phased-reduce-tiles", phased_reduce_tiles,
-                 "tiles each reduce workgroup of the fused-phased rows takes in turn "
-                 "(GlSatTuning::phased_reduce_tiles; 0: the builder picks)")
-      ->check(CLI::Range(0, 64));
-  app.add_option("--phased-scan-tiles", phased_scan_tiles,
-                 "tiles each scan workgroup of the fused-phased rows takes in turn "
-                 "(GlSatTuning::phased_scan_tiles; 0: the builder picks)")
-      ->check(CLI::Range(0, 64));
-  bool trace_phased = false;
-  app.add_flag("--trace-phased", trace_phased,
-               "per size, 5 fused-phased and 5 fused-1pass u32 builds with each workgroup's SM "
-               "and clock marks recorded (GlSatBuilder::set_phase_trace), written to "
-               "phased_trace_WxH.csv and single_trace_WxH.csv");
   CLI11_PARSE(app, argc, argv);
-  // The builder's tuning for alternative `alt` of the fused path (alt_names; 0: the defaults).
-  constexpr int kOnePass = 2, kPhased = 4;
-  auto tuning_for = [&](int alt) {
-    scandof::gl::GlSatTuning tuning;
-    tuning.fused_staged_stores = !(alt == 1 || alt == 3);
-    tuning.fused_single_pass = alt == kOnePass || alt == 3;
-    tuning.fused_phased = alt == kPhased;
-    tuning.phased_reduce_tiles = phased_reduce_tiles;
-    tuning.phased_scan_tiles = phased_scan_tiles;
-    tuning.pixels_gather = !no_gather;
-    return tuning;
-  };
   auto runs = [&](const std::string& name) {
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
   };
@@ -206,6 +196,7 @@ int main(int argc, char** argv) {
     std::printf("glsatbench on %s\n%s\nSMs (GL_SM_COUNT_NV, 0 where not offered): %d\n", gl.c_str(),
                 builder.support().reason.c_str(), builder.support().sm_count);
     builder.warm_up();
+    const CopyFloor copy_floor(shaders, builder.support());
 
     nlohmann::json j;
     j["gl"] = gl;
@@ -304,20 +295,17 @@ int main(int argc, char** argv) {
       };
       auto floor = [&](int i) {
         const std::size_t k = static_cast<std::size_t>(i) % sets;
-        builder.write_floor(texs[k].get(), z.w, z.h, tables[k].get());
+        copy_floor.write(texs[k].get(), z.w, z.h, tables[k].get());
       };
       for (SatFormat f : formats)
-        for (int vi = 0; vi < scandof::gl::kNumGlSatVariants + 4; ++vi) {
-          // The last rows: the fused path's alternatives (GlSatTuning), for comparison:
-          // each lane storing its words directly instead of through shared memory, and one
-          // dispatch with look-back instead of three, and the three as phases of one dispatch
-          // (both where safe).
-          const int alt = std::max(0, vi - scandof::gl::kNumGlSatVariants + 1);
-          const auto v = alt ? GlSatVariant::Fused : static_cast<GlSatVariant>(vi);
-          if (alt >= 2 && !builder.support().lookback) continue;
-          const std::string vname = alt ? alt_names[alt] : scandof::gl::to_string(v);
+        for (int vi = 0; vi <= scandof::gl::kNumGlSatVariants; ++vi) {
+          // The last row: the fused path in one pass (where safe), beside "fused" in three.
+          const bool one_pass = vi == scandof::gl::kNumGlSatVariants;
+          const auto v = one_pass ? GlSatVariant::Fused : static_cast<GlSatVariant>(vi);
+          if (one_pass && !builder.support().lookback) continue;
+          const std::string vname = one_pass ? "fused-1pass" : scandof::gl::to_string(v);
           if (!runs(vname)) continue;
-          builder.set_tuning(tuning_for(alt));
+          builder.set_policy({one_pass ? GlSatFusedBuild::OnePass : GlSatFusedBuild::ThreePasses});
           std::string check = "skip";
           if (!no_verify) {
             const std::uint32_t poison = 0xDEADBEEFu;
@@ -354,41 +342,6 @@ int main(int argc, char** argv) {
           emit(z, scandof::to_string(f), vname, med, p10, p90, stream.gpu_ms, r_ms, a_ms, c_ms,
                stream.cpu_ms, check);
         }
-      // Where each workgroup of the one-dispatch builds spent its time: its SM's cycle counter
-      // at marks (sat_fused_trace.glsl; scripts/phased_trace.py reads them).
-      if (trace_phased && builder.support().lookback)
-        for (const auto& [alt, file] : {std::pair<int, const char*>{kPhased, "phased_trace_"},
-                                        std::pair<int, const char*>{kOnePass, "single_trace_"}}) {
-          const std::size_t words = GlSatBuilder::phase_trace_bytes(z.w, z.h) / 4;
-          scandof::gl::GlBuffer tb = scandof::gl::make_buffer();
-          glNamedBufferStorage(tb.get(), static_cast<GLsizeiptr>(words * 4), nullptr,
-                               GL_DYNAMIC_STORAGE_BIT);
-          builder.set_tuning(tuning_for(alt));
-          builder.set_phase_trace(tb.get());
-          std::ostringstream tcsv;
-          tcsv << "run,ticket,phase,sm,ck0,ck1,ck2,ck3,ck4,ck5,ck6,ck7\n";
-          for (int i = 0; i < warmup; ++i) build(i, GlSatVariant::Fused, SatFormat::U32, false);
-          for (int run = 0; run < 5; ++run) {
-            const std::uint32_t zero = 0;
-            glClearNamedBufferData(tb.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-            glFinish();
-            build(run, GlSatVariant::Fused, SatFormat::U32, false);
-            glFinish();
-            std::vector<std::uint32_t> t(words);
-            glGetNamedBufferSubData(tb.get(), 0, static_cast<GLsizeiptr>(words * 4), t.data());
-            for (std::size_t g = 0; g + 12 <= words; g += 12) {
-              if (t[g + 11] != 1) continue;  // no such workgroup
-              tcsv << run << ',' << t[g + 10] << ',' << t[g + 9] << ',' << t[g + 8];
-              for (int k = 0; k < 8; ++k) tcsv << ',' << t[g + k];
-              tcsv << '\n';
-            }
-          }
-          builder.set_phase_trace(0);
-          const std::string path =
-              out_dir + "/" + file + std::to_string(z.w) + "x" + std::to_string(z.h) + ".csv";
-          scandof::util::write_text_file(path, tcsv.str());
-          std::printf("wrote %s\n", path.c_str());
-        }
       // The floor under the fused path: the same bytes loaded and stored, coalesced, with no
       // scan between (one format: the stores are the same 16-byte words).
       if (runs("floor")) {
@@ -408,9 +361,6 @@ int main(int argc, char** argv) {
              stream.gpu_ms, 0.0, 0.0, 0.0, stream.cpu_ms, "-");
       }
     }
-    if (!dump_dir.empty())
-      for (const auto& path : builder.dump_programs(dump_dir))
-        std::printf("wrote %s\n", path.c_str());
     if (const GLenum e = glGetError())
       throw std::runtime_error("OpenGL error " + std::to_string(e));
     scandof::util::write_text_file(out_dir + "/glsatbench.json", j.dump(2) + "\n");

@@ -9,9 +9,11 @@ if(TARGET scandof_glsat)
   gtest_discover_tests(test_gl_sat DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
                        PROPERTIES TIMEOUT 1800 LABELS "gl")
   # The one-pass fused path on llvmpipe: with one thread its tiles run in launch order and never
-  # wait, so the look-back's sums, flags and epochs are checked even where waits cannot be.
+  # wait (GlSatSupport::lookback holds there), so the look-back's sums, flags and epochs are
+  # checked even where waits cannot be.
   add_test(NAME test_gl_sat_single_pass
-           COMMAND test_gl_sat --gtest_filter=GlSat.FusedSinglePass:GlSat.FusedPhased)
+           COMMAND test_gl_sat
+                   --gtest_filter=GlSat.FusedOnePass:GlSat.PolicyRefusesOnePassWithoutLookback)
   set_tests_properties(test_gl_sat_single_pass PROPERTIES ENVIRONMENT "LP_NUM_THREADS=1"
                        TIMEOUT 600 LABELS "gl")
 endif()

@@ -1,6 +1,6 @@
 // Block-level inclusive scans of BLOCK = 2 * WG elements of 3 channels (GPU Gems 3 ch. 39.2), the
 // paper's variants as compute-shader code. Included by sat_lines.comp (#include, expanded by the
-// shader loader in app/gl_util.cpp) before its layout line. Chosen by injected defines:
+// shader loader, glsat/src/util.cpp) before its layout line. Chosen by injected defines:
 //   SAT_F32                      float sums (else uint32, exact modulo 2^32)
 //   SCAN_NAIVE | SCAN_BLELLOCH | SCAN_CONFLICT_FREE | SCAN_SUBGROUP
 //   HAVE_SUBGROUP                SCAN_SUBGROUP uses GL_KHR_shader_subgroup_arithmetic; without it

@@ -3,7 +3,8 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #endif
-// Not a SAT: the floor glsatbench measures beside the fused path (GlSatBuilder::write_floor): the
+// Not a SAT, and not used by the builder: the floor glsatbench measures beside the fused path (its
+// own program, bench/glsatbench.cpp; pixels as the builder binds them on the image path): the
 // fastest copy found of the same bytes in the same tile shape. Each pixel is loaded once and its
 // 16-byte word (R, G, B, 0, unscanned) stored once, lane l of a team taking columns l + 32 k, so
 // every load and store instruction covers consecutive words. (Lanes on 4 adjacent columns, the

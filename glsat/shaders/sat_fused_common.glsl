@@ -1,10 +1,11 @@
-// Shared by the fused SAT path's shaders (sat_fused_reduce.comp, sat_fused_scan.comp, which
-// #include it). Port of kernels/include/scandof/device/sat_tiled.cuh:
-// tiles of 128 columns x 32 rows, a workgroup of 8 teams of 32 lanes, a lane covering 4 adjacent
-// pixels of 4 rows. All sums are uint32 (exact modulo 2^32); SAT_F32 converts at the store, so a
-// float table is the exact table rounded once (the host only picks this for images of at most
-// 2^32 / 255 pixels in float).
-//   PIXELS_RGBA8    pixels through an rgba8 image (else an r32ui view of the RGBA8 texture)
+// Shared by the fused SAT path's shaders (sat_fused_reduce.comp, sat_fused_scan.comp,
+// sat_fused_single.comp; and glsatbench's sat_floor.comp), which #include it. Port of
+// kernels/include/scandof/device/sat_tiled.cuh: tiles of 128 columns x 32 rows, a workgroup of
+// 8 teams of 32 lanes, a lane covering 4 adjacent pixels of 4 rows. All sums are uint32 (exact
+// modulo 2^32); SAT_F32 converts at the store, so a float table is the exact table rounded once
+// (the host only picks this for images of at most 2^32 / 255 pixels in float).
+//   PIXELS_GATHER   pixels by textureGather from an r32ui texture view of the RGBA8 texture
+//   PIXELS_RGBA8    pixels through an rgba8 image (else an r32ui image view of the texture)
 //   FUSED_SUBGROUP  teams are subgroups of 32 (subgroupInclusiveAdd / subgroupAdd); without it the
 //                   teams are 32-lane slices of the workgroup, scanned in shared memory.
 #define WG 256

@@ -1,5 +1,5 @@
-// What a fused tile scan adds from outside its tile, shared by sat_fused_scan.comp,
-// sat_fused_phased.comp and sat_fused_single.comp (which #include it after sat_fused_common.glsl):
+// What a fused tile scan adds from outside its tile, shared by sat_fused_scan.comp and
+// sat_fused_single.comp (which #include it after sat_fused_common.glsl):
 // top(x), the column sums above the tile scanned across its columns, and left(y), the row sums
 // left of it scanned down its rows.
 shared uvec3 s_left[TILE_H];            // left(y), inclusive down the tile

@@ -25,7 +25,7 @@ layout(std430, binding = 3) readonly buffer St {
 #include "sat_fused_planes.glsl"
 #include "sat_fused_offsets.glsl"
 
-#include "sat_fused_store.glsl"  // staging in the planes (the builder asks no separate array)
+#include "sat_fused_store.glsl"  // staging in the planes
 
 void main() {
   const uint lane = LANE, team = TEAM;
@@ -65,5 +65,5 @@ void main() {
   bottoms_to_exclusive(t < uint(TILE_W) ? column_start(corner, top) : uvec3(0u));
   uvec3 base[4];
   for (int i = 0; i < 4; ++i) base[i] = bottom_get(team, lane * 4u + uint(i));
-  store_tile_pairs(w, base, x0, y0, bx);
+  store_tile_pairs(w, base, y0, bx);
 }

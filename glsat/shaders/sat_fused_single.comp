@@ -3,11 +3,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #endif
-#ifdef PHASE_TRACE
-#extension GL_ARB_shader_clock : require
-#extension GL_NV_shader_thread_group : enable
-#endif
-// Fused SAT in one dispatch (sat_fused_common.glsl included; GlSatTuning::fused_single_pass,
+// Fused SAT in one dispatch (sat_fused_common.glsl included; GlSatFusedBuild::OnePass,
 // glsatbench's fused-1pass rows): every tile reads its pixels once, publishes its own sums at
 // once (aggregates), finds what lies above and left of it by decoupled look-back over the tiles
 // before it, publishes its inclusive sums and writes its part of the table.
@@ -60,9 +56,6 @@ layout(location = 3) uniform uint u_id_base;  // the counter's value when this b
 #define ST_AGG 1u
 #define ST_INC 2u
 
-// Trace marks (PHASE_TRACE, phase 3): 1 the tile's aggregates ready, 2 its chains scouted, 4 its
-// inclusive sums published, 5 its offsets summed, 6 and 7 its rows 0 and 2 stored.
-#include "sat_fused_trace.glsl"
 #include "sat_fused_offsets.glsl"
 
 // Slot (w, k), team w's for tile column k, padded one word in 32 (a lane's 4 adjacent columns and
@@ -145,9 +138,10 @@ void scout(int chain, int tile, int stride, int n, int kind) {
   memoryBarrierBuffer();
 }
 
-#ifdef FUSED_STAGED_STORES
 // Row r of the 4 teams from `first` on through shared memory, so each store instruction writes
-// 32 consecutive 16-byte words; every team then stores half of one staged row (64 columns).
+// 32 consecutive 16-byte words; every team then stores half of one staged row (64 columns). Each
+// lane storing its 4 words directly took the H100's 1080p build 0.0579 ms against 0.0379
+// (results/sat/gl/README.md).
 void stage_half(uvec3 v[4], int r, int y0, int bx, uint first) {
   const uint lane = LANE, team = TEAM;
   if (team - first < 4u)
@@ -171,15 +165,15 @@ void stage_half(uvec3 v[4], int r, int y0, int bx, uint first) {
     }
   barrier();
 }
-#endif
+
 // Row r of this team: acc (the row's offsets, then the rows above in the team) plus row r's
 // inclusive sums plus left(y). Rows by constant index (see sat_fused_store.glsl: NVIDIA's compiler
 // indexed a rolled row loop's arrays in local memory).
-void store_row_of(inout uvec3 acc[4], uint px[4], int r, int x0, int y0, int bx) {
+void store_row_of(inout uvec3 acc[4], uint px[4], int r, int y0, int bx) {
   uvec2 wr[4];
   // The row's scan waits for a load after the last barrier: without it NVIDIA's compiler scanned
   // all 4 rows up front, and their 32 live words left an SM 2 workgroups, not 4 (H100 1080p 0.0472
-  // against 0.0379 ms, session 20).
+  // against 0.0379 ms, results/sat/gl/README.md).
   const uint z = s_zero;
   row_scan(uint[4](px[0] ^ z, px[1] ^ z, px[2] ^ z, px[3] ^ z), wr);
   const int yl = int(TEAM) * ROWS_PER_TEAM + r;
@@ -188,15 +182,8 @@ void store_row_of(inout uvec3 acc[4], uint px[4], int r, int x0, int y0, int bx)
     acc[i] += rgb_of_pairs(wr[i]);
     v[i] = acc[i] + s_left[yl];
   }
-#ifdef FUSED_STAGED_STORES
   stage_half(v, r, y0, bx, 0u);
   stage_half(v, r, y0, bx, 4u);
-#else
-  const int y = y0 + yl;
-  if (y < u_height)
-    for (int i = 0; i < 4; ++i)
-      if (x0 + i < u_width) table[y * u_width + x0 + i] = out_word(v[i]);
-#endif
 }
 
 // Roles after the aggregates: invocations t < TILE_W (teams 0-3) own tile column t (its
@@ -219,7 +206,6 @@ void main() {
   const int tile = int(s_tile), bx = tile % tiles_x, by = tile / tiles_x;
   const int x0 = bx * TILE_W + int(lane) * 4;
   const int y0 = by * TILE_H;
-  TRACE_MARK(0);
   uint px[ROWS_PER_TEAM][4];
   load_block(x0, y0 + int(team) * ROWS_PER_TEAM, px);
 
@@ -263,7 +249,6 @@ void main() {
   }
   memoryBarrierBuffer();
   barrier();
-  TRACE_MARK(1);
   if (t == 0u) {
     set_flag(tile, FLAG_ROW, ST_AGG);
     set_flag(tile, FLAG_COL, ST_AGG);
@@ -272,7 +257,6 @@ void main() {
   if (team == ROW_TEAM) scout(0, tile, 1, bx, FLAG_ROW);
   if (team == COL_SCOUT_TEAM) scout(1, tile, tiles_x, by, FLAG_COL);
   barrier();
-  TRACE_MARK(2);
   // Sums over the scouted chains: aggregates of the tiles nearer than the first inclusive one,
   // then its inclusive sum. Loads are independent of one another, so they overlap.
   const int first_row = int(min(s_first[0], uint(bx))), first_col = int(min(s_first[1], uint(by)));
@@ -299,7 +283,6 @@ void main() {
     set_flag(tile, FLAG_ROW, ST_INC);
     set_flag(tile, FLAG_COL, ST_INC);
   }
-  TRACE_MARK(4);
   // corner: the column-inclusive tile sums of the tiles left of this one in the tile row above
   // (waiting for their inclusive sums, which never wait on a corner).
   uvec3 part = uvec3(0u);
@@ -348,12 +331,8 @@ void main() {
     const uint k = PAD32(lane * 4u + uint(i));
     acc[i] += uvec3(s_start[0][k], s_start[1][k], s_start[2][k]);
   }
-  TRACE_MARK(5);
-  store_row_of(acc, px[0], 0, x0, y0, bx);
-  TRACE_MARK(6);
-  store_row_of(acc, px[1], 1, x0, y0, bx);
-  store_row_of(acc, px[2], 2, x0, y0, bx);
-  TRACE_MARK(7);
-  store_row_of(acc, px[3], 3, x0, y0, bx);
-  TRACE_END(tile, 3u);
+  store_row_of(acc, px[0], 0, y0, bx);
+  store_row_of(acc, px[1], 1, y0, bx);
+  store_row_of(acc, px[2], 2, y0, bx);
+  store_row_of(acc, px[3], 3, y0, bx);
 }

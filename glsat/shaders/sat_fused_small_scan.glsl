@@ -1,6 +1,6 @@
-// The fused SAT's small scans of rt and ct, shared by sat_fused_aux.comp and sat_fused_phased.comp
-// (which #include it); the includer defines S_PART_GET(i), S_PART_PUT(i, v) (i < 256) and
-// S_CARRY_GET(i), S_CARRY_PUT(i, v) (i < 256 / G), shared uvec3 slots, before using SEGMENTED_SCAN.
+// The fused SAT's small scans of rt and ct (sat_fused_aux.comp #includes it); the includer
+// defines S_PART_GET(i), S_PART_PUT(i, v) (i < 256) and S_CARRY_GET(i), S_CARRY_PUT(i, v)
+// (i < 256 / G), shared uvec3 slots, before using SEGMENTED_SCAN.
 // A sequence (an image row's rt, an image column's ct) is split among G invocations, each loading
 // K consecutive elements at once, so a round of G * K elements costs one L2 round trip (1080p: the
 // 34 tile rows of ct in one round). Invocation t takes sequence t % (256 / G) of the workgroup

@@ -1,13 +1,11 @@
 #include "scandof/gl/sat_builder.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
 
-#include "scandof/util/file_io.hpp"
 #include "shared.h"
 
 namespace scandof::gl {
@@ -56,14 +54,6 @@ void use_program(GLuint prog, int width, int height) {
   glUseProgram(prog);
   glUniform1i(0, width);
   glUniform1i(1, height);
-}
-
-// sat_fused_aux.comp's and sat_fused_phased.comp's tile grid (uniform locations 2-5).
-void tile_grid_uniforms(int tiles_x, int tiles_y, int nb_rows, int nb_cols) {
-  glUniform1i(2, tiles_x);
-  glUniform1i(3, tiles_y);
-  glUniform1i(4, nb_rows);
-  glUniform1i(5, nb_cols);
 }
 
 void dispatch(GLuint x, GLuint y) {
@@ -118,12 +108,18 @@ GlSatSupport query_gl_sat_support() {
   s.pixels_by_size = compat == GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE;
   s.reason += s.pixels_by_size ? "; pixels as packed r32ui" : "; pixels through an rgba8 image";
   // Mesa's software rasterizers cap the loop iterations of a whole shader invocation (65535), so a
-  // tile of the one-pass fused build waiting on another can give up early there.
-  s.lookback = !software_renderer();
+  // tile of the one-pass fused build waiting on another can give up early there; llvmpipe with one
+  // thread runs the workgroups one after another in launch order, where no tile ever waits.
+  const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const char* lp_threads = std::getenv("LP_NUM_THREADS");
+  const bool serial_llvmpipe = renderer && std::strstr(renderer, "llvmpipe") && lp_threads &&
+                               *lp_threads && std::atoi(lp_threads) <= 1;
+  s.lookback = !software_renderer() || serial_llvmpipe;
   const char* vendor = reinterpret_cast<const char*>(glGetString(GL_VENDOR));
   s.one_pass = s.lookback && vendor && std::string(vendor).find("NVIDIA") != std::string::npos;
-  s.reason += s.one_pass ? "; fused path in one pass (decoupled look-back)"
-                         : "; fused path in three passes";
+  s.reason += s.one_pass   ? "; fused path in one pass (decoupled look-back)"
+              : s.lookback ? "; fused path in three passes (one pass safe)"
+                           : "; fused path in three passes";
   if (!has_extension("GL_KHR_shader_subgroup")) {
     s.reason +=
         "; no GL_KHR_shader_subgroup: the subgroup variant and the fused path scan "
@@ -150,28 +146,48 @@ GlSatSupport query_gl_sat_support() {
   return s;
 }
 
-GlSatTuning default_gl_sat_tuning(const GlSatSupport& support) {
-  GlSatTuning t;
-  t.fused_single_pass = support.one_pass;
-  return t;
+GlSatPolicy default_policy(const GlSatSupport& support) {
+  GlSatPolicy p;
+  p.fused = support.one_pass ? GlSatFusedBuild::OnePass : GlSatFusedBuild::ThreePasses;
+  return p;
 }
 
 GlSatBuilder::GlSatBuilder(std::string shader_dir) : dir_(std::move(shader_dir)) {
   support_ = query_gl_sat_support();
   if (!support_.usable) throw std::runtime_error("GL SAT backend unusable: " + support_.reason);
-  tuning_ = default_gl_sat_tuning(support_);
+  policy_ = default_policy(support_);
+}
+
+GlSatBuilder::GlSatBuilder(std::string shader_dir, const GlSatPolicy& policy)
+    : GlSatBuilder(std::move(shader_dir)) {
+  set_policy(policy);
+}
+
+GlSatBuilder::GlSatBuilder(std::string shader_dir, const GlSatPolicy& policy,
+                           const GlSatSupport& limits)
+    : GlSatBuilder(std::move(shader_dir)) {
+  GlSatSupport& s = support_;
+  s.subgroup = s.subgroup && limits.subgroup;
+  s.fused_subgroup = s.fused_subgroup && s.subgroup && limits.fused_subgroup;
+  s.pixels_by_size = s.pixels_by_size && limits.pixels_by_size;
+  s.lookback = s.lookback && limits.lookback;
+  s.one_pass = s.one_pass && s.lookback && limits.one_pass;
+  s.reason += "; capabilities limited by the caller";
+  set_policy(policy);
+}
+
+void GlSatBuilder::set_policy(const GlSatPolicy& policy) {
+  if (policy.fused == GlSatFusedBuild::OnePass && !support_.lookback)
+    throw std::invalid_argument(
+        "GlSatPolicy: the one-pass fused build needs running workgroups to progress while one "
+        "waits (GlSatSupport::lookback), which this context does not give: " +
+        support_.reason);
+  policy_ = policy;
 }
 
 std::size_t GlSatBuilder::table_bytes(int width, int height) {
   if (width < 0 || height < 0) throw std::invalid_argument("GlSatBuilder: negative size");
   return static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 16u;
-}
-
-void GlSatBuilder::add_staging_defines(std::vector<std::string>& defs) const {
-  // The shaders stage in shared memory they already have (sat_fused_planes.glsl, the one-pass
-  // build's column sums): an array of their own cost NVIDIA's GL workgroups an SM, which decide
-  // these builds' speed (session 19: the phased 1080p build 0.0538 ms with one, 0.0434 without).
-  if (tuning_.fused_staged_stores) defs.push_back("FUSED_STAGED_STORES");
 }
 
 GLuint GlSatBuilder::program(const std::string& file, const std::vector<std::string>& defines) {
@@ -185,37 +201,6 @@ GLuint GlSatBuilder::program(const std::string& file, const std::vector<std::str
   const GLuint id = prog.get();
   programs_.emplace(key, std::move(prog));
   return id;
-}
-
-std::vector<std::string> GlSatBuilder::dump_programs(const std::string& dir) const {
-  scandof::util::make_output_folder(dir);
-  std::vector<std::string> written;
-  for (const auto& [key, prog] : programs_) {
-    GLint len = 0;
-    glGetProgramiv(prog.get(), GL_PROGRAM_BINARY_LENGTH, &len);
-    if (len <= 0) continue;
-    std::string blob(static_cast<std::size_t>(len), '\0');
-    GLenum format = 0;
-    GLsizei got = 0;
-    glGetProgramBinary(prog.get(), len, &got, &format, blob.data());
-    blob.resize(static_cast<std::size_t>(std::max(got, 0)));
-    // "sat_fused_scan.comp|FUSED_SUBGROUP|SAT_F32" ->
-    // "sat_fused_scan.comp__FUSED_SUBGROUP__SAT_F32"
-    std::string name;
-    for (char c : key) {
-      if (c == '|') {
-        name += "__";
-      } else {
-        const bool keep =
-            std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
-        name += keep ? c : '_';
-      }
-    }
-    const std::string path = dir + "/" + name + ".bin";
-    scandof::util::write_text_file(path, blob);
-    written.push_back(path);
-  }
-  return written;
 }
 
 void GlSatBuilder::ensure_lookback_flags(std::size_t tiles) {
@@ -276,7 +261,7 @@ void GlSatBuilder::check_input(GLuint tex, int width, int height) {
 
 GlTexture GlSatBuilder::bind_pixels(GLuint tex, bool gather, std::vector<std::string>& defines) {
   // The RGBA8 texels read as one packed uint32 each where image formats match by size.
-  const bool packed = tuning_.pixels_as_r32ui && support_.pixels_by_size;
+  const bool packed = support_.pixels_by_size;
   glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, packed ? GL_R32UI : GL_RGBA8);
   GLint immutable = GL_FALSE;
   if (gather) glGetTextureParameteriv(tex, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
@@ -299,22 +284,6 @@ GlTexture GlSatBuilder::bind_pixels(GLuint tex, bool gather, std::vector<std::st
   return GlTexture(view);
 }
 
-void GlSatBuilder::write_floor(GLuint tex, int width, int height, GLuint out) {
-  check_input(tex, width, height);
-  if (out == 0) {
-    ensure_output(width, height);
-    out = out_.get();
-  }
-  std::vector<std::string> defs;
-  if (support_.fused_subgroup) defs.push_back("FUSED_SUBGROUP");
-  bind_pixels(tex, false, defs);  // image loads: no view to keep
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
-  use_program(program("sat_floor.comp", defs), width, height);
-  dispatch(static_cast<GLuint>(ceil_div(width, kTileW)),
-           static_cast<GLuint>(ceil_div(height, kTileH)));
-  glUseProgram(0);
-}
-
 void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant variant,
                               scandof::SatFormat format, GLuint out, bool timed) {
   check_input(tex, width, height);
@@ -325,33 +294,24 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
       static_cast<double>(width) * height > 4294967295.0 / 255.0)
     variant = GlSatVariant::WorkEfficient;
 
-  // What stage_times() reports follows the last timed build.
-  // (The phased path sets it where it is taken: large grids fall back to three passes.)
-  if (timed) last_single_pass_ = variant == GlSatVariant::Fused && tuning_.fused_single_pass;
+  const bool one_pass = variant == GlSatVariant::Fused && policy_.fused == GlSatFusedBuild::OnePass;
+  if (timed) last_one_pass_ = one_pass;  // what stage_times() reports follows the last timed build
   // How the shaders read the pixels (PIXELS_GATHER, PIXELS_RGBA8 or nothing); gathers only on the
-  // fused path, whose shaders have them.
+  // fused path, whose shaders have them. On the H100 the gathers took the 1080p three-pass build
+  // from 0.071 to 0.064-0.067 ms (results/sat/gl/README.md).
   std::vector<std::string> pixel_defs;
-  const GlTexture view =
-      bind_pixels(tex, variant == GlSatVariant::Fused && tuning_.pixels_gather, pixel_defs);
+  const GlTexture view = bind_pixels(tex, variant == GlSatVariant::Fused, pixel_defs);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
 
-  // The fused paths' tile grid, the defines all their shaders take, and SSBO offsets rounded up
-  // to GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (<= 256).
+  // The fused path's tile grid, the defines all its shaders take, and SSBO offsets rounded up to
+  // GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (<= 256).
   const int tx = ceil_div(width, kTileW), ty = ceil_div(height, kTileH);
   std::vector<std::string> fused_defs = pixel_defs;
   if (f32) fused_defs.push_back("SAT_F32");
   if (support_.fused_subgroup) fused_defs.push_back("FUSED_SUBGROUP");
   auto align = [](std::size_t b) { return (b + 255) & ~std::size_t(255); };
-  // The one-dispatch fused builds (one pass, phased): their program, and the trace buffer bound
-  // where set_phase_trace gave one.
-  auto one_dispatch_program = [&](const char* file) {
-    std::vector<std::string> defs = fused_defs;
-    add_staging_defines(defs);
-    add_trace(defs);
-    return program(file, defs);
-  };
 
-  if (variant == GlSatVariant::Fused && tuning_.fused_single_pass) {
+  if (one_pass) {
     const std::size_t tiles = static_cast<std::size_t>(tx) * ty;
     ensure_lookback_flags(tiles);
     // Scratch: per tile 32 rows and 128 columns of (aggregate, inclusive) words, and 2 tile words.
@@ -365,7 +325,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
                       static_cast<GLsizeiptr>(cols_bytes));
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 4, scratch_.get(), static_cast<GLintptr>(tsum_off),
                       static_cast<GLsizeiptr>(tiles * 2 * 16));
-    const GLuint single = one_dispatch_program("sat_fused_single.comp");
+    const GLuint single = program("sat_fused_single.comp", fused_defs);
     if (timed) timers_[1].begin();
     use_program(single, width, height);
     glUniform1ui(2, epoch_);
@@ -388,63 +348,27 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
                       static_cast<GLsizeiptr>(st * 16));
     const int nb_rows = ceil_div(height, SAT_AUX_ROWS_PER_GROUP),
               nb_cols = ceil_div(width, SAT_AUX_COLS_PER_GROUP);
-    // The phased path (sat_fused_phased.comp): every tile twice (reduce, scan) and the small
-    // scans' workgroups, one dispatch; larger grids than one dispatch holds take three passes.
-    const long long tiles = static_cast<long long>(tx) * ty;
-    // Pairs where single tiles need one to two waves of workgroups (3 an SM fit, by shared memory).
-    const long long wave = 3LL * support_.sm_count;
-    const int per_auto = wave > 0 && tiles > wave && tiles <= 2 * wave ? 2 : 1;
-    const int per_reduce = tuning_.phased_reduce_tiles > 0 ? tuning_.phased_reduce_tiles : per_auto,
-              per_scan = tuning_.phased_scan_tiles > 0 ? tuning_.phased_scan_tiles : per_auto;
-    const long long reduce_groups = (tiles + per_reduce - 1) / per_reduce;
-    const long long groups = reduce_groups + nb_rows + nb_cols + (tiles + per_scan - 1) / per_scan;
-    const bool phased = tuning_.fused_phased && groups <= 65535;
-    if (timed && phased) last_single_pass_ = true;
-    if (phased) {
-      if (!phase_counters_) {
-        phase_counters_ = make_buffer();
-        const std::uint32_t zero[4] = {0, 0, 0, 0};
-        glNamedBufferStorage(phase_counters_.get(), sizeof zero, zero, 0);
-        phase_base_ = {};
-      }
-      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, phase_counters_.get());
-      const GLuint prog = one_dispatch_program("sat_fused_phased.comp");
-      if (timed) timers_[1].begin();
-      use_program(prog, width, height);
-      tile_grid_uniforms(tx, ty, nb_rows, nb_cols);
-      glUniform1ui(6, phase_base_[0]);
-      glUniform1ui(7, phase_base_[1]);
-      glUniform1ui(8, phase_base_[2]);
-      glUniform1i(9, per_reduce);
-      glUniform1i(10, per_scan);
-      dispatch(static_cast<GLuint>(groups), 1);
-      if (timed) timers_[1].end();
-      // The counters only grow (uint32 wrap-around is harmless: the shader compares differences).
-      phase_base_[0] += static_cast<std::uint32_t>(groups);
-      phase_base_[1] += static_cast<std::uint32_t>(reduce_groups);
-      phase_base_[2] += static_cast<std::uint32_t>(nb_rows + nb_cols);
-    } else {
-      std::vector<std::string> defs = fused_defs;
-      const GLuint reduce = program("sat_fused_reduce.comp", defs);
-      add_staging_defines(defs);
-      const GLuint scan = program("sat_fused_scan.comp", defs);
-      if (timed) timers_[0].begin();
-      use_program(reduce, width, height);
-      dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
-      const GLuint aux = program("sat_fused_aux.comp", {});
-      if (timed) timers_[2].begin();
-      use_program(aux, width, height);
-      tile_grid_uniforms(tx, ty, nb_rows, nb_cols);
-      dispatch(static_cast<GLuint>(nb_rows + nb_cols + 1), 1);
-      if (timed) timers_[2].end();
-      if (timed) {
-        timers_[0].end();
-        timers_[1].begin();
-      }
-      use_program(scan, width, height);
-      dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
-      if (timed) timers_[1].end();
+    const GLuint reduce = program("sat_fused_reduce.comp", fused_defs);
+    const GLuint scan = program("sat_fused_scan.comp", fused_defs);
+    if (timed) timers_[0].begin();
+    use_program(reduce, width, height);
+    dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
+    const GLuint aux = program("sat_fused_aux.comp", {});
+    if (timed) timers_[2].begin();
+    use_program(aux, width, height);
+    glUniform1i(2, tx);
+    glUniform1i(3, ty);
+    glUniform1i(4, nb_rows);
+    glUniform1i(5, nb_cols);
+    dispatch(static_cast<GLuint>(nb_rows + nb_cols + 1), 1);
+    if (timed) timers_[2].end();
+    if (timed) {
+      timers_[0].end();
+      timers_[1].begin();
     }
+    use_program(scan, width, height);
+    dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
+    if (timed) timers_[1].end();
   } else {
     std::vector<std::string> base = pixel_defs;
     if (f32) base.push_back("SAT_F32");
@@ -498,34 +422,12 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
   glUseProgram(0);
 }
 
-std::size_t GlSatBuilder::phase_trace_bytes(int width, int height) {
-  if (width < 0 || height < 0) throw std::invalid_argument("GlSatBuilder: negative size");
-  // One tile a reduce and a scan workgroup, the most the phased dispatch has.
-  const std::size_t tiles = static_cast<std::size_t>(ceil_div(width, kTileW)) *
-                            static_cast<std::size_t>(ceil_div(height, kTileH));
-  const std::size_t aux = static_cast<std::size_t>(ceil_div(height, SAT_AUX_ROWS_PER_GROUP) +
-                                                   ceil_div(width, SAT_AUX_COLS_PER_GROUP));
-  return (2 * tiles + aux) * 3 * 16;
-}
-
-void GlSatBuilder::add_trace(std::vector<std::string>& defs) const {
-  if (!phase_trace_) return;
-  defs.push_back("PHASE_TRACE");
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, phase_trace_);
-}
-
-void GlSatBuilder::set_phase_trace(GLuint buffer) {
-  if (buffer && !has_extension("GL_ARB_shader_clock"))
-    throw std::runtime_error("phase trace: the context lacks GL_ARB_shader_clock");
-  phase_trace_ = buffer;
-}
-
 GlSatStageTimes GlSatBuilder::stage_times() const {
   GlSatStageTimes t;
   t.valid = timed_builds_ > 4;
-  t.rows_ms = last_single_pass_ ? 0.0f : timers_[0].ms();
+  t.rows_ms = last_one_pass_ ? 0.0f : timers_[0].ms();
   t.columns_ms = timers_[1].ms();
-  t.aux_ms = last_single_pass_ ? 0.0f : timers_[2].ms();
+  t.aux_ms = last_one_pass_ ? 0.0f : timers_[2].ms();
   t.total_ms = t.rows_ms + t.columns_ms;
   return t;
 }

@@ -3,7 +3,7 @@
 
 Covers what Mesa llvmpipe cannot run: the GL_KHR_shader_subgroup variants (HAVE_SUBGROUP,
 FUSED_SUBGROUP) that NVIDIA/AMD drivers take. Composes each source as the shader loader does
-(app/gl_util.cpp: the #version line, the defines, shared.h, the file with its #include lines
+(glsat/src/util.cpp: the #version line, the defines, shared.h, the file with its #include lines
 expanded; the shaders enable the subgroup extensions themselves).
 
   check_glsat_shaders.py SHADER_DIR [GLSLANG_VALIDATOR]
@@ -15,7 +15,7 @@ import tempfile
 
 
 def compose(d, main, common, defines):
-    """The source as app/gl_util.cpp's loader builds it: #version, the defines, shared.h, then the
+    """The source as glsat/src/util.cpp's loader builds it: #version, the defines, shared.h, then the
     file with each `#include "x"` line replaced by that file (the shaders include `common`)."""
     version, body = open(f"{d}/{main}").read().split("\n", 1)
     out = version + "\n" + "".join(f"#define {x}\n" for x in defines)
@@ -41,12 +41,12 @@ def main():
                                                      ["PASS_BLOCKS", "PASS_SUMS", "PASS_ADD"]):
         jobs.append(("sat_lines.comp", "sat_block_scan.glsl", fmt + px + scan + [lines, p]))
     for fmt, px, sg in itertools.product(fmts, pixels, [[], ["FUSED_SUBGROUP"]]):
-        jobs.append(("sat_fused_reduce.comp", "sat_fused_common.glsl", fmt + px + sg))
-        for staged in ([], ["FUSED_STAGED_STORES"]):
-            jobs.append(("sat_fused_scan.comp", "sat_fused_common.glsl", fmt + px + sg + staged))
-            jobs.append(("sat_fused_single.comp", "sat_fused_common.glsl", fmt + px + sg + staged))
-            jobs.append(("sat_fused_phased.comp", "sat_fused_common.glsl", fmt + px + sg + staged))
+        for comp in ("sat_fused_reduce.comp", "sat_fused_scan.comp", "sat_fused_single.comp"):
+            jobs.append((comp, "sat_fused_common.glsl", fmt + px + sg))
     jobs.append(("sat_fused_aux.comp", "", []))
+    # glsatbench's copy floor: image loads only (packed r32ui or rgba8), one format.
+    for px, sg in itertools.product(pixels[:2], [[], ["FUSED_SUBGROUP"]]):
+        jobs.append(("sat_floor.comp", "sat_fused_common.glsl", px + sg))
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         for m, c, defines in jobs:

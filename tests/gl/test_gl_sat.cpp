@@ -1,7 +1,8 @@
-// The OpenGL compute SAT backend (app/gl_sat_builder.*) against the CPU reference, run wherever
-// EGL offers desktop GL 4.3+: Mesa llvmpipe through EGL surfaceless in CI (no GPU), the GPU's
-// driver elsewhere. Every variant at awkward sizes: uint32 tables bit-exact, float tables within
-// the bound documented at float_bound(), both against scandof::sat_gold's SatLayout::Interleaved.
+// The OpenGL compute SAT backend (glsat/, scandof::gl::GlSatBuilder) against the CPU reference,
+// run wherever EGL offers desktop GL 4.3+: Mesa llvmpipe through EGL surfaceless in CI (no GPU),
+// the GPU's driver elsewhere. Every variant at awkward sizes, the fused path in both shapes
+// (GlSatPolicy) and through every pixel path: uint32 tables bit-exact, float tables within the
+// bound documented at float_bound(), both against scandof::sat_gold's SatLayout::Interleaved.
 // Output buffers are poisoned before every build.
 //
 // Environment: SCANDOF_TEST_SEED (base seed), SCANDOF_GLSAT_SHADERS (shader folder; default the
@@ -27,9 +28,11 @@
 
 namespace {
 
-using scandof::gl::GlSatBuilder;
-using scandof::gl::GlSatVariant;
 using scandof::SatFormat;
+using scandof::gl::GlSatBuilder;
+using scandof::gl::GlSatFusedBuild;
+using scandof::gl::GlSatPolicy;
+using scandof::gl::GlSatVariant;
 
 constexpr std::uint32_t kPoison = 0xDEADBEEFu;
 
@@ -63,10 +66,12 @@ Gl& gl() {
   return g;
 }
 
-// Back to what the builder starts with on this context (default_gl_sat_tuning).
-void reset_tuning() {
-  gl().builder->set_tuning(scandof::gl::default_gl_sat_tuning(gl().builder->support()));
-}
+// The shared builder with the fused build `fused` while it lives, then back to what the builder
+// starts with on this context (default_policy).
+struct FusedBuild {
+  explicit FusedBuild(GlSatFusedBuild fused) { gl().builder->set_policy({fused}); }
+  ~FusedBuild() { gl().builder->set_policy(scandof::gl::default_policy(gl().builder->support())); }
+};
 
 // No context is a failure, not a skip: CI has Mesa, and this is the GPU code CI itself executes.
 #define REQUIRE_GL() ASSERT_TRUE(gl().builder) << "no usable GL context: " << gl().error
@@ -85,7 +90,7 @@ std::vector<std::uint8_t> random_rgba(int w, int h, std::uint64_t seed) {
 // `pad` more texels right and above the image, filled with random bytes the tables must not
 // see; `mutable_storage`: glTexImage2D instead of glTexStorage2D (no texture view possible).
 scandof::gl::GlTexture upload(const std::vector<std::uint8_t>& rgba, int w, int h, int pad = 0,
-                       bool mutable_storage = false) {
+                              bool mutable_storage = false) {
   scandof::gl::GlTexture tex = scandof::gl::make_texture(GL_TEXTURE_2D);
   const int tw = w + pad, th = h + pad;
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -104,13 +109,13 @@ scandof::gl::GlTexture upload(const std::vector<std::uint8_t>& rgba, int w, int 
 }
 
 // Builds into a poisoned buffer and reads it back (4 words per pixel).
-std::vector<std::uint32_t> build(const scandof::gl::GlTexture& tex, int w, int h, GlSatVariant v,
-                                 SatFormat f) {
+std::vector<std::uint32_t> build(GlSatBuilder& builder, const scandof::gl::GlTexture& tex, int w,
+                                 int h, GlSatVariant v, SatFormat f) {
   const std::size_t bytes = GlSatBuilder::table_bytes(w, h);
   scandof::gl::GlBuffer buf = scandof::gl::make_buffer();
   glNamedBufferData(buf.get(), static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_READ);
   glClearNamedBufferData(buf.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &kPoison);
-  gl().builder->build_into(tex.get(), w, h, v, f, buf.get(), true);
+  builder.build_into(tex.get(), w, h, v, f, buf.get(), true);
   std::vector<std::uint32_t> out(bytes / 4);
   glGetNamedBufferSubData(buf.get(), 0, static_cast<GLsizeiptr>(bytes), out.data());
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR)) << "OpenGL error during the build";
@@ -142,7 +147,9 @@ void PrintTo(const Case& c, std::ostream* os) {
 
 class GlSatSweep : public ::testing::TestWithParam<Case> {};
 
-void check_case(const Case& c) {
+// With `builder` (default: the shared one).
+void check_case(const Case& c, GlSatBuilder* builder = nullptr) {
+  GlSatBuilder& b = builder ? *builder : *gl().builder;
   const std::uint64_t seed = base_seed() ^ (static_cast<std::uint64_t>(c.w) << 32) ^ c.h;
   const auto rgba = random_rgba(c.w, c.h, seed);
   const std::size_t plane = static_cast<std::size_t>(c.w) * c.h;
@@ -151,7 +158,7 @@ void check_case(const Case& c) {
   const scandof::gl::GlTexture tex = upload(rgba, c.w, c.h, c.pad, c.mutable_storage);
 
   {
-    const auto out = build(tex, c.w, c.h, c.variant, SatFormat::U32);
+    const auto out = build(b, tex, c.w, c.h, c.variant, SatFormat::U32);
     std::size_t bad = 0;
     for (std::size_t p = 0; p < plane; ++p)
       for (int ch = 0; ch < 4; ++ch) {
@@ -163,7 +170,7 @@ void check_case(const Case& c) {
     EXPECT_EQ(bad, 0u) << "u32 mismatches of " << plane * 4 << " words";
   }
   {
-    const auto out = build(tex, c.w, c.h, c.variant, SatFormat::F32);
+    const auto out = build(b, tex, c.w, c.h, c.variant, SatFormat::F32);
     std::size_t bad = 0;
     double worst = 0;  // in units of the bound
     for (std::size_t p = 0; p < plane; ++p)
@@ -195,99 +202,66 @@ TEST_P(GlSatSweep, MatchesCpuReference) {
 TEST(GlSat, FusedDefaultAndThreePasses) {
   REQUIRE_GL();
   const auto& s = gl().builder->support();
-  EXPECT_EQ(scandof::gl::default_gl_sat_tuning(s).fused_single_pass, s.one_pass);
+  EXPECT_EQ(scandof::gl::default_policy(s).fused,
+            s.one_pass ? GlSatFusedBuild::OnePass : GlSatFusedBuild::ThreePasses);
   EXPECT_TRUE(!s.one_pass || s.lookback);
   std::printf("[glsat] fused path by default: %s\n", s.one_pass ? "one pass" : "three passes");
-  gl().builder->set_tuning({});
+  const FusedBuild three(GlSatFusedBuild::ThreePasses);
   for (const auto& z :
        std::vector<std::pair<int, int>>{{1, 1}, {33, 17}, {1001, 777}, {1921, 1079}})
     check_case({GlSatVariant::Fused, z.first, z.second});
-  reset_tuning();
 }
 
-// The fused path's other store scheme (each lane's words stored directly, glsatbench's
-// fused-direct; the sweep above covers the default, staged through shared memory).
-TEST(GlSat, FusedDirectStores) {
+// The one-pass fused build (sat_fused_single.comp) needs running workgroups to progress while one
+// waits (GlSatSupport::lookback): on a software rasterizer only with one thread (LP_NUM_THREADS=1,
+// as ctest's test_gl_sat_single_pass runs it), where workgroups run one after another and never
+// wait; skipped otherwise. 1001x777, 2049x300 and 300x2049 give chains longer than the 32 lanes
+// that scout them.
+TEST(GlSat, FusedOnePass) {
   REQUIRE_GL();
-  scandof::gl::GlSatTuning t;
-  t.fused_staged_stores = false;
-  gl().builder->set_tuning(t);
-  for (const auto& s : std::vector<std::pair<int, int>>{{1, 1}, {33, 17}, {1921, 1079}, {129, 33}})
+  if (!gl().builder->support().lookback)
+    GTEST_SKIP() << "no look-back on this context: the one pass is checked with LP_NUM_THREADS=1 "
+                    "(ctest test_gl_sat_single_pass)";
+  const FusedBuild one(GlSatFusedBuild::OnePass);
+  for (const auto& s : std::vector<std::pair<int, int>>{
+           {1, 1}, {33, 17}, {129, 33}, {1001, 777}, {1921, 1079}, {2049, 300}, {300, 2049}})
     check_case({GlSatVariant::Fused, s.first, s.second});
-  reset_tuning();
 }
 
-// The fused paths that wait on other workgroups (one-pass, phased) need running workgroups to
-// progress: on a software rasterizer only with one thread (LP_NUM_THREADS=1, as ctest's
-// test_gl_sat_single_pass runs them), where workgroups run one after another and never wait.
-bool waits_can_run() {
-  const char* threads = std::getenv("LP_NUM_THREADS");
-  return gl().builder->support().lookback || (threads && std::string(threads) == "1");
-}
-
-// The one-pass fused build (sat_fused_single.comp), staged and direct stores. On a software
-// rasterizer it is right only when tiles run one after another (LP_NUM_THREADS=1: ctest's
-// test_gl_sat_single_pass runs it so) and is skipped otherwise. 1001x777, 2049x300 and 300x2049
-// give chains longer than the 32 lanes that scout them.
-TEST(GlSat, FusedSinglePass) {
+// A policy asking for the one pass where look-back is not safe is refused, by set_policy and by
+// the constructor, with the reason; the builder keeps its policy.
+TEST(GlSat, PolicyRefusesOnePassWithoutLookback) {
   REQUIRE_GL();
-  if (!waits_can_run())
-    GTEST_SKIP() << "software rasterizer: the look-back pass is checked with LP_NUM_THREADS=1 "
-                    "(ctest test_gl_sat_single_pass)";
-  for (bool staged : {true, false}) {
-    scandof::gl::GlSatTuning t;
-    t.fused_single_pass = true;
-    t.fused_staged_stores = staged;
-    gl().builder->set_tuning(t);
-    for (const auto& s : std::vector<std::pair<int, int>>{
-             {1, 1}, {33, 17}, {129, 33}, {1001, 777}, {1921, 1079}, {2049, 300}, {300, 2049}})
-      check_case({GlSatVariant::Fused, s.first, s.second});
+  GlSatBuilder& b = *gl().builder;
+  const GlSatPolicy before = b.policy();
+  if (!b.support().lookback) {
+    EXPECT_THROW(b.set_policy({GlSatFusedBuild::OnePass}), std::invalid_argument);
+    EXPECT_EQ(b.policy().fused, before.fused);
   }
-  reset_tuning();
+  scandof::gl::GlSatSupport no_lookback = b.support();
+  no_lookback.lookback = false;
+  try {
+    GlSatBuilder limited(shader_dir(), {GlSatFusedBuild::OnePass}, no_lookback);
+    ADD_FAILURE() << "the one pass was accepted without look-back";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("lookback"), std::string::npos) << e.what();
+  }
+  GlSatBuilder three(shader_dir(), {GlSatFusedBuild::ThreePasses}, no_lookback);
+  EXPECT_FALSE(three.support().lookback);
+  EXPECT_FALSE(three.support().one_pass);
+  EXPECT_EQ(scandof::gl::default_policy(three.support()).fused, GlSatFusedBuild::ThreePasses);
 }
 
-// The fused passes as ticket-ordered phases of one dispatch (sat_fused_phased.comp), staged stores;
-// as the one-pass build, run on llvmpipe only with LP_NUM_THREADS=1. 4097x1100 (33 x 35 tiles)
-// takes the small scans' buffer branch for the corner sums. Workgroups taking several tiles in
-// turn (GlSatTuning::phased_reduce_tiles, phased_scan_tiles; 0 lets the builder pick) meet grids
-// whose tile count they do not divide (8 x 25 tiles at 1001x777, 17 x 10 at 2049x300).
-TEST(GlSat, FusedPhased) {
-  REQUIRE_GL();
-  if (!waits_can_run())
-    GTEST_SKIP() << "software rasterizer: the phased pass is checked with LP_NUM_THREADS=1 "
-                    "(ctest test_gl_sat_single_pass)";
-  const std::vector<std::pair<int, int>> all{{1, 1},       {33, 17},    {129, 33},   {1001, 777},
-                                             {1921, 1079}, {2049, 300}, {4097, 1100}},
-      some{{1, 1}, {33, 17}, {1001, 777}, {2049, 300}};
-  for (const auto& per : std::vector<std::pair<int, int>>{{0, 0}, {1, 1}, {2, 2}, {3, 1}, {1, 3}}) {
-    SCOPED_TRACE("tiles per reduce / scan workgroup " + std::to_string(per.first) + " / " +
-                 std::to_string(per.second));
-    scandof::gl::GlSatTuning t;
-    t.fused_phased = true;
-    t.phased_reduce_tiles = per.first;
-    t.phased_scan_tiles = per.second;
-    gl().builder->set_tuning(t);
-    for (const auto& s : per.first == 0 ? all : some)
-      check_case({GlSatVariant::Fused, s.first, s.second});
-  }
-  reset_tuning();
-}
-
-// Pixels by image loads, one per pixel (what pixels_gather = false and textures without
-// immutable storage get), against the default gathers through an r32ui view; and a texture larger
+// Pixels by image loads, one per pixel (what textures without immutable storage get: no texture
+// view), against the gathers through an r32ui view that immutable ones get; and a texture larger
 // than the image, whose texels beyond it the gathers fetch and must drop.
 TEST(GlSat, FusedPixelLoads) {
   REQUIRE_GL();
-  for (bool gather : {true, false}) {
-    scandof::gl::GlSatTuning t;
-    t.pixels_gather = gather;
-    gl().builder->set_tuning(t);
+  for (bool mutable_storage : {false, true})
     for (const auto& s : std::vector<std::pair<int, int>>{{1, 1}, {33, 17}, {1001, 777}}) {
-      check_case({GlSatVariant::Fused, s.first, s.second});
-      check_case({GlSatVariant::Fused, s.first, s.second, 7});
+      check_case({GlSatVariant::Fused, s.first, s.second, 0, mutable_storage});
+      check_case({GlSatVariant::Fused, s.first, s.second, 7, mutable_storage});
     }
-  }
-  reset_tuning();
   check_case({GlSatVariant::Fused, 130, 35, 3, true});
 }
 
@@ -313,11 +287,10 @@ TEST(GlSat, FusedSmallScansInRounds) {
 TEST(GlSat, FusedBackToBack) {
   REQUIRE_GL();
   constexpr int kImages = 4, kRounds = 25;
-  for (bool phased : {false, true}) {
-    if (phased && !gl().builder->support().lookback) continue;
-    scandof::gl::GlSatTuning tuning;
-    tuning.fused_phased = phased;
-    gl().builder->set_tuning(tuning);
+  for (const GlSatFusedBuild fused : {GlSatFusedBuild::ThreePasses, GlSatFusedBuild::OnePass}) {
+    const bool one_pass = fused == GlSatFusedBuild::OnePass;
+    if (one_pass && !gl().builder->support().lookback) continue;
+    const FusedBuild policy(fused);
     for (const auto& s : std::vector<std::pair<int, int>>{{1921, 1079}, {513, 300}}) {
       const int w = s.first, h = s.second;
       const std::size_t plane = static_cast<std::size_t>(w) * h, bytes = plane * 16;
@@ -347,11 +320,11 @@ TEST(GlSat, FusedBackToBack) {
         std::size_t bad = 0;
         for (std::size_t k = 0; k < out.size(); ++k) bad += out[k] != golds[i][k];
         EXPECT_EQ(bad, 0u) << w << "x" << h << " image " << i << ": wrong words after " << kRounds
-                           << " rounds of back-to-back builds" << (phased ? " (phased)" : "");
+                           << " rounds of back-to-back builds"
+                           << (one_pass ? " (one pass)" : " (three passes)");
       }
     }
   }
-  reset_tuning();
 }
 
 std::vector<Case> cases() {
@@ -387,16 +360,38 @@ TEST(GlSat, Support) {
 }
 
 // Pixels through an rgba8 image (what drivers that match image formats by class get), every
-// variant: the packUnorm4x8 repacking must give back the bytes exactly.
+// variant, on immutable and mutable textures: the packUnorm4x8 repacking must give back the bytes
+// exactly. A builder limited to no pixels_by_size takes that path on any driver.
 TEST(GlSat, PixelsThroughRgba8Image) {
   REQUIRE_GL();
-  scandof::gl::GlSatTuning t;
-  t.pixels_as_r32ui = false;
-  gl().builder->set_tuning(t);
+  scandof::gl::GlSatSupport limits = gl().builder->support();
+  limits.pixels_by_size = false;
+  GlSatBuilder b(shader_dir(), gl().builder->policy(), limits);
+  ASSERT_FALSE(b.support().pixels_by_size);
   for (int k = 0; k < scandof::gl::kNumGlSatVariants; ++k)
     for (const auto& s : std::vector<std::pair<int, int>>{{33, 17}, {530, 20}})
-      check_case({static_cast<GlSatVariant>(k), s.first, s.second});
-  reset_tuning();
+      for (bool mutable_storage : {false, true})
+        check_case({static_cast<GlSatVariant>(k), s.first, s.second, 0, mutable_storage}, &b);
+}
+
+// The shared-memory teams that contexts without subgroup arithmetic get (the subgroup variant's
+// emulation, the fused path's 32-lane teams), checked where the context has subgroups by a builder
+// limited to none; llvmpipe (no GL_KHR_shader_subgroup) ran them in the sweep above.
+TEST(GlSat, SharedMemoryTeams) {
+  REQUIRE_GL();
+  if (!gl().builder->support().subgroup)
+    GTEST_SKIP() << "no subgroups here: the sweep above ran the shared-memory teams";
+  scandof::gl::GlSatSupport limits = gl().builder->support();
+  limits.subgroup = limits.fused_subgroup = false;
+  GlSatBuilder b(shader_dir(), {GlSatFusedBuild::ThreePasses}, limits);
+  ASSERT_FALSE(b.support().fused_subgroup);
+  for (const GlSatFusedBuild fused : {GlSatFusedBuild::ThreePasses, GlSatFusedBuild::OnePass}) {
+    if (fused == GlSatFusedBuild::OnePass && !b.support().lookback) continue;
+    b.set_policy({fused});
+    for (const auto& s : std::vector<std::pair<int, int>>{{33, 17}, {1001, 777}})
+      check_case({GlSatVariant::Fused, s.first, s.second}, &b);
+  }
+  check_case({GlSatVariant::Subgroup, 1001, 777}, &b);
 }
 
 TEST(GlSat, OwnBufferAndTimers) {
