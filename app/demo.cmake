@@ -5,12 +5,19 @@
 set(_scandof_sources
   run/main.cpp run/resources.cpp                        # entry, shaders/ + assets/
   run/window_loop.cpp run/headless_runner.cpp           # the two loops
-  frame/app.cpp                                         # one frame
+  automation/automation.cpp automation/method_sheet.cpp  # what scripted runs ask of both loops
+  frame/app.cpp                                         # one frame as a list of passes
   frame/camera.cpp frame/camera_input.cpp               # orbit camera (glm); mouse and keys
-  passes/renderer.cpp passes/teapot.cpp passes/image_io.cpp  # GL passes (GL RAII, shader loader
-                                                        # and contexts: scandof::glsat, glsat/)
-  passes/sat_stage.cpp passes/cuda_gl_interop.cpp       # SAT build, interop RAII
-  diagnostics/sat_analysis.cpp diagnostics/report.cpp   # measurements, the JSON report
+  passes/frame_targets.cpp                              # the targets every pass reads or writes
+  passes/scene_pass.cpp passes/scene_layout.cpp passes/teapot.cpp  # scene (teapots, floor, wall)
+  passes/planes_pass.cpp                                # deferred floor and wall shading
+  passes/sat_stage.cpp passes/cuda_gl_interop.cpp       # SAT build (+ CUDA DoF), interop RAII
+  passes/dof_pass.cpp passes/present_pass.cpp           # GL DoF passes; the window's blit
+  passes/image_io.cpp                                   # PNG files
+  diagnostics/lens_reference.cpp diagnostics/quality.cpp  # the lens reference, scoring
+  diagnostics/verify.cpp diagnostics/image_diff.cpp     # --verify, --dump-sat, one image diff
+  diagnostics/sat_analysis.cpp diagnostics/report.cpp   # variant timings, float error; report
+  diagnostics/live_compare.cpp                          # the overlay's live SAT timings
   ui/panels.cpp ui/dof_panel.cpp                        # panels: main, depth-of-field methods
   primitives/panel.cpp primitives/host.cpp)             # primitives benchmark (host half)
 list(TRANSFORM _scandof_sources PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)

@@ -7,7 +7,7 @@ layout(location = 2) in vec2 a_uv;
 layout(location = SCENE_LOC_MODEL) uniform mat4 u_model;
 layout(location = SCENE_LOC_VIEW_PROJ) uniform mat4 u_view_proj;
 layout(location = SCENE_LOC_UV_SCALE) uniform vec2 u_uv_scale;
-// The lens reference (Renderer::render_reference): a pinhole moved to lens point l with its
+// The lens reference (diagnostics/lens_reference.cpp): a pinhole moved to lens point l with its
 // projection sheared so the plane z = z_f stays put sees a point at view depth z shifted by
 // f_px l (1/z_f - 1/z) pixels = s A (z - z_f) / z with s = l / L on the unit disc (dof.hpp,
 // lens_radius). Added in clip space (times w = z) this is exactly the sheared projection, a linear

@@ -60,14 +60,14 @@ RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>
 
 void write_report(const std::string& path, const ReportInput& in) {
   const App& app = *in.app;
-  const Settings& s = app.settings;
+  const Settings& s = app.settings();
   nlohmann::ordered_json j;
   j["tool"] = "scandof --headless";
-  j["device"] = app.sat->device_name();
-  j["sat_backend"] = app.sat->backend();
+  j["device"] = app.sat().device_name();
+  j["sat_backend"] = app.sat().backend();
   j["gl"] = in.gl;
-  j["width"] = app.renderer.width();
-  j["height"] = app.renderer.height();
+  j["width"] = app.width();
+  j["height"] = app.height();
   j["frames"] = in.frames;
   j["focus"] = s.focus_distance;
   j["aperture"] = s.aperture;
@@ -84,9 +84,9 @@ void write_report(const std::string& path, const ReportInput& in) {
                  {"f_number", s.lens.f_number},
                  {"sensor_width_mm", s.lens.sensor_width_mm},
                  {"scene_unit", "1 m"}};
-  j["msaa"] = app.renderer.msaa();
+  j["msaa"] = app.targets().msaa();
   j["anisotropy"] = s.anisotropy;
-  j["scene_shading"] = app.renderer.deferred_planes_active() ? "deferred planes" : "forward";
+  j["scene_shading"] = app.deferred_planes_active() ? "deferred planes" : "forward";
   j["scene_shading_asked"] = to_string(s.scene_shading);
   j["reference_samples"] = s.reference_samples;
   j["reference_clamped"] = s.reference_clamp;

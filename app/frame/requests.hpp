@@ -1,5 +1,5 @@
-// One-shot actions asked for while a frame is drawn: by widgets (ui.cpp, primitives_panel.cpp), by
-// keys and clicks (camera_input.cpp) or by the command line. Nothing that asks touches GL or CUDA;
+// One-shot actions asked for while a frame is drawn: by widgets (ui/, primitives/panel.cpp), by
+// keys and clicks (frame/camera_input.cpp) or by the command line. Nothing that asks touches GL or CUDA;
 // App::carry_out runs them after the frame's UI is drawn, at a point where the GL state is known.
 #pragma once
 
@@ -7,6 +7,7 @@ namespace demo {
 
 struct Requests {
   bool screenshot = false;           // F12 / P / the button: scandof-NNN.png of the DoF output
+                                     // (written by the window loop through automation/)
   bool compare_variants = false;     // "Time every variant on this frame"
   bool measure_float_error = false;  // "Measure float32 error"
   bool run_primitives = false;       // the Primitives window's Run button (or --primitives)

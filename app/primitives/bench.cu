@@ -1,6 +1,6 @@
 // GPU half of the primitives benchmark: the library's primitive and its CUB twin on the same
 // input, on a private stream, timed with CUDA events. Compiled only in CUDA builds (nvcc is needed
-// for CUB's templates); everything the UI sees goes through primitives_bench.hpp.
+// for CUB's templates); everything the UI sees goes through primitives/bench.hpp.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 // The "Primitives" panel's engine and the headless --primitives run: one library primitive (scan,
 // stream compaction, radix sort) against its CUB equivalent on the same input, timed with CUDA
 // events (warm-up, median of many runs) next to a cudaMemcpy D2D of the input, both results checked
-// against the CPU reference. Host-only interface: the CUDA half lives in primitives_bench.cu
-// (CUDA builds), the rest in primitives_host.cpp (every build; it stubs the GPU half without CUDA).
+// against the CPU reference. Host-only interface: the CUDA half lives in primitives/bench.cu
+// (CUDA builds), the rest in primitives/host.cpp (every build; it stubs the GPU half without CUDA).
 //
 // Element type: uint32 everywhere (scan: wrapping Sum, exact, so the check is bitwise; compaction:
 // LessThan<uint32> on uniform keys, threshold = selectivity * 2^32; sort: uint32 keys).

@@ -129,19 +129,19 @@ void tip(const char* text) {
 }
 }  // namespace
 
-void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) const {
+void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) {
   if (!*open) return;
   g_available = available_;
   const ImGuiIO& io = ImGui::GetIO();
   // Beside the sidebar, anchored at the bottom (the timing overlay owns the top right); placed
   // again whenever the display size changes, so a resize never leaves it clipped.
-  static ImVec2 placed_for(-1, -1);
-  if (placed_for.x != io.DisplaySize.x || placed_for.y != io.DisplaySize.y) {
+  if (placed_w_ != io.DisplaySize.x || placed_h_ != io.DisplaySize.y) {
     float sx = 0, sy = 0, sw = 0, sh = 0;
     ui_sidebar_rect(&sx, &sy, &sw, &sh);
     ImGui::SetNextWindowPos(ImVec2(sx + sw + 8.0f, io.DisplaySize.y - 8.0f), ImGuiCond_Always,
                             ImVec2(0.0f, 1.0f));
-    placed_for = io.DisplaySize;
+    placed_w_ = io.DisplaySize.x;
+    placed_h_ = io.DisplaySize.y;
   }
   // Auto-sized to its contents (the results add rows); wrapped text wraps at a fixed width so
   // the width does not feed back into itself.

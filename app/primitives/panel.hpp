@@ -22,7 +22,7 @@ class PrimitivesPanel {
   void probe();
   // Draws the window (when *open); edits `req` (the Settings' request); Run sets
   // out->run_primitives. No GPU work.
-  void draw(PrimRequest* req, bool* open, Requests* out) const;
+  void draw(PrimRequest* req, bool* open, Requests* out);
   // Moves a pending run on by one step (may block for the GPU part). Called once per frame.
   void advance(const PrimRequest& req);
   // Starts a run of the request on the next advance() calls.
@@ -41,6 +41,7 @@ class PrimitivesPanel {
   bool shown_running_ = false;  // the "running..." frame has been drawn
   bool available_ = false;
   std::string why_not_;
+  float placed_w_ = -1, placed_h_ = -1;  // the display size the window was last placed for
   int max_log2_ = 0;
   PrimResult result_;
   bool has_result_ = false;

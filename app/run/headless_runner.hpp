@@ -1,7 +1,8 @@
-// --headless: an EGL context without a window system. Renders warm-up frames, then the measured
-// frames of each run (every variant with --all-variants, then the chosen one), then writes what the
-// flags ask for: --out, --out-frame, --dump-sat, --verify, --report, --compare, --screenshot-ui
-// (the panels drawn with Dear ImGui's OpenGL3 renderer alone), and runs --primitives first.
+// --headless: an EGL context without a window system. The loop of each measured run: warm-up
+// frames, then the measured frames, at most two in flight. Which runs (every variant with
+// --all-variants, every method with --all-methods, then the chosen one) and what is written after
+// (--out, --out-frame, --dump-sat, --verify, --report, --compare, --screenshot-ui; --primitives
+// first) are automation/automation.*'s.
 #pragma once
 
 #include <string>

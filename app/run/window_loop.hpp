@@ -1,7 +1,8 @@
 // Window mode: a GLFW window with Dear ImGui, following Dear ImGui's GLFW + OpenGL3 example loop.
-// Per frame: poll events, camera input (camera_input.*), panels (ui.*), App::frame, then the
-// frame's Requests (App::carry_out), present, panels on top, swap. --frames/--exit/--screenshot
-// make scripted runs (the CI test); --exercise-resize resizes and minimizes while running.
+// Per frame: poll events, camera input (frame/camera_input.*), panels (ui/panels.*), App::frame,
+// the frame's Requests (App::carry_out), present, panels on top, swap. What scripted runs ask
+// (--frames/--exit/--screenshot, --exercise-resize, --ui-selftest, the end-of-run outputs) is
+// automation/automation.*.
 #pragma once
 
 #include <string>
@@ -10,7 +11,7 @@
 
 namespace demo {
 
-// Returns the exit status: 1 if --verify found a mismatch, else 0.
+// Returns the exit status: 1 if --verify or --ui-selftest failed, else 0.
 int run_window(const Options& o, const std::string& resources);
 
 }  // namespace demo

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "frame/app.hpp"
-#include "passes/renderer.hpp"
+#include "passes/scene_layout.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/image_metrics.hpp"
 #include "ui/panels.hpp"
@@ -69,7 +69,7 @@ void heat_legend(float scale, float width) {
 }
 
 void draw_dof_panel(App& app, Requests* req) {
-  Settings& s = app.settings;
+  Settings& s = app.settings();
   // Collapsed at start (the sidebar leaves the scene in view) unless the command line chose a
   // method, a shape or a view of this section.
   if (!fragment_can_draw(s) || s.view == View::Reference || s.view == View::Error || s.physical)
@@ -187,7 +187,7 @@ void draw_dof_panel(App& app, Requests* req) {
   }
 
   ImGui::Separator();
-  const float amax = app.renderer.max_anisotropy();
+  const float amax = app.max_anisotropy();
   if (amax > 1.0f) {
     ImGui::SliderFloat("anisotropy", &s.anisotropy, 1.0f, amax, "%.0fx");
     ui_tip("Anisotropic filtering of the mipmapped floor and wall textures (1 = off).");

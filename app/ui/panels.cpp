@@ -19,9 +19,10 @@ namespace demo {
 
 namespace {
 
-UiCheck* g_check = nullptr;  // set by draw_ui for the frame (ui_tip records items into it)
-float g_side_x = 0, g_side_y = 0, g_side_w = 0, g_side_h = 0;
-float g_overlay_bottom = 0;  // the timing overlay's lower edge (0 when hidden)
+// The layout of the Panels object drawing now: Panels::draw puts it on ImGui's IO for the call,
+// so ui_tip and ui_sidebar_rect, called from every panel file, find it without a global.
+UiLayout& layout() { return *static_cast<UiLayout*>(ImGui::GetIO().UserData); }
+bool checking() { return layout().check && layout().check->enabled; }
 
 const ImVec4 kGood(0.5f, 1.0f, 0.5f, 1.0f), kWarn(1.0f, 0.55f, 0.2f, 1.0f);
 const char* const kNeedsCuda =
@@ -59,7 +60,7 @@ constexpr const char* kBudgetNames[] = {"scene", "interop", "SAT", "DoF", "UI", 
 
 Budget budget(const App& app, const UiInfo& info) {
   const FrameTimes& t = app.last();
-  const bool cuda = app.sat->using_cuda();
+  const bool cuda = app.sat().using_cuda();
   Budget b;
   b.part[0] = t.scene_ms;
   b.part[1] = t.interop_ms > 0 ? t.interop_ms
@@ -130,7 +131,7 @@ void budget_bar(const App& app, const UiInfo& info, float width) {
 
 void timings_table(const App& app, const UiInfo& info) {
   const FrameTimes& t = app.last();
-  const bool cuda = app.sat->using_cuda();
+  const bool cuda = app.sat().using_cuda();
   ImGui::TextDisabled("timer: GL = GL timer query, CUDA = CUDA events, host = CPU clock");
   ImGui::PushTextWrapPos(-1.0f);  // table cells never wrap
   if (ImGui::BeginTable("stages", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
@@ -171,7 +172,7 @@ void timings_table(const App& app, const UiInfo& info) {
 void history_plot(const App& app) {
   const auto& h = app.history();
   if (h.empty()) return;
-  const bool cuda = app.sat->kind() != SatBackend::Cpu;  // a GPU backend
+  const bool cuda = app.sat().kind() != SatBackend::Cpu;  // a GPU backend
   std::vector<float> scene, satv, dof;
   for (const auto& f : h) {
     scene.push_back(f.scene_ms);
@@ -196,7 +197,7 @@ void history_plot(const App& app) {
 }
 
 void comparison_panel(const App& app, Requests* req) {
-  const bool cuda = app.sat->kind() != SatBackend::Cpu;  // a GPU backend
+  const bool cuda = app.sat().kind() != SatBackend::Cpu;  // a GPU backend
   ImGui::BeginDisabled(!cuda);
   if (ImGui::Button("Time every variant")) req->compare_variants = true;
   ImGui::EndDisabled();
@@ -227,7 +228,7 @@ void comparison_panel(const App& app, Requests* req) {
             m.deinterleave_ms, m.row_scan_ms, m.transpose_ms, m.column_scan_ms,
             m.transpose_back_ms);
       ImGui::TableNextColumn();
-      if (app.sat->kind() != SatBackend::Cpu)
+      if (app.sat().kind() != SatBackend::Cpu)
         ImGui::Text("%.3f", m.row_scan_ms + m.column_scan_ms);
       else
         ImGui::TextDisabled("-");  // the CPU path has no separate scans
@@ -246,7 +247,7 @@ void comparison_panel(const App& app, Requests* req) {
 }
 
 bool header(const char* name, bool open_at_start, const char* tip) {
-  if (g_check && g_check->enabled) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+  if (checking()) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
   const bool open =
       ImGui::CollapsingHeader(name, open_at_start ? ImGuiTreeNodeFlags_DefaultOpen : 0);
   ui_tip(tip);
@@ -254,13 +255,13 @@ bool header(const char* name, bool open_at_start, const char* tip) {
 }
 
 void sidebar(App& app, const UiInfo& info, Requests* req) {
-  Settings& s = app.settings;
+  Settings& s = app.settings();
   const ImGuiIO& io = ImGui::GetIO();
-  const bool cuda = app.sat->using_cuda();
-  const bool gpu = app.sat->kind() != SatBackend::Cpu;  // CUDA or GL compute: variants work
+  const bool cuda = app.sat().using_cuda();
+  const bool gpu = app.sat().kind() != SatBackend::Cpu;  // CUDA or GL compute: variants work
   // A slim column on the left: ~23% of the width (250..330 px), as tall as its content (capped at
   // the display, then it scrolls). Fixed place and size, re-laid on every resize.
-  static float content_h = 0;
+  float& content_h = layout().sidebar_content_h;  // last frame's, to size this one
   const float w = std::clamp(io.DisplaySize.x * 0.23f, 250.0f, 330.0f);
   const float h = content_h > 0 ? std::min(io.DisplaySize.y, content_h) : io.DisplaySize.y;
   ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
@@ -269,27 +270,27 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
   const bool expanded = ImGui::Begin(
       "scandof  (F1: help, H: hide)", nullptr,
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
-  g_side_x = 0;
-  g_side_y = 0;
-  g_side_w = w;
-  g_side_h = expanded ? h : ImGui::GetWindowSize().y;
+  layout().side_x = 0;
+  layout().side_y = 0;
+  layout().side_w = w;
+  layout().side_h = expanded ? h : ImGui::GetWindowSize().y;
   if (!expanded) {
     ImGui::End();
     return;
   }
-  if (g_check && g_check->enabled) {
-    ImGui::SetScrollY(g_check->sidebar_scroll);
-    g_check->sidebar_scroll_max = ImGui::GetScrollMaxY();
+  if (checking()) {
+    ImGui::SetScrollY(layout().check->sidebar_scroll);
+    layout().check->sidebar_scroll_max = ImGui::GetScrollMaxY();
   }
   ImGui::PushItemWidth(-105);  // room for the labels
   const float wrap = ImGui::GetContentRegionAvail().x;
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
   if (gpu) {
-    ImGui::TextColored(kGood, "%s", app.sat->backend().c_str());
+    ImGui::TextColored(kGood, "%s", app.sat().backend().c_str());
   } else {
     // Said once, plainly: what works and what does not. The why (which can be long: no device,
     // no GL compute, a software rasterizer) in the tooltip, so the sidebar stays slim.
-    const std::string& why = app.sat->backend();
+    const std::string& why = app.sat().backend();
     ImGui::TextColored(kWarn, "%s", why.substr(0, why.find(':')).c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("(why?)");
@@ -304,8 +305,8 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
   const float interval = info.frame_interval_ms > 0 ? info.frame_interval_ms
                          : info.fps > 0             ? 1000.0f / info.fps
                                                     : 0;
-  ImGui::Text("%.1f fps = %.1f ms/frame, %dx%d", info.fps, interval, app.renderer.width(),
-              app.renderer.height());
+  ImGui::Text("%.1f fps = %.1f ms/frame, %dx%d", info.fps, interval, app.width(),
+              app.height());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Frames per second and its inverse, the time between frames (loop interval: "
@@ -332,7 +333,7 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
     ImGui::SliderFloat("max radius", &s.max_radius, 0.0f, 64.0f, "%.1f px");
     ui_tip("Largest blur radius in pixels (the circle of confusion is clamped to it).");
   }
-  draw_dof_panel(app, req);  // ui_dof.cpp: method, reference, camera, sharp frame
+  draw_dof_panel(app, req);  // ui/dof_panel.cpp: method, reference, camera, sharp frame
   if (header("Summed-area tables", true, "How the tables the blur reads are built.")) {
     int v = static_cast<int>(s.variant);
     const char* names[scandof::kNumScanAlgorithms];
@@ -397,7 +398,7 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
     int vw = static_cast<int>(s.view);
     if (ImGui::Combo("debug view", &vw, views, kNumViews)) s.view = static_cast<View>(vw);
     ui_tip("What the DoF pass shows; a legend appears at the bottom of the scene.");
-    if (s.view == View::Split || (g_check && g_check->enabled)) {
+    if (s.view == View::Split || checking()) {
       ImGui::SliderFloat("split", &s.split, 0.0f, 1.0f, "%.2f of width");
       ui_tip("Split view: fraction of the width that shows the sharp frame.");
     }
@@ -438,8 +439,8 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
 // naive / work-efficient / fastest bars and the frame budget.
 void overlay(App& app, const UiInfo& info) {
   const ImGuiIO& io = ImGui::GetIO();
-  const bool cuda = app.sat->kind() != SatBackend::Cpu;  // a GPU backend
-  const Settings& s = app.settings;
+  const bool cuda = app.sat().kind() != SatBackend::Cpu;  // a GPU backend
+  const Settings& s = app.settings();
   const float w = std::clamp(io.DisplaySize.x * 0.22f, 230.0f, 300.0f);
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 8, 8), ImGuiCond_Always, ImVec2(1, 0));
   ImGui::SetNextWindowSize(ImVec2(w, 0), ImGuiCond_Always);
@@ -452,7 +453,7 @@ void overlay(App& app, const UiInfo& info) {
   const float bw = ImGui::GetContentRegionAvail().x;
   if (cuda) {
     // On the GL backend the name of what actually ran: several library methods share a GL variant.
-    const std::string what = app.sat->using_gl() ? "GL " + std::string(to_string(gl_variant_of(s)))
+    const std::string what = app.sat().using_gl() ? "GL " + std::string(to_string(gl_variant_of(s)))
                              : s.method == scandof::SatMethod::Paper
                                  ? std::string(scandof::to_string(s.variant))
                                  : std::string(scandof::to_string(s.method));
@@ -468,7 +469,7 @@ void overlay(App& app, const UiInfo& info) {
       for (const auto& e : info.live->entries) bars.emplace_back(e.name, e.median_ms);
       source = "live";
     } else if (!app.comparison().empty()) {
-      const bool gl = app.sat->using_gl();
+      const bool gl = app.sat().using_gl();
       for (const auto& v : app.comparison()) {
         const bool paper = v.method == scandof::SatMethod::Paper;
         if (gl) {
@@ -511,7 +512,7 @@ void overlay(App& app, const UiInfo& info) {
   }
   ImGui::Text("frame budget (%.1f fps)", info.fps);
   budget_bar(app, info, bw);
-  g_overlay_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
+  layout().overlay_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
   ImGui::End();
 }
 
@@ -548,7 +549,7 @@ void help_window(Settings* s) {
 void view_legend(const Settings& s) {
   if (s.view == View::DepthOfField || s.view == View::Sharp) return;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 8, g_overlay_bottom + 8), ImGuiCond_Always,
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 8, layout().overlay_bottom + 8), ImGuiCond_Always,
                           ImVec2(1, 0));
   ImGui::SetNextWindowBgAlpha(0.6f);
   ImGui::Begin("##legend", nullptr,
@@ -587,7 +588,7 @@ void view_legend(const Settings& s) {
       break;
     case View::Error:
       ImGui::TextUnformatted("|method - lens reference|, RMS per pixel");
-      heat_legend(s.error_scale, 160.0f);  // ui_dof.cpp
+      heat_legend(s.error_scale, 160.0f);  // ui/dof_panel.cpp
       break;
     default:
       break;
@@ -624,7 +625,7 @@ void toast(const UiInfo& info) {
 
 void ui_tip(const char* text) {
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", text);
-  if (!g_check || !g_check->enabled) return;
+  if (!ImGui::GetIO().UserData || !checking()) return;
   // --ui-selftest: the control counts as reachable once it lies wholly inside its window's
   // visible area (below the title bar) and inside the display.
   const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
@@ -636,7 +637,7 @@ void ui_tip(const char* text) {
                       mx.y <= ds.y + 1;
   const char* name = ImGui::GetCurrentWindow()->Name;
   const std::string key = std::string(name) + "/" + text;
-  UiCheck::Item& it = g_check->items[key];
+  UiCheck::Item& it = layout().check->items[key];
   if (it.label.empty()) {
     it.window = name;
     std::string first = text;  // the tooltip's first line names the control in the report
@@ -647,34 +648,35 @@ void ui_tip(const char* text) {
 }
 
 void ui_sidebar_rect(float* x, float* y, float* w, float* h) {
-  *x = g_side_x;
-  *y = g_side_y;
-  *w = g_side_w;
-  *h = g_side_h;
+  *x = layout().side_x;
+  *y = layout().side_y;
+  *w = layout().side_w;
+  *h = layout().side_h;
 }
 
-void draw_ui(App& app, const UiInfo& info, Requests* req) {
-  g_check = info.check;
-  Settings& s = app.settings;
-  const bool check = g_check && g_check->enabled;
+void Panels::draw(App& app, const UiInfo& info, Requests* req) {
+  layout_.check = info.check;
+  ImGui::GetIO().UserData = &layout_;
+  Settings& s = app.settings();
+  const bool check = checking();
   if (s.show_ui || check) {
     sidebar(app, info, req);
   } else {
-    g_side_w = 0;
+    layout().side_w = 0;
     // After H: a small hint how to get the panels back.
     ImGui::GetForegroundDrawList()->AddText(ImVec2(10, ImGui::GetIO().DisplaySize.y - 24),
                                             IM_COL32(255, 255, 255, 200),
                                             "H: show panels   F1: help");
   }
-  g_overlay_bottom = 0;
+  layout().overlay_bottom = 0;
   if (s.show_overlay) overlay(app, info);
   if (s.show_ui || check) {
     view_legend(s);
-    app.primitives.draw(&s.primitives, &s.show_primitives, req);
+    app.primitives().draw(&s.primitives, &s.show_primitives, req);
   }
   if (s.show_help) help_window(&s);
   toast(info);
-  g_check = nullptr;
+  ImGui::GetIO().UserData = nullptr;
 }
 
 }  // namespace demo

@@ -3,7 +3,7 @@
 // with the live naive / work-efficient / fastest bars and the frame-budget bar, the help overlay
 // (F1), view legends, and toasts. Sized from the display every frame, so a resize re-lays it.
 // Widgets edit app.settings and return actions as Requests (requests.hpp); none calls GL or CUDA
-// (the live re-timing the overlay shows is done by the window loop, live_compare_step there).
+// (the live re-timing the overlay shows is diagnostics/live_compare.*, stepped by the window loop).
 #pragma once
 
 #include <deque>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnostics/live_compare.hpp"
 #include "frame/requests.hpp"
 #include "passes/sat_stage.hpp"
 #include "scandof/sat.hpp"
@@ -19,22 +20,6 @@
 namespace demo {
 
 class App;
-
-// The overlay's live comparison: one configuration re-timed per frame in rotation (a waited
-// SatStage::build of the current frame), the last kSamples of each kept for a median.
-struct LiveCompare {
-  static constexpr std::size_t kSamples = 9;
-  struct Entry {
-    std::string name;
-    scandof::ScanAlgorithm variant;
-    scandof::SatMethod method;
-    std::deque<float> build_ms;  // SatTimes::build_ms of the last kSamples timed builds
-    float median_ms = 0;
-  };
-  std::vector<Entry> entries;
-  std::size_t next = 0;
-  float cost_ms = 0;  // CPU wall time the last timed build added to the frame (smoothed)
-};
 
 // --ui-selftest: every section expanded, the sidebar scrolled top to bottom over some frames, and
 // every control (every item given a tooltip through ui_tip) checked to have been fully visible
@@ -63,7 +48,23 @@ struct UiInfo {
   UiCheck* check = nullptr;
 };
 
-void draw_ui(App& app, const UiInfo& info, Requests* req);
+// What the panels keep from one frame to the next: where the sidebar and the overlay ended up
+// (other windows are placed beside them), how tall the sidebar's content was.
+struct UiLayout {
+  UiCheck* check = nullptr;  // this frame's --ui-selftest record (ui_tip fills it)
+  float side_x = 0, side_y = 0, side_w = 0, side_h = 0;
+  float overlay_bottom = 0;  // the timing overlay's lower edge (0 when hidden)
+  float sidebar_content_h = 0;
+};
+
+// Every panel of the window (and of headless --screenshot-ui), drawn once per frame.
+class Panels {
+ public:
+  void draw(App& app, const UiInfo& info, Requests* req);
+
+ private:
+  UiLayout layout_;
+};
 
 // After a control: its tooltip (shown on hover, also when the control is disabled). Every control
 // of the panels gets one; --ui-selftest uses the same call to find every control.

@@ -1,0 +1,99 @@
+#include "automation/method_sheet.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "frame/app.hpp"
+#include "passes/image_io.hpp"
+#include "scandof/image_metrics.hpp"
+
+namespace demo {
+
+void SheetTiles::add(const uint8_t* rgba) {
+  factor = (w + kSheetTileW - 1) / kSheetTileW;
+  const int tw = w / factor, th = h / factor, n = factor * factor;
+  std::vector<uint8_t> t(static_cast<std::size_t>(tw) * th * 4);
+  for (int y = 0; y < th; ++y)
+    for (int x = 0; x < tw; ++x)
+      for (int c = 0; c < 4; ++c) {
+        int sum = 0;
+        for (int dy = 0; dy < factor; ++dy)
+          for (int dx = 0; dx < factor; ++dx)
+            sum +=
+                rgba[((static_cast<std::size_t>(y) * factor + dy) * w + x * factor + dx) * 4 + c];
+        t[(static_cast<std::size_t>(y) * tw + x) * 4 + c] =
+            static_cast<uint8_t>((sum + n / 2) / n);
+      }
+  tiles.push_back(std::move(t));
+}
+
+void SheetTiles::write(const std::string& path) const {
+  const int tw = w / factor, th = h / factor, rows = (static_cast<int>(tiles.size()) + 1) / 2;
+  const int sw = 2 * tw, sh = rows * th;
+  std::vector<uint8_t> sheet(static_cast<std::size_t>(sw) * sh * 4, 0);
+  for (std::size_t i = 0; i < tiles.size(); ++i) {
+    const int col = static_cast<int>(i % 2), row = static_cast<int>(i / 2);
+    // Bottom-up sheet: tile row 0 of the picture's top tile row sits at sheet row sh - th.
+    const int y0 = sh - (row + 1) * th;
+    for (int y = 0; y < th; ++y)
+      std::copy_n(&tiles[i][static_cast<std::size_t>(y) * tw * 4], tw * 4,
+                  &sheet[(static_cast<std::size_t>(y0 + y) * sw + col * tw) * 4]);
+  }
+  write_png_bottom_up(path, sw, sh, sheet.data());
+  std::fprintf(stderr, "[scandof] method sheet written: %s (%zu tiles of %dx%d)\n", path.c_str(),
+               tiles.size(), tw, th);
+}
+
+MethodImages::MethodImages(const std::string& images_dir, const std::string& sheet_path, int width,
+                           int height)
+    : dir_(images_dir), sheet_path_(sheet_path), width_(width), height_(height) {
+  tiles_.w = width;
+  tiles_.h = height;
+  if (!dir_.empty()) std::filesystem::create_directories(dir_);
+}
+
+void MethodImages::add(const App& app, const QualityResult& q) {
+  if (!wanted()) return;
+  if (std::find(methods_.begin(), methods_.end(), q.method) != methods_.end()) return;
+  methods_.push_back(q.method);
+  const int w = app.width(), h = app.height();
+  const std::vector<uint8_t> px = app.targets().read_rgba(app.targets().output());
+  std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
+  scandof::metrics::rgba8_to_rgb(px.data(), w, h, rgb.data());
+  const std::vector<uint8_t> err = app.error_map(rgb);
+  if (!dir_.empty()) {
+    std::string base = dir_ + "/" + q.method;
+    for (char& c : base)
+      if (c == '/' && &c > &base[dir_.size()]) c = '_';
+    write_png_bottom_up(base + ".png", w, h, px.data());
+    write_png_bottom_up(base + "_error.png", w, h, err.data());
+  }
+  if (!sheet_path_.empty()) {
+    tiles_.add(px.data());
+    tiles_.add(err.data());
+  }
+}
+
+void MethodImages::finish(App& app) {
+  if (!app.quality().valid) return;
+  const std::vector<uint8_t> sharp = app.targets().read_rgba(app.targets().color());
+  if (!sheet_path_.empty()) {
+    // Sharp frame and reference first: they head the sheet.
+    SheetTiles sheet;
+    sheet.w = width_;
+    sheet.h = height_;
+    sheet.add(sharp.data());
+    std::vector<uint8_t> ref(app.reference().size() / 3 * 4);
+    scandof::metrics::rgb_to_rgba8(app.reference().data(), width_, height_, ref.data());
+    sheet.add(ref.data());
+    for (auto& t : tiles_.tiles) sheet.tiles.push_back(std::move(t));
+    sheet.write(sheet_path_);
+  }
+  if (!dir_.empty()) {
+    write_png_bottom_up(dir_ + "/sharp.png", app.width(), app.height(), sharp.data());
+    app.write_reference_png(dir_ + "/reference.png");
+  }
+}
+
+}  // namespace demo

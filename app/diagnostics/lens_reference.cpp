@@ -1,0 +1,173 @@
+#include "diagnostics/lens_reference.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include "passes/scene_layout.hpp"
+#include "scandof/dof.hpp"
+#include "scandof/image_metrics.hpp"
+#include "shared.h"
+
+namespace demo {
+
+namespace {
+float ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+float lens_radius(const Camera& cam, int frame_height, const Settings& s) {
+  const double f_px = scandof::dof::focal_length_px_from_fovy(cam.fovy, std::max(frame_height, 1));
+  return static_cast<float>(scandof::dof::lens_radius(s.aperture, s.focus_distance, f_px));
+}
+
+LensReference::LensReference(const std::string& resources)
+    : accum_prog_(gl::build_compute_program(resources + "/shaders", "accum.comp")),
+      accum_ms_prog_(gl::build_compute_program(resources + "/shaders", "accum.comp", {"MSAA 1"})) {}
+
+std::vector<float> LensReference::key(const FrameTargets& t, const Camera& cam, float time_s,
+                                      const Settings& s) {
+  const glm::vec3 e = cam.eye();
+  return {static_cast<float>(t.width()),
+          static_cast<float>(t.height()),
+          e.x,
+          e.y,
+          e.z,
+          cam.target.x,
+          cam.target.y,
+          cam.target.z,
+          cam.fovy,
+          time_s,
+          s.aperture,
+          s.focus_distance,
+          s.max_radius,
+          s.reference_clamp ? 1.0f : 0.0f,
+          static_cast<float>(s.reference_samples),
+          static_cast<float>(s.tessellation),
+          static_cast<float>(s.msaa),
+          s.anisotropy};
+}
+
+void LensReference::drop_targets() {
+  color_ = {};
+  depth_ = {};
+  accum_ = {};
+  fbo_ = {};
+}
+
+void LensReference::ensure(const FrameTargets& t, ScenePass& scene, const Camera& cam,
+                           float time_s, const Settings& s) {
+  const std::vector<float> k = key(t, cam, time_s, s);
+  if (current(k)) return;
+  glFinish();  // the frame's own work is not the reference's
+  const auto t0 = std::chrono::steady_clock::now();
+  rgb_ = render(t, scene, cam, time_s, s);
+  ms_ = ms_since(t0);
+  key_ = k;
+  rgba8_.resize(rgb_.size() / 3 * 4);
+  scandof::metrics::rgb_to_rgba8(rgb_.data(), t.width(), t.height(), rgba8_.data());
+  std::fprintf(stderr,
+               "[scandof] lens reference: %d samples, lens radius %.4g, %dx%d in %.1f ms "
+               "(GL render %.1f ms + read back)\n",
+               s.reference_samples, lens_radius(cam, t.height(), s), t.width(), t.height(), ms_,
+               render_ms_);
+}
+
+std::vector<float> LensReference::render(const FrameTargets& t, ScenePass& scene,
+                                         const Camera& cam, float time_s, const Settings& s) {
+  const int samples = s.reference_samples, w = t.width(), h = t.height(), msaa = t.msaa();
+  if (samples < 1) throw std::invalid_argument("the lens reference needs at least one sample");
+  if (!fbo_ || samples_ != msaa) {
+    samples_ = msaa;
+    color_ = make_target_texture(GL_RGBA8, w, h, msaa);
+    depth_ = make_target_texture(GL_DEPTH_COMPONENT32F, w, h, msaa);
+    accum_ = make_target_texture(GL_RGBA32F, w, h);
+    fbo_ = gl::make_framebuffer();
+    glNamedFramebufferTexture(fbo_.get(), GL_COLOR_ATTACHMENT0 + SCENE_OUT_COLOR, color_.get(), 0);
+    glNamedFramebufferTexture(fbo_.get(), GL_DEPTH_ATTACHMENT, depth_.get(), 0);
+    static_assert(SCENE_OUT_COLOR == 0, "the reference keeps colour only (view z dropped)");
+    const GLenum bufs[2] = {GL_COLOR_ATTACHMENT0, GL_NONE};
+    glNamedFramebufferDrawBuffers(fbo_.get(), 2, bufs);
+    if (glCheckNamedFramebufferStatus(fbo_.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+      throw std::runtime_error("lens reference framebuffer incomplete");
+  }
+  glFinish();
+  const auto t0 = std::chrono::steady_clock::now();
+  const GLfloat zero[4] = {0, 0, 0, 0};
+  const GLfloat depth_one = 1.0f;
+  glClearTexImage(accum_.get(), 0, GL_RGBA, GL_FLOAT, zero);
+  glViewport(0, 0, w, h);
+  glDisable(GL_CULL_FACE);
+  for (int i = 0; i < samples; ++i) {
+    float lx = 0, ly = 0;
+    scandof::dof::lens_sample(i, samples, &lx, &ly);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());
+    glEnable(GL_DEPTH_TEST);
+    glDisable(GL_BLEND);
+    glClearNamedFramebufferfv(fbo_.get(), GL_COLOR, 0, kSky);
+    glClearNamedFramebufferfv(fbo_.get(), GL_DEPTH, 0, &depth_one);
+    scene.draw_lens_sample(w, h, cam, time_s, lx, ly, s.aperture, s.focus_distance,
+                           s.reference_clamp ? s.max_radius : -1.0f);
+    // Add this sample's 8-bit frame (the sharp frame's own quantisation) into the float sum. The
+    // draw -> texelFetch and texelFetch -> next clear orders are GL's own; the image load/store
+    // of the sum between dispatches needs the barrier.
+    glUseProgram(msaa > 1 ? accum_ms_prog_.get() : accum_prog_.get());
+    if (msaa > 1) glUniform1i(ACCUM_LOC_SAMPLES, msaa);
+    glBindTextureUnit(ACCUM_UNIT_SAMPLE, color_.get());
+    glBindImageTexture(ACCUM_IMAGE_SUM, accum_.get(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
+    glDispatchCompute((w + ACCUM_GROUP_X - 1) / ACCUM_GROUP_X, (h + ACCUM_GROUP_Y - 1) / ACCUM_GROUP_Y,
+                      1);
+    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  }
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glFinish();
+  render_ms_ = ms_since(t0);
+  std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glGetTextureImage(accum_.get(), 0, GL_RGB, GL_FLOAT,
+                    static_cast<GLsizei>(rgb.size() * sizeof(float)), rgb.data());
+  const float inv = 1.0f / static_cast<float>(samples);
+  for (float& v : rgb) v *= inv;
+  return rgb;
+}
+
+std::vector<uint8_t> LensReference::error_map(const std::vector<float>& image, int w, int h,
+                                              float scale) const {
+  std::vector<uint8_t> out(static_cast<std::size_t>(w) * h * 4);
+  if (rgb_.size() != image.size()) return out;
+  scandof::metrics::error_heatmap(image.data(), rgb_.data(), w, h, scale, out.data());
+  // The legend in the bottom-left corner (0 at the left, `scale` at the right; the UI and
+  // results/dof name the scale), framed in white.
+  const int lw = std::min(256, w - 16), lh = 10;
+  if (lw < 16 || h < lh + 16) return out;
+  std::vector<uint8_t> legend(static_cast<std::size_t>(lw) * lh * 4);
+  scandof::metrics::heatmap_legend(lw, lh, legend.data());
+  for (int y = -1; y <= lh; ++y)
+    for (int x = -1; x <= lw; ++x) {
+      uint8_t* d = &out[(static_cast<std::size_t>(8 + y) * w + 8 + x) * 4];
+      if (y < 0 || y == lh || x < 0 || x == lw)
+        d[0] = d[1] = d[2] = 255;
+      else
+        std::copy_n(&legend[(static_cast<std::size_t>(y) * lw + x) * 4], 4, d);
+    }
+  return out;
+}
+
+void LensReference::show_view(View v, FrameTargets& t, float error_scale) const {
+  if (v != View::Reference && v != View::Error) return;
+  const int w = t.width(), h = t.height();
+  if (rgb_.size() != static_cast<std::size_t>(w) * h * 3) return;  // nothing to show yet
+  if (v == View::Reference) {
+    t.upload_output(rgba8_.data());
+    return;
+  }
+  const std::vector<uint8_t> px = t.read_rgba(t.output());
+  std::vector<float> img(static_cast<std::size_t>(w) * h * 3);
+  scandof::metrics::rgba8_to_rgb(px.data(), w, h, img.data());
+  t.upload_output(error_map(img, w, h, error_scale).data());
+}
+
+}  // namespace demo

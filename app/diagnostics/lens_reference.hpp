@@ -1,0 +1,66 @@
+// The lens reference the DoF methods are scored against (results/dof/README.md): Haeberli &
+// Akeley's accumulation buffer. The scene pass draws the frame N times through the Fibonacci
+// points of dof::lens_sample on a lens of radius L = dof::lens_radius(A, z_f, f_px) (f_px from the
+// camera's vertical field of view), each into an RGBA8 frame (as the sharp frame is) added into an
+// RGBA32F target by shaders/accum.comp (a compute pass: the additive-blend fragment pass it
+// replaced cost more than the scene on the H100); the mean is read back. Kept until the camera,
+// time, lens or scene change (key()). Also the "reference" and "error" debug views over the DoF
+// output (show_view) and the error heat map with its legend (error_map).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frame/camera.hpp"
+#include "frame/settings.hpp"
+#include "passes/frame_targets.hpp"
+#include "passes/scene_pass.hpp"
+#include "scandof/gl/util.hpp"
+
+namespace demo {
+
+// L for this camera and lens (scene units): the lens the reference samples.
+float lens_radius(const Camera& cam, int frame_height, const Settings& s);
+
+class LensReference {
+ public:
+  explicit LensReference(const std::string& resources);
+
+  // What the reference depends on: frame size, camera, animation time, lens, scene detail.
+  static std::vector<float> key(const FrameTargets& t, const Camera& cam, float time_s,
+                                const Settings& s);
+  bool current(const std::vector<float>& key) const { return !rgb_.empty() && key_ == key; }
+  // Renders it (glFinish'd, timed) unless the one kept has this key; says so on stderr.
+  void ensure(const FrameTargets& t, ScenePass& scene, const Camera& cam, float time_s,
+              const Settings& s);
+  // The frame targets changed size: the reference's own targets follow on its next use.
+  void drop_targets();
+
+  const std::vector<float>& rgb() const { return rgb_; }       // RGB float, bottom-up
+  const std::vector<uint8_t>& rgba8() const { return rgba8_; }  // the same as RGBA8
+  float ms() const { return ms_; }                // host wall time of the last render
+  float render_ms() const { return render_ms_; }  // of which the GL work (the rest: read back)
+
+  // Heat map of the per-pixel RMS difference of `image` (RGB float, bottom-up) from the reference,
+  // full scale `scale`, with its legend framed in the bottom-left corner; RGBA8. All black when
+  // there is no reference of this size.
+  std::vector<uint8_t> error_map(const std::vector<float>& image, int width, int height,
+                                 float scale) const;
+  // The debug view pass: over the DoF output, the reference (View::Reference) or the error map of
+  // the output (View::Error); nothing for other views or before a reference exists.
+  void show_view(View v, FrameTargets& t, float error_scale) const;
+
+ private:
+  std::vector<float> render(const FrameTargets& t, ScenePass& scene, const Camera& cam,
+                            float time_s, const Settings& s);
+  gl::GlProgram accum_prog_, accum_ms_prog_;
+  gl::GlTexture color_, depth_, accum_;  // made on first use, at the frame's size and MSAA
+  gl::GlFramebuffer fbo_;
+  int samples_ = 1;  // MSAA samples of color_ / depth_
+  std::vector<float> rgb_, key_;
+  std::vector<uint8_t> rgba8_;
+  float ms_ = 0, render_ms_ = 0;
+};
+
+}  // namespace demo

@@ -1,0 +1,41 @@
+// Scoring a DoF method's frame against the lens reference (lens_reference.*): PSNR and SSIM over
+// the whole frame and over the edge band, scandof::metrics::compare. What "Compare with
+// reference", headless --quality / --reference N and --all-methods report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frame/settings.hpp"
+#include "scandof/image_metrics.hpp"
+
+namespace demo {
+
+// One "Compare with reference": the method's image against the lens reference.
+struct QualityResult {
+  bool valid = false;
+  scandof::metrics::Quality q{};
+  int reference_samples = 0;
+  float reference_ms = 0;  // host wall time of the reference (glFinish'd), when it was rendered
+  float reference_render_ms = 0;  // of which the GL work (the rest: reading the float sum back)
+  float edge_radius = 0;          // the edge band's radius: the largest CoC radius in the frame
+  float lens_radius = 0;          // L = A z_f / f_px (scene units)
+  std::string method;             // "spread/disc" etc.
+  std::string dof_path;           // FrameTimes::dof_pass_name() of the scored frame
+};
+// What the SSIM numbers are (UI and report).
+constexpr const char* kSsimNote =
+    "SSIM: Gaussian window 11x11, sigma 1.5, on luma (BT.601), K1 0.01, K2 0.03 (Wang et al. "
+    "2004); PSNR over R, G, B in [0, 1]; edge band = pixels within the frame's largest CoC radius "
+    "of a depth discontinuity (view z jumps > 10 %)";
+
+// "gather/box" etc.: the method and shape of `s`.
+std::string dof_label(const Settings& s);
+
+// Scores `image` (RGB float, bottom-up) against `reference` (the same), with the edge band from
+// the frame's view z and the CoC of `s`. Fills q, edge_radius and method; the caller adds what it
+// knows of the reference and the pass.
+QualityResult score(const std::vector<float>& image, const std::vector<float>& reference,
+                    const std::vector<float>& viewz, int width, int height, const Settings& s);
+
+}  // namespace demo

@@ -1,0 +1,43 @@
+// What one frame took, stage by stage: the UI's timings and frame budget, the report's medians
+// (diagnostics/report.*) and the history plots read it.
+#pragma once
+
+#include <string>
+
+#include "frame/settings.hpp"
+#include "passes/sat_stage.hpp"
+
+namespace demo {
+
+// One frame's stage times in milliseconds (GL timestamp queries and CUDA events, both read without
+// waiting, so they trail the frame by a few frames; CPU wall time where marked). The frame budget
+// (UI bar, report) is scene + interop + SAT + DoF + UI; frame_gpu_ms spans scene start to DoF end
+// on the GPU (a GL timestamp after the interop unmap, which GL orders after the CUDA work).
+struct FrameTimes {
+  float scene_ms = 0;      // GL: the teapot scene
+  float interop_ms = 0;    // CUDA stream: map + unmap (0 on the CPU path)
+  float sat_ms = 0;        // SAT build: CUDA events, or readback + CPU + upload on the CPU path
+  float dof_ms = 0;        // the DoF pass that ran: CUDA kernel (compute) or GL fragment pass
+  float ui_ms = 0;         // GL: the ImGui draw (window mode and --screenshot-ui)
+  float frame_gpu_ms = 0;  // GL timestamps: scene start .. DoF end
+  // GL timestamps: all of App::frame's GPU work, clears (and any wait on last frame's unmap)
+  // included, to DoF end: what the frame interval is compared with.
+  float frame_gpu_all_ms = 0;
+  float frame_cpu_ms = 0;  // host wall time of App::frame
+  float frame_interval_ms = 0;  // host wall time from this frame's start to the next one's (the
+                                // frame rate's frame time: waits for the GPU included)
+  DofPass dof_pass = DofPass::Fragment;  // which pass made this frame's blur
+  bool dof_cuda = false;                 // compute pass: the CUDA kernel (else GL compute)
+  bool dof_cpu = false;  // the CPU gold method made it (dof_ms = read back + method + upload)
+  SatTimes sat;
+  // "fragment", "compute (CUDA)", "compute (GL)" or "cpu" (the CPU gold method of a method no
+  // GPU pass here draws): the UI's and the report's name of the pass.
+  std::string dof_pass_name() const {
+    if (dof_cpu) return "cpu";
+    return dof_pass == DofPass::Fragment ? "fragment"
+           : dof_cuda                    ? "compute (CUDA)"
+                                         : "compute (GL)";
+  }
+};
+
+}  // namespace demo

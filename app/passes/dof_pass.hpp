@@ -1,0 +1,35 @@
+// The GL depth-of-field passes: the paper's full-screen fragment pass (shaders/dof.frag, also
+// every debug view) and the same DepthOfField view as a compute pass (shaders/dof.comp); both read
+// the SAT buffer and write the frame targets' output texture, and both include
+// shaders/dof_gather.glsl, the arithmetic of the CUDA kernel (kernels/src/dof.cu) that runs
+// instead inside the SAT stage's map on the CUDA backend. They draw gather/box only; which pass
+// runs is frame/dof_path.hpp's choice.
+#pragma once
+
+#include <string>
+
+#include "frame/settings.hpp"
+#include "passes/frame_targets.hpp"
+#include "scandof/gl/util.hpp"
+
+namespace demo {
+
+class GlDofPass {
+ public:
+  explicit GlDofPass(const std::string& resources);
+  // Rebuilds both programs with the defines the SAT format needs (SAT_FLOAT).
+  void set_sat_format(scandof::SatFormat f);
+  // The fragment pass: the view of `s` (DoF, sharp, CoC, SAT, split) into the output texture.
+  void render_fragment(const FrameTargets& t, const Settings& s, GLuint sat_buffer);
+  // The DepthOfField view as a compute pass into the output texture.
+  void render_compute(const FrameTargets& t, const Settings& s, GLuint sat_buffer);
+  float ms() const { return timer_.ms(); }
+
+ private:
+  std::string res_;
+  gl::GlProgram frag_prog_, compute_prog_;
+  gl::GlVertexArray empty_vao_;
+  gl::GlTimer timer_;
+};
+
+}  // namespace demo

@@ -1,0 +1,61 @@
+// The frame's GL targets, shared by the passes: the scene's RGBA8 colour, R32F view-axis distance
+// and depth (an FBO), the multisample twins when MSAA is on (resolved into the former by the scene
+// pass), and the RGBA8 output texture the DoF pass writes and present() shows. Re-created by
+// resize(); also the read-backs (click to focus, screenshots, the CPU paths, the diagnostics).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "scandof/gl/util.hpp"
+
+namespace demo {
+namespace gl = scandof::gl;
+
+// Throws std::runtime_error naming the limit when a width x height frame exceeds what the current
+// GL context allows (texture, renderbuffer and viewport sizes, the SAT's shader storage block).
+void check_frame_size(int width, int height);
+
+// A render-target texture of `format` at width x height: one level, or `samples` > 1 samples
+// (fixed sample locations, as the resolve and the reference's accumulation read them).
+gl::GlTexture make_target_texture(GLenum format, int width, int height, int samples = 1);
+
+class FrameTargets {
+ public:
+  // (Re)creates every target; width/height must be > 0 and within check_frame_size.
+  void resize(int width, int height);
+  int width() const { return width_; }
+  int height() const { return height_; }
+  // Scene samples per pixel (1 = off; clamped to GL_MAX_SAMPLES). Returns the value set.
+  int set_msaa(int samples);
+  int msaa() const { return msaa_; }
+
+  GLuint color() const { return color_.get(); }
+  GLuint viewz() const { return viewz_.get(); }  // R32F distance along the view axis
+  GLuint output() const { return output_.get(); }
+  GLuint scene_fbo() const { return scene_fbo_.get(); }  // colour + view z + depth
+  GLuint output_fbo() const { return output_fbo_.get(); }
+  // Multisample colour, view z and their FBO (msaa() > 1 only).
+  GLuint ms_color() const { return ms_color_.get(); }
+  GLuint ms_viewz() const { return ms_viewz_.get(); }
+  GLuint ms_fbo() const { return ms_fbo_.get(); }
+
+  // Binds the output FBO for drawing on top of the frame (headless panels).
+  void bind_output() const;
+  // Scene distance along the view axis at pixel (x, y) (GL order, bottom-left origin); reads one
+  // value back (on click and for autofocus, not a whole frame). Returns < 0 on the sky.
+  float distance_at(int x, int y) const;
+  std::vector<uint8_t> read_rgba(GLuint texture) const;  // bottom-up RGBA8
+  std::vector<float> read_viewz() const;                 // bottom-up view z
+  void upload_output(const uint8_t* rgba);               // width x height RGBA8, bottom-up
+
+ private:
+  void make_msaa_targets();
+  int width_ = 0, height_ = 0, msaa_ = 1;
+  gl::GlTexture color_, depth_, viewz_, output_;
+  gl::GlFramebuffer scene_fbo_, output_fbo_;
+  gl::GlTexture ms_color_, ms_viewz_, ms_depth_;  // msaa_ > 1
+  gl::GlFramebuffer ms_fbo_;
+};
+
+}  // namespace demo
