@@ -113,7 +113,7 @@ GlSatSupport query_gl_sat_support() {
   const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   const char* lp_threads = std::getenv("LP_NUM_THREADS");
   const bool serial_llvmpipe = renderer && std::strstr(renderer, "llvmpipe") && lp_threads &&
-                               *lp_threads && std::atoi(lp_threads) <= 1;
+                               std::strcmp(lp_threads, "1") == 0;
   s.lookback = !software_renderer() || serial_llvmpipe;
   const char* vendor = reinterpret_cast<const char*>(glGetString(GL_VENDOR));
   s.one_pass = s.lookback && vendor && std::string(vendor).find("NVIDIA") != std::string::npos;

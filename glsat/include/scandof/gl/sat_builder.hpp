@@ -83,8 +83,8 @@ struct GlSatPolicy {
 };
 
 // One pass where support.one_pass (lookback on NVIDIA's driver): on the H100 1080p 0.0382 ms
-// against the three passes' 0.0471, 4K 0.1089 against 0.1138 (results/sat/gl/README.md, commit
-// 2d8ac9a). Three passes elsewhere: GL promises no forward progress between workgroups. A
+// against the three passes' 0.0471 (1.23x), 4K 0.1089 against 0.1138 (results/sat/gl/README.md,
+// commit 2d8ac9a). Three passes elsewhere: GL promises no forward progress between workgroups. A
 // ticket-ordered phased build (the three passes as phases of one dispatch; see commit 2d8ac9a)
 // measured 0.0424 ms at 1080p against the one pass's 0.0382 on the H100, and was removed.
 GlSatPolicy default_policy(const GlSatSupport& support);
