@@ -15,18 +15,20 @@ set(_scandof_sources
   passes/dof_pass.cpp passes/present_pass.cpp           # GL DoF passes; the window's blit
   passes/image_io.cpp                                   # PNG files
   diagnostics/lens_reference.cpp diagnostics/quality.cpp  # the lens reference, scoring
-  diagnostics/verify.cpp diagnostics/image_diff.cpp     # --verify, --dump-sat, one image diff
+  diagnostics/verify.cpp                                # --verify, --dump-sat
   diagnostics/sat_analysis.cpp diagnostics/report.cpp   # variant timings, float error; report
   diagnostics/live_compare.cpp                          # the overlay's live SAT timings
   ui/panels.cpp ui/dof_panel.cpp                        # panels: main, depth-of-field methods
   primitives/panel.cpp primitives/host.cpp)             # primitives benchmark (host half)
 list(TRANSFORM _scandof_sources PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
 # The app's logic that needs no GL context (settings and what a change rebuilds, the DoF path
-# choice, the focus pull, the command line): a library of its own, so app/tests/ test it without
-# a display (tests/demo.cmake builds them as scandof_app_tests).
+# choice, the focus pull, the command line, the image diff, screenshot names): a library of its
+# own, so app/tests/ test it without a display (tests/demo.cmake builds them: scandof_app_tests).
 add_library(scandof_app_logic STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/frame/settings.cpp ${CMAKE_CURRENT_SOURCE_DIR}/frame/dof_path.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/frame/focus_pull.cpp ${CMAKE_CURRENT_SOURCE_DIR}/run/cli.cpp)
+  ${CMAKE_CURRENT_SOURCE_DIR}/frame/focus_pull.cpp ${CMAKE_CURRENT_SOURCE_DIR}/run/cli.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/diagnostics/image_diff.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/automation/screenshot_path.cpp)
 target_include_directories(scandof_app_logic PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
                                                     ${PROJECT_SOURCE_DIR}/shaders)
 target_link_libraries(scandof_app_logic PUBLIC scandof::kernels CLI11::CLI11

@@ -23,9 +23,6 @@ namespace demo {
 class App;
 struct UiCheck;
 
-// The next free scandof-NNN.png in `dir` (empty: the working directory), as an absolute path.
-std::string next_screenshot_path(const std::string& dir, int* counter);
-
 // One scripted window change of --exercise-resize.
 struct WindowChange {
   enum Kind { Resize, Iconify, Restore } kind = Resize;
