@@ -111,7 +111,7 @@ struct SweepOptions {
   int min_log = 10, max_log = 28;
   std::string csv, json;
   bool quick = false;
-  bool variants = false;  // also time the implementation knobs behind the public defaults
+  bool variants = false;  // also time the implementation policies behind the public defaults
 };
 
 inline void add_sweep_options(CLI::App& app, SweepOptions& o, int max_log,

@@ -49,38 +49,42 @@ struct Row {
   double cub_ms;
 };
 
-// One knob setting of the single-pass or reduce-then-scan kernels behind the public defaults.
+// One policy of the single pass (or reduce-then-scan) behind the public defaults: its name and
+// the compaction compiled for it.
+template <class T>
 struct Variant {
   std::string name;
   CompactAlgorithm algo;
-  detail::compact::Knobs kn;
+  void (*run)(const T* in, T* out, std::uint64_t* d_count, std::size_t n, LessThan<T> pred,
+              void* ws, std::size_t ws_bytes, cudaStream_t s, CompactOptions opt);
 };
 
-std::vector<Variant> knob_variants() {
-  std::vector<Variant> variants;
-  auto add = [&](int bytes, bool block_order, unsigned first, unsigned spin) {
-    detail::compact::Knobs kn;
-    kn.bytes_per_thread = bytes;
-    kn.block_order = block_order;
-    kn.first_ns = first;
-    kn.spin_ns = spin;
-    variants.push_back({std::string("single-pass[") + std::to_string(bytes) + "B," +
-                            (block_order ? "blockidx" : "atomic") + ",pace" +
-                            std::to_string(first) + "/" + std::to_string(spin) + "]",
-                        CompactAlgorithm::SinglePass, kn});
-  };
-  add(128, false, 3000, 648);  // run 3's default
-  add(128, false, 2000, 400);
-  add(128, true, 3000, 648);
-  add(128, true, 2000, 400);
-  add(128, true, 1000, 300);
-  add(128, true, 0, 0);
-  add(96, true, 2000, 400);
-  add(96, false, 2000, 400);
-  add(64, true, 3000, 648);
-  variants.push_back(
-      {"reduce-then-scan[vec16]", CompactAlgorithm::ReduceThenScan, detail::compact::Knobs{}});
-  return variants;
+template <class P, class T>
+void run_with_policy(const T* in, T* out, std::uint64_t* d_count, std::size_t n, LessThan<T> pred,
+                     void* ws, std::size_t ws_bytes, cudaStream_t s, CompactOptions opt) {
+  detail::compact::run<false, P>("compactbench", in, out, d_count, n,
+                                 detail::compact::PredSelect<LessThan<T>>{pred}, false, nullptr, ws,
+                                 ws_bytes, s, opt);
+}
+
+template <class T, int kBytes, unsigned kFirst, unsigned kSpin>
+Variant<T> single_pass_variant() {
+  return {"single-pass[" + std::to_string(kBytes) + "B,pace" + std::to_string(kFirst) + "/" +
+              std::to_string(kSpin) + "]",
+          CompactAlgorithm::SinglePass,
+          run_with_policy<detail::compact::SinglePassPolicy<kBytes, kFirst, kSpin>, T>};
+}
+
+template <class T>
+std::vector<Variant<T>> policy_variants() {
+  return {single_pass_variant<T, 128, 3000, 648>(),  // the scan's pacing
+          single_pass_variant<T, 128, 2000, 400>(),  // the default
+          single_pass_variant<T, 128, 1000, 300>(),
+          single_pass_variant<T, 128, 0, 0>(),
+          single_pass_variant<T, 96, 2000, 400>(),
+          single_pass_variant<T, 64, 3000, 648>(),
+          {"reduce-then-scan[vec16]", CompactAlgorithm::ReduceThenScan,
+           run_with_policy<detail::compact::DefaultSinglePassPolicy, T>}};
 }
 
 template <class T>
@@ -167,17 +171,15 @@ void run_type(const char* tname, const Options& o, const bench::DeviceInfo& dev,
                      opt);
         });
       }
-      // The knobs behind the public defaults, each checked against CUB like the rest.
+      // The policies behind the public defaults, each checked against CUB like the rest.
       if (o.variants && lg >= 20 && lg % 2 == 0) {
-        for (const Variant& var : knob_variants()) {
+        for (const Variant<T>& var : policy_variants<T>()) {
           const CompactOptions opt{var.algo, paper_scan};
           const std::size_t wb = compact_workspace_bytes<T>(n, opt);
           time_and_check(var.name, [&](int rep) {
             const std::size_t k = rep % sets;
-            detail::compact::run<false>("compactbench", ins[k].get(), outs[k].get(),
-                                        d_counts.get() + k, n,
-                                        detail::compact::PredSelect<LessThan<T>>{pred}, false,
-                                        nullptr, our_tmp.get(), wb, s, opt, var.kn);
+            var.run(ins[k].get(), outs[k].get(), d_counts.get() + k, n, pred, our_tmp.get(), wb, s,
+                    opt);
           });
         }
       }
@@ -201,7 +203,7 @@ int run(int argc, char** argv) {
       "compactbench");
   app.option_defaults()->always_capture_default();
   bench::add_sweep_options(
-      app, o, 30, "also time the single-pass knobs behind the defaults (n = 2^20, 2^22, ...)");
+      app, o, 30, "also time the single-pass policies behind the defaults (n = 2^20, 2^22, ...)");
   bench::add_list(app, "--types", o.types, "element types, comma-separated",
                   CLI::IsMember(bench::type_names()));
   bench::add_list(app, "--sel", o.sels, "selectivities (fractions kept), comma-separated",

@@ -86,126 +86,63 @@ struct Row {
   double cub_ms;
 };
 
-// The LSD knobs behind the public defaults (--variants).
+// One onesweep policy behind the public default (--variants): its name and the sort compiled for
+// it.
+template <class K>
 struct Variant {
-  const char* name;
-  detail::lsd::Knobs kn;
-  bool unchecked = false;  // a diagnostic whose output is wrong by design: timed, not checked
-  // A knob the library applies to 4-byte keys only (Knobs): for 8-byte keys the row would time
-  // the default under the knob's name, so it is left out there.
-  bool four_byte_keys_only = false;
+  std::string name;
+  void (*sort)(const K* in, K* out, const std::uint32_t* vin, std::uint32_t* vout, std::size_t n,
+               void* ws, std::size_t ws_bytes, cudaStream_t s);
 };
 
-std::vector<Variant> knob_variants() {
-  std::vector<Variant> variants;
-  detail::lsd::Knobs kn;
-  kn.onesweep = false;
-  variants.push_back({"lsd[3-kernel,ballot-up,minblocks3]", kn});
-  kn.downsweep_min_blocks = 4;
-  variants.push_back({"lsd[3-kernel,ballot-up,minblocks4]", kn});
-  const char* const onesweep_names[] = {"lsd[onesweep,minblocks2]", "lsd[onesweep,minblocks3]",
-                                        "lsd[onesweep,minblocks4]"};
-  for (int mb : {2, 3, 4}) {
-    detail::lsd::Knobs o1;
-    o1.onesweep_min_blocks = mb;
-    variants.push_back({onesweep_names[mb - 2], o1});
-  }
-  detail::lsd::Knobs o2;
-  o2.spin_ns = 100;
-  variants.push_back({"lsd[onesweep,spin100ns]", o2});
-  detail::lsd::Knobs o3;
-  o3.histogram_vote = true;
-  variants.push_back({"lsd[onesweep,vote-histogram]", o3});
-  detail::lsd::Knobs r;
-  r.rank = detail::lsd::RankMode::Ballot;
-  variants.push_back(
-      {"lsd[onesweep,before session 10: rank=ballot,lookback-batch=1,counts-after-ranking,16-keys]",
-       r, false, true});
-  const int batches[] = {1, 2, 8};
-  const char* const batch_names[] = {"lsd[onesweep,lookback-batch=1]",
-                                     "lsd[onesweep,lookback-batch=2]",
-                                     "lsd[onesweep,lookback-batch=8]"};
-  for (int i = 0; i < 3; ++i) {
-    detail::lsd::Knobs b;
-    b.lookback_batch = batches[i];
-    variants.push_back({batch_names[i], b, false, true});
-  }
-  detail::lsd::Knobs k16, k32;
-  k16.key_items = 16;
-  variants.push_back({"lsd[onesweep,16-keys-per-thread,minblocks4]", k16, false, true});
-  k32.key_items = 32;
-  variants.push_back({"lsd[onesweep,32-keys-per-thread,minblocks2]", k32, false, true});
-  detail::lsd::Knobs small;
-  small.small_tiles = true;
-  variants.push_back({"lsd[onesweep,small-tiles (GPUs with < 75 KB shared memory per block)]",
-                      small, false, true});
-  detail::lsd::Knobs late;
-  late.early_counts = false;
-  variants.push_back({"lsd[onesweep,counts-after-ranking]", late, false, true});
-  return variants;
+template <class P, class K, bool kPairs>
+void sort_with_policy(const K* in, K* out, const std::uint32_t* vin, std::uint32_t* vout,
+                      std::size_t n, void* ws, std::size_t ws_bytes, cudaStream_t s) {
+  if constexpr (kPairs)
+    detail::lsd::sort<K, std::uint32_t, true, P>(in, out, vin, vout, n, ws, ws_bytes, s, 0,
+                                                 8 * sizeof(K));
+  else
+    detail::lsd::sort<K, detail::lsd::NoValue, false, P>(in, out, nullptr, nullptr, n, ws, ws_bytes,
+                                                         s, 0, 8 * sizeof(K));
 }
 
-// Pairs of 4-byte keys and uint32 values: where the values are loaded, and residency.
-std::vector<Variant> pairs_variants() {
-  std::vector<Variant> variants;
-  detail::lsd::Knobs a, b, c, d;
-  a.pairs_items = 24;
-  variants.push_back({"lsd[onesweep,values-with-keys,24-keys-per-thread,minblocks2]", a});
-  b.pairs_items = 24;
-  b.onesweep_min_blocks = 3;
-  variants.push_back({"lsd[onesweep,values-with-keys,24-keys-per-thread,minblocks3]", b});
-  c.pairs_values_first = false;
-  c.onesweep_min_blocks = 3;
-  variants.push_back({"lsd[onesweep,values-after-key-staging,24-keys,minblocks3]", c});
-  detail::lsd::Knobs e;
-  e.small_tiles = true;
-  variants.push_back({"lsd[onesweep,small-tiles (GPUs with < 75 KB shared memory per block)]", e});
-  d.pairs_values_first = false;
-  d.onesweep_min_blocks = 2;
-  variants.push_back({"lsd[onesweep,values-after-key-staging,24-keys,minblocks2]", d});
-  for (Variant& v : variants) v.four_byte_keys_only = true;  // every pairs knob is (Knobs)
-  return variants;
-}
-
-// Per-kernel split of one LSD pass (digit 0) with the default knobs, medians of 10.
-template <class K>
-void print_pass_split(const std::string& kname, const K* in, K* out, std::size_t n,
-                      cudaStream_t s) {
-  constexpr int kTile = detail::lsd::Tuning<K>::kTile;
-  int sms = 0, per_sm = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, detail::lsd::downsweep_kernel<K, detail::lsd::NoValue, false, 3>,
-      detail::lsd::kThreads, 0));
-  const std::uint64_t tiles = (n + kTile - 1) / kTile;
-  const std::uint64_t want = std::min<std::uint64_t>(
-      tiles, std::min<std::uint64_t>(detail::lsd::kMaxBlocks, std::uint64_t(sms) * per_sm));
-  const std::uint64_t tpb = (tiles + want - 1) / want;
-  const int blocks = static_cast<int>((tiles + tpb - 1) / tpb);
-  DeviceBuffer<unsigned> hist(256 * detail::lsd::kMaxBlocks), tot(256);
-  util::Event ev[4];
-  std::vector<double> up, sc, dn;
-  for (int r = 0; r < 10; ++r) {
-    CUDA_CHECK(cudaMemsetAsync(tot.get(), 0, 256 * 4, s));
-    ev[0].record(s);
-    detail::lsd::upsweep_kernel<K, true><<<blocks, detail::lsd::kThreads, 0, s>>>(
-        in, n, 0, 255u, tpb, hist.get(), tot.get(), blocks);
-    ev[1].record(s);
-    detail::lsd::scan_kernel<><<<256, 1024, 0, s>>>(hist.get(), tot.get(), blocks);
-    ev[2].record(s);
-    detail::lsd::downsweep_kernel<K, detail::lsd::NoValue, false, 3>
-        <<<blocks, detail::lsd::kThreads, 0, s>>>(in, out, nullptr, nullptr, n, 0, 255u, tpb,
-                                                  hist.get(), blocks);
-    ev[3].record(s);
-    up.push_back(ev[1].since(ev[0]));
-    sc.push_back(ev[2].since(ev[1]));
-    dn.push_back(ev[3].since(ev[2]));
+// The policies timed beside the default, for 4-byte keys (the tuning of results/sort/README.md;
+// none for 8-byte keys).
+template <class K, bool kPairs>
+std::vector<Variant<K>> policy_variants() {
+  using detail::lsd::OnesweepPolicy;
+  using Small = detail::lsd::SmallTilesPolicy<K, kPairs>;
+  const char* const small_name = "lsd[small-tiles (GPUs with < 75 KB shared memory per block)]";
+  if constexpr (sizeof(K) != 4) {
+    return {};
+  } else if constexpr (kPairs) {
+    // Where the values are loaded, and residency.
+    return {
+        {"lsd[values-with-keys,24-keys-per-thread,minblocks2]",
+         sort_with_policy<OnesweepPolicy<24, 2, true>, K, true>},
+        {"lsd[values-with-keys,24-keys-per-thread,minblocks3]",
+         sort_with_policy<OnesweepPolicy<24, 3, true>, K, true>},
+        {"lsd[values-after-key-staging,24-keys,minblocks3]",
+         sort_with_policy<OnesweepPolicy<24, 3, false>, K, true>},
+        {"lsd[values-after-key-staging,24-keys,minblocks2]",
+         sort_with_policy<OnesweepPolicy<24, 2, false>, K, true>},
+        {small_name, sort_with_policy<Small, K, true>},
+    };
+  } else {
+    return {
+        {"lsd[minblocks2]", sort_with_policy<OnesweepPolicy<24, 2, false>, K, false>},
+        {"lsd[minblocks4]", sort_with_policy<OnesweepPolicy<24, 4, false>, K, false>},
+        {"lsd[spin100ns]", sort_with_policy<OnesweepPolicy<24, 3, false, 4, 100>, K, false>},
+        {"lsd[lookback-batch=1]", sort_with_policy<OnesweepPolicy<24, 3, false, 1>, K, false>},
+        {"lsd[lookback-batch=2]", sort_with_policy<OnesweepPolicy<24, 3, false, 2>, K, false>},
+        {"lsd[lookback-batch=8]", sort_with_policy<OnesweepPolicy<24, 3, false, 8>, K, false>},
+        {"lsd[16-keys-per-thread,minblocks4]",
+         sort_with_policy<OnesweepPolicy<16, 4, false>, K, false>},
+        {"lsd[32-keys-per-thread,minblocks2]",
+         sort_with_policy<OnesweepPolicy<32, 2, false>, K, false>},
+        {small_name, sort_with_policy<Small, K, false>},
+    };
   }
-  std::printf(
-      "lsd pass split at n=%zu (%s, %d blocks x %llu tiles of %d): upsweep %.4f ms, "
-      "scan %.4f ms, downsweep %.4f ms (medians of 10)\n",
-      n, kname.c_str(), blocks, static_cast<unsigned long long>(tpb), kTile, util::median(up),
-      util::median(sc), util::median(dn));
 }
 
 template <class K, bool kPairs>
@@ -277,13 +214,9 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
                       cub_st, cub_st.median_ms});
       // Times go(in, out, values out) over the rotated sets, then checks a fresh run on set 0
       // (output poisoned) against CUB's keys and values.
-      auto time_and_check = [&](const std::string& name, auto&& go, bool check = true) {
+      auto time_and_check = [&](const std::string& name, auto&& go) {
         const bench::Stats st = timer.measure(
             [&](int rep) { go(ins[rep % sets].get(), outs[rep % sets].get(), vout.get()); }, topt);
-        if (!check) {
-          rows.push_back({kname, dname, name, n, item, true, st, cub_st.median_ms});
-          return;
-        }
         CUDA_CHECK(cudaMemsetAsync(outs[0].get(), 0xAB, n * sizeof(K), s));
         go(ins[0].get(), outs[0].get(), vout.get());
         diff.reset(s);
@@ -304,31 +237,13 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
             sort_keys<K>(a, in, out, n, tmp, wb, s);
         });
       }
-      if (o.variants && !kPairs && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
-        const std::size_t wb = sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, n);
-        for (const Variant& var : knob_variants()) {
-          if (var.four_byte_keys_only && sizeof(K) != 4) continue;
-          time_and_check(
-              var.name,
-              [&](const K* in, K* out, V*) {
-                detail::lsd::sort<K, detail::lsd::NoValue, false>(in, out, nullptr, nullptr, n, tmp,
-                                                                  wb, s, 0, 8 * sizeof(K), var.kn);
-              },
-              !var.unchecked);
-        }
-        if (lg == o.max_log) print_pass_split<K>(kname, ins[0].get(), outs[0].get(), n, s);
-      }
-      if constexpr (kPairs) {
-        if (o.variants && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
-          const std::size_t wb = sort_pairs_workspace_bytes<K, V>(SortAlgorithm::Lsd, n);
-          for (const Variant& var : pairs_variants()) {
-            if (var.four_byte_keys_only && sizeof(K) != 4) continue;
-            time_and_check(var.name, [&](const K* in, K* out, V* vo) {
-              detail::lsd::sort<K, V, true>(in, out, vals.get(), vo, n, tmp, wb, s, 0,
-                                            8 * sizeof(K), var.kn);
-            });
-          }
-        }
+      if (o.variants && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
+        const std::size_t wb = kPairs ? sort_pairs_workspace_bytes<K, V>(SortAlgorithm::Lsd, n)
+                                      : sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, n);
+        for (const Variant<K>& var : policy_variants<K, kPairs>())
+          time_and_check(var.name, [&](const K* in, K* out, V* vo) {
+            var.sort(in, out, vals.get(), vo, n, tmp, wb, s);
+          });
       }
       if (dist == Dist::Uniform) {
         const bench::Stats cp = timer.measure(
@@ -354,8 +269,8 @@ int run(int argc, char** argv) {
       "(exact); a mismatch makes the exit code 1.",
       "sortbench");
   app.option_defaults()->always_capture_default();
-  bench::add_sweep_options(
-      app, o, 30, "also time the LSD knobs behind the defaults and split one pass per kernel");
+  bench::add_sweep_options(app, o, 30,
+                           "also time the LSD policies behind the defaults (4-byte keys)");
   app.add_option("--split-max-log", o.split_max_log,
                  "largest n = 2^K for the split sort (its merge costs O(log^2 n) passes)")
       ->check(CLI::Range(0, 30));

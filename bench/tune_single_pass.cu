@@ -287,14 +287,24 @@ std::size_t run_checks(cudaStream_t s, const Options& o) {
 
 // ---- benchmark ---------------------------------------------------------------------------------
 
+// Policy P with its look-back pacing set at run time (--first/--spin, the sweep's rows): the same
+// kernel as P's, every grid paced alike.
+template <class P>
+struct Paced : P {
+  static inline sp::LookbackDelays delays;
+  static sp::LookbackDelays delays_for(std::size_t) { return delays; }
+};
+
 // Runs one single-pass configuration; `d` overrides the policy's look-back pacing when non-null.
 template <class P, class T>
 void run_single_pass(cudaStream_t s, ScanKind kind, const T* in, T* out, std::size_t n, void* ws,
                      std::size_t wsb, const sp::LookbackDelays* d) {
-  if (d)
-    sp::scan_with_policy<P>(kind, in, out, n, scandof::Sum{}, T(0), ws, wsb, s, *d);
-  else
+  if (d) {
+    Paced<P>::delays = *d;
+    sp::scan_with_policy<Paced<P>>(kind, in, out, n, scandof::Sum{}, T(0), ws, wsb, s);
+  } else {
     sp::scan_with_policy<P>(kind, in, out, n, scandof::Sum{}, T(0), ws, wsb, s);
+  }
 }
 
 // Times one single-pass configuration at size n (input rotated).
@@ -441,10 +451,9 @@ void tune_row(Timer& timer, cudaStream_t s, RotatedInput<T>& td, int reps, sp::L
   bad += verify(ScanKind::Exclusive, td.h, got, scandof::Sum{}, T(0), "tune");
   const Timing t = time_single_pass<P, T>(timer, s, ScanKind::Exclusive, td.ins, td.outs, n,
                                           ws.get(), wsb, reps, &d);
-  std::printf("  %4dx%-3d minb %2d %s first %4u spin %4u: %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
-              P::BLOCK_THREADS, P::ITEMS_PER_THREAD, P::MIN_BLOCKS,
-              P::PERSISTENT ? "persist" : "1-tile ", d.first_ns, d.spin_ns, t.median_us,
-              2.0 * sizeof(T) * n / (t.median_us * 1e3), t.queued_us);
+  std::printf("  %4dx%-3d minb %2d first %4u spin %4u: %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
+              P::BLOCK_THREADS, P::ITEMS_PER_THREAD, P::MIN_BLOCKS, d.first_ns, d.spin_ns,
+              t.median_us, 2.0 * sizeof(T) * n / (t.median_us * 1e3), t.queued_us);
   std::fflush(stdout);
 }
 
@@ -462,15 +471,15 @@ void tune_cub_row(Timer& timer, cudaStream_t s, RotatedInput<T>& td, int reps) {
       },
       reps);
   std::printf(
-      "  cub ExclusiveSum                        : %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
+      "  cub ExclusiveSum                : %9.2f us %7.0f GB/s  (queued %9.2f us)\n",
       t.median_us, 2.0 * sizeof(T) * td.n / (t.median_us * 1e3), t.queued_us);
 }
 
 std::size_t run_tune(cudaStream_t s, const Options& o) {
   std::size_t bad = 0;
   Timer timer(s);
-  // Runs 3-4 (results/single_pass_notes.md) chose 256x32 with 3000/648 ns pacing; this re-checks
-  // it against its two runners-up in the same process as CUB.
+  // The shape x pacing sweep of results/scan/README.md chose 256x32 with 3000/648 ns pacing; this
+  // re-checks it against its two runners-up in the same process as CUB.
   for (int lg : {24, 26, 28}) {
     if (lg > o.max_log2) continue;
     RotatedInput<int32_t> td(std::size_t(1) << lg, 4242 + lg);
@@ -482,22 +491,18 @@ std::size_t run_tune(cudaStream_t s, const Options& o) {
       tune_row<sp::Policy<256, 24, 6>>(timer, s, td, o.reps, d, bad);
     }
   }
-  // 8-byte elements: split-word status (default) against release/acquire flag + value slots.
+  // 8-byte elements: shapes and register caps of the split-word status.
   for (int lg : {24, 27}) {
     if (lg > o.max_log2) continue;
     RotatedInput<double> td(std::size_t(1) << lg, 99 + lg);
     std::printf("\ntune double exclusive n=2^%d (%zu sets)\n", lg, td.ins.size());
     tune_cub_row(timer, s, td, o.reps);
-    constexpr auto kSlots = sp::StatusScheme::FlagSlots;
     const sp::LookbackDelays delays[] = {{3000, 648}, {4000, 648}};
     for (const auto& d : delays) {
-      std::printf(" split words:\n");
       tune_row<sp::Policy<256, 12>>(timer, s, td, o.reps, d, bad);
       tune_row<sp::Policy<256, 16>>(timer, s, td, o.reps, d, bad);
       tune_row<sp::Policy<256, 16, 4>>(timer, s, td, o.reps, d, bad);
       tune_row<sp::Policy<128, 16>>(timer, s, td, o.reps, d, bad);
-      std::printf(" flag + value slots:\n");
-      tune_row<sp::Policy<256, 16, 1, false, 0, 0, 500, kSlots>>(timer, s, td, o.reps, d, bad);
     }
   }
   return bad;

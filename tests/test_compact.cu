@@ -252,25 +252,12 @@ TEST(Compact, NotEqualToWithRepeats) {
                   stream);
 }
 
-// The single pass's implementation choices behind the public default (the benchmark times
-// them): 64, 96 or 128 bytes per thread, paced or not (pacing forced on for small grids too),
-// tile ids from blockIdx or an atomic counter, persistent blocks, scalar loads at a misaligned
-// input.
-TEST(Compact, SinglePassKnobs) {
+// The single pass's policies behind the public default (the benchmark times them): 64, 96 or 128
+// bytes per thread, paced or not (pacing forced on for small grids too), each at an aligned and a
+// misaligned input (scalar loads).
+TEST(Compact, SinglePassPolicies) {
   SCANDOF_SKIP_WITHOUT_GPU();
   test::Stream stream;
-  std::vector<detail::compact::Knobs> knobs(9);
-  knobs[0].bytes_per_thread = 64;
-  knobs[1].first_ns = knobs[1].spin_ns = 0;
-  knobs[2].pace_min_tiles = 0;
-  knobs[3].persistent = true;
-  knobs[4].bytes_per_thread = 64;
-  knobs[4].persistent = true;
-  knobs[5].vector_loads = false;
-  knobs[6].block_order = false;
-  knobs[7].bytes_per_thread = 96;
-  knobs[8].bytes_per_thread = 96;
-  knobs[8].block_order = false;
   for (std::size_t n : test::capped({1, 8191, 8192, 8193, 300007, 5000011})) {
     std::vector<std::int32_t> in(n + 1);
     for (std::size_t i = 0; i < n + 1; ++i) in[i] = static_cast<std::int32_t>(test::hash_at(6, i));
@@ -283,18 +270,25 @@ TEST(Compact, SinglePassKnobs) {
     for (int off = 0; off < 2; ++off) {  // off 1: a 4-byte offset input (no 16-byte loads)
       std::vector<std::int32_t> want(n);
       const std::size_t k = compact_gold(in.data() + off, want.data(), n, pred);
-      for (std::size_t ki = 0; ki < knobs.size(); ++ki) {
-        SCOPED_TRACE("knobs " + std::to_string(ki) + " n=" + std::to_string(n) +
+      auto check = [&](auto policy, const char* name) {
+        SCOPED_TRACE(std::string(name) + " n=" + std::to_string(n) +
                      " offset=" + std::to_string(off));
         d_out.poison(stream);
-        detail::compact::run<false>("test", d_in.data() + off, d_out.data(), d_count.data(), n,
-                                    detail::compact::PredSelect<LessThan<std::int32_t>>{pred},
-                                    false, nullptr, scratch.data(), wb, stream, opt, knobs[ki]);
+        detail::compact::run<false, decltype(policy)>(
+            "test", d_in.data() + off, d_out.data(), d_count.data(), n,
+            detail::compact::PredSelect<LessThan<std::int32_t>>{pred}, false, nullptr,
+            scratch.data(), wb, stream, opt);
         CUDA_CHECK(cudaStreamSynchronize(stream));
         ASSERT_EQ(d_count.download(1)[0], k);
         const auto got = d_out.download(n);
         ASSERT_TRUE(test::all_equal(got.data(), want.data(), k));
-      }
+      };
+      using detail::compact::SinglePassPolicy;
+      check(detail::compact::DefaultSinglePassPolicy{}, "default");
+      check(SinglePassPolicy<64, 2000, 400>{}, "64 B");
+      check(SinglePassPolicy<96, 2000, 400>{}, "96 B");
+      check(SinglePassPolicy<128, 0, 0>{}, "unpaced");
+      check(SinglePassPolicy<128, 2000, 400, 1>{}, "paced from one tile");
     }
   }
 }

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "scandof/device/sort_lsd.cuh"  // the implementation knobs (LsdKnobs below)
+#include "scandof/device/sort_lsd.cuh"  // the onesweep policies (LsdPolicies below)
 #include "scandof/sort.hpp"
 #include "test_util.hpp"
 
@@ -191,27 +191,28 @@ TEST(Sort, InPlace) {
   }
 }
 
-// The implementation choices behind the public default (which the benchmark times) sort too:
-// the three-kernel path, the onesweep kernel at every residency, the multi-tile path for one
-// tile, look-back sleeps. Pairs with a partial bit range prove stability.
-TEST(Sort, LsdKnobs) {
+// Calls f(policy, name) for each onesweep policy behind the public default (the benchmark times
+// them): every residency, look-back batch and tile size, values loaded with or after the keys,
+// look-back sleeps, and the small-tiles shape of GPUs with little shared memory per block.
+template <bool kPairs, class F>
+void for_each_policy(F&& f) {
+  using detail::lsd::OnesweepPolicy;
+  f(detail::lsd::DefaultOnesweepPolicy<std::uint32_t, kPairs>{}, "default");
+  f(detail::lsd::SmallTilesPolicy<std::uint32_t, kPairs>{}, "small tiles");
+  f(OnesweepPolicy<24, 2, kPairs>{}, "24 keys, 2 blocks");
+  f(OnesweepPolicy<24, 3, !kPairs>{}, "24 keys, 3 blocks, values the other way");
+  f(OnesweepPolicy<24, 4, false>{}, "24 keys, 4 blocks");
+  f(OnesweepPolicy<16, 4, false, 1>{}, "16 keys, look-back batch 1");
+  f(OnesweepPolicy<32, 2, false, 2>{}, "32 keys, look-back batch 2");
+  f(OnesweepPolicy<24, 3, false, 8, 100>{}, "look-back batch 8, 100 ns sleeps");
+}
+
+// Pairs with a partial bit range prove stability.
+TEST(Sort, LsdPolicies) {
   SCANDOF_SKIP_WITHOUT_GPU();
   using K = std::uint32_t;
   using V = std::uint32_t;
   test::Stream stream;
-  std::vector<detail::lsd::Knobs> knobs(11);
-  knobs[0].onesweep = false;
-  knobs[1].onesweep_min_blocks = 2;
-  knobs[2].onesweep_min_blocks = 3;
-  knobs[3].onesweep_min_blocks = 4;
-  knobs[4].single_tile = false;
-  knobs[5].spin_ns = 100;
-  knobs[6].onesweep = false;  // the three-kernel downsweep at 4 blocks per SM (<= 64 registers)
-  knobs[6].downsweep_min_blocks = 4;
-  knobs[7].histogram_vote = true;
-  knobs[8].pairs_values_first = false;  // values loaded after the keys are staged
-  knobs[9].pairs_items = 24;
-  knobs[10].small_tiles = true;  // the shape for GPUs with little shared memory per block
   for (std::size_t n : test::capped({1, 777, 4096, 4097, 100003, 3000017})) {
     const auto keys = make_keys<K>(n, Dist::FewDistinct, test::derive_seed(26, n));
     std::vector<V> vals(n);
@@ -223,70 +224,47 @@ TEST(Sort, LsdKnobs) {
     DeviceBuffer<V> d_vin(vals), d_vout(n);
     const std::size_t wb = detail::lsd::workspace_bytes<K, V, true>(n);
     DeviceBuffer<unsigned char> scratch(wb);
-    for (std::size_t ki = 0; ki < knobs.size(); ++ki) {
-      SCOPED_TRACE("knobs " + std::to_string(ki) + " n=" + std::to_string(n));
+    for_each_policy<true>([&](auto policy, const char* name) {
+      SCOPED_TRACE(std::string(name) + " n=" + std::to_string(n));
       d_kout.poison(stream);
       d_vout.poison(stream);
-      detail::lsd::sort<K, V, true>(d_kin.data(), d_kout.data(), d_vin.data(), d_vout.data(), n,
-                                    scratch.data(), wb, stream, 2, 29, knobs[ki]);
+      detail::lsd::sort<K, V, true, decltype(policy)>(d_kin.data(), d_kout.data(), d_vin.data(),
+                                                      d_vout.data(), n, scratch.data(), wb, stream,
+                                                      2, 29);
       CUDA_CHECK(cudaStreamSynchronize(stream));
       ASSERT_TRUE(test::all_equal(d_kout.download(n).data(), wk.data(), n)) << "keys";
       ASSERT_TRUE(test::all_equal(d_vout.download(n).data(), wv.data(), n)) << "values";
-    }
+    });
   }
 }
 
-// Both rankings (the default and the benchmark's earlier one) and every look-back batch on skewed
-// and uniform keys, partial tiles included.
-TEST(Sort, LsdRankModes) {
+// The same policies sorting keys on skewed and uniform inputs, partial tiles included.
+TEST(Sort, LsdPoliciesSkewedKeys) {
   SCANDOF_SKIP_WITHOUT_GPU();
   using K = std::uint32_t;
-  using detail::lsd::RankMode;
+  using NoValue = detail::lsd::NoValue;
   test::Stream stream;
   // All-equal and sorted keys take the single-digit tile shortcut (all tiles, or the top digits'
   // tiles), next to tiles that rank.
   for (Dist dist : {Dist::Uniform, Dist::FewDistinct, Dist::AllEqual, Dist::Sorted}) {
     for (std::size_t n : test::capped({4097, 100003, 1048583})) {
       const auto keys = make_keys<K>(n, dist, test::derive_seed(28, n));
-      for (auto [b0, b1] : {std::pair{0, 32}, std::pair{3, 30}}) {
+      for (const std::pair<int, int>& bits : {std::pair{0, 32}, std::pair{3, 30}}) {
+        const int b0 = bits.first, b1 = bits.second;  // plain ints: the lambda below captures them
         std::vector<K> want(n);
         sort_keys_gold(keys.data(), want.data(), n, b0, b1);
         DeviceBuffer<K> d_in(keys), d_out(n);
-        const std::size_t wb = detail::lsd::workspace_bytes<K, detail::lsd::NoValue, false>(n);
+        const std::size_t wb = detail::lsd::workspace_bytes<K, NoValue, false>(n);
         DeviceBuffer<unsigned char> scratch(wb);
-        struct Cfg {
-          RankMode rank;
-          int batch;
-          bool early;
-          int key_items;
-          bool small_tiles;
-        };
-        constexpr int kB = detail::lsd::kLookbackBatch;
-        const Cfg cfgs[] = {
-            {RankMode::Vote, kB, true, 0, false},    // the defaults
-            {RankMode::Ballot, 1, false, 0, false},  // the ranking before session 10
-            {RankMode::Vote, 1, true, 0, false},    {RankMode::Vote, 2, true, 0, false},
-            {RankMode::Vote, 8, true, 0, false},    {RankMode::Vote, kB, false, 0, false},
-            {RankMode::Vote, kB, true, 16, false},  {RankMode::Vote, kB, true, 32, false},
-            {RankMode::Vote, kB, true, 0, true},
-        };
-        for (int cfg = 0; cfg < static_cast<int>(std::size(cfgs)); ++cfg) {
-          detail::lsd::Knobs kn;
-          kn.rank = cfgs[cfg].rank;
-          kn.lookback_batch = cfgs[cfg].batch;
-          kn.early_counts = cfgs[cfg].early;
-          kn.key_items = cfgs[cfg].key_items;
-          kn.small_tiles = cfgs[cfg].small_tiles;
+        for_each_policy<false>([&](auto policy, const char* name) {
           SCOPED_TRACE(std::string(dist_name(dist)) + " n=" + std::to_string(n) + " bits " +
-                       std::to_string(b0) + ".." + std::to_string(b1) + " config " +
-                       std::to_string(cfg));
+                       std::to_string(b0) + ".." + std::to_string(b1) + " " + name);
           d_out.poison(stream);
-          detail::lsd::sort<K, detail::lsd::NoValue, false>(d_in.data(), d_out.data(), nullptr,
-                                                            nullptr, n, scratch.data(), wb, stream,
-                                                            b0, b1, kn);
+          detail::lsd::sort<K, NoValue, false, decltype(policy)>(
+              d_in.data(), d_out.data(), nullptr, nullptr, n, scratch.data(), wb, stream, b0, b1);
           CUDA_CHECK(cudaStreamSynchronize(stream));
           ASSERT_TRUE(test::all_equal(d_out.download(n).data(), want.data(), n));
-        }
+        });
       }
     }
   }

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "scandof/device/sort_lsd.cuh"  // Knobs::small_tiles
+#include "scandof/device/sort_lsd.cuh"  // SmallTilesPolicy
 #include "scandof/sort.hpp"
 #include "test_util.hpp"
 
@@ -44,8 +44,8 @@ __global__ void fingerprint(const std::uint32_t* p, std::uint64_t n, bool check_
   atomicAdd(res + 3, bad);
 }
 
-// small_tiles: the sort's shape for GPUs with little shared memory per block (Knobs), here with
-// 64-bit positions.
+// small_tiles: the sort's shape for GPUs with little shared memory per block
+// (detail::lsd::SmallTilesPolicy), here with 64-bit positions.
 void check_large_sort(std::uint64_t n, int top, bool small_tiles = false) {
   std::size_t free_b = 0, total_b = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
@@ -63,10 +63,9 @@ void check_large_sort(std::uint64_t n, int top, bool small_tiles = false) {
     using NoValue = detail::lsd::NoValue;
     const std::size_t wb = detail::lsd::workspace_bytes<std::uint32_t, NoValue, false>(n);
     test::DeviceBuffer<unsigned char> scratch(wb);
-    detail::lsd::Knobs kn;
-    kn.small_tiles = true;
-    detail::lsd::sort<std::uint32_t, NoValue, false>(in.data(), out.data(), nullptr, nullptr, n,
-                                                     scratch.data(), wb, nullptr, 0, 32, kn);
+    detail::lsd::sort<std::uint32_t, NoValue, false,
+                      detail::lsd::SmallTilesPolicy<std::uint32_t, false>>(
+        in.data(), out.data(), nullptr, nullptr, n, scratch.data(), wb, nullptr, 0, 32);
     CUDA_CHECK(cudaDeviceSynchronize());
   } else {
     ScanWorkspace ws;

@@ -47,9 +47,10 @@ enum class SatMethod : int {
   // those, then each tile's 2D scan plus its offsets): the table is written once. Ignores the
   // ScanAlgorithm. Needs scratch of about 0.5 B per pixel.
   Fused = 1,
-  // The earlier fused path, kept for comparison and for float tables of images over 2^32/255
-  // pixels (which Fused hands to it): rows scanned straight from the pixels into the table, then
-  // an in-place column scan with coalesced loads (the table makes one extra round trip).
+  // The earlier fused path, and the one float tables of images over 2^32/255 pixels take (Fused,
+  // FusedOnePass and FusedResident hand them to it: its sums accumulate in float): rows scanned
+  // straight from the pixels into the table, then an in-place column scan with coalesced loads
+  // (the table makes one extra round trip).
   FusedTwoPass = 2,
   // Fused's tiles in one kernel: each tile reads its pixels once and finds the sums left of and
   // above it by a 2D decoupled look-back over the tiles before it (no second read of the pixels,

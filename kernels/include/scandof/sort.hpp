@@ -31,8 +31,9 @@ enum class SortAlgorithm : int {
   // block-sized chunks in shared memory, then a bitonic merge of the sorted chunks. Keys only,
   // full bit range only (the bitonic merge is not stable).
   Split = 0,
-  // Device-wide LSD radix sort, 8-bit digits: per-block digit histograms (upsweep), a scan of
-  // them for scatter offsets, a stable rank-and-scatter pass (downsweep) per digit. Stable.
+  // Device-wide LSD radix sort, 8-bit digits: one histogram kernel for all digits, then per
+  // digit one kernel in which each tile ranks its keys stably and finds its digits' output
+  // offsets by decoupled look-back over the earlier tiles ("onesweep"). Stable.
   Lsd = 1,
 };
 constexpr int kNumSortAlgorithms = 2;

@@ -8,7 +8,7 @@
 //    flags array: one read of the input is cheaper than n more flag bytes.
 //  - ReduceThenScan: a fixed number of blocks (<= 1024) each own a contiguous run of tiles;
 //    count kernel, one-block scan of the counts, rank-and-scatter kernel.
-//  - SinglePass: one block per tile (tile = blockIdx.x, or an atomic counter), rank locally,
+//  - SinglePass: one block per tile (tile = blockIdx.x), rank locally,
 //    publish their count, find their offset by a warp-wide, paced decoupled look-back over
 //    64-bit status words (2 flag bits + 62-bit count; lookback::warp_lookback_count in
 //    device/tile_status.cuh), and write out. Without any memset launch when n fits one tile.
@@ -28,6 +28,7 @@
 #include <string>
 #include <type_traits>
 
+#include "scandof/arch.cuh"
 #include "scandof/compact.hpp"
 #include "scandof/cuda_check.hpp"
 #include "scandof/device/tile_status.cuh"
@@ -38,7 +39,8 @@ namespace scandof {
 namespace detail {
 namespace compact {
 
-// kBytes: input bytes per thread (64 or 128; the single pass defaults to 128, see Knobs).
+// kBytes: input bytes per thread (64, 96 or 128; the single pass defaults to 128, see
+// DefaultSinglePassPolicy).
 template <class T, int kBytes = 64>
 struct Tuning {
   static_assert(std::is_trivially_copyable<T>::value, "compaction moves elements bytewise");
@@ -210,38 +212,28 @@ __device__ __forceinline__ void write_tile(const T* stage, unsigned count, int v
 }
 
 // ---------------------------------------------------------------- single pass (look-back)
-// Tile ids: blockIdx.x by default (Knobs::block_order), like CUB's look-back kernels; this
-// relies on blocks being dispatched in index order (so a tile's predecessors are resident or
-// done). With an atomic counter instead, tiles start in id order whatever order the hardware
-// runs blocks in (guaranteed, one L2 round trip per block slower). Two modes (Knobs::persistent):
-//  - per tile (the default): one block per tile. Look-back only waits on tiles whose blocks
-//    already started, so it cannot deadlock.
-//  - persistent: one resident wave of blocks loops over tiles and fetches the next id while the
-//    current tile's loads are in flight. Still deadlock-free: a block holds at most its current
-//    tile and the next id; the smallest unfinished tile is always some block's current tile and
-//    waits only on smaller, finished ones. Measured slower at 2^28 (0.56x CUB against 0.84x per
-//    tile, H100, results/compact/README.md), so it is not the default.
+// One block per tile, tile id = blockIdx.x, like CUB's look-back kernels: this relies on blocks
+// being dispatched in index order (so a tile's predecessors are resident or done), and no atomic
+// round trip delays the first load. Look-back only waits on tiles whose blocks already started, so
+// it cannot deadlock. Measured on the H100 (results/compact/README.md) and removed after a4930a6:
+// tile ids from an atomic counter, 3-10% slower at 2^22-2^24; persistent blocks looping over
+// tiles, 0.51-0.58x CUB at 2^28 against 1.09-1.21x for one block per tile.
+// The body is a grid-stride loop although the host launches one block per tile (one trip): so
+// written, ptxas (CUDA 13.0, sm_90) fits the 128-byte tiles of every predicate in 64 registers
+// without spilling, as the loop of the persistent form did; straight-line code spilled 44 bytes
+// per thread (int32, float with LessThan).
 template <class T, int kB, class Sel>
-__global__ void __launch_bounds__(Tuning<T, kB>::kThreads, Tuning<T, kB>::kMinBlocks)
+__global__ void __launch_bounds__(Tuning<T, kB>::kThreads,
+                                  arch::min_blocks_per_sm(Tuning<T, kB>::kThreads,
+                                                          Tuning<T, kB>::kMinBlocks))
     single_pass_kernel(const T* __restrict__ in, T* __restrict__ out, std::uint64_t n, Sel sel,
-                       std::uint64_t* status, unsigned* tile_counter, std::uint64_t* d_count,
-                       std::uint64_t num_tiles, bool vec_ok, bool persistent, bool block_order,
-                       unsigned first_ns, unsigned spin_ns) {
+                       std::uint64_t* status, std::uint64_t* d_count, std::uint64_t num_tiles,
+                       bool vec_ok, unsigned first_ns, unsigned spin_ns) {
   using Tn = Tuning<T, kB>;
   __shared__ Stage<T, kB> stage;
   __shared__ unsigned warp_tot[Tn::kWarps];
   __shared__ std::uint64_t s_prefix;
-  __shared__ unsigned s_tile[2];  // current and next tile id, alternating by iteration
-  // One tile needs no counter (the small-n path skips the memset launch).
-  const bool single = num_tiles == 1;
-  // block_order: the tile is blockIdx.x (no atomic round trip before the loads can start), which
-  // relies on the hardware dispatching blocks in index order, as CUB's look-back kernels do.
-  if (threadIdx.x == 0)
-    s_tile[0] = single || block_order ? blockIdx.x : atomicAdd(tile_counter, 1u);
-  __syncthreads();
-  for (int it = 0;; ++it) {
-    const std::uint64_t tile = s_tile[it & 1];
-    if (tile >= num_tiles) break;
+  for (std::uint64_t tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
     const std::uint64_t base = tile * Tn::kTile;
     const int valid = static_cast<int>(std::min<std::uint64_t>(Tn::kTile, n - base));
     constexpr int V = vec_width<T>();
@@ -251,15 +243,9 @@ __global__ void __launch_bounds__(Tuning<T, kB>::kThreads, Tuning<T, kB>::kMinBl
       load_tile<T, V, kB>(in, base, valid, v);
     else
       load_tile<T, 1, kB>(in, base, valid, v);
-    // The next id: its latency overlaps the loads; only stored to shared memory after look-back.
-    unsigned next = 0;
-    // Not persistent: one tile per block (a fresh block takes the next id).
-    if (threadIdx.x == 0)
-      next = single || !persistent ? static_cast<unsigned>(num_tiles) : atomicAdd(tile_counter, 1u);
     const unsigned count =
         vec ? rank_loaded<T, V, false, Sel, kB>(v, base, valid, sel, stage.data(), warp_tot)
             : rank_loaded<T, 1, false, Sel, kB>(v, base, valid, sel, stage.data(), warp_tot);
-
     if (threadIdx.x < 32) {
       const int lane = threadIdx.x;
       // Status word per tile: 2 flag bits over a 62-bit count (lookback::CountStatus).
@@ -274,13 +260,12 @@ __global__ void __launch_bounds__(Tuning<T, kB>::kThreads, Tuning<T, kB>::kMinBl
       }
       if (lane == 0) {
         s_prefix = prefix;
-        s_tile[(it + 1) & 1] = next;
         if (tile == num_tiles - 1) *d_count = prefix + count;
       }
     }
     __syncthreads();
     write_tile<T, false>(stage.data(), count, valid, out, s_prefix, 0);
-    __syncthreads();  // stage, warp_tot and s_prefix are reused by the next tile
+    __syncthreads();  // stage, warp_tot and s_prefix are reused by a next trip
   }
 }
 
@@ -428,10 +413,10 @@ std::size_t workspace_bytes(std::size_t n, CompactOptions opt) {
     case CompactAlgorithm::ReduceThenScan:
       return align_up(kMaxRtsBlocks * sizeof(std::uint64_t));
     case CompactAlgorithm::SinglePass: {
-      // Tile status words + the tile counter; at least what partition (which runs
-      // reduce-then-scan) needs, so one size serves both.
+      // Tile status words for the smallest tiles (64 bytes per thread), so every policy fits;
+      // at least what partition (which runs reduce-then-scan) needs, so one size serves both.
       const std::size_t tiles = (n + Tuning<T>::kTile - 1) / Tuning<T>::kTile;
-      return std::max(align_up(tiles * sizeof(std::uint64_t)) + align_up(sizeof(unsigned)),
+      return std::max(align_up(tiles * sizeof(std::uint64_t)),
                       align_up(kMaxRtsBlocks * sizeof(std::uint64_t)));
     }
   }
@@ -461,65 +446,48 @@ void paper_run(const T* in, T* out, std::uint64_t* d_count, std::size_t n, Sel s
   CUDA_CHECK_LAUNCH();
 }
 
-// Implementation choices of the single pass and the tile loads, fixed for the public API; the
-// benchmark compares them through run() directly.
-struct Knobs {
-  // Single pass: one resident wave of blocks looping over tiles (prefetching the next tile id)
-  // instead of one block per tile.
-  bool persistent = false;
-  // 16-byte loads for full tiles at aligned inputs (all algorithms' tile loads).
-  bool vector_loads = true;
-  // Single pass: input bytes per thread (64, 96 or 128; 128 is 32 items of 4 bytes, 32 KiB tiles).
-  int bytes_per_thread = 128;
-  // Single pass, per tile: tile = blockIdx.x instead of an atomic counter (not with persistent):
-  // +3-10% at 2^22-2^24, where every block paid the atomic's round trip before its first load.
-  bool block_order = true;
-  // Single pass look-back pacing for grids of at least pace_min_tiles tiles: sleep after
-  // publishing the tile count, and between polls of a window with an unpublished tile. 2000/400
-  // rather than the scan's 3000/648: 1.03-1.10x CUB at 2^24 (3000/648: 0.97-1.07x); at 2^28
-  // 1.09-1.21x (3000/648: 1.07-1.13x, better at 50-99% kept, worse at 1%); unpaced 0.94-1.01x
-  // (H100, 128 B/thread, blockIdx tiles; results/compact/README.md, run 4).
-  unsigned first_ns = 2000, spin_ns = 400;
-  std::uint64_t pace_min_tiles = 500;
+// The single pass's policy: input bytes per thread (the tile and the residency of Tuning<T,
+// BytesPerThread>) and the look-back pacing of grids of at least PaceMinTiles tiles (sleep after
+// publishing the tile count, and between polls of a window with an unpublished tile). The library
+// uses DefaultSinglePassPolicy; the benchmark and the tests pass others to run().
+template <int BytesPerThread, unsigned FirstNs, unsigned SpinNs, std::uint64_t PaceMinTiles = 500>
+struct SinglePassPolicy {
+  static_assert(PaceMinTiles >= 1, "pacing from PaceMinTiles tiles on (1: every grid)");
+  static constexpr int BYTES_PER_THREAD = BytesPerThread;
+  static constexpr unsigned FIRST_NS = FirstNs, SPIN_NS = SpinNs;
+  static constexpr std::uint64_t PACE_MIN_TILES = PaceMinTiles;
 };
 
-template <class T, int kB, class Sel>
+// 128 bytes per thread (32 items of 4 bytes, 32 KiB tiles): +6-17% over 64 at 2^24-2^28 (half the
+// look-backs); 96 was worse than 128 at >= 2^24. Pacing 2000/400 rather than the scan's
+// 3000/648: 1.03-1.10x CUB at 2^24 (3000/648: 0.97-1.07x); at 2^28 1.09-1.21x (3000/648:
+// 1.07-1.13x, better at 50-99% kept, worse at 1%); unpaced 0.94-1.01x (H100, int32,
+// results/compact/README.md).
+struct DefaultSinglePassPolicy : SinglePassPolicy<128, 2000, 400> {};
+
+template <class P, class T, class Sel>
 void single_pass_launch(const char* what, const T* in, T* out, std::uint64_t* d_count,
-                        std::size_t n, Sel sel, void* ws, cudaStream_t stream, bool vec_ok,
-                        const Knobs& knobs) {
+                        std::size_t n, Sel sel, void* ws, cudaStream_t stream, bool vec_ok) {
+  constexpr int kB = P::BYTES_PER_THREAD;
   using Tn = Tuning<T, kB>;
   const std::uint64_t tiles = (n + Tn::kTile - 1) / Tn::kTile;
-  int per_sm = 0;
-  if (knobs.persistent)
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, single_pass_kernel<T, kB, Sel>, Tn::kThreads, 0));
-  const std::uint64_t blocks =
-      knobs.persistent ? std::max<std::uint64_t>(
-                             1, std::min<std::uint64_t>(tiles, std::uint64_t(per_sm) * sm_count()))
-                       : tiles;
-  // The counter runs past the last tile by one per block.
-  if (tiles + blocks >= 0xffffffffull)
-    throw std::invalid_argument(std::string(what) + ": n too large for 32-bit tile ids");
-  // Status words and counter sit where workspace_bytes put them for the 64-byte tiling, which
-  // has at least as many tiles.
-  const std::uint64_t ws_tiles = (n + Tuning<T>::kTile - 1) / Tuning<T>::kTile;
+  if (tiles >= 0x80000000ull)
+    throw std::invalid_argument(std::string(what) + ": n too large for one grid of tiles");
+  // Status words sit where workspace_bytes put them (planned for at least as many tiles).
   auto* status = static_cast<std::uint64_t*>(ws);
-  auto* counter =
-      reinterpret_cast<unsigned*>(static_cast<unsigned char*>(ws) + align_up(ws_tiles * 8));
-  if (tiles > 1)  // one launch for both (the 64-byte tiling's status words: up to 2x the bytes)
-    CUDA_CHECK(cudaMemsetAsync(ws, 0, align_up(ws_tiles * 8) + sizeof(unsigned), stream));
-  const bool pace = tiles >= knobs.pace_min_tiles;
-  single_pass_kernel<T, kB><<<static_cast<unsigned>(blocks), Tn::kThreads, 0, stream>>>(
-      in, out, n, sel, status, counter, d_count, tiles, vec_ok, knobs.persistent,
-      knobs.block_order && !knobs.persistent, pace ? knobs.first_ns : 0u,
-      pace ? knobs.spin_ns : 0u);
+  if (tiles > 1) CUDA_CHECK(cudaMemsetAsync(ws, 0, tiles * sizeof(std::uint64_t), stream));
+  const bool pace = tiles >= P::PACE_MIN_TILES;
+  single_pass_kernel<T, kB><<<static_cast<unsigned>(tiles), Tn::kThreads, 0, stream>>>(
+      in, out, n, sel, status, d_count, tiles, vec_ok, pace ? P::FIRST_NS : 0u,
+      pace ? P::SPIN_NS : 0u);
   CUDA_CHECK_LAUNCH();
 }
 
-template <bool kPartition, class T, class Sel>
+// P: the single pass's policy (SinglePassPolicy).
+template <bool kPartition, class P = DefaultSinglePassPolicy, class T, class Sel>
 void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::size_t n, Sel sel,
          bool need_flags, const void* flags, void* ws, std::size_t ws_bytes, cudaStream_t stream,
-         CompactOptions opt, Knobs knobs = Knobs()) {
+         CompactOptions opt) {
   if (d_count == nullptr) throw std::invalid_argument(std::string(what) + ": d_count is null");
   if (n == 0) {
     CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::uint64_t), stream));
@@ -541,7 +509,7 @@ void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::siz
                                 std::to_string(need) + " bytes, got " + std::to_string(ws_bytes));
   using Tn = Tuning<T>;
   // 16-byte loads need a 16-byte aligned input (tiles start at multiples of 16 bytes after it).
-  const bool vec_ok = knobs.vector_loads && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  const bool vec_ok = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   switch (opt.algo) {
     case CompactAlgorithm::Paper:
       if (paper_wide_flags(n))
@@ -553,12 +521,7 @@ void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::siz
       return;
     case CompactAlgorithm::SinglePass:
       if (!kPartition) {
-        if (knobs.bytes_per_thread == 64)
-          single_pass_launch<T, 64>(what, in, out, d_count, n, sel, ws, stream, vec_ok, knobs);
-        else if (knobs.bytes_per_thread == 96)
-          single_pass_launch<T, 96>(what, in, out, d_count, n, sel, ws, stream, vec_ok, knobs);
-        else
-          single_pass_launch<T, 128>(what, in, out, d_count, n, sel, ws, stream, vec_ok, knobs);
+        single_pass_launch<P>(what, in, out, d_count, n, sel, ws, stream, vec_ok);
         return;
       }
       // A stable partition must know the total before placing the rejected items; a single pass

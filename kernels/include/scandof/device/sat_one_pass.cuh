@@ -112,7 +112,8 @@ __device__ __forceinline__ uint32_t look_back(Word word, int n, unsigned epoch_b
 // depends on. Three (two interleaved, which holds 64 results per lane) keep ptxas within the
 // registers that allow it.
 template <class Pixels, class Out, bool VEC, bool INTERLEAVED>
-__global__ void __launch_bounds__(32 * kTileWarps, INTERLEAVED ? 2 : 3)
+__global__ void __launch_bounds__(32 * kTileWarps,
+                                  arch::min_blocks_per_sm(32 * kTileWarps, INTERLEAVED ? 2 : 3))
     one_pass_kernel(Pixels pixels, int width, int height, int channels, int tiles_x,
                     OnePassState st, unsigned epoch, unsigned id_base, uint32_t* __restrict__ out) {
   using detail::lookback::kFlagAggregate;

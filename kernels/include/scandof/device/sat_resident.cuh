@@ -84,7 +84,8 @@ __device__ __forceinline__ void copy_async_wait() {
 // combined live state spilled 632 bytes per thread.
 constexpr int kResidentBlocksPerSm = 2;
 template <class Pixels, class Out, bool VEC, bool INTERLEAVED>
-__global__ void __launch_bounds__(kResidentThreads, kResidentBlocksPerSm)
+__global__ void __launch_bounds__(kResidentThreads,
+                                  arch::min_blocks_per_sm(kResidentThreads, kResidentBlocksPerSm))
     resident_sat_kernel(Pixels pixels, int width, int height, int channels, TileArrays a, int stash,
                         uint32_t* __restrict__ out) {
   namespace cg = cooperative_groups;

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "scandof/arch.cuh"
 #include "scandof/cuda_check.hpp"
 #include "scandof/device/sat_fused.cuh"
 #include "scandof/device/sat_pixels.cuh"
@@ -561,7 +562,8 @@ struct GlobalOffsets {
 // stores, and left to itself ptxas gives that 144-155 registers, one block per SM; asking for two
 // caps it at 128. Planar asks for three (80 registers; ptxas would take 127 otherwise).
 template <class Pixels, class Out, bool VEC, bool INTERLEAVED = false>
-__global__ void __launch_bounds__(32 * kTileWarps, INTERLEAVED ? 2 : 3)
+__global__ void __launch_bounds__(32 * kTileWarps,
+                                  arch::min_blocks_per_sm(32 * kTileWarps, INTERLEAVED ? 2 : 3))
     tile_scan_kernel(Pixels pixels, int width, int height, int channels,
                      const uint32_t* __restrict__ left_ex, const uint32_t* __restrict__ above_ex,
                      const uint32_t* __restrict__ st_col, uint32_t* __restrict__ out) {

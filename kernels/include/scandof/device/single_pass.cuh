@@ -23,8 +23,7 @@
 // the value share one 64-bit word written and read with single relaxed 8-byte accesses (no fence:
 // the value can never be seen without its flag). Larger T split the value into 32-bit pieces, each
 // in its own 64-bit word beside a copy of the flag; a reader accepts a tile only when all its words
-// carry the same flag (see SplitWords). A release/acquire flag + value-slot scheme (FlagSlots) is
-// kept for comparison.
+// carry the same flag (see TileStatus).
 //
 // Look-back pacing: warp 0 sleeps ~3 us after publishing its aggregate before the first poll and
 // 648 ns between polls (for grids of 500+ tiles). Measured on the H100 this is worth 13% at 2^28:
@@ -44,6 +43,7 @@
 
 #include <cuda_runtime.h>
 
+#include "scandof/arch.cuh"
 #include "scandof/cuda_check.hpp"
 #include "scandof/device/tile_status.cuh"
 #include "scandof/scan.hpp"
@@ -60,8 +60,6 @@ using lookback::kFlagAggregate;
 using lookback::kFlagInvalid;
 using lookback::kFlagPrefix;
 using lookback::LookbackDelays;
-using lookback::resolve_scheme;
-using lookback::StatusScheme;
 using lookback::TileStatus;
 
 // Items moved by one 16-byte vector access (1 when T does not divide 16: scalar accesses).
@@ -74,18 +72,19 @@ constexpr bool vec_uses_uint4() {
   return sizeof(T) <= 16 && 16 % sizeof(T) == 0;
 }
 
-// Launch shape and look-back pacing. The tuning harness (bench/tune_single_pass.cu) sweeps these;
-// results/single_pass_notes.md has the numbers behind the defaults.
-template <int BlockThreads, int ItemsPerThread, int MinBlocks = 1, bool Persistent = false,
-          unsigned FirstNs = 0, unsigned SpinNs = 0, unsigned DelayMinTiles = 500,
-          StatusScheme Scheme = StatusScheme::Auto>
+// Launch shape and look-back pacing: the policy type the scan is compiled for. The library uses
+// DefaultPolicy<T>; the tuning harness (bench/tune_single_pass.cu) passes its own policies to
+// scan_with_policy (a policy may also replace delays_for). results/scan/README.md has the numbers
+// behind the defaults. One block per tile, always: persistent blocks that fetch their next
+// ticket before the current tile's loads ran 25-70% slower on the H100 (256x16 at 2^28: 1685
+// against 995 us; results/scan/README.md); removed after a4930a6.
+template <int BlockThreads, int ItemsPerThread, int MinBlocks = 1, unsigned FirstNs = 0,
+          unsigned SpinNs = 0, unsigned DelayMinTiles = 500>
 struct Policy {
-  static constexpr StatusScheme SCHEME = Scheme;
+  static_assert(MinBlocks >= 1, "at least one block per SM");
   static constexpr int BLOCK_THREADS = BlockThreads;
   static constexpr int ITEMS_PER_THREAD = ItemsPerThread;
   static constexpr int MIN_BLOCKS = MinBlocks;  // __launch_bounds__ blocks per SM (register cap)
-  // Persistent blocks measured slower (notes, run 2); kept for the record, no default uses it.
-  static constexpr bool PERSISTENT = Persistent;
   // Pacing pays only once tiles queue behind each other; a grid of about one wave (2^20 int32 is
   // 128 tiles) would just wait longer, so small grids poll at once (CUB uses the same cut-off).
   static LookbackDelays delays_for(std::size_t tiles) {
@@ -104,14 +103,11 @@ constexpr int default_items() {
   return want / v > 0 ? want / v * v : v;
 }
 template <class T>
-struct DefaultPolicy
-    : Policy<256, default_items<T>(), (sizeof(T) == 8 && std::is_arithmetic<T>::value) ? 4 : 1,
-             false, 3000, 648> {};
+struct DefaultPolicy : Policy<256, default_items<T>(),
+                              (sizeof(T) == 8 && std::is_arithmetic<T>::value) ? 4 : 1, 3000, 648> {
+};
 
-template <class T, class P>
-using StatusOf = TileStatus<T, resolve_scheme<T>(P::SCHEME)>;
-
-// ---- workspace layout: [tile counter | 256 B pad][flags][value slots] ---------------------------
+// ---- workspace layout: [tile counter | 256 B pad][status words] ---------------------------------
 
 constexpr std::size_t kAlign = 256;
 inline std::size_t align_up(std::size_t x) {
@@ -128,11 +124,10 @@ template <class T, class P>
 std::size_t workspace_bytes(std::size_t n) {
   const std::size_t tiles = num_tiles<T, P>(n);
   if (tiles <= 1) return 0;  // one tile needs no look-back, hence no scratch
-  return kAlign + align_up(StatusOf<T, P>::flag_bytes(tiles)) +
-         align_up(StatusOf<T, P>::value_bytes(tiles));
+  return kAlign + align_up(TileStatus<T>::bytes(tiles));
 }
 
-// Clears the counter and every flag (values need no clearing: they are read only behind a flag).
+// Clears the counter and every status word.
 // A template only so that this header can be included by several translation units.
 template <int kUnused = 0>
 __global__ void init_kernel(unsigned long long* words, std::size_t count) {
@@ -147,7 +142,7 @@ template <class T, int kWarps>
 struct SharedStorage {
   T warp_total[kWarps];
   T warp_prefix[kWarps];
-  unsigned ticket[2];  // tile ids; two slots so a prefetched id never overwrites one being read
+  unsigned ticket;  // the block's tile id
 };
 
 template <class T, class Op, class Status>
@@ -164,13 +159,11 @@ struct ScanArgs {
   LookbackDelays delays;
 };
 
-// Scans tile `tile` with the whole block. When `ticket_slot` is non-null, thread 0 stores
-// `next_ticket` there before the first barrier (after the loads are issued, so the atomic that
-// produced it overlaps the loads instead of delaying them).
+// Scans tile `tile` with the whole block.
 template <class T, class Op, class Status, int kBlockThreads, int kItems, bool kAligned>
 __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
-                                          SharedStorage<T, kBlockThreads / 32>& smem, unsigned tile,
-                                          unsigned* ticket_slot, unsigned next_ticket) {
+                                          SharedStorage<T, kBlockThreads / 32>& smem,
+                                          unsigned tile) {
   constexpr int kVec = vec_items<T>();
   constexpr bool kUint4 = vec_uses_uint4<T>();
   constexpr int kSlots = kItems / kVec;  // vectors per thread
@@ -213,7 +206,6 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
         v[s][k] = i < warp_valid ? a.in[warp_base + i] : identity;
       }
   }
-  if (ticket_slot != nullptr && threadIdx.x == 0) *ticket_slot = next_ticket;
 
   // 2. Serial inclusive scan inside each vector, then a shuffle scan per slot across the warp.
   T part[kSlots];
@@ -313,14 +305,12 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
   }
 }
 
-// One block per tile (kPersistent false) or a grid of resident blocks that keep taking tickets
-// (kPersistent true: the next ticket's atomic is issued before the current tile's loads, so its
-// L2 round trip leaves the critical path). Either way tile ids come from the global counter in
-// the order blocks ask, so every tile a block waits on belongs to a block that is running and
-// will publish without waiting on anything later: no deadlock.
+// One block per tile. Tile ids come from the global counter in the order blocks ask, so every
+// tile a block waits on belongs to a block that is running and will publish without waiting on
+// anything later: no deadlock.
 template <class T, class Op, class Status, int kBlockThreads, int kItems, int kMinBlocks,
-          bool kPersistent, bool kAligned>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
+          bool kAligned>
+__global__ void __launch_bounds__(kBlockThreads, arch::min_blocks_per_sm(kBlockThreads, kMinBlocks))
     scan_kernel(ScanArgs<T, Op, Status> a) {
   static_assert(kBlockThreads % 32 == 0 && kBlockThreads <= 1024, "whole warps, <= 1024 threads");
   static_assert(kItems % vec_items<T>() == 0,
@@ -331,32 +321,19 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
   auto& smem = *reinterpret_cast<SharedStorage<T, kWarps>*>(smem_raw);
 
   if (a.tiles == 1) {  // the whole input is one tile: no counter, no status
-    scan_tile<T, Op, Status, kBlockThreads, kItems, kAligned>(a, smem, 0, nullptr, 0);
+    scan_tile<T, Op, Status, kBlockThreads, kItems, kAligned>(a, smem, 0);
     return;
   }
-  if (threadIdx.x == 0) smem.ticket[0] = atomicAdd(a.tile_counter, 1u);
+  if (threadIdx.x == 0) smem.ticket = atomicAdd(a.tile_counter, 1u);
   __syncthreads();
-  unsigned tile = smem.ticket[0];
-  if constexpr (!kPersistent) {
-    scan_tile<T, Op, Status, kBlockThreads, kItems, kAligned>(a, smem, tile, nullptr, 0);
-  } else {
-    for (unsigned it = 1; tile < a.tiles; ++it) {
-      const unsigned slot = it & 1;
-      unsigned next = 0;
-      if (threadIdx.x == 0) next = atomicAdd(a.tile_counter, 1u);
-      scan_tile<T, Op, Status, kBlockThreads, kItems, kAligned>(a, smem, tile, &smem.ticket[slot],
-                                                                next);
-      tile = smem.ticket[slot];  // written before the tile's first barrier
-    }
-  }
+  scan_tile<T, Op, Status, kBlockThreads, kItems, kAligned>(a, smem, smem.ticket);
 }
 
-// Host side with an explicit policy (the tuning harness calls this one directly).
-// `delays` overrides the policy's pacing (tuning); null: the policy's choice for this grid.
+// Host side with an explicit policy P (the library passes DefaultPolicy<T>, the tuning harness
+// its own).
 template <class P, class T, class Op>
-void scan_with_policy_impl(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
-                           void* d_workspace, std::size_t ws_bytes, cudaStream_t stream,
-                           const LookbackDelays* delays) {
+void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
+                      void* d_workspace, std::size_t ws_bytes, cudaStream_t stream) {
   static_assert(std::is_trivially_copyable<T>::value, "scan needs a trivially copyable T");
   if (n == 0) return;
   if (d_in == nullptr || d_out == nullptr)
@@ -373,19 +350,16 @@ void scan_with_policy_impl(ScanKind kind, const T* d_in, T* d_out, std::size_t n
   if (need > 0 && reinterpret_cast<std::uintptr_t>(d_workspace) % 16 != 0)
     throw std::invalid_argument("single_pass_scan: workspace must be 16-byte aligned");
 
-  using Status = StatusOf<T, P>;
+  using Status = TileStatus<T>;
   const bool incl = kind == ScanKind::Inclusive;
-  const LookbackDelays pace = delays ? *delays : P::delays_for(tiles);
-  ScanArgs<T, Op, Status> a{d_in,    d_out,           n,   op, identity, incl, Status{},
-                            nullptr, unsigned(tiles), pace};
+  ScanArgs<T, Op, Status> a{
+      d_in, d_out, n, op, identity, incl, Status{}, nullptr, unsigned(tiles), P::delays_for(tiles)};
   if (tiles > 1) {
     auto* base = static_cast<unsigned char*>(d_workspace);
     a.tile_counter = reinterpret_cast<unsigned*>(base);
-    unsigned char* flags = base + kAlign;
-    unsigned char* values = flags + align_up(Status::flag_bytes(tiles));
-    a.status = Status::make(flags, values, tiles);
-    // Counter + flags are one contiguous run of 8-byte words.
-    const std::size_t words = (kAlign + Status::flag_bytes(tiles) + 7) / 8;
+    a.status = Status{reinterpret_cast<unsigned long long*>(base + kAlign)};
+    // Counter + status words are one contiguous run of 8-byte words.
+    const std::size_t words = (kAlign + Status::bytes(tiles) + 7) / 8;
     const int threads = 256;
     const std::size_t blocks = (words + threads - 1) / threads;
     init_kernel<><<<unsigned(blocks < 4096 ? blocks : 4096), threads, 0, stream>>>(
@@ -396,36 +370,10 @@ void scan_with_policy_impl(ScanKind kind, const T* d_in, T* d_out, std::size_t n
   const bool aligned = reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0 &&
                        reinterpret_cast<std::uintptr_t>(d_out) % 16 == 0;
   constexpr int kBT = P::BLOCK_THREADS, kIPT = P::ITEMS_PER_THREAD, kMB = P::MIN_BLOCKS;
-  constexpr bool kPers = P::PERSISTENT;
-  auto kernel = aligned ? scan_kernel<T, Op, Status, kBT, kIPT, kMB, kPers, true>
-                        : scan_kernel<T, Op, Status, kBT, kIPT, kMB, kPers, false>;
-  unsigned grid = unsigned(tiles);
-  if (kPers && tiles > 1) {
-    // Only as many blocks as fit at once: a persistent block that cannot start would hold no
-    // ticket (harmless) but waste a launch slot.
-    int dev = 0, sms = 0, per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBT, 0));
-    const std::size_t resident = std::size_t(sms) * std::size_t(per_sm > 0 ? per_sm : 1);
-    grid = unsigned(tiles < resident ? tiles : resident);
-  }
-  kernel<<<grid, kBT, 0, stream>>>(a);
+  auto kernel = aligned ? scan_kernel<T, Op, Status, kBT, kIPT, kMB, true>
+                        : scan_kernel<T, Op, Status, kBT, kIPT, kMB, false>;
+  kernel<<<unsigned(tiles), kBT, 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();
-}
-
-template <class P, class T, class Op>
-void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
-                      void* d_workspace, std::size_t ws_bytes, cudaStream_t stream) {
-  scan_with_policy_impl<P>(kind, d_in, d_out, n, op, identity, d_workspace, ws_bytes, stream,
-                           nullptr);
-}
-template <class P, class T, class Op>
-void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
-                      void* d_workspace, std::size_t ws_bytes, cudaStream_t stream,
-                      LookbackDelays delays) {
-  scan_with_policy_impl<P>(kind, d_in, d_out, n, op, identity, d_workspace, ws_bytes, stream,
-                           &delays);
 }
 
 }  // namespace single_pass

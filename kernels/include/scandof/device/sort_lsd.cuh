@@ -1,26 +1,19 @@
-// Device-wide LSD radix sort with 8-bit digits. Default (Knobs::onesweep): one histogram kernel for
-// all digits, then one kernel per digit that ranks a tile and finds its digit offsets by decoupled
-// look-back (below, "onesweep"); n <= one tile runs every pass in one block. Read + write of the
-// keys per digit. On the H100 at 2^24-2^28 (results/sort/README.md, run 23, both sorts in the same
-// scratch memory): uint32 1.12-1.17x cub::DeviceRadixSort, int32/float 0.93-1.08x, pairs
-// 0.91-0.96x, uint64 0.91-1.03x, skewed keys 0.92-1.33x. What got it there (sessions 10 and 13): a
-// digit match of half the instructions, early digit counts, batched look-back loads, tiles of
-// 4096-8192 keys, a bounds-free copy for whole tiles, single-digit tiles skipping the ranking, a
-// padded staging tile (sorted keys' bank conflicts). The three-kernel path stays as a knob (about
-// 3x slower):
+// Device-wide LSD radix sort with 8-bit digits ("onesweep", Adinets & Merrill 2022): one histogram
+// kernel for all digits, then one kernel per digit that ranks a tile and finds its digit offsets
+// by decoupled look-back; n <= one tile runs every pass in one block. Read + write of the keys per
+// digit. On the H100 at 2^24-2^28 (results/sort/README.md, both sorts in the same scratch memory):
+// uint32 1.12-1.17x cub::DeviceRadixSort, int32/float 0.93-1.08x, pairs 0.91-0.96x, uint64
+// 0.91-1.03x, skewed keys 0.92-1.33x. What got it there: a digit match of half the instructions,
+// early digit counts, batched look-back loads, tiles of 4096-8192 keys, a bounds-free copy for
+// whole tiles, single-digit tiles skipping the ranking, a padded staging tile (sorted keys' bank
+// conflicts).
 //
-// The classic three kernels per digit:
-//  1. upsweep: each of a fixed number of blocks (one resident wave) histograms the digits of its
-//     contiguous chunk of tiles (warp-aggregated through a ballot-based digit match so equal keys
-//     cost one shared-memory update per warp, not 32 serialized ones) and adds them to 256 digit
-//     totals;
-//  2. scan: one block per digit scans that digit's per-block counts and adds the count of all
-//     smaller digits, giving every (digit, block) its first output position;
-//  3. downsweep: each block walks its tiles in order, ranks every key stably inside the tile
-//     (warp-striped loads, ballot-matched peers, per-warp digit counters, a scan over warps and
-//     digits), stages the tile in shared memory in digit order and writes it out, so keys of one
-//     digit leave as contiguous runs.
-// Traffic per digit: read n keys twice, write once (+ values read once, written once).
+// The shape of the per-digit kernel is a policy type (OnesweepPolicy): the library sorts with
+// DefaultOnesweepPolicy, or SmallTilesPolicy where a block's shared memory cannot stage the
+// default tile; the benchmark (bench/sortbench.cu) and the tests pass their own to sort().
+// The classic three kernels per digit (upsweep histogram, scan of the per-block counts,
+// downsweep), which read the keys twice per digit, sorted 2^28 uint32 in 17.79 ms against
+// onesweep's 8.35 at the time (H100, results/sort/README.md); removed after a4930a6.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -29,14 +22,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
-#include <string>
-#include <type_traits>
 
+#include "scandof/arch.cuh"
 #include "scandof/block/exclusive_sum.cuh"
 #include "scandof/cuda_check.hpp"
 #include "scandof/device/tile_status.cuh"
 #include "scandof/sort.hpp"
-#include "scandof/warp/warp_scan.cuh"
 
 namespace scandof {
 namespace detail {
@@ -46,11 +37,11 @@ constexpr int kRadixBits = 8;
 constexpr int kRadix = 1 << kRadixBits;
 constexpr int kThreads = 256;  // one thread per digit in the per-digit steps
 constexpr int kWarps = kThreads / 32;
-constexpr int kMaxBlocks = 1024;  // the scan kernel holds one block count per thread
 static_assert(kThreads == kRadix, "per-digit steps map digit t to thread t");
 
 struct NoValue {};
 
+// The one-block path's tile (n <= kTile keys: single_tile_kernel).
 template <class K>
 struct Tuning {
   // 16 keys of 4 bytes per thread keep 64 bytes in flight per thread; 8-byte keys keep the same
@@ -60,9 +51,9 @@ struct Tuning {
   static_assert(kTile <= 65535, "local positions are packed into 16 bits");
 };
 
-// The fewest keys per thread any onesweep shape stages (8-byte keys, 4-byte keys in small tiles,
-// the benchmark's 16-per-thread experiments). The look-back status rows are planned for tiles of
-// this size, so every shape fits them; planning for Tuning<K>'s 2048-key tile gave 8-byte keys
+// The fewest keys per thread any onesweep policy stages (8-byte keys, 4-byte keys in small tiles,
+// the benchmark's 16-per-thread policies). The look-back status rows are planned for tiles of
+// this size, so every policy fits them; planning for Tuning<K>'s 2048-key tile gave 8-byte keys
 // twice the rows they use (128 MiB too many at 2^28 uint64).
 constexpr int kMinOnesweepItems = 16;
 
@@ -75,32 +66,21 @@ __device__ __forceinline__ unsigned digit_of(K k, int shift, unsigned mask) {
   return static_cast<unsigned>((RadixTraits<K>::to_bits(k) >> shift) & mask);
 }
 
-// The lanes of the warp whose (valid) digit equals this lane's: one ballot per digit bit, ANDed
-// (the warp-level multisplit). __match_any_sync gives the same set, but match.any is not a
-// full-rate instruction: with it our first H100 run sorted at 0.28-0.38x CUB (and 10.9 against
-// 6.65 ms in run 5). This C++ form serves the three-kernel path and RankMode::Ballot; the
-// onesweep ranking uses match_digit_vote (below), which needs half the instructions.
-__device__ __forceinline__ unsigned match_digit(unsigned d, bool valid) {
-  unsigned peers = __ballot_sync(0xffffffffu, valid);
-#pragma unroll
-  for (int b = 0; b < kRadixBits; ++b) {
-    const unsigned ones = __ballot_sync(0xffffffffu, (d >> b) & 1u);
-    peers &= ((d >> b) & 1u) ? ones : ~ones;
-  }
-  return peers;
-}
-
-// The same set, written so that each digit bit costs a bit test (setting a predicate), a vote
-// and a conditional complement, and the eight masks are ANDed three at a time. From C++ (above)
-// nvcc extracts each bit twice, as a value and as a predicate, and picks the complement with a
-// SEL: 7 SASS instructions per bit against about 3.5 here (H100, CUDA 13.0). In the sort this
-// took a digit pass at 2^24 from 74.8M to 49.5M warp instructions, 2^28 from 7.80 to 6.65 ms.
+// a & b & c in one instruction (LOP3).
 __device__ __forceinline__ unsigned and3(unsigned a, unsigned b, unsigned c) {
   unsigned r;
   asm("lop3.b32 %0, %1, %2, %3, 0x80;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
   return r;
 }
 
+// The lanes of the warp whose (valid) digit equals this lane's: one vote per digit bit, ANDed (the
+// warp-level multisplit). __match_any_sync gives the same set, but match.any is not a full-rate
+// instruction: with it the sort ran at 10.9 ms against 6.65 for these votes (H100, 2^28 uint32,
+// results/sort/README.md). Each digit bit costs a bit test (setting a predicate), a vote and a
+// conditional complement, and the eight masks are ANDed three at a time. From C++ (peers &= bit ?
+// ones : ~ones) nvcc extracts each bit twice, as a value and as a predicate, and picks the
+// complement with a SEL: 7 SASS instructions per bit against about 3.5 here (H100, CUDA 13.0),
+// which took a digit pass at 2^24 from 74.8M to 49.5M warp instructions, 2^28 from 7.80 to 6.65 ms.
 template <bool kAllValid>
 __device__ __forceinline__ unsigned match_digit_vote(unsigned d, bool valid) {
   unsigned same[kRadixBits];
@@ -154,70 +134,6 @@ __device__ __forceinline__ unsigned warp_offsets_of_digit(unsigned (&wh)[kWarps]
   return count;
 }
 
-template <class K, bool kBallot>
-__global__ void __launch_bounds__(kThreads)
-    upsweep_kernel(const K* __restrict__ in, std::uint64_t n, int shift, unsigned mask,
-                   std::uint64_t tiles_per_block, unsigned* hist, unsigned* totals, int blocks) {
-  constexpr int kItems = Tuning<K>::kItems, kTile = Tuning<K>::kTile;
-  __shared__ unsigned wh[kWarps][kRadix];
-  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-  for (int i = t; i < kWarps * kRadix; i += kThreads) (&wh[0][0])[i] = 0;
-  __syncthreads();
-  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * tiles_per_block * kTile;
-  const std::uint64_t last = std::min<std::uint64_t>(n, first + tiles_per_block * kTile);
-  for (std::uint64_t base = first; base < last; base += kTile) {
-    K k[kItems];
-#pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const std::uint64_t i = base + j * kThreads + t;
-      if (i < last) k[j] = in[i];
-    }
-#pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const bool valid = base + j * kThreads + t < last;
-      const unsigned d = valid ? digit_of(k[j], shift, mask) : 0u;
-      if (kBallot) {
-        const unsigned peers = match_digit(d, valid);
-        // One leader per distinct digit: distinct addresses, so a plain add is race-free.
-        if (valid && lane == __ffs(peers) - 1) wh[warp][d] += __popc(peers);
-        __syncwarp();
-      } else if (valid) {
-        atomicAdd(&wh[warp][d], 1u);  // equal digits in a warp serialize on one address
-      }
-    }
-  }
-  __syncthreads();
-  unsigned s = 0;
-#pragma unroll
-  for (int w = 0; w < kWarps; ++w) s += wh[w][t];
-  hist[static_cast<std::size_t>(t) * blocks + blockIdx.x] = s;
-  if (s) atomicAdd(totals + t, s);
-}
-
-// Block d: exclusive scan of hist[d][0 .. blocks) plus the number of keys with smaller digits.
-// (A template only so that this header can be included by many translation units.)
-template <int kUnused = 0>
-__global__ void __launch_bounds__(1024)
-    scan_kernel(unsigned* hist, const unsigned* totals, int blocks) {
-  __shared__ unsigned warp_sum[32];
-  __shared__ unsigned s_base;
-  const int d = blockIdx.x, t = threadIdx.x, lane = t & 31, warp = t >> 5;
-  unsigned* row = hist + static_cast<std::size_t>(d) * blocks;
-  const unsigned x = t < blocks ? row[t] : 0u;
-  const unsigned inc = warp::inclusive_scan(x, Sum{}, lane);
-  if (lane == 31) warp_sum[warp] = inc;
-  if (warp == 0) {
-    unsigned b = 0;
-    for (int i = lane; i < d; i += 32) b += totals[i];
-    b = warp::xor_allreduce(b, Sum{});
-    if (lane == 0) s_base = b;
-  }
-  __syncthreads();
-  unsigned before = s_base;
-  for (int w = 0; w < warp; ++w) before += warp_sum[w];
-  if (t < blocks) row[t] = before + inc - x;
-}
-
 // Exclusive scan of one value per thread over the 256 threads (digits); every thread calls it.
 template <class T>
 __device__ __forceinline__ T block_exclusive_256(T x, T* warp_sum) {
@@ -257,89 +173,12 @@ __device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V*
   }
 }
 
-template <class K, class V, bool kHasValues, int kMinBlocks>
-__global__ void __launch_bounds__(kThreads, kMinBlocks)
-    downsweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
-                     V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
-                     std::uint64_t tiles_per_block, const unsigned* __restrict__ hist, int blocks) {
-  constexpr int kItems = Tuning<K>::kItems, kTile = Tuning<K>::kTile;
-  __shared__ unsigned wh[kWarps][kRadix];
-  __shared__ unsigned tile_start[kRadix];
-  __shared__ unsigned run_off[kRadix];
-  __shared__ unsigned warp_sum[kWarps];
-  __shared__ StagedTile<K, kTile> kst;
-  __shared__ StagedTile<V, kHasValues ? kTile : 1> vst;
-  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-  const unsigned lt = (1u << lane) - 1u;
-  run_off[t] = hist[static_cast<std::size_t>(t) * blocks + blockIdx.x];
-  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * tiles_per_block * kTile;
-  const std::uint64_t last = std::min<std::uint64_t>(n, first + tiles_per_block * kTile);
-  const int wbase = warp * 32 * kItems;
-  for (std::uint64_t base = first; base < last; base += kTile) {
-    const int valid = static_cast<int>(std::min<std::uint64_t>(kTile, last - base));
-    K k[kItems];
-    V v[kHasValues ? kItems : 1];
-    unsigned dp[kItems];  // digit << 16 | rank among the warp's earlier keys of that digit
-    // Inline rather than load_striped (same loads): through the helper, ptxas spilled 20-32
-    // more bytes per thread in the pairs kernel at its 64/80-register caps.
-#pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const int L = wbase + j * 32 + lane;
-      if (L < valid) {
-        k[j] = kin[base + L];
-        if (kHasValues) v[kHasValues ? j : 0] = vin[base + L];
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < kRadix / 32; ++i) wh[warp][lane + 32 * i] = 0;
-    __syncwarp();
-    // Warp-striped: the warp owns tile items [wbase, wbase + 32*kItems), row j holds 32
-    // consecutive ones, so (j, lane) order is input order and the ranking is stable.
-#pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const bool ok = wbase + j * 32 + lane < valid;
-      const unsigned d = ok ? digit_of(k[j], shift, mask) : 0u;
-      const unsigned peers = match_digit(d, ok);
-      const unsigned cnt = ok ? wh[warp][d] : 0u;
-      __syncwarp();
-      if (ok && lane == __ffs(peers) - 1) wh[warp][d] = cnt + __popc(peers);
-      __syncwarp();
-      dp[j] = ok ? (d << 16) | (cnt + __popc(peers & lt)) : 0xffffffffu;
-    }
-    __syncthreads();
-    // Thread t owns digit t: exclusive scan over warps, then over digits.
-    const unsigned count = warp_offsets_of_digit(wh);
-    tile_start[t] = block::exclusive_sum_lean<kThreads>(count, warp_sum);
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      if (dp[j] != 0xffffffffu) {
-        const unsigned d = dp[j] >> 16;
-        const unsigned local = tile_start[d] + wh[warp][d] + (dp[j] & 0xffffu);
-        kst[local] = k[j];
-        if (kHasValues) vst[kHasValues ? local : 0] = v[kHasValues ? j : 0];
-      }
-    }
-    __syncthreads();
-    for (int i = t; i < valid; i += kThreads) {
-      const K key = kst[i];
-      const unsigned d = digit_of(key, shift, mask);
-      const unsigned dst = run_off[d] + (static_cast<unsigned>(i) - tile_start[d]);
-      kout[dst] = key;
-      if (kHasValues) vout[dst] = vst[kHasValues ? i : 0];
-    }
-    __syncthreads();
-    run_off[t] += count;
-  }
-}
-
-// ---------------------------------------------------------------- onesweep (the default)
+// ---------------------------------------------------------------- onesweep
 // One histogram kernel reads the keys once for every digit; then one kernel per digit ranks a
 // tile, publishes its 256 digit counts and finds each digit's global offset by decoupled
-// look-back over the earlier tiles' counts (Adinets & Merrill, "Onesweep", 2022). Per digit that
-// is one read and one write of the keys instead of two reads and a write, one launch instead of
-// three, and every tile is its own block (tile ids from an atomic counter, so look-back only ever
-// waits on tiles that already started), so loads of new tiles overlap the ranking of others.
+// look-back over the earlier tiles' counts. Per digit that is one read and one write of the keys,
+// one launch, and every tile is its own block (tile ids from an atomic counter, so look-back only
+// ever waits on tiles that already started), so loads of new tiles overlap the ranking of others.
 
 constexpr int kMaxPasses = 8;  // 64-bit keys
 // Control block: 64-bit digit totals per pass (a digit may hold 2^32 keys or more), then one tile
@@ -372,32 +211,25 @@ struct TileSmem {
   StagedTile<V, kHasValues ? kTileKeys : 1> vst;
 };
 
-// How a warp ranks a row of 32 keys among its earlier keys of the same digit (Knobs::rank):
-//  Vote (default): match_digit_vote finds the lanes sharing this lane's digit; only the highest
-//        of them touches the warp's digit counter, with one predicated shared atomicAdd that
-//        returns the old count, and a shuffle hands that to its peers: one shared access per
-//        distinct digit and no __syncwarp.
-//  Ballot: the earlier ranking, kept for the benchmark's comparison: ballots from C++
-//        (match_digit), every lane reads the counter, the lowest peer writes it back, two
-//        __syncwarp per row. 7.80 ms at 2^28 uint32 against Vote's 6.65 (H100, run 5).
-// Measured and dropped (results/sort/README.md, run 5): __match_any_sync instead of the ballots
-// (10.9 ms: match.any is not a full-rate instruction). Two ideas that did not pay in run 5 did
-// later, once the ranking was lean: early digit counts (run 8) and the whole-tile copy (run 16).
-enum class RankMode : int { Vote = 0, Ballot = 1 };
-
-// Stable local ranking of a loaded tile (the downsweep's, above): on return rk holds each key's
+// How a warp ranks a row of 32 keys among its earlier keys of the same digit: match_digit_vote
+// finds the lanes sharing this lane's digit; only the highest of them touches the warp's digit
+// counter, with one predicated shared atomicAdd that returns the old count, and a shuffle hands
+// that to its peers: one shared access per distinct digit and no __syncwarp. Every lane reading
+// the counter and the lowest peer writing it back (two __syncwarp per row) sorted 2^28 uint32 in
+// 7.80 ms against 7.45 (H100, results/sort/README.md); removed after a4930a6.
+//
+// Stable local ranking of a loaded tile: on return rk holds each key's
 // rank among the warp's earlier keys of its digit, two 16-bit ranks per register (item j in half
 // j & 1 of rk[j / 2]; the digit is recomputed from the key: 8 registers fewer, which is what
 // keeps this kernel from spilling at 80), s.wh the per-warp exclusive offsets, s.tile_start the
 // digit starts (synchronized). Returns the count of digit threadIdx.x in this tile.
 // kEarly: count_digits_early() has already set s.wh[w][d] to the tile position of warp w's first
 // key of digit d, so the ranks come out as tile positions and no scan follows (returns 0).
-template <RankMode kRank = RankMode::Vote, bool kEarly = false, bool kFull = false, class K,
-          class V, bool kHasValues, class Off, int kTileKeys, int kItems>
+template <bool kEarly = false, bool kFull = false, class K, class V, bool kHasValues, class Off,
+          int kTileKeys, int kItems>
 __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off, kTileKeys>& s,
                                                  const K (&k)[kItems], int valid, int shift,
                                                  unsigned mask, unsigned (&rk)[kItems / 2]) {
-  static_assert(!kEarly || kRank == RankMode::Vote, "early counts go with the vote ranking");
   static_assert(kItems * kThreads == kTileKeys, "the registers hold the whole tile");
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const unsigned lt = (1u << lane) - 1u;
@@ -411,22 +243,12 @@ __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off,
   for (int j = 0; j < kItems; ++j) {
     const bool ok = kFull || wbase + j * 32 + lane < valid;
     const unsigned d = ok ? digit_of(k[j], shift, mask) : 0u;
-    unsigned r;
-    if constexpr (kRank == RankMode::Vote) {
-      // Lanes past the end match only each other (the valid ballot) and touch no counter.
-      const unsigned peers = match_digit_vote<kFull>(d, ok);
-      const int leader = 31 - __clz(peers);
-      const unsigned below = __popc(peers & lt);
-      const unsigned cnt = atomic_add_shared_if(ok && lane == leader, &s.wh[warp][d], below + 1u);
-      r = __shfl_sync(0xffffffffu, cnt, leader) + below;
-    } else {
-      const unsigned peers = match_digit(d, ok);
-      const unsigned cnt = ok ? s.wh[warp][d] : 0u;
-      __syncwarp();
-      if (ok && lane == __ffs(peers) - 1) s.wh[warp][d] = cnt + __popc(peers);
-      __syncwarp();
-      r = cnt + __popc(peers & lt);
-    }
+    // Lanes past the end match only each other (the valid ballot) and touch no counter.
+    const unsigned peers = match_digit_vote<kFull>(d, ok);
+    const int leader = 31 - __clz(peers);
+    const unsigned below = __popc(peers & lt);
+    const unsigned cnt = atomic_add_shared_if(ok && lane == leader, &s.wh[warp][d], below + 1u);
+    const unsigned r = __shfl_sync(0xffffffffu, cnt, leader) + below;
     if (j & 1)
       rk[j / 2] |= r << 16;
     else
@@ -502,18 +324,18 @@ __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off, kT
 }
 
 // All digit histograms in one read of the keys: per-block shared counters, one global atomic per
-// (pass, digit) per block. kVote: a warp whose keys all share a digit adds 32 once (a shuffle and
-// a vote per key and pass); without it every key adds 1, and the hardware folds a warp's atomics
-// on one address. The vote made this kernel issue-bound: 1.50 ms at 2^28 uint32 under ncu against
-// CUB's histogram's 0.56 ms (results/sort/README.md, session 9).
-template <class K, bool kVote>
+// (pass, digit) per block; the hardware folds a warp's atomics on one address. A warp whose keys
+// all share a digit adding 32 once (a shuffle and a vote per key and pass) made this kernel
+// issue-bound: 2^28 uint32 sorted in 8.06 ms with it against 7.75 without (H100,
+// results/sort/README.md); removed after a4930a6.
+template <class K>
 __global__ void __launch_bounds__(kThreads)
     histogram_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
                      unsigned long long* totals) {
   constexpr int kItems = 8;
   constexpr int kKeyPasses = 8 * sizeof(K) / kRadixBits;
   __shared__ unsigned h[kMaxPasses][kRadix];  // one block's keys: < 2^32 while n < 2^41
-  const int t = threadIdx.x, lane = t & 31;
+  const int t = threadIdx.x;
   const int passes = num_passes_dev(begin_bit, end_bit);
   for (int i = t; i < kMaxPasses * kRadix; i += kThreads) (&h[0][0])[i] = 0;
   __syncthreads();
@@ -535,16 +357,7 @@ __global__ void __launch_bounds__(kThreads)
         const int shift = begin_bit + p * kRadixBits;
         const int width = min(kRadixBits, end_bit - shift);
         const unsigned d = static_cast<unsigned>(b[j] >> shift) & ((1u << width) - 1u);
-        if (kVote) {
-          const unsigned d0 = warp::shfl_idx(d, 0);
-          if (__all_sync(0xffffffffu, ok && d == d0)) {
-            if (lane == 0) atomicAdd(&h[p][d0], 32u);
-          } else if (ok) {
-            atomicAdd(&h[p][d], 1u);
-          }
-        } else if (ok) {
-          atomicAdd(&h[p][d], 1u);
-        }
+        if (ok) atomicAdd(&h[p][d], 1u);
       }
     }
   }
@@ -553,36 +366,55 @@ __global__ void __launch_bounds__(kThreads)
     if (h[p][t]) atomicAdd(totals + p * kRadix + t, static_cast<unsigned long long>(h[p][t]));
 }
 
-// Predecessor words a look-back walk loads at once (lookback::thread_lookback_count).
-constexpr int kLookbackBatch = 4;
-
-// The onesweep kernel's tile. 4-byte keys: 24 keys per thread (tiles of 6144) at 3 blocks per SM
-// (80 registers): 4-5% faster than 16 keys at 4 blocks per SM on the H100 at 2^24-2^28 (fewer
-// tiles: fewer look-back walks and digit-run boundaries per key). Pairs and 8-byte keys: below.
-template <class K, bool kHasValues>
-struct OnesweepTuning {
-  static constexpr bool kWide = sizeof(K) == 4;
-  // Pairs: values loaded with the keys, registers for both through the ranking, so 2 blocks per
-  // SM (128 registers). 4-byte keys 32 per thread (tiles of 8192, CUB's size): 9.46 ms at 2^28
-  // against 9.98 at 24 per thread, 11.5 with the values loaded after the keys are staged at 3
-  // blocks per SM (their load latency exposed) and 12.4 with both first at 3 blocks (spills).
-  // 8-byte keys 16 per thread (results/sort/README.md, run 22, uint64 + uint32 at 2^22-2^28):
-  // uniform 0.87-1.02x CUB, where 8 per thread at 3 blocks per SM with the values loaded after
-  // staging (before session 13) gave 0.63-0.79x; 16 at 3 blocks per SM 0.81-0.97x.
-  static constexpr bool kValuesFirst = kHasValues;
-  // 8-byte keys without values: 16 per thread at 3 blocks per SM (tiles of 4096), where 8 at 4
-  // blocks per SM (tiles of 2048) ran uint64 at 0.72-0.86x CUB at 2^24-2^28 and equal or few
-  // distinct keys at 0.72-0.79x: 0.89-1.03x and 0.94-1.02x now (run 21); 16 at 2 blocks per SM
-  // gave 0.89-0.95x.
-  static constexpr int kItems = kWide ? (kHasValues ? 32 : 24) : 16;
-  static constexpr int kTile = kThreads * kItems;
-  static constexpr int kMinBlocks = kHasValues ? 2 : 3;
-  static_assert(kItems >= kMinOnesweepItems, "status rows are planned for the smallest tile");
+// The onesweep kernel's shape, a policy type: keys per thread (tiles of kThreads x Items), the
+// __launch_bounds__ residency, whether pairs load their values with the keys (registers for both
+// through the ranking) or once the keys are staged, how many predecessor words a look-back walk
+// loads at once (lookback::thread_lookback_count), and the sleep between polls of an unpublished
+// tile. Ranks are packed two 16-bit positions per register, hence even Items and tiles < 2^16.
+template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 4, unsigned SpinNs = 0>
+struct OnesweepPolicy {
+  static constexpr int ITEMS = Items;
+  static constexpr int TILE = kThreads * Items;
+  static constexpr int MIN_BLOCKS = MinBlocks;
+  static constexpr bool VALUES_FIRST = ValuesFirst;
+  static constexpr int LOOKBACK_BATCH = LookbackBatch;
+  static constexpr unsigned SPIN_NS = SpinNs;
+  static_assert(Items >= kMinOnesweepItems, "status rows are planned for the smallest tile");
+  static_assert(Items % 2 == 0 && TILE <= 65535, "two 16-bit tile positions per register");
+  static_assert(MinBlocks >= 1 && LookbackBatch >= 1 && LookbackBatch <= 16,
+                "a residency, and a look-back batch that lives in registers");
 };
 
+// The library's policy, tuned on the H100 (results/sort/README.md, every figure against
+// cub::DeviceRadixSort in the same run). 4-byte keys: 24 keys per thread (tiles of 6144) at 3
+// blocks per SM (80 registers): 4-5% faster than 16 keys at 4 blocks per SM at 2^24-2^28 (fewer
+// tiles: fewer look-back walks and digit-run boundaries per key); 32 at 2 blocks per SM 6.59
+// against 6.10 ms at 2^28. Look-back loads of 4 predecessors: 6.62 -> 6.33 ms (batch 1/2/8:
+// 6.75/6.29/6.49); sleeping 100 ns between polls changed nothing.
+// Pairs: values loaded with the keys, registers for both through the ranking, so 2 blocks per SM
+// (128 registers). 4-byte keys 32 per thread (tiles of 8192, CUB's size): 9.46 ms at 2^28 against
+// 9.98 at 24 per thread, 11.5 with the values loaded after the keys are staged at 3 blocks per SM
+// (their load latency exposed) and 12.4 with both first at 3 blocks (spills). 8-byte keys 16 per
+// thread (uint64 + uint32 at 2^22-2^28): uniform 0.87-1.02x CUB, where 8 per thread at 3 blocks
+// per SM with the values loaded after staging gave 0.63-0.79x; 16 at 3 blocks per SM 0.81-0.97x.
+// 8-byte keys without values: 16 per thread at 3 blocks per SM (tiles of 4096), where 8 at 4
+// blocks per SM (tiles of 2048) ran uint64 at 0.72-0.86x CUB at 2^24-2^28 and equal or few
+// distinct keys at 0.72-0.79x: 0.89-1.03x and 0.94-1.02x now; 16 at 2 blocks per SM 0.89-0.95x.
+template <class K, bool kHasValues>
+struct DefaultOnesweepPolicy
+    : OnesweepPolicy<sizeof(K) == 4 ? (kHasValues ? 32 : 24) : 16, kHasValues ? 2 : 3, kHasValues> {
+};
+
+// 4-byte keys on GPUs whose blocks cannot have the default tile's shared memory (the pairs'
+// 75 KB: sm_75 allows 64 KB): tiles of 4096 (43 KB of staging with values), values loaded after
+// the keys are staged. On the H100: uint32 1.09x/1.05x CUB at 2^24/2^28, pairs
+// 0.80x/0.73x.
+template <class K, bool kHasValues>
+struct SmallTilesPolicy : OnesweepPolicy<16, kHasValues ? 3 : 4, false> {};
+
 // The body of onesweep_kernel for one tile; kFull: the tile is whole (valid == its size).
-template <RankMode kRank, int kBatch, bool kEarly, bool kValuesFirst, bool kFull, class K, class V,
-          bool kHasValues, class W, class Off, int kTile>
+template <int kBatch, bool kValuesFirst, bool kFull, class K, class V, bool kHasValues, class W,
+          class Off, int kTile>
 __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile>& s,
                                               const K* __restrict__ kin, K* __restrict__ kout,
                                               const V* __restrict__ vin, V* __restrict__ vout,
@@ -598,8 +430,8 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   V v[kHasValues ? kItems : 1];
   unsigned rk[kItems / 2];
   // kValuesFirst (the default for pairs, 2 blocks per SM): values with the keys, their load
-  // latency hidden behind the ranking. Otherwise (the benchmark's knobs and the small-tiles
-  // fallback) values only once the keys are staged, so the two never hold registers together.
+  // latency hidden behind the ranking. Otherwise (SmallTilesPolicy, the benchmark's policies)
+  // values only once the keys are staged, so the two never hold registers together.
   V no_values[1];
   if constexpr (kValuesFirst)
     load_striped<K, V, kHasValues, kFull>(kin, vin, base, valid, k, v);
@@ -607,16 +439,16 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
     load_striped<K, V, false, kFull>(kin, vin, base, valid, k, no_values);
   W* row = status + tile * kRadix;
   W glob = 0;
-  auto publish = [&](unsigned count) {
-    if (tile == 0) {
-      // The first tile's prefix is the digit's global start: keys of all smaller digits.
-      glob = block_exclusive_256(static_cast<Off>(digit_totals[t]), s.scan_sum);
-      lookback::st_relaxed_global(row + t, SW::kPrefix | (glob + count));
-    } else {
-      lookback::st_relaxed_global(row + t, SW::kAggregate | W(count));
-    }
-  };
-  auto look_back = [&](unsigned count) {
+  // Early counts: the tile publishes its digit counts before it ranks.
+  const unsigned count = count_digits_early<kFull>(s, k, valid, shift, mask);
+  if (tile == 0) {
+    // The first tile's prefix is the digit's global start: keys of all smaller digits.
+    glob = block_exclusive_256(static_cast<Off>(digit_totals[t]), s.scan_sum);
+    lookback::st_relaxed_global(row + t, SW::kPrefix | (glob + count));
+  } else {
+    lookback::st_relaxed_global(row + t, SW::kAggregate | W(count));
+  }
+  auto look_back = [&]() {
     if (tile != 0) {
       // Thread t walks back over digit t's column until a tile with an inclusive prefix.
       const W prefix = lookback::thread_lookback_count<kBatch>(status + t, kRadix, tile, spin_ns);
@@ -624,42 +456,33 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
       glob = prefix;
     }
   };
-  unsigned count;
-  if constexpr (kEarly) {
-    count = count_digits_early<kFull>(s, k, valid, shift, mask);
-    publish(count);
-    // A tile whose keys all share one digit is already in order: no ranking, no staging, its
-    // keys leave from registers to one contiguous run (all equal keys; the top digits of
-    // sorted or clustered keys). The test is the same in every thread, so the branch is
-    // uniform across the block.
-    const unsigned d0 = s.first_digit;
-    const unsigned end0 = d0 + 1 < kRadix ? s.tile_start[d0 + 1] : static_cast<unsigned>(valid);
-    if (s.tile_start[d0] == 0 && end0 == static_cast<unsigned>(valid)) {
-      look_back(count);
-      if (t == static_cast<int>(d0)) s.run_off[0] = static_cast<Off>(glob);
-      __syncthreads();
-      const Off start = s.run_off[0];
-      const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
+  // A tile whose keys all share one digit is already in order: no ranking, no staging, its keys
+  // leave from registers to one contiguous run (all equal keys; the top digits of sorted or
+  // clustered keys). The test is the same in every thread, so the branch is uniform across the
+  // block.
+  const unsigned d0 = s.first_digit;
+  const unsigned end0 = d0 + 1 < kRadix ? s.tile_start[d0 + 1] : static_cast<unsigned>(valid);
+  if (s.tile_start[d0] == 0 && end0 == static_cast<unsigned>(valid)) {
+    look_back();
+    if (t == static_cast<int>(d0)) s.run_off[0] = static_cast<Off>(glob);
+    __syncthreads();
+    const Off start = s.run_off[0];
+    const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
 #pragma unroll
-      for (int j = 0; j < kItems; ++j) {
-        const int L = wbase + j * 32 + lane;
-        if (kFull || L < valid) {
-          kout[start + static_cast<Off>(L)] = k[j];
-          // kValuesFirst: the values are in registers already.
-          if (kHasValues)
-            vout[start + static_cast<Off>(L)] =
-                kValuesFirst ? v[kHasValues ? j : 0] : vin[base + L];
-        }
+    for (int j = 0; j < kItems; ++j) {
+      const int L = wbase + j * 32 + lane;
+      if (kFull || L < valid) {
+        kout[start + static_cast<Off>(L)] = k[j];
+        // kValuesFirst: the values are in registers already.
+        if (kHasValues)
+          vout[start + static_cast<Off>(L)] = kValuesFirst ? v[kHasValues ? j : 0] : vin[base + L];
       }
-      return;
     }
-    rank_striped<kRank, true, kFull>(s, k, valid, shift, mask, rk);
-  } else {
-    count = rank_striped<kRank, false, kFull>(s, k, valid, shift, mask, rk);
-    publish(count);
+    return;
   }
+  rank_striped<true, kFull>(s, k, valid, shift, mask, rk);
   // Staging first: it gives the predecessors time to publish before this tile polls.
-  stage_striped<kEarly, StageKeys, kFull>(s, k, v, rk, valid, shift, mask);
+  stage_striped<true, StageKeys, kFull>(s, k, v, rk, valid, shift, mask);
   if constexpr (kHasValues) {
     const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
     if constexpr (!kValuesFirst) {
@@ -667,9 +490,9 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
       for (int j = 0; j < kItems; ++j)
         if (kFull || wbase + j * 32 + lane < valid) v[j] = vin[base + wbase + j * 32 + lane];
     }
-    stage_striped<kEarly, StageValues, kFull>(s, k, v, rk, valid, shift, mask);
+    stage_striped<true, StageValues, kFull>(s, k, v, rk, valid, shift, mask);
   }
-  look_back(count);
+  look_back();
   s.run_off[t] = static_cast<Off>(glob) - s.tile_start[t];
   __syncthreads();
 #pragma unroll
@@ -684,17 +507,15 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   }
 }
 
-template <class K, class V, bool kHasValues, class W, class Off, int kMinBlocks,
-          RankMode kRank = RankMode::Vote, int kBatch = kLookbackBatch, bool kEarly = true,
-          int kItems = OnesweepTuning<K, kHasValues>::kItems,
-          bool kValuesFirst = OnesweepTuning<K, kHasValues>::kValuesFirst>
-__global__ void __launch_bounds__(kThreads, kMinBlocks)
+// One digit pass over the tiles of policy P (OnesweepPolicy), one block per tile.
+template <class K, class V, bool kHasValues, class W, class Off, class P>
+__global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P::MIN_BLOCKS))
     onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
                     V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
                     const unsigned long long* __restrict__ digit_totals, W* status,
                     unsigned* counter, unsigned spin_ns) {
   static_assert(sizeof(Off) <= sizeof(W), "status words must hold any global position");
-  constexpr int kTile = kThreads * kItems;
+  constexpr int kTile = P::TILE;
   // Dynamic shared memory (onesweep_smem_bytes): pairs' staging passes the 48 KiB static limit.
   extern __shared__ __align__(16) unsigned char onesweep_smem[];
   auto& s = *reinterpret_cast<TileSmem<K, V, kHasValues, Off, kTile>*>(onesweep_smem);
@@ -706,12 +527,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const int valid = static_cast<int>(std::min<std::uint64_t>(kTile, n - base));
   // Whole tiles (all but the last) take a copy of the body without bounds tests: the ranking
   // loses a ballot and the range checks per row.
+  constexpr int kBatch = P::LOOKBACK_BATCH;
+  constexpr bool kValuesFirst = P::VALUES_FIRST;
   if (valid == kTile)
-    onesweep_tile<kRank, kBatch, kEarly, kValuesFirst, true>(
-        s, kin, kout, vin, vout, shift, mask, digit_totals, status, spin_ns, tile, valid);
+    onesweep_tile<kBatch, kValuesFirst, true>(s, kin, kout, vin, vout, shift, mask, digit_totals,
+                                              status, spin_ns, tile, valid);
   else
-    onesweep_tile<kRank, kBatch, kEarly, kValuesFirst, false>(
-        s, kin, kout, vin, vout, shift, mask, digit_totals, status, spin_ns, tile, valid);
+    onesweep_tile<kBatch, kValuesFirst, false>(s, kin, kout, vin, vout, shift, mask, digit_totals,
+                                               status, spin_ns, tile, valid);
 }
 
 // n <= one tile: one block runs every digit pass in shared memory (one launch instead of a
@@ -786,95 +609,25 @@ std::size_t workspace_bytes(std::size_t n) {
   if (n == 0) return 0;
   std::size_t b = align_up(n * sizeof(K));
   if (kHasValues) b += align_up(n * sizeof(V));
-  b += align_up(sizeof(unsigned) * kRadix * kMaxBlocks);  // legacy per-block counts
-  b += align_up(sizeof(unsigned) * kRadix * (8 * sizeof(K) / kRadixBits));  // legacy totals
-  b += align_up(sizeof(Ctrl));  // onesweep totals, counters
+  b += align_up(sizeof(Ctrl));  // digit totals, tile counters
   b += status_plan<K>(n).bytes;
   return b;
 }
 
-// Implementation choices, fixed for the public API; the benchmark compares them.
-struct Knobs {
-  bool onesweep = true;     // else the three kernels per digit (upsweep, scan, downsweep)
-  bool single_tile = true;  // one block for n <= one tile (onesweep only)
-  // __launch_bounds__ residency of the onesweep kernel (2, 3, 4; 0: OnesweepTuning's).
-  int onesweep_min_blocks = 0;
-  unsigned spin_ns = 0;  // sleep between look-back polls of an unpublished tile
-  // The ranking (RankMode); Ballot, the earlier one (with look-back batch 1, no early counts, 16
-  // keys per thread), only for 4-byte keys without values below 2^32 keys (elsewhere ignored):
-  // it is there for the benchmark.
-  RankMode rank = RankMode::Vote;
-  // Look-back batch (1, 2, 4 or 8) and early digit counts, under the same restriction as rank.
-  // Ballot runs with neither; !early_counts with the default batch.
-  int lookback_batch = kLookbackBatch;
-  bool early_counts = true;
-  // Keys per thread of the onesweep kernel, same restriction: 0 the default (OnesweepTuning), 16
-  // (4 blocks per SM, the default before session 10) or 32 (2 blocks per SM).
-  int key_items = 0;
-  // Pairs of 4-byte keys and values below 2^32: pairs_values_first false loads the values only
-  // after the keys are staged (fewer registers; 24 per thread); pairs_items 24 stages tiles of
-  // 6144 instead of 8192. Either runs at onesweep_min_blocks (2 or 3).
-  bool pairs_values_first = true;
-  int pairs_items = 0;
-  // 4-byte keys in tiles of 4096 (what GPUs with little shared memory get), any n.
-  bool small_tiles = false;
-  bool histogram_vote = false;   // histogram_kernel's kVote
-  bool upsweep_ballot = true;    // legacy: digit counts by ballot-matched warp aggregation
-  int downsweep_min_blocks = 3;  // legacy: __launch_bounds__ residency (3: <= 80 regs, 4: <= 64)
-};
-
-// Dynamic shared memory of onesweep_kernel at `items` keys per thread.
-template <class K, class V, bool kHasValues, class Off>
-std::size_t onesweep_smem_bytes(int items) {
-  switch (items) {
-    case 16:
-      return sizeof(TileSmem<K, V, kHasValues, Off, kThreads * 16>);
-    case 24:
-      return sizeof(TileSmem<K, V, kHasValues, Off, kThreads * 24>);
-    case 32:
-      return sizeof(TileSmem<K, V, kHasValues, Off, kThreads * 32>);
-    default:
-      return sizeof(TileSmem<K, V, kHasValues, Off, kThreads * 8>);
-  }
+// Dynamic shared memory of onesweep_kernel under policy P.
+template <class K, class V, bool kHasValues, class Off, class P>
+constexpr std::size_t onesweep_smem_bytes() {
+  return sizeof(TileSmem<K, V, kHasValues, Off, P::TILE>);
 }
 
-template <class K, class V, bool kHasValues, class W, class Off>
+// Every digit pass of policy P: the histogram kernel, then one onesweep kernel per digit.
+template <class P, class K, class V, bool kHasValues, class W, class Off>
 void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* valt,
                      std::size_t n, int begin_bit, int end_bit, int passes, Ctrl* ctrl, W* status,
-                     const StatusPlan& sp, cudaStream_t stream, const Knobs& knobs) {
-  using OT = OnesweepTuning<K, kHasValues>;
-  // The benchmark's experiments (Knobs): 4-byte keys without values below 2^32 keys only.
-  constexpr bool kExperiments = sizeof(K) == 4 && !kHasValues && sizeof(Off) == 4;
-  const bool ballot = kExperiments && knobs.rank == RankMode::Ballot;
-  const int lb = kExperiments ? knobs.lookback_batch : kLookbackBatch;
-  const bool early = !kExperiments || knobs.early_counts;
-  int items = !kExperiments                     ? OT::kItems
-              : ballot || knobs.key_items == 16 ? 16
-              : knobs.key_items == 32           ? 32
-                                                : OT::kItems;
-  // The same for pairs of 4-byte keys and values.
-  constexpr bool kPairsExperiments = sizeof(K) == 4 && kHasValues && sizeof(Off) == 4;
-  // Every pairs experiment stages 24 keys per thread.
-  const bool pairs_experiment =
-      kPairsExperiments &&
-      (!knobs.pairs_values_first || knobs.pairs_items == 24 ||
-       (knobs.onesweep_min_blocks != 0 && knobs.onesweep_min_blocks != OT::kMinBlocks));
-  if (pairs_experiment) items = 24;
-  // GPUs with less shared memory per block than the default tile stages (the pairs' 75 KB: sm_75
-  // allows 64 KB) sort 4-byte keys in tiles of 4096 from static-sized staging (43 KB with values,
-  // 3 blocks per SM: session 9's shape); Knobs::small_tiles forces it, for the tests.
-  int dev = 0, sms = 0, smem_optin = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  const bool small_tiles =
-      sizeof(K) == 4 && (knobs.small_tiles || onesweep_smem_bytes<K, V, kHasValues, Off>(items) >
-                                                  static_cast<std::size_t>(smem_optin));
-  if (small_tiles) items = 16;
-  // The status rows were planned for the smallest tile (kMinOnesweepItems), so any shape fits.
-  const std::size_t tile_keys = static_cast<std::size_t>(kThreads) * items;
-  const std::size_t tiles = (n + tile_keys - 1) / tile_keys;
-  if (items < kMinOnesweepItems || tiles > sp.tiles)
+                     const StatusPlan& sp, int sms, cudaStream_t stream) {
+  // The status rows were planned for the smallest tile (kMinOnesweepItems), so any policy fits.
+  const std::size_t tiles = (n + P::TILE - 1) / P::TILE;
+  if (tiles > sp.tiles)
     throw std::logic_error("sort: onesweep tile smaller than the status rows were planned for");
   const std::size_t row_set_bytes = tiles * kRadix * sizeof(W);
   CUDA_CHECK(cudaMemsetAsync(ctrl, 0, sizeof(Ctrl), stream));
@@ -883,17 +636,13 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   const std::size_t chunks = (n + kThreads * 8 - 1) / (kThreads * 8);
   const int hblocks = static_cast<int>(
       std::max<std::size_t>(1, std::min<std::size_t>(chunks, static_cast<std::size_t>(sms) * 8)));
-  if (knobs.histogram_vote)
-    histogram_kernel<K, true>
-        <<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl->totals);
-  else
-    histogram_kernel<K, false>
-        <<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl->totals);
+  histogram_kernel<K><<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl->totals);
   CUDA_CHECK_LAUNCH();
-  unsigned* counters = ctrl->counters;
-  const int mb = knobs.onesweep_min_blocks ? knobs.onesweep_min_blocks : OT::kMinBlocks;
-  // Every kernel below stages a tile of kThreads * items keys; the shared memory follows.
-  const std::size_t smem = onesweep_smem_bytes<K, V, kHasValues, Off>(items);
+  auto kernel = onesweep_kernel<K, V, kHasValues, W, Off, P>;
+  constexpr std::size_t smem = onesweep_smem_bytes<K, V, kHasValues, Off, P>();
+  if (smem > 48 * 1024)
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(smem)));
   for (int pass = 0; pass < passes; ++pass) {
     const int shift = begin_bit + pass * kRadixBits;
     const unsigned mask = (1u << std::min(kRadixBits, end_bit - shift)) - 1u;
@@ -906,70 +655,42 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     } else if (pass > 0) {
       CUDA_CHECK(cudaMemsetAsync(status, 0, row_set_bytes, stream));
     }
-    const unsigned grid = static_cast<unsigned>(tiles);
-    const unsigned long long* totals = ctrl->totals + pass * kRadix;
-    auto launch = [&](auto kernel) {
-      if (smem > 48 * 1024)
-        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(smem)));
-      kernel<<<grid, kThreads, smem, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask, totals, st,
-                                               counters + pass, knobs.spin_ns);
-    };
-    // One kernel per pass: the first shape that applies.
-    [&] {
-      constexpr int kMb = OT::kMinBlocks;
-      constexpr RankMode kV = RankMode::Vote;
-      constexpr int kLB = kLookbackBatch;
-      if constexpr (sizeof(K) == 4) {
-        if (small_tiles)
-          return launch(onesweep_kernel<K, V, kHasValues, W, Off, (kHasValues ? 3 : 4), kV, kLB,
-                                        true, 16, false>);
-      }
-      if constexpr (kExperiments) {
-        if (ballot)  // the ranking before session 10, whole: 16 keys per thread, 4 blocks/SM
-          return launch(
-              onesweep_kernel<K, V, kHasValues, W, Off, 4, RankMode::Ballot, 1, false, 16>);
-        if (items == 16)
-          return launch(onesweep_kernel<K, V, kHasValues, W, Off, 4, kV, kLB, true, 16>);
-        if (items == 32)
-          return launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLB, true, 32>);
-        if (!early) return launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, kLB, false>);
-        if (lb <= 1) return launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, 1>);
-        if (lb == 2) return launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, 2>);
-        if (lb != kLB) return launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb, kV, 8>);
-      }
-      if constexpr (kPairsExperiments) {
-        if (pairs_experiment) {
-          const bool first = knobs.pairs_values_first;
-          if (first && mb <= 2)
-            return launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLB, true, 24, true>);
-          if (first)
-            return launch(onesweep_kernel<K, V, kHasValues, W, Off, 3, kV, kLB, true, 24, true>);
-          if (mb <= 2)
-            return launch(onesweep_kernel<K, V, kHasValues, W, Off, 2, kV, kLB, true, 24, false>);
-          return launch(onesweep_kernel<K, V, kHasValues, W, Off, 3, kV, kLB, true, 24, false>);
-        }
-      }
-      // 64-bit positions (n >= 2^32) only at the default residency: the knob's other settings
-      // are for the benchmark's comparison.
-      if constexpr (sizeof(Off) > 4) {
-        return launch(onesweep_kernel<K, V, kHasValues, W, Off, kMb>);
-      } else {
-        if (mb >= 4) return launch(onesweep_kernel<K, V, kHasValues, W, Off, 4>);
-        if (mb <= 2) return launch(onesweep_kernel<K, V, kHasValues, W, Off, 2>);
-        return launch(onesweep_kernel<K, V, kHasValues, W, Off, 3>);
-      }
-    }();
+    kernel<<<static_cast<unsigned>(tiles), kThreads, smem, stream>>>(
+        ksrc, kdst, vsrc, vdst, n, shift, mask, ctrl->totals + pass * kRadix, st,
+        ctrl->counters + pass, P::SPIN_NS);
     CUDA_CHECK_LAUNCH();
     ksrc = kdst;
     vsrc = vdst;
   }
 }
 
-template <class K, class V, bool kHasValues>
+// Policy P where a block may have its shared memory; 4-byte keys fall back to SmallTilesPolicy
+// where it may not (8-byte keys stage at most 16 per thread, which every GPU built for allows).
+template <class P, class K, class V, bool kHasValues, class W, class Off>
+void onesweep_sort(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* valt, std::size_t n,
+                   int begin_bit, int end_bit, int passes, Ctrl* ctrl, W* status,
+                   const StatusPlan& sp, cudaStream_t stream) {
+  int dev = 0, sms = 0, smem_optin = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  if constexpr (sizeof(K) == 4) {
+    if (onesweep_smem_bytes<K, V, kHasValues, Off, P>() > static_cast<std::size_t>(smem_optin)) {
+      onesweep_passes<SmallTilesPolicy<K, kHasValues>, K, V, kHasValues, W, Off>(
+          ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl, status, sp, sms,
+          stream);
+      return;
+    }
+  }
+  onesweep_passes<P, K, V, kHasValues, W, Off>(ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit,
+                                               end_bit, passes, ctrl, status, sp, sms, stream);
+}
+
+// P: the onesweep policy (the library's DefaultOnesweepPolicy; the benchmark and the tests pass
+// others).
+template <class K, class V, bool kHasValues, class P = DefaultOnesweepPolicy<K, kHasValues>>
 void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
-          std::size_t ws_bytes, cudaStream_t stream, int begin_bit, int end_bit,
-          Knobs knobs = Knobs()) {
+          std::size_t ws_bytes, cudaStream_t stream, int begin_bit, int end_bit) {
   const int passes = num_passes(begin_bit, end_bit);
   if (passes == 0) {
     if (kin != kout)
@@ -978,8 +699,7 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
       CUDA_CHECK(cudaMemcpyAsync(vout, vin, n * sizeof(V), cudaMemcpyDeviceToDevice, stream));
     return;
   }
-  constexpr int kTile = Tuning<K>::kTile;
-  if (knobs.onesweep && knobs.single_tile && n <= static_cast<std::size_t>(kTile)) {
+  if (n <= static_cast<std::size_t>(Tuning<K>::kTile)) {
     single_tile_kernel<K, V, kHasValues>
         <<<1, kThreads, 0, stream>>>(kin, kout, vin, vout, static_cast<int>(n), begin_bit, end_bit);
     CUDA_CHECK_LAUNCH();
@@ -994,10 +714,6 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     valt = reinterpret_cast<V*>(p);
     p += align_up(n * sizeof(V));
   }
-  auto* hist = reinterpret_cast<unsigned*>(p);
-  p += align_up(sizeof(unsigned) * kRadix * kMaxBlocks);
-  auto* totals = reinterpret_cast<unsigned*>(p);
-  p += align_up(sizeof(unsigned) * kRadix * (8 * sizeof(K) / kRadixBits));
   auto* ctrl = reinterpret_cast<Ctrl*>(p);
   p += align_up(sizeof(Ctrl));
   void* status = p;
@@ -1015,72 +731,22 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     vsrc = valt;
   }
 
-  if (knobs.onesweep) {
-    const StatusPlan sp = status_plan<K>(n);
-    using U64 = unsigned long long;
-    if (sp.word_bytes == 4)
-      onesweep_passes<K, V, kHasValues, unsigned, unsigned>(
-          ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl,
-          static_cast<unsigned*>(status), sp, stream, knobs);
-    else if (n < (std::size_t(1) << 32))
-      onesweep_passes<K, V, kHasValues, U64, unsigned>(
-          ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl,
-          static_cast<U64*>(status), sp, stream, knobs);
-    else
-      onesweep_passes<K, V, kHasValues, U64, U64>(ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit,
-                                                  end_bit, passes, ctrl, static_cast<U64*>(status),
-                                                  sp, stream, knobs);
-    return;
-  }
-  if (n >= (std::size_t(1) << 32))
-    throw std::invalid_argument(
-        "sort: the three-kernel LSD path (Knobs::onesweep = false) keeps 32-bit positions: n must "
-        "be below 2^32");
-
-  CUDA_CHECK(cudaMemsetAsync(totals, 0, sizeof(unsigned) * kRadix * passes, stream));
-  // One resident wave of blocks, each owning an equal run of tiles.
-  int dev = 0, sms = 0, per_sm = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  const bool four = knobs.downsweep_min_blocks >= 4;
-  if (four)
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, downsweep_kernel<K, V, kHasValues, 4>, kThreads, 0));
+  // Status words of 32 bits while n < 2^30 (half the status traffic), 64 beyond; global
+  // positions of 32 bits while n < 2^32.
+  const StatusPlan sp = status_plan<K>(n);
+  using U64 = unsigned long long;
+  if (sp.word_bytes == 4)
+    onesweep_sort<P, K, V, kHasValues, unsigned, unsigned>(
+        ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl,
+        static_cast<unsigned*>(status), sp, stream);
+  else if (n < (std::size_t(1) << 32))
+    onesweep_sort<P, K, V, kHasValues, U64, unsigned>(ksrc, kout, kalt, vsrc, vout, valt, n,
+                                                      begin_bit, end_bit, passes, ctrl,
+                                                      static_cast<U64*>(status), sp, stream);
   else
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, downsweep_kernel<K, V, kHasValues, 3>, kThreads, 0));
-  const std::uint64_t tiles = (n + kTile - 1) / kTile;
-  const std::uint64_t cap = std::min<std::uint64_t>(kMaxBlocks, std::max(1, sms * per_sm));
-  const std::uint64_t want = std::max<std::uint64_t>(1, std::min(tiles, cap));
-  const std::uint64_t tiles_per_block = (tiles + want - 1) / want;
-  const int blocks = static_cast<int>((tiles + tiles_per_block - 1) / tiles_per_block);
-  for (int pass = 0; pass < passes; ++pass) {
-    const int shift = begin_bit + pass * kRadixBits;
-    const int width = std::min(kRadixBits, end_bit - shift);
-    const unsigned mask = (1u << width) - 1u;
-    const bool to_out = (passes - 1 - pass) % 2 == 0;
-    K* kdst = to_out ? kout : kalt;
-    V* vdst = to_out ? vout : valt;
-    unsigned* tot = totals + kRadix * pass;
-    if (knobs.upsweep_ballot)
-      upsweep_kernel<K, true><<<blocks, kThreads, 0, stream>>>(ksrc, n, shift, mask,
-                                                               tiles_per_block, hist, tot, blocks);
-    else
-      upsweep_kernel<K, false><<<blocks, kThreads, 0, stream>>>(ksrc, n, shift, mask,
-                                                                tiles_per_block, hist, tot, blocks);
-    CUDA_CHECK_LAUNCH();
-    scan_kernel<><<<kRadix, 1024, 0, stream>>>(hist, tot, blocks);
-    CUDA_CHECK_LAUNCH();
-    if (four)
-      downsweep_kernel<K, V, kHasValues, 4><<<blocks, kThreads, 0, stream>>>(
-          ksrc, kdst, vsrc, vdst, n, shift, mask, tiles_per_block, hist, blocks);
-    else
-      downsweep_kernel<K, V, kHasValues, 3><<<blocks, kThreads, 0, stream>>>(
-          ksrc, kdst, vsrc, vdst, n, shift, mask, tiles_per_block, hist, blocks);
-    CUDA_CHECK_LAUNCH();
-    ksrc = kdst;
-    vsrc = vdst;
-  }
+    onesweep_sort<P, K, V, kHasValues, U64, U64>(ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit,
+                                                 end_bit, passes, ctrl, static_cast<U64*>(status),
+                                                 sp, stream);
 }
 
 }  // namespace lsd

@@ -6,17 +6,13 @@
 //
 // Why the orderings are what they are:
 //  - A tile publishes (flag, value) with ONE single-copy-atomic store whenever the pair fits one
-//    64-bit word (Packed, CountWord, and each word of SplitWords). A reader that sees the flag
-//    in that word necessarily sees the value stored with it, so relaxed accesses are enough: no
-//    fence, no release/acquire, one L2 round trip per poll. .relaxed (not a plain ld/st) keeps
-//    the compiler and the L1 from caching or splitting the access: each poll really goes to L2
-//    (.gpu scope, where every block's stores meet) and each store is one 8-byte write.
+//    64-bit word (CountWord, and each word of TileStatus). A reader that sees the flag in that
+//    word necessarily sees the value stored with it, so relaxed accesses are enough: no fence, no
+//    release/acquire, one L2 round trip per poll. .relaxed (not a plain ld/st) keeps the compiler
+//    and the L1 from caching or splitting the access: each poll really goes to L2 (.gpu scope,
+//    where every block's stores meet) and each store is one 8-byte write.
 //  - The output a tile writes is never read by another block, so nothing else needs ordering
 //    against the status words.
-//  - FlagSlots keeps the value in separate slots: the slot stores must be visible before the flag,
-//    hence st.release on the flag, and the slot loads must not be satisfied before the flag is
-//    seen, hence ld.acquire on the flag. Two round trips per poll; kept as the measured
-//    alternative to SplitWords (results/single_pass_notes.md, run 5).
 //  - A status word goes X -> A -> P and never back within one launch, and P's value is final,
 //    so a poll that reads a stale word only costs another poll.
 // Deadlock freedom is the callers' part: a tile only waits on lower tile ids, and lower ids
@@ -26,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -53,45 +50,32 @@ __device__ __forceinline__ unsigned long long ld_relaxed_u64(const unsigned long
 __device__ __forceinline__ void st_relaxed_u64(unsigned long long* p, unsigned long long v) {
   asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
-__device__ __forceinline__ unsigned ld_relaxed_u32(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
+// W: a 32- or 64-bit unsigned word (unsigned, unsigned long long or std::uint64_t).
+template <class W>
+__device__ __forceinline__ W ld_relaxed_global(const W* p) {
+  static_assert(std::is_unsigned<W>::value && (sizeof(W) == 4 || sizeof(W) == 8),
+                "status words are 32- or 64-bit unsigned");
+  if constexpr (sizeof(W) == 4) {
+    unsigned v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+  } else {
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return static_cast<W>(v);
+  }
 }
-__device__ __forceinline__ void st_relaxed_u32(unsigned* p, unsigned v) {
-  asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-// FlagSlots only: the flag orders the value slots (release on publish, acquire on read).
-__device__ __forceinline__ unsigned ld_acquire_u32(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void st_release_u32(unsigned* p, unsigned v) {
-  asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-__device__ __forceinline__ unsigned ld_relaxed_global(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void st_relaxed_global(unsigned* p, unsigned v) {
-  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ unsigned long long ld_relaxed_global(const unsigned long long* p) {
-  unsigned long long v;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void st_relaxed_global(unsigned long long* p, unsigned long long v) {
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-__device__ __forceinline__ std::uint64_t ld_relaxed_global(const std::uint64_t* p) {
-  return ld_relaxed_global(reinterpret_cast<const unsigned long long*>(p));
-}
-__device__ __forceinline__ void st_relaxed_global(std::uint64_t* p, std::uint64_t v) {
-  st_relaxed_global(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+template <class W>
+__device__ __forceinline__ void st_relaxed_global(W* p, typename std::common_type<W>::type v) {
+  static_assert(std::is_unsigned<W>::value && (sizeof(W) == 4 || sizeof(W) == 8),
+                "status words are 32- or 64-bit unsigned");
+  if constexpr (sizeof(W) == 4)
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(static_cast<unsigned>(v))
+                 : "memory");
+  else
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p),
+                 "l"(static_cast<unsigned long long>(v))
+                 : "memory");
 }
 
 // ---- the paced polling loop -------------------------------------------------------------------
@@ -148,63 +132,21 @@ struct CountStatus {
   }
 };
 
-// How a tile of the single-pass scan publishes (flag, value of any T).
-enum class StatusScheme : int {
-  Auto = -1,       // Packed for sizeof(T) <= 4, SplitWords otherwise
-  Packed = 0,      // one 64-bit word: flag | value (sizeof(T) <= 4)
-  SplitWords = 1,  // one 64-bit word per 32 bits of T, each flag | value-word
-  FlagSlots = 2,   // 32-bit flag (release/acquire) + write-once value slots
-};
+// How a tile of the single-pass scan publishes (flag, value of any T): each 32-bit piece of the
+// value travels in its own 64-bit word, flag in the low half, piece in the high half. For
+// sizeof(T) <= 4 that is one word, written and read with single 8-byte accesses. For wider T a
+// word is written once with A and once with P, each write a single 64-bit store, so a reader that
+// finds the same flag in every word of a tile has all pieces from the same publication; a mix (A
+// in one word, P in another) reads as "not yet" and is polled again. One round trip per poll and
+// no fences. A flag + value-slot scheme ordered by release/acquire (two round trips per poll) ran
+// double 2^27 at 938 us against these words' 786 on the H100 (results/scan/README.md); removed
+// after a4930a6.
 template <class T>
-constexpr StatusScheme resolve_scheme(StatusScheme s) {
-  return s != StatusScheme::Auto
-             ? s
-             : (sizeof(T) <= 4 ? StatusScheme::Packed : StatusScheme::SplitWords);
-}
-
-template <class T, StatusScheme S>
-struct TileStatus;
-
-// Flag in the low half, value bits in the high half of one 64-bit word.
-template <class T>
-struct TileStatus<T, StatusScheme::Packed> {
-  static_assert(sizeof(T) <= 4, "the packed status holds at most 32 bits of value");
-  unsigned long long* words;
-
-  static std::size_t flag_bytes(std::size_t tiles) { return tiles * sizeof(unsigned long long); }
-  static std::size_t value_bytes(std::size_t) { return 0; }
-  static TileStatus make(unsigned char* flags, unsigned char*, std::size_t) {
-    return TileStatus{reinterpret_cast<unsigned long long*>(flags)};
-  }
-
-  __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
-    unsigned bits = 0;
-    memcpy(&bits, &v, sizeof(T));
-    st_relaxed_u64(words + tile, (static_cast<unsigned long long>(bits) << 32) | flag);
-  }
-  __device__ __forceinline__ void read(unsigned tile, unsigned& flag, T& v) const {
-    const unsigned long long w = ld_relaxed_u64(words + tile);
-    flag = static_cast<unsigned>(w);
-    const unsigned bits = static_cast<unsigned>(w >> 32);
-    memcpy(&v, &bits, sizeof(T));
-  }
-};
-
-// For T wider than 32 bits, each 32-bit piece of the value travels in its own 64-bit word next
-// to a copy of the flag. A word is written once with A and once with P, each write a single
-// 64-bit store, so a reader that finds the same flag in every word of a tile has all pieces from
-// the same publication; a mix (A in one word, P in another) reads as "not yet" and is polled
-// again. One round trip per poll, like the packed word, and no fences.
-template <class T>
-struct TileStatus<T, StatusScheme::SplitWords> {
+struct TileStatus {
   static constexpr int kWords = int((sizeof(T) + 3) / 4);
   unsigned long long* words;  // tiles x kWords
 
-  static std::size_t flag_bytes(std::size_t tiles) { return tiles * kWords * 8; }
-  static std::size_t value_bytes(std::size_t) { return 0; }
-  static TileStatus make(unsigned char* flags, unsigned char*, std::size_t) {
-    return TileStatus{reinterpret_cast<unsigned long long*>(flags)};
-  }
+  static std::size_t bytes(std::size_t tiles) { return tiles * kWords * 8; }
 
   __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
     unsigned w[kWords];
@@ -227,45 +169,6 @@ struct TileStatus<T, StatusScheme::SplitWords> {
     unsigned w[kWords];
 #pragma unroll
     for (int i = 0; i < kWords; ++i) w[i] = static_cast<unsigned>(x[i] >> 32);
-    memcpy(&v, w, sizeof(T));
-  }
-};
-
-// Flag word + write-once value slots, ordered by release/acquire: two round trips per poll (flag,
-// then value).
-template <class T>
-struct TileStatus<T, StatusScheme::FlagSlots> {
-  unsigned* flags;
-  unsigned char* aggregates;  // tiles x T, raw bytes (T need not be default-constructible)
-  unsigned char* inclusives;
-
-  static constexpr std::size_t kWords = (sizeof(T) + 3) / 4;
-  static constexpr std::size_t kSlotBytes = kWords * 4;
-  static std::size_t slot_bytes() { return kSlotBytes; }
-  static std::size_t flag_bytes(std::size_t tiles) { return tiles * sizeof(unsigned); }
-  static std::size_t value_bytes(std::size_t tiles) { return 2 * tiles * slot_bytes(); }
-  static TileStatus make(unsigned char* flags, unsigned char* values, std::size_t tiles) {
-    return TileStatus{reinterpret_cast<unsigned*>(flags), values, values + tiles * slot_bytes()};
-  }
-
-  __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
-    unsigned w[kWords];
-    w[kWords - 1] = 0;
-    memcpy(w, &v, sizeof(T));
-    unsigned* slot = reinterpret_cast<unsigned*>(
-        (flag == kFlagAggregate ? aggregates : inclusives) + std::size_t(tile) * kSlotBytes);
-#pragma unroll
-    for (std::size_t i = 0; i < kWords; ++i) st_relaxed_u32(slot + i, w[i]);
-    st_release_u32(flags + tile, flag);  // orders the slot stores before the flag
-  }
-  __device__ __forceinline__ void read(unsigned tile, unsigned& flag, T& v) const {
-    flag = ld_acquire_u32(flags + tile);  // orders the slot loads after the flag
-    if (flag == kFlagInvalid) return;
-    const unsigned* slot = reinterpret_cast<const unsigned*>(
-        (flag == kFlagAggregate ? aggregates : inclusives) + std::size_t(tile) * kSlotBytes);
-    unsigned w[kWords];
-#pragma unroll
-    for (std::size_t i = 0; i < kWords; ++i) w[i] = ld_relaxed_u32(slot + i);
     memcpy(&v, w, sizeof(T));
   }
 };
