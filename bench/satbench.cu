@@ -87,8 +87,8 @@ int graph_calls(std::size_t sets) {
   return n * ((16 + n - 1) / n);
 }
 
-// nppiIntegral_8u32s_C1R on the H100 at 1920x1080, one channel (../shared/reference, measured
-// outside this project: the CUDA toolkit here ships no NPP), times 3 for RGB.
+// nppiIntegral_8u32s_C1R on the H100 at 1920x1080, one channel (measured outside this project:
+// the CUDA toolkit here ships no NPP), times 3 for RGB.
 constexpr double kNppIntegral1080pMs = 0.078;
 
 }  // namespace
@@ -324,8 +324,8 @@ int main(int argc, char** argv) try {
       "NPP (reference anchor, not this run): nppiIntegral_8u32s_C1R 1920x1080 %.3f ms per "
       "channel, %.3f ms for RGB\n",
       kNppIntegral1080pMs, 3 * kNppIntegral1080pMs);
-  md << "\nNPP beside it (../shared/reference's H100 anchor, not measured in this run: the CUDA "
-        "toolkit here ships no NPP): `nppiIntegral_8u32s_C1R` at 1920x1080 takes "
+  md << "\nNPP beside it (an H100 anchor measured outside this project, not in this run: the "
+        "CUDA toolkit here ships no NPP): `nppiIntegral_8u32s_C1R` at 1920x1080 takes "
      << fmt("%.3f", kNppIntegral1080pMs) << " ms per channel, "
      << fmt("%.3f", 3 * kNppIntegral1080pMs) << " ms for RGB.\n";
   util::write_text_file(out_dir + "/RESULTS.md", md.str());

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """The lsd-against-CUB table of one or more sortbench --csv runs (one call: each cell is the mean of
-the runs' medians), with each row's smallest ratio and issue 13's line for it, as Markdown.
+the runs' medians), with each row's smallest ratio and its target (results/sort/README.md), as
+Markdown.
 
 usage: scripts/sort_table.py RUN.csv [RUN.csv ...] > TABLE.md
 """
@@ -14,7 +15,7 @@ DISTS = ["uniform", "equal", "few", "sorted"]
 
 
 def target(keys, dist):
-    """Issue 13's floor for a cell: 1.0x uint32 uniform, 0.9x pairs and int32/float uniform,
+    """The target floor for a cell: 1.0x uint32 uniform, 0.9x pairs and int32/float uniform,
     0.8x every skewed distribution; none for 8-byte keys' uniform rows."""
     if dist != "uniform":
         return "0.8x"
@@ -31,7 +32,7 @@ def main(paths):
     sizes = sorted({k[3] for k in ms})
     print(f"{device}; cells: lsd ms / CUB ms (CUB / lsd), means of {len(paths)} run(s).\n")
     print("| keys | dist | " + " | ".join(f"2^{n.bit_length() - 1}" for n in sizes) +
-          " | min ratio | issue-13 line |")
+          " | min ratio | target |")
     print("|---|---|" + "---|" * len(sizes) + "---|---|")
     for keys in KEYS:
         cub = "cub::SortPairs" if keys.startswith("pairs") else "cub::SortKeys"

@@ -98,7 +98,7 @@ if(EXISTS ${_st_python})
   endif()
 endif()
 
-# --- robustness (issue 10): about 1300 hostile inputs, each checked for its exit status, a message
+# --- robustness: about 1300 hostile inputs, each checked for its exit status, a message
 # naming the problem and no damaged file; numpy gives the expected answers. CPU only in CI; on a
 # GPU machine the default path runs on the GPU and must agree all the same.
 if(EXISTS ${_st_python} AND _st_no_numpy EQUAL 0)

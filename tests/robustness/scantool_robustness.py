@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Robustness suite for scantool (issue 10): drives the CLI as a hostile user would.
+"""Robustness suite for scantool: drives the CLI as a hostile user would.
 
     scantool_robustness.py SCANTOOL WORKDIR [-k SUBSTRING] [-v]
 

@@ -6,7 +6,8 @@
 # e.g. tools/scantool/tests/gpu_smoke.sh ".gpu-scantool/rt/run .gpu-scantool/scantool" /tmp/st
 # Prints one line per failure and a summary; exit status 1 if anything failed.
 # SMOKE_SECTIONS picks parts (default all: "scan nan compact time"); each part fits the device's
-# 10-minute command limit on its own: e.g. SMOKE_SECTIONS="nan compact" for issue 10's checks.
+# 10-minute command limit on its own: e.g. SMOKE_SECTIONS="nan compact" for the NaN and
+# compaction-threshold checks.
 set -u
 read -r -a T <<<"$1"
 W=$2
@@ -98,7 +99,7 @@ put_nan() {  # file index bytes(4|8)
 }
 
 if has nan; then
-# NaN in min/max scans (issue 10): NaN propagates as in np.minimum.accumulate, on every GPU
+# NaN in min/max scans: NaN propagates as in np.minimum.accumulate, on every GPU
 # algorithm as on the CPU reference; the identity (+-inf) must never leak into the output. One NaN
 # is patched into a generated array (no numpy here) at the first, second, a middle and the last
 # position, so it lands at tile starts, inside tiles and in the look-back chain.
@@ -132,7 +133,7 @@ done
 fi
 
 if has compact; then
-# Compaction thresholds outside the element type (issue 10): compared in exact arithmetic, the
+# Compaction thresholds outside the element type: compared in exact arithmetic, the
 # GPU kernels and the CPU reference keep the same elements (numpy's answer; the CTest robustness
 # suite checks the CPU reference against numpy). Every algorithm, bit-exact against --cpu.
 st gen --dtype int32 --n 100003 --seed 5 --low -2147483648 --high 2147483647 "$W/c_int32.npy"
