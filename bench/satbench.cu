@@ -38,6 +38,17 @@ struct Size {
   int w, h;
 };
 
+// The first cells of a CSV row (device, width, height) and the JSON record they start.
+std::vector<std::string> size_cells(const std::string& device, Size s) {
+  return {device, std::to_string(s.w), std::to_string(s.h)};
+}
+bench::Json size_record(Size s) {
+  bench::Json rec;
+  rec["width"] = s.w;
+  rec["height"] = s.h;
+  return rec;
+}
+
 // Table 39-1 (GeForce 8800 GTX, float planes, 3 channels): (de)interleave, transpose, 6 scans,
 // total.
 struct PaperRow {
@@ -350,11 +361,9 @@ int main(int argc, char** argv) try {
                                                      {"stages_total_ms", r.stages_total},
                                                      {"total_ms", r.total},
                                                      {"graph_ms", r.graph}};
-    std::vector<std::string> cells{
-        dev.name, std::to_string(r.size.w), std::to_string(r.size.h), r.format, r.method, r.algo};
-    bench::Json rec;
-    rec["width"] = r.size.w;
-    rec["height"] = r.size.h;
+    std::vector<std::string> cells = size_cells(dev.name, r.size);
+    cells.insert(cells.end(), {r.format, r.method, r.algo});
+    bench::Json rec = size_record(r.size);
     rec["format"] = r.format;
     rec["method"] = r.method;
     rec["scan"] = r.algo;
@@ -371,14 +380,15 @@ int main(int argc, char** argv) try {
   }
   for (const Floor& f : floors) {
     const double px = static_cast<double>(f.size.w) * f.size.h;
-    for (const auto& fl : {std::make_pair(16, f.copy16_ms), std::make_pair(40, f.copy40_ms)})
-      csv.row({dev.name, std::to_string(f.size.w), std::to_string(f.size.h), "-",
-               "memcpy" + std::to_string(fl.first) + "B", "-", "", "", "", "", "", "",
-               fmt("%.5f", fl.second), fl.first == 16 ? fmt("%.5f", f.copy16_graph_ms) : "",
-               fmt("%.0f", fl.first * px), ""});
-    bench::Json rec;
-    rec["width"] = f.size.w;
-    rec["height"] = f.size.h;
+    for (const auto& fl : {std::make_pair(16, f.copy16_ms), std::make_pair(40, f.copy40_ms)}) {
+      std::vector<std::string> cells = size_cells(dev.name, f.size);
+      cells.insert(cells.end(),
+                   {"-", "memcpy" + std::to_string(fl.first) + "B", "-", "", "", "", "", "", "",
+                    fmt("%.5f", fl.second), fl.first == 16 ? fmt("%.5f", f.copy16_graph_ms) : "",
+                    fmt("%.0f", fl.first * px), ""});
+      csv.row(cells);
+    }
+    bench::Json rec = size_record(f.size);
     rec["memcpy_16B_per_px_ms"] = f.copy16_ms;
     rec["memcpy_16B_per_px_graph_ms"] = f.copy16_graph_ms;
     rec["memcpy_40B_per_px_ms"] = f.copy40_ms;

@@ -49,19 +49,10 @@ template <class T>
 __device__ __forceinline__ T shfl_up(const T& v, int delta) {
   return shfl<Shfl::Up>(v, delta);
 }
-// The value of lane + delta (lanes >= 32 - delta get their own value back).
-template <class T>
-__device__ __forceinline__ T shfl_down(const T& v, int delta) {
-  return shfl<Shfl::Down>(v, delta);
-}
 // The value of lane src.
 template <class T>
 __device__ __forceinline__ T shfl_idx(const T& v, int src) {
   return shfl<Shfl::Idx>(v, src);
-}
-template <class T>
-__device__ __forceinline__ T shfl_xor(const T& v, int mask) {
-  return shfl<Shfl::Xor>(v, mask);
 }
 
 // Inclusive Hillis-Steele scan over the first LANES lanes (ceil(log2(LANES)) shuffles; LANES need
@@ -92,7 +83,7 @@ template <class T, class Op>
 __device__ __forceinline__ T reduce_down(T x, Op op, int lane) {
 #pragma unroll
   for (int d = 1; d < kLanes; d *= 2) {
-    const T y = shfl_down(x, d);
+    const T y = shfl<Shfl::Down>(x, d);  // lane + d (the top d lanes get their own back)
     if (lane + d < kLanes) x = op(x, y);
   }
   return x;
@@ -103,7 +94,7 @@ __device__ __forceinline__ T reduce_down(T x, Op op, int lane) {
 template <class T, class Op>
 __device__ __forceinline__ T xor_allreduce(T x, Op op) {
 #pragma unroll
-  for (int m = kLanes / 2; m > 0; m >>= 1) x = op(x, shfl_xor(x, m));
+  for (int m = kLanes / 2; m > 0; m >>= 1) x = op(x, shfl<Shfl::Xor>(x, m));
   return x;
 }
 
