@@ -48,9 +48,9 @@ if has sanitize; then
   # The look-back users (single-pass compaction, onesweep and split sort) and the DoF kernels.
   for tool in memcheck racecheck synccheck; do
     step 150 "san_${tool}_compact" "$R" compute-sanitizer --tool $tool --error-exitcode 9 "$D/test_compact" \
-      --gtest_filter='CompactTyped/*.AllAlgorithmsModesSizes:Compact.SinglePassKnobs'
+      --gtest_filter='CompactTyped/*.AllAlgorithmsModesSizes:Compact.SinglePassPolicies'
     step 150 "san_${tool}_sort" "$R" compute-sanitizer --tool $tool --error-exitcode 9 "$D/test_sort" \
-      --gtest_filter='SortTyped/*.LsdKeysAndPairs:SortTyped/*.SplitKeys:Sort.LsdKnobs:Sort.InPlace'
+      --gtest_filter='SortTyped/*.LsdKeysAndPairs:SortTyped/*.SplitKeys:Sort.LsdPolicies:Sort.LsdPoliciesSkewedKeys:Sort.InPlace'
     step 150 "san_${tool}_dof" "$R" compute-sanitizer --tool $tool --error-exitcode 9 "$D/test_dof_cuda"
     step 150 "san_${tool}_sat_interleaved" "$R" compute-sanitizer --tool $tool --error-exitcode 9 \
       "$D/test_sat_interleaved" --gtest_filter='*U32*:*Planar*'
