@@ -5,6 +5,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "gpu_skip.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -26,11 +28,6 @@ using scandof::dof::Method;
 using scandof::dof::Params;
 using scandof::dof::Shape;
 
-#define SKIP_WITHOUT_GPU()                                                                \
-  do {                                                                                    \
-    std::string why;                                                                      \
-    if (!scandof::cuda_device_available(&why)) GTEST_SKIP() << "no CUDA device: " << why; \
-  } while (0)
 
 struct Array2D {
   cudaArray_t a = nullptr;
@@ -120,7 +117,7 @@ void expect_matches_gold(const Scene& s, Method m, const Params& p, const std::s
 }
 
 TEST(DofCuda, EveryMethodAndShapeMatchesGold) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   const int sizes[][2] = {{1, 1}, {33, 17}, {64, 1}, {1, 64}, {203, 121}};
   for (const auto& sz : sizes) {
     const Scene s = make_scene(sz[0], sz[1], 100 + sz[0] * 7 + sz[1]);
@@ -141,7 +138,7 @@ TEST(DofCuda, EveryMethodAndShapeMatchesGold) {
 
 // Two layers and no reflection margin; an integer max radius (the t = 0 boxes).
 TEST(DofCuda, LayeredTwoLayersAndNoBorder) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   const Scene s = make_scene(97, 55, 5);
   Params p;
   p.aperture_px = 12.0f;
@@ -154,7 +151,7 @@ TEST(DofCuda, LayeredTwoLayersAndNoBorder) {
 }
 
 TEST(DofCuda, BadArgumentsThrow) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   scandof::DofGpu gpu;
   scandof::DofFrame f;
   EXPECT_THROW(gpu.render(Method::Gather, Params{}, f, 0), std::invalid_argument);

@@ -10,6 +10,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "gpu_skip.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -33,11 +35,6 @@ using scandof::SatInput;
 using scandof::SatMethod;
 using scandof::ScanAlgorithm;
 
-#define SKIP_WITHOUT_GPU()                                                                \
-  do {                                                                                    \
-    std::string why;                                                                      \
-    if (!scandof::cuda_device_available(&why)) GTEST_SKIP() << "no CUDA device: " << why; \
-  } while (0)
 
 constexpr uint8_t kPoisonByte = 0xA5;  // uint32 0xA5A5A5A5 > any table value; float is negative
 
@@ -175,7 +172,7 @@ class SatSweep : public ::testing::TestWithParam<Size> {};
 
 // Every method x algorithm x format x input kind at one size, three channels.
 TEST_P(SatSweep, AllMethodsAlgorithmsFormatsInputs) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   const int w = GetParam().w, h = GetParam().h, ch = 3;
   const auto img = random_rgba(w, h, 0x5A7u + 7919u * w + h);
   std::vector<uint32_t> exact(static_cast<std::size_t>(w) * h * ch);
@@ -220,7 +217,7 @@ INSTANTIATE_TEST_SUITE_P(Sizes, SatSweep,
 // One and four channels, padded and misaligned pitches (forces the per-pixel path at a width the
 // vector path would take).
 TEST(Sat, ChannelsAndPitches) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   struct Case {
     int w, h, ch;
     std::size_t pitch;
@@ -258,7 +255,7 @@ TEST(Sat, ChannelsAndPitches) {
 
 // A stream other than the default, timed builds, and stage times that add up.
 TEST(Sat, StreamAndStageTimes) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   const int w = 1920, h = 1080;
   Reference ref(w, h, 4242u);
   const auto& exact = ref.exact;
@@ -301,7 +298,7 @@ TEST(Sat, StreamAndStageTimes) {
 
 // Scratch grows with the image: a small build after a big one and a big one after a small one.
 TEST(Sat, RebuildsAtChangingSizes) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   SatBuilder builder;
   for (Size sz : {Size{100, 50}, Size{1500, 900}, Size{17, 3}, Size{2000, 1001}}) {
     Reference ref(sz.w, sz.h, 11u * sz.w + sz.h);
@@ -319,7 +316,7 @@ TEST(Sat, RebuildsAtChangingSizes) {
 // A wide tile grid (125 x 35 tiles): corners summed over more than 32 tile columns (more than a
 // warp's one pass), and for the resident method more than its staged corner words (256).
 TEST(Sat, FusedTileGridBeyondSharedMemory) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   const int w = 16000, h = 1100;
   Reference ref(w, h, 2025u);
   SatBuilder builder;
@@ -337,7 +334,7 @@ TEST(Sat, FusedTileGridBeyondSharedMemory) {
 // less stash, in both orders, each into a poisoned table (a limit set for a smaller shape once
 // broke the next launch of a bigger cached one).
 TEST(Sat, ResidentAcrossSizes) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   SatBuilder builder;
   const Size sizes[] = {{4096, 2160}, {129, 33}, {1920, 1080}, {1, 1}, {4096, 2160}, {300, 2049}};
   for (Size sz : sizes) {
@@ -357,7 +354,7 @@ TEST(Sat, ResidentAcrossSizes) {
 // tile rows and columns longer than the 32 predecessors one scouting window covers, and a grid
 // that shrinks, leaving flags of the bigger one behind.
 TEST(Sat, OnePassAcrossBuilds) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   SatBuilder builder;
   const Size sizes[] = {{8192, 70}, {129, 33}, {100, 4500}, {1, 1}, {1921, 1079}, {300, 200}};
   for (int round = 0; round < 3; ++round)
@@ -378,7 +375,7 @@ TEST(Sat, OnePassAcrossBuilds) {
 // the same): every replay into a poisoned table must be exact. fused-one-pass takes host state
 // per build, so capturing it must throw instead of recording a build that replays wrongly.
 TEST(Sat, GraphReplay) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   SatBuilder builder;
   cudaStream_t s = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));

@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "gpu_skip.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -27,11 +29,6 @@ using scandof::SatMethod;
 using scandof::ScanAlgorithm;
 using scandof::util::DeviceBuffer;
 
-#define SKIP_WITHOUT_GPU()                                                                \
-  do {                                                                                    \
-    std::string why;                                                                      \
-    if (!scandof::cuda_device_available(&why)) GTEST_SKIP() << "no CUDA device: " << why; \
-  } while (0)
 
 std::vector<uint8_t> random_rgba(int w, int h, uint64_t seed) {
   std::vector<uint8_t> img(static_cast<std::size_t>(w) * h * 4);
@@ -72,7 +69,7 @@ std::vector<T> build(const std::vector<uint8_t>& img, int w, int h, SatFormat fm
 }
 
 TEST(SatInterleaved, MatchesReferenceU32) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   for (const Case& c : kSizes)
     for (SatMethod m : {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass,
                         SatMethod::FusedOnePass, SatMethod::FusedResident})
@@ -97,7 +94,7 @@ TEST(SatInterleaved, MatchesReferenceU32) {
 // Float tables: each element is a sum of (x+1)(y+1) bytes; below 2^24 it is exact, above it each
 // addition rounds by at most 2^-24 relative (see test_sat.cu for the bound).
 TEST(SatInterleaved, MatchesReferenceF32) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   for (const Case& c : kSizes)
     for (SatMethod m : {SatMethod::Paper, SatMethod::Fused, SatMethod::FusedTwoPass,
                         SatMethod::FusedOnePass, SatMethod::FusedResident}) {
@@ -121,7 +118,7 @@ TEST(SatInterleaved, MatchesReferenceF32) {
 
 // Planar output is unchanged by the layout option (the default argument keeps old callers).
 TEST(SatInterleaved, PlanarDefaultUnchanged) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   const int w = 257, h = 31;
   const auto img = random_rgba(w, h, 3);
   std::vector<uint32_t> want(static_cast<std::size_t>(w) * h * 3);
@@ -140,7 +137,7 @@ TEST(SatInterleaved, TableBytes) {
 // poll_stage_times never waits: it reports a timed build once the GPU has passed it, newest first,
 // and each build once.
 TEST(SatInterleaved, PollStageTimesDoesNotBlockAndReportsOnce) {
-  SKIP_WITHOUT_GPU();
+  SCANDOF_SKIP_WITHOUT_GPU();
   const int w = 640, h = 360;
   const auto img = random_rgba(w, h, 11);
   DeviceBuffer<uint8_t> px(img.size());

@@ -29,6 +29,7 @@
 #include "scandof/util/parallel_for.hpp"
 #include "scandof/util/rng.hpp"
 
+#include "gpu_skip.hpp"
 #include "inputs.hpp"
 
 #if defined(__CUDACC__)
@@ -445,14 +446,6 @@ template <class T>
 
 // ---- device helpers (.cu files only) ----------------------------------------------------------
 #if defined(__CUDACC__)
-
-// GTEST_SKIP with the reason when no CUDA device is usable; use at the top of every GPU test.
-#define SCANDOF_SKIP_WITHOUT_GPU()                          \
-  do {                                                      \
-    std::string scandof_why_;                               \
-    if (!::scandof::cuda_device_available(&scandof_why_))   \
-      GTEST_SKIP() << "GPU test skipped: " << scandof_why_; \
-  } while (0)
 
 // util::DeviceBuffer (which owns the memory) with the tests' conveniences: made from a host
 // vector, synchronous copies at an element offset, downloads into a new vector, and poisoning

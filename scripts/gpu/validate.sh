@@ -6,6 +6,8 @@
 set -u
 D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=${OUT:-/tmp/out}; L=/tmp/scandof-logs/logs; mkdir -p "$L" "$O"
 steps=${*:-tests prims dof sanitize bench demo tool glsat}
+# A GPU test that finds no usable device fails here instead of skipping (tests/gpu_skip.hpp).
+export SCANDOF_REQUIRE_GPU=1
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
 if ! ls /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json >/dev/null 2>&1; then
   echo '{"file_format_version":"1.0.0","ICD":{"library_path":"libEGL_nvidia.so.0"}}' > /tmp/10_nvidia.json
