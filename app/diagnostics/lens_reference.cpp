@@ -5,18 +5,13 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "frame/frame_times.hpp"
 #include "passes/scene_layout.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/image_metrics.hpp"
 #include "shared.h"
 
 namespace demo {
-
-namespace {
-float ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-}  // namespace
 
 float lens_radius(const Camera& cam, int frame_height, const Settings& s) {
   const double f_px = scandof::dof::focal_length_px_from_fovy(cam.fovy, std::max(frame_height, 1));

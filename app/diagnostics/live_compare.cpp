@@ -56,8 +56,7 @@ void live_compare_step(App& app, LiveCompare* lc, long long frame_no) {
   cfg.method = e.method;
   const auto t0 = std::chrono::steady_clock::now();
   e.build_ms.push_back(app.retime_sat(cfg));
-  const float cost =
-      std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const float cost = ms_since(t0);
   lc->cost_ms = lc->cost_ms > 0 ? 0.9f * lc->cost_ms + 0.1f * cost : cost;
   if (e.build_ms.size() > LiveCompare::kSamples) e.build_ms.pop_front();
   std::vector<float> v(e.build_ms.begin(), e.build_ms.end());

@@ -43,9 +43,10 @@ RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>
   // The frame budget, one key per stage; the DoF key names the pass that ran (the last frame's).
   add("interop_ms", [](const FrameTimes& f) { return f.interop_ms; });
   add("sat_ms", [](const FrameTimes& f) { return f.sat_ms; });
-  const bool compute = !frames.empty() && frames.back().dof_pass == DofPass::Compute;
-  m.dof_pass = frames.empty() ? "fragment" : frames.back().dof_pass_name();
-  const bool cpu = !frames.empty() && frames.back().dof_cpu;
+  const DofRoute route = frames.empty() ? DofRoute::FragmentGl : frames.back().dof_route;
+  m.dof_pass = to_string(route);
+  const bool cpu = route == DofRoute::CpuGold;
+  const bool compute = route == DofRoute::ComputeGl || route == DofRoute::ComputeCuda;
   add(cpu       ? "dof_cpu_ms"
       : compute ? "dof_compute_ms"
                 : "dof_fragment_ms",

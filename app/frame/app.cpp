@@ -15,12 +15,6 @@
 
 namespace demo {
 
-namespace {
-float ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-}  // namespace
-
 bool deferred_planes(SceneShading m) {
   return m == SceneShading::Deferred || (m == SceneShading::Auto && !gl::software_renderer());
 }
@@ -31,15 +25,13 @@ App::App(const std::string& resources, const Settings& initial, int width, int h
       resources_(resources),
       scene_(resources, initial.tessellation),
       planes_(resources),
-      dof_(resources),
+      dof_(resources, initial.format),
       reference_(resources) {
-  dof_.set_sat_format(settings_.format);
-  sat_ = std::make_unique<SatStage>(settings_.backend, resources_ + "/glsat/shaders");
   targets_.resize(width, height);
   scene_.set_anisotropy(settings_.anisotropy);
   targets_.set_msaa(settings_.msaa);
   deferred_planes_ = deferred_planes(settings_.scene_shading);
-  sat_->resize(width, height, {targets_.color(), targets_.viewz(), targets_.output()});
+  make_sat_stage();
   primitives_.probe();
 }
 
@@ -94,9 +86,7 @@ DofRoute App::render_sat_and_dof(DofPath path, float* cpu_ms) {
 void App::record_times(DofRoute route, float cpu_ms, std::chrono::steady_clock::time_point t0) {
   const bool cuda = route == DofRoute::ComputeCuda, cpu = route == DofRoute::CpuGold;
   last_.sat = sat_->times();
-  last_.dof_pass = cuda || route == DofRoute::ComputeGl ? DofPass::Compute : DofPass::Fragment;
-  last_.dof_cuda = cuda;
-  last_.dof_cpu = cpu;
+  last_.dof_route = route;
   last_.scene_ms = scene_.ms();
   // The handoffs between GL and CUDA (the map waits for GL's scene, GL waits for the unmap) are
   // what the GPU span holds beyond the passes themselves: that residual is the interop cost. The
@@ -132,10 +122,7 @@ void App::apply_settings() {
   if (c.msaa) targets_.set_msaa(settings_.msaa);
   if (c.scene_shading) deferred_planes_ = deferred_planes(settings_.scene_shading);
   if (c.backend) {
-    sat_.reset();  // unregister before the new stage registers the same GL objects
-    sat_ = std::make_unique<SatStage>(settings_.backend, resources_ + "/glsat/shaders");
-    sat_->resize(targets_.width(), targets_.height(),
-                 {targets_.color(), targets_.viewz(), targets_.output()});
+    make_sat_stage();
     comparison_.clear();
   }
   applied_ = settings_;
@@ -146,7 +133,17 @@ void App::resize(int width, int height) {
   sat_->release();
   targets_.resize(width, height);
   reference_.drop_targets();
-  sat_->resize(width, height, {targets_.color(), targets_.viewz(), targets_.output()});
+  sat_->resize(width, height, frame_textures());
+}
+
+FrameTextures App::frame_textures() const {
+  return {targets_.color(), targets_.viewz(), targets_.output()};
+}
+
+void App::make_sat_stage() {
+  sat_.reset();  // unregister before the new stage registers the same GL objects
+  sat_ = std::make_unique<SatStage>(settings_.backend, resources_ + "/glsat/shaders");
+  sat_->resize(targets_.width(), targets_.height(), frame_textures());
 }
 
 void App::apply_camera() {

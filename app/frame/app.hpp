@@ -96,6 +96,10 @@ class App {
  private:
   void apply_settings();
   void resize(int width, int height);
+  FrameTextures frame_textures() const;  // what the SAT stage registers
+  // The SAT stage of settings_.backend, registered with the current targets (the old one, if
+  // any, unregistered first).
+  void make_sat_stage();
   void apply_camera();  // physical mode: aperture and field of view from the lens
   void pull_focus(float dt_s);
   // The scene pass, the planes pass where deferred, the resolve; `frame_timer` as ScenePass::begin.

@@ -2,8 +2,10 @@
 // (diagnostics/report.*) and the history plots read it.
 #pragma once
 
+#include <chrono>
 #include <string>
 
+#include "frame/dof_path.hpp"
 #include "frame/settings.hpp"
 #include "passes/sat_stage.hpp"
 
@@ -26,18 +28,17 @@ struct FrameTimes {
   float frame_cpu_ms = 0;  // host wall time of App::frame
   float frame_interval_ms = 0;  // host wall time from this frame's start to the next one's (the
                                 // frame rate's frame time: waits for the GPU included)
-  DofPass dof_pass = DofPass::Fragment;  // which pass made this frame's blur
-  bool dof_cuda = false;                 // compute pass: the CUDA kernel (else GL compute)
-  bool dof_cpu = false;  // the CPU gold method made it (dof_ms = read back + method + upload)
+  // Which pass made this frame's blur (CpuGold: dof_ms = read back + method + upload).
+  DofRoute dof_route = DofRoute::FragmentGl;
   SatTimes sat;
   // "fragment", "compute (CUDA)", "compute (GL)" or "cpu" (the CPU gold method of a method no
   // GPU pass here draws): the UI's and the report's name of the pass.
-  std::string dof_pass_name() const {
-    if (dof_cpu) return "cpu";
-    return dof_pass == DofPass::Fragment ? "fragment"
-           : dof_cuda                    ? "compute (CUDA)"
-                                         : "compute (GL)";
-  }
+  std::string dof_pass_name() const { return to_string(dof_route); }
 };
+
+// Host wall time since t0, in milliseconds (the CPU-side stage and frame times).
+inline float ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
 
 }  // namespace demo

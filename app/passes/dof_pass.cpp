@@ -6,8 +6,8 @@
 
 namespace demo {
 
-GlDofPass::GlDofPass(const std::string& resources) : res_(resources) {
-  set_sat_format(scandof::SatFormat::U32);
+GlDofPass::GlDofPass(const std::string& resources, scandof::SatFormat format) : res_(resources) {
+  set_sat_format(format);
   empty_vao_ = gl::make_vertex_array();
 }
 

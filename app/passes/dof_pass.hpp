@@ -16,7 +16,7 @@ namespace demo {
 
 class GlDofPass {
  public:
-  explicit GlDofPass(const std::string& resources);
+  GlDofPass(const std::string& resources, scandof::SatFormat format);
   // Rebuilds both programs with the defines the SAT format needs (SAT_FLOAT).
   void set_sat_format(scandof::SatFormat f);
   // The fragment pass: the view of `s` (DoF, sharp, CoC, SAT, split) into the output texture.

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "frame/frame_times.hpp"  // ms_since
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
 
@@ -20,12 +21,7 @@
 
 namespace demo {
 
-namespace {
 using Clock = std::chrono::steady_clock;
-float ms_since(Clock::time_point t0) {
-  return std::chrono::duration<float, std::milli>(Clock::now() - t0).count();
-}
-}  // namespace
 
 #if SCANDOF_WITH_CUDA
 // Marks of the per-frame ring: before map, after map, after the SAT, after the DoF kernel (same as

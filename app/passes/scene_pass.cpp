@@ -24,15 +24,8 @@ bool has_anisotropy() {
   glGetIntegerv(GL_MAJOR_VERSION, &major);
   glGetIntegerv(GL_MINOR_VERSION, &minor);
   if (major > 4 || (major == 4 && minor >= 6)) return true;
-  GLint n = 0;
-  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
-  for (GLint i = 0; i < n; ++i) {
-    const char* e = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, i));
-    if (e && (std::string(e) == "GL_EXT_texture_filter_anisotropic" ||
-              std::string(e) == "GL_ARB_texture_filter_anisotropic"))
-      return true;
-  }
-  return false;
+  return gl::has_extension("GL_EXT_texture_filter_anisotropic") ||
+         gl::has_extension("GL_ARB_texture_filter_anisotropic");
 }
 
 }  // namespace

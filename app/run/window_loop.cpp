@@ -68,10 +68,6 @@ void apply(GLFWwindow* win, const WindowChange& c) {
   }
 }
 
-float ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
 
 int run_window(const Options& o, const std::string& res) {
