@@ -17,11 +17,9 @@
 layout(local_size_x = WG) in;
 
 // Shared arrays a lane writes 4 adjacent elements of (lane * 4 + i) and the workgroup later reads
-// along (t, or lane + 32 k) are padded: one element after every 8 of 16 bytes (PAD16) or every 16
-// of 8 bytes (PAD8). Unpadded, the lanes' 64- or 32-byte stride put 4 lanes of a phase on the same
-// banks; padded, both directions are conflict-free. (NVIDIA lays uvec3 out at 16 bytes.)
-#define PAD16(k) ((k) + ((k) >> 3))
-#define PADDED16(n) ((n) + (n) / 8)
+// along (t, or lane + 32 k) are padded: one element after every 16 of 8 bytes (PAD8). Unpadded,
+// the lanes' 32-byte stride put 4 lanes of a phase on the same banks; padded, both directions are
+// conflict-free.
 #define PAD8(k) ((k) + ((k) >> 4))
 #define PADDED8(n) ((n) + (n) / 16)
 #if defined(PIXELS_GATHER)

@@ -29,16 +29,6 @@ const char* const kVariantNames[kNumGlSatVariants] = {"naive", "work-efficient",
 #ifndef GL_SM_COUNT_NV
 #define GL_SM_COUNT_NV 0x933B
 #endif
-bool has_extension(const char* name) {
-  GLint n = 0;
-  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
-  for (GLint i = 0; i < n; ++i) {
-    const GLubyte* e = glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i));
-    if (e && std::strcmp(reinterpret_cast<const char*>(e), name) == 0) return true;
-  }
-  return false;
-}
-
 int ceil_div(int a, int b) {
   return (a + b - 1) / b;
 }

@@ -1,6 +1,7 @@
 #include "scandof/gl/util.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -45,6 +46,16 @@ GlVertexArray make_vertex_array() {
   GLuint id = 0;
   glCreateVertexArrays(1, &id);
   return GlVertexArray(id);
+}
+
+bool has_extension(const char* name) {
+  GLint n = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+  for (GLint i = 0; i < n; ++i) {
+    const GLubyte* e = glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i));
+    if (e && std::strcmp(reinterpret_cast<const char*>(e), name) == 0) return true;
+  }
+  return false;
 }
 
 bool software_renderer() {

@@ -64,6 +64,9 @@ std::string read_text_file(const std::string& path);
 // Whether the current context renders in software (Mesa llvmpipe/softpipe, SwiftShader).
 bool software_renderer();
 
+// Whether the current context offers the named extension (GL_NUM_EXTENSIONS / glGetStringi).
+bool has_extension(const char* name);
+
 // Compiles and links a program from dir/vert and dir/frag. After each #version line it pastes
 // `defines` ("NAME" or "NAME VALUE") and dir/shared.h, the constants C++ shares with GLSL (uniform
 // locations, bindings, view ids, array sizes). Compile and link logs are printed in full; failure
