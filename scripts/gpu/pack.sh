@@ -25,18 +25,24 @@ done
 # the driver's own GL/EGL/CUDA libraries; GLFW opens the X11 ones with dlopen, so ldd misses them.
 mkdir -p "$out/rt/lib"
 skip='^(linux-vdso|/lib64/ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libstdc\+\+|libgcc_s|libcuda\.so|libnvidia|libEGL|libGL|libGLX|libGLdispatch|libOpenGL)'
+# awk reads to the end: an early exit would let ldconfig die of SIGPIPE, which pipefail and set -e
+# turned into a silent abort of the whole pack, now and then.
 lib_path() { ldconfig -p | awk -v l="$1" '$1 == l && /x86-64/ && !found {print $NF; found = 1}'; }
-copy_deps() {
-  ldd "$1" 2>/dev/null | awk '/=>/ {print $1, $3}' | while read -r name path; do
-    if [[ ! $name =~ $skip && -f $path ]]; then cp -L -n "$path" "$out/rt/lib/$name"; fi
+# copy_lib PATH NAME: once (cp -n's exit status differs between coreutils releases).
+copy_lib() { [[ -e $out/rt/lib/$2 ]] || cp -L "$1" "$out/rt/lib/$2"; }
+copy_deps() {  # a static binary makes ldd fail: it has nothing to copy
+  { ldd "$1" 2>/dev/null || true; } | awk '/=>/ {print $1, $3}' | while read -r name path; do
+    if [[ ! $name =~ $skip && -f $path ]]; then copy_lib "$path" "$name"; fi
   done
-  return 0
 }
 for b in "${bins[@]}"; do copy_deps "$b"; done
+# Besides, glvnd's EGL/GL front ends: the skip list leaves the driver's GL to the target, but a bare
+# machine with the NVIDIA driver may lack the vendor-neutral front ends themselves.
 for lib in libX11-xcb.so.1 libXcursor.so.1 libXfixes.so.3 libXrender.so.1 libXi.so.6 libXext.so.6 \
-           libXinerama.so.1 libXrandr.so.2 libXxf86vm.so.1; do
+           libXinerama.so.1 libXrandr.so.2 libXxf86vm.so.1 \
+           libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0; do
   p=$(lib_path "$lib")
-  if [[ -n $p ]]; then cp -L -n "$p" "$out/rt/lib/$lib"; copy_deps "$p"; fi
+  if [[ -n $p ]]; then copy_lib "$p" "$lib"; copy_deps "$p"; fi
 done
 cat > "$out/rt/run" <<'RUN'
 #!/usr/bin/env bash
@@ -49,13 +55,6 @@ done
 exec "$@"
 RUN
 chmod +x "$out/rt/run"
-# glvnd's EGL/GL front ends: bundle-runtime.sh leaves them to the target, which lacks them.
-for lib in libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0; do
-  # awk reads to the end: an early exit would let ldconfig die of SIGPIPE, which pipefail and
-  # set -e turned into a silent abort of the whole pack, now and then.
-  p=$(lib_path "$lib")
-  [[ -n $p ]] && cp -L "$p" "$out/rt/lib/$lib"
-done
 for b in "${bins[@]}"; do gzip -c "$b" > "$out/$(basename "$b").gz"; done
 cp -r "$build/app/shaders" "$build/app/assets" "$build/app/glsat" "$out/" 2>/dev/null ||
   { cp -r "$here/shaders" "$here/assets" "$out/"; mkdir -p "$out/glsat"; cp -r "$here/glsat/shaders" "$out/glsat/"; }

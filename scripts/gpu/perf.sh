@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The regression check behind results/: the headline figures re-measured in one call, on the GPU
-# machine from a folder made by pack.sh (PACK_BINS="bench/scanbench bench/sortbench bench/satbench
-# bench/glsatbench app/scandof" is enough):
+# machine from a folder made by pack.sh (PACK_BINS="bench/scanbench bench/sortbench bench/compactbench
+# bench/satbench bench/glsatbench app/scandof" is enough):
 #   bash .gpu-final/perf.sh [LABEL]     -> $OUT/perf_LABEL.tgz, and a summary on stdout
 # scanbench single-pass and CUB at 2^24..2^28; sortbench uint32 keys and uint32 pairs, uniform, at
 # 2^24..2^28; compactbench single pass, int32, half kept, 2^24..2^28; satbench 1080p and 4K; glsatbench 1080p and 4K (uint32);
