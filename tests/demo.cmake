@@ -60,26 +60,6 @@ ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --ui-cov
 ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 900x560 --frames 1000 --no-animate --no-vsync --primitives --ui-selftest --screenshot-ui '${_dir}/ui_reach.png'")
     set_tests_properties(demo_ui_reach PROPERTIES TIMEOUT 300 LABELS "demo;ui"
                          FAIL_REGULAR_EXPRESSION "NOT reachable")
-    # Depth of field against the lens reference (results/dof/README.md), headless through EGL: the
-    # reference with aperture 0 equals the sharp frame (PSNR > 50 dB); spread, layered and the disc shape run
-    # (CPU gold methods here, DofGpu with a device) and the report holds their quality objects.
-    set(_dof ${_dir}/dof)
-    set(_dofc --headless --size 160x90 --frames 2 --view-preset near-blur)
-    string(JOIN " " _dofc_s ${_dofc})
-    add_test(NAME demo_reference_aperture0
-      COMMAND sh -c "mkdir -p '${_dof}' && \
-'$<TARGET_FILE:scandof>' ${_dofc_s} --aperture 0 --reference 4 --out-reference '${_dof}/ref0.png' --out-frame '${_dof}/sharp0.png' && \
-${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_dof_report.py' --aperture0 '${_dof}/ref0.png' '${_dof}/sharp0.png'")
-    set_tests_properties(demo_reference_aperture0 PROPERTIES TIMEOUT 300 LABELS "demo;dof")
-    add_test(NAME demo_dof_methods
-      COMMAND sh -c "mkdir -p '${_dof}' && \
-'$<TARGET_FILE:scandof>' ${_dofc_s} --dof spread --reference 4 --report '${_dof}/spread.json' && \
-'$<TARGET_FILE:scandof>' ${_dofc_s} --dof layered --reference 4 --report '${_dof}/layered.json' && \
-'$<TARGET_FILE:scandof>' ${_dofc_s} --shape disc --reference 4 --report '${_dof}/disc.json' && \
-${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_dof_report.py' --quality '${_dof}/spread.json' spread/box && \
-${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_dof_report.py' --quality '${_dof}/layered.json' layered/box && \
-${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_dof_report.py' --quality '${_dof}/disc.json' gather/disc")
-    set_tests_properties(demo_dof_methods PROPERTIES TIMEOUT 300 LABELS "demo;dof")
     # The command line: help exits 0; bad values (NaN, out of range, unknown names or flags) exit 2;
     # a failed write (/dev/full) exits 1 with a message naming the file.
     add_test(NAME demo_cli
