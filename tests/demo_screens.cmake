@@ -1,0 +1,53 @@
+# Screenshot tests of the windowed demo under Xvfb with Mesa (the demo's CPU fallback without CUDA
+# or a device, which is what CI tests): a still frame focused near the camera against the same
+# frame unblurred (tests/check_screenshot.py: the teapots show, the focus region is sharp, the far
+# region blurred), the resize, the primitives window and the UI's reach.
+if(TARGET scandof)
+  find_program(SCANDOF_XVFB_RUN xvfb-run)
+  find_program(SCANDOF_SYS_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+  if(NOT SCANDOF_XVFB_RUN OR NOT SCANDOF_SYS_PYTHON)
+    message(STATUS "demo screenshot tests skipped: xvfb-run or /usr/bin/python3 missing")
+  else()
+    set(_dir ${CMAKE_CURRENT_BINARY_DIR}/demo_screenshot)
+    set(_common --size 960x540 --frames 30 --exit --no-animate --no-vsync --focus 9 --aperture 12
+                --max-radius 24)
+    string(JOIN " " _common_s ${_common})
+    add_test(NAME demo_screenshot
+      COMMAND sh -c "mkdir -p '${_dir}' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' ${_common_s} --screenshot '${_dir}/dof.png' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' ${_common_s} --view sharp --screenshot '${_dir}/sharp.png' && \
+${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' '${_dir}/dof.png' '${_dir}/sharp.png'")
+    set_tests_properties(demo_screenshot PROPERTIES TIMEOUT 600 LABELS "demo;screenshot")
+    # Resize while running (targets and registrations re-created at odd sizes), then screenshot:
+    # the picture must have the final window size and not be blank.
+    add_test(NAME demo_resize
+      COMMAND sh -c "mkdir -p '${_dir}' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 800x450 --frames 25 --exit --no-vsync --exercise-resize --screenshot '${_dir}/resized.png' && \
+${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --size 517x389 '${_dir}/resized.png'")
+    set_tests_properties(demo_resize PROPERTIES TIMEOUT 300 LABELS "demo")
+    # The primitives benchmark: headless --primitives at 2^16 into the report (with a device every
+    # entry must match the CPU reference; without one the report must say it needs a device), then
+    # the window with the Primitives panel open (--primitives) must still render.
+    add_test(NAME demo_primitives
+      COMMAND sh -c "mkdir -p '${_dir}' && \
+'$<TARGET_FILE:scandof>' --headless --size 320x240 --frames 3 --primitives --prim-size 16 --report '${_dir}/primitives.json' && \
+${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --primitives '${_dir}/primitives.json' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 960x540 --frames 10 --exit --no-vsync --primitives --prim-size 12 --screenshot-ui '${_dir}/primitives_ui.png' && \
+${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --size 960x540 '${_dir}/primitives_ui.png'")
+    set_tests_properties(demo_primitives PROPERTIES TIMEOUT 300 LABELS "demo")
+    # The UI leaves the scene in view: at 1280x720 the frame with the panels (and the timing overlay)
+    # against the same frame without them differs in at most 25% of the pixels. At 900x560 with every
+    # section expanded (--ui-selftest) the sidebar scrolls and every control, the Primitives
+    # window's too, must have been wholly visible inside its window and the display (exit 1 if not).
+    add_test(NAME demo_ui_coverage
+      COMMAND sh -c "mkdir -p '${_dir}' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 1280x720 --frames 8 --exit --no-animate --no-vsync --screenshot '${_dir}/ui_scene.png' --screenshot-ui '${_dir}/ui_panels.png' && \
+${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --ui-coverage 0.25 '${_dir}/ui_scene.png' '${_dir}/ui_panels.png'")
+    set_tests_properties(demo_ui_coverage PROPERTIES TIMEOUT 300 LABELS "demo;ui")
+    add_test(NAME demo_ui_reach
+      COMMAND sh -c "mkdir -p '${_dir}' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 900x560 --frames 1000 --no-animate --no-vsync --primitives --ui-selftest --screenshot-ui '${_dir}/ui_reach.png'")
+    set_tests_properties(demo_ui_reach PROPERTIES TIMEOUT 300 LABELS "demo;ui"
+                         FAIL_REGULAR_EXPRESSION "NOT reachable")
+  endif()
+endif()
