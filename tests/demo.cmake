@@ -13,8 +13,7 @@ endif()
 # the screenshot tests are in tests/demo_screens.cmake). Without CUDA or a device the demo takes its
 # CPU fallback, which is what CI tests.
 if(TARGET scandof)
-  find_program(SCANDOF_XVFB_RUN xvfb-run)
-  find_program(SCANDOF_SYS_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+  # SCANDOF_XVFB_RUN, SCANDOF_SYS_PYTHON: tests/tools.cmake
   if(NOT SCANDOF_XVFB_RUN OR NOT SCANDOF_SYS_PYTHON)
     message(STATUS "demo tests skipped: xvfb-run or /usr/bin/python3 missing")
   else()

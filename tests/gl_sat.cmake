@@ -17,13 +17,11 @@ if(TARGET scandof_glsat)
   set_tests_properties(test_gl_sat_single_pass PROPERTIES ENVIRONMENT "LP_NUM_THREADS=1"
                        TIMEOUT 600 LABELS "gl")
 endif()
-# Every shader variant through glslangValidator (Debian glslang-tools), where installed: the only
-# check here of the subgroup variants that llvmpipe (no GL_KHR_shader_subgroup) cannot run.
-find_program(SCANDOF_GLSLANG glslangValidator)
-find_program(SCANDOF_SYS_PYTHON3 NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
-if(SCANDOF_GLSLANG AND SCANDOF_SYS_PYTHON3)
+# Every shader variant through glslangValidator (Debian glslang-tools; tests/tools.cmake finds it):
+# the only check here of the subgroup variants that llvmpipe (no GL_KHR_shader_subgroup) cannot run.
+if(SCANDOF_GLSLANG AND SCANDOF_SYS_PYTHON)
   add_test(NAME glsat_shaders_compile
-           COMMAND ${SCANDOF_SYS_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gl/check_glsat_shaders.py
+           COMMAND ${SCANDOF_SYS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/gl/check_glsat_shaders.py
                    ${PROJECT_SOURCE_DIR}/glsat/shaders ${SCANDOF_GLSLANG})
   set_tests_properties(glsat_shaders_compile PROPERTIES TIMEOUT 300 LABELS "gl")
 else()
