@@ -6,8 +6,8 @@
 Every case asserts the exit status (0 ok, 1 failed run, 2 wrong arguments), a message that names
 the problem, no crash (signal, abort, escaped exception), and that no existing file was damaged:
 the inputs and a pre-existing output are hashed before and after, and no temporary file is left
-behind. Results that have a numpy answer (thresholds, NaN scans, generated ranges) are checked
-against numpy. Needs /usr/bin/python3 with numpy; no GPU (the CLI falls back to the CPU; on a GPU
+behind. Results that have a numpy answer (thresholds, NaN scans, generated ranges, sorts and
+partitions of awkward values through tests/scantool_oracle.py) are checked against numpy. Needs /usr/bin/python3 with numpy; no GPU (the CLI falls back to the CPU; on a GPU
 machine the default path runs on the GPU and must agree all the same).
 """
 import argparse
@@ -372,6 +372,50 @@ case("less_than_garbage", ["compact", "--less-than", "1.5.5", "valid.npy", "out.
 case("keep_two_tests", ["compact", "--keep", ">0", "--not-equal", "1", "valid.npy", "out.npy"], 2,
      r"exactly one of")
 case("keep_odd_float", ["compact", "--keep", "odd", "f64.npy", "out.npy"], 2, r"odd/even need an integer dtype")
+
+# --- sort and partition of awkward values: numpy's answer (tests/scantool_oracle.py) ------------
+# NaNs of both signs, signed zeros, infinities, subnormals and the integer extremes; with --cpu and
+# on the default path (the GPU where there is one), so neither is only compared with the other.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import scantool_oracle as oracle  # noqa: E402
+
+f32_bits = np.array([0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF800001], np.uint32).view(np.float32)
+f32_odd = np.concatenate([f32_bits, np.array(
+    [np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0, 1e-45, -1e-45, 3.4e38, -3.4e38], np.float32)])
+awkward = {
+    "float32": np.concatenate([np.tile(f32_odd, 40), (rng.standard_normal(3000) * 1e3)
+                               .astype(np.float32)]),
+    "int32": np.concatenate([np.tile(np.array([-2**31, 2**31 - 1, 0, -1, 1], np.int32), 40),
+                             rng.integers(-2**31, 2**31, 3000, dtype=np.int32)]),
+    "uint32": np.concatenate([np.tile(np.array([0, 2**32 - 1, 2**31, 1], np.uint32), 40),
+                              rng.integers(0, 2**32, 3000, dtype=np.uint32)]),
+}
+for dt, arr in awkward.items():
+    arr = arr[rng.permutation(arr.size)]
+    np.save("aw_%s.npy" % dt, arr)
+    np.save("aw_vals_%s.npy" % dt, np.arange(arr.size, dtype=np.uint32))
+    for bits in ([], ["--begin-bit", "16"], ["--end-bit", "8"], ["--begin-bit", "31", "--end-bit", "32"]):
+        for cpu in ([], ["--cpu"]):
+            argv = ["sort"] + cpu + bits + ["--values", "aw_vals_%s.npy" % dt, "--values-out", "aw_vo.npy",
+                                           "aw_%s.npy" % dt, "out.npy"]
+            case("sort_awkward_%s%s%s" % (dt, "".join(bits), "_cpu" if cpu else ""), argv, 0,
+                 check=lambda out, argv=argv: oracle.check_sort(oracle.parse(argv)[1],
+                                                                np.load(argv[-2]), np.load("out.npy")))
+np.save("aw_f64.npy", np.concatenate([awkward["float32"].astype(np.float64), [np.nan, -0.0, 0.0]]))
+np.save("aw_i64.npy", np.concatenate([awkward["int32"].astype(np.int64), [-2**63, 2**63 - 1, 2**53 + 1]]))
+for src, tests in (("aw_f64.npy", ["nonzero", "<0", ">=-0", "!=nan"]), ("aw_i64.npy", ["odd", "even", "nonzero"]),
+                   ("aw_uint32.npy", ["odd", ">2147483647"])):
+    np.save("aw_flags.npy", (np.load(src) != 0).astype(np.uint8) * rng.integers(0, 2, np.load(src).size,
+                                                                               dtype=np.uint8))
+    for t in tests + ["flags"]:
+        for mode in ([], ["--partition"]):
+            for cpu in ([], ["--cpu"]):
+                test = ["--flags", "aw_flags.npy"] if t == "flags" else ["--keep", t]
+                argv = ["compact"] + cpu + mode + test + [src, "out.npy"]
+                case("compact_awkward_%s_%s%s%s" % (src[3:-4], t, "_partition" if mode else "",
+                                                    "_cpu" if cpu else ""), argv, 0,
+                     check=lambda out, argv=argv: oracle.check_compact(oracle.parse(argv)[1],
+                                                                       np.load(argv[-2]), np.load("out.npy"), out))
 
 # --- compare: infinities match only themselves; NaN only NaN -------------------------------------
 for name, a, b, rc in [("one_vs_inf", [1.0], [np.inf], 1), ("inf_vs_one", [np.inf], [1.0], 1),

@@ -9,7 +9,10 @@ set(gens
     "--dtype|int64|--n|4099|--seed|6|rand_i64.npy"
     "--dtype|uint8|--n|1000|u8.npy"
     "--dtype|float64|--n|4099|--low|-1|--high|1|f64.npy"
-    "--shape|3x5|img.npy")
+    "--shape|3x5|img.npy"
+    "--dtype|uint8|--n|100003|--high|1|--seed|7|flags.npy"
+    "--dtype|uint32|--n|100003|--seed|8|vals_u32.npy"
+    "--dtype|float32|--n|4099|--low|-1|--high|1|--seed|9|f32.npy")
 foreach(g IN LISTS gens)
   string(REPLACE "|" ";" a "${g}")
   execute_process(COMMAND ${TOOL} gen ${a} WORKING_DIRECTORY ${WORKDIR} RESULT_VARIABLE rc
