@@ -6,6 +6,7 @@
 #   SCANDOF_SYS_PYTHON  /usr/bin/python3 able to import numpy (the scripts use Debian's numpy,
 #                       never a virtual environment's)                         python3-numpy
 #   SCANDOF_XVFB_RUN    xvfb-run, for the demo's windowed tests (only where the demo is built) xvfb
+#                       (the demo's checks also need matplotlib)               python3-matplotlib
 #   SCANDOF_GLSLANG     glslangValidator, for the GL SAT shader variants               glslang-tools
 option(SCANDOF_ALLOW_MISSING_TEST_TOOLS
        "Configure even when a test tool is missing; the tests that need it are not registered" OFF)
@@ -33,6 +34,18 @@ if(TARGET scandof)
   find_program(SCANDOF_XVFB_RUN xvfb-run)
   if(NOT SCANDOF_XVFB_RUN)
     scandof_missing_test_tool(SCANDOF_XVFB_RUN "xvfb-run" xvfb)
+  endif()
+  # The demo's checks read its PNGs with matplotlib.image. Without it they would register and
+  # fail, so under SCANDOF_ALLOW_MISSING_TEST_TOOLS the interpreter stays set for the rest.
+  if(SCANDOF_SYS_PYTHON)
+    execute_process(COMMAND ${SCANDOF_SYS_PYTHON} -c "import matplotlib.image"
+                    RESULT_VARIABLE _scandof_mpl_rc OUTPUT_QUIET ERROR_QUIET)
+    if(NOT _scandof_mpl_rc EQUAL 0)
+      set(_scandof_python ${SCANDOF_SYS_PYTHON})
+      scandof_missing_test_tool(SCANDOF_SYS_PYTHON "matplotlib for /usr/bin/python3"
+                                python3-matplotlib)
+      set(SCANDOF_SYS_PYTHON ${_scandof_python})
+    endif()
   endif()
 endif()
 
