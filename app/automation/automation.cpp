@@ -13,6 +13,7 @@
 #include "diagnostics/sat_analysis.hpp"
 #include "frame/app.hpp"
 #include "passes/image_io.hpp"
+#include "passes/scene_layout.hpp"
 #include "ui/panels.hpp"
 
 namespace demo {
@@ -74,11 +75,28 @@ bool Automation::ui_selftest_step(UiCheck* c, float display_h) {
     }
     std::printf("ui-selftest: %d of %zu controls reachable (sidebar scrolled 0..%.0f px)\n",
                 reached, c->items.size(), c->sidebar_scroll_max);
-    if (c->items.empty() || reached != static_cast<int>(c->items.size())) failed_ = true;
+    ui_selftest_over_ = true;
+    if (c->items.empty() || reached != static_cast<int>(c->items.size())) {
+      failed_ = true;
+      std::printf("UI selftest: FAILED: %zu of %zu controls not reachable\n",
+                  c->items.size() - static_cast<std::size_t>(reached), c->items.size());
+    } else {
+      std::printf("UI selftest: all %d controls reachable\n", reached);
+    }
     return true;
   }
   c->sidebar_scroll = std::min(c->sidebar_scroll + display_h * 0.4f, c->sidebar_scroll_max);
   return false;
+}
+
+int Automation::exit_status() const {
+  if (o_.ui_selftest && !headless_ && !ui_selftest_over_) {
+    std::printf(
+        "UI selftest: FAILED: not finished: the run ended before the sidebar was scrolled to its "
+        "end and every control checked (more --frames?)\n");
+    return 1;
+  }
+  return failed_ ? 1 : 0;
 }
 
 bool Automation::window_done(long long frames) const {
@@ -96,6 +114,21 @@ void Automation::window_ui_screenshot(int fbw, int fbh) const {
 }
 
 // ---- The headless runner --------------------------------------------------------------------------
+
+namespace {
+// --view-preset wall: square to the back wall (yaw and pitch 0 look down -z), 20 units from it,
+// right of the teapots and high above the floor, so the wall fills the frame at one view depth
+// (20) for any aspect up to 5:1 and nothing stands in front of it (the green teapot, the nearest
+// in front of this eye, is 14 units below the view axis at 6 units: outside the field of view).
+// A single plane is the scene whose lens reference has an analytic form (the pinhole frame
+// filtered by the aperture disc), which tests/check_dof_report.py --plane checks.
+void place_wall_camera(Camera* c) {
+  c->yaw = 0.0f;
+  c->pitch = 0.0f;
+  c->distance = 20.0f;
+  c->target = glm::vec3(20.0f, 15.0f, kPlanes[PLANE_WALL].origin.z);
+}
+}  // namespace
 
 // --primitives: every entry of the headless set once (GPU half, then the CPU check), the table on
 // stdout. Needs no GL, so it runs before the context exists.
@@ -132,6 +165,7 @@ void Automation::run_primitives() {
 void Automation::run_plan(App& app,
                           const std::function<RunMedians(const std::string&)>& measure,
                           ReportInput* report) {
+  if (o_.view_preset == "wall") place_wall_camera(&app.camera());
   const Settings chosen = app.settings();
   const bool cpu = app.sat().kind() == SatBackend::Cpu;
   if (o_.all_variants) {
@@ -152,7 +186,7 @@ void Automation::run_plan(App& app,
   const std::string label = chosen.method != scandof::SatMethod::Paper
                                 ? scandof::to_string(chosen.method)
                                 : scandof::to_string(chosen.variant);
-  MethodImages images(o_.method_images, o_.method_sheet, o_.width, o_.height);
+  MethodImages images(o_.method_images, o_.method_sheet, o_.width, o_.height, o_.method_gold);
   auto measured = [&]() {
     RunMedians r = measure(label);
     r.dof = dof_label(app.settings());

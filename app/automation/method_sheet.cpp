@@ -6,9 +6,36 @@
 
 #include "frame/app.hpp"
 #include "passes/image_io.hpp"
+#include "scandof/dof.hpp"
 #include "scandof/image_metrics.hpp"
+#include "scandof/npy.hpp"
+#include "scandof/util/file_io.hpp"
 
 namespace demo {
+
+namespace {
+// float32 .npy of `shape`, row 0 = the bottom row (GL order, as --dump-sat), written atomically.
+void save_f32(const std::string& path, const std::vector<float>& v,
+              const std::vector<std::size_t>& shape) {
+  scandof::util::write_file_atomic(path, [&](std::ostream& o) {
+    scandof::npy::save(o, scandof::npy::DType::Float32, shape, v.data(), path);
+  });
+}
+
+// The CPU gold method of the frame just drawn, with the run's settings, on the sharp frame and view
+// z read back from the same targets the pass that drew the image read: whichever pass that was
+// (GL compute, GL fragment, CUDA, the CPU fallback), the image must equal this within 1/255.
+// RGB float32, shape (h, w, 3).
+void write_gold(const App& app, const std::string& path) {
+  const int w = app.width(), h = app.height();
+  const std::vector<uint8_t> sharp = app.targets().read_rgba(app.targets().color());
+  const std::vector<float> z = app.targets().read_viewz();
+  std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
+  scandof::dof::render(app.settings().dof_method, sharp.data(), z.data(), w, h,
+                       dof_params(app.settings()), rgb.data());
+  save_f32(path, rgb, {static_cast<std::size_t>(h), static_cast<std::size_t>(w), 3});
+}
+}  // namespace
 
 void SheetTiles::add(const uint8_t* rgba) {
   factor = (w + kSheetTileW - 1) / kSheetTileW;
@@ -46,8 +73,8 @@ void SheetTiles::write(const std::string& path) const {
 }
 
 MethodImages::MethodImages(const std::string& images_dir, const std::string& sheet_path, int width,
-                           int height)
-    : dir_(images_dir), sheet_path_(sheet_path), width_(width), height_(height) {
+                           int height, bool gold)
+    : dir_(images_dir), sheet_path_(sheet_path), width_(width), height_(height), gold_(gold) {
   tiles_.w = width;
   tiles_.h = height;
   if (!dir_.empty()) std::filesystem::create_directories(dir_);
@@ -68,6 +95,7 @@ void MethodImages::add(const App& app, const QualityResult& q) {
       if (c == '/' && &c > &base[dir_.size()]) c = '_';
     write_png_bottom_up(base + ".png", w, h, px.data());
     write_png_bottom_up(base + "_error.png", w, h, err.data());
+    if (gold_) write_gold(app, base + "_gold.npy");
   }
   if (!sheet_path_.empty()) {
     tiles_.add(px.data());
@@ -93,6 +121,9 @@ void MethodImages::finish(App& app) {
   if (!dir_.empty()) {
     write_png_bottom_up(dir_ + "/sharp.png", app.width(), app.height(), sharp.data());
     app.write_reference_png(dir_ + "/reference.png");
+    if (gold_)
+      save_f32(dir_ + "/depth.npy", app.targets().read_viewz(),
+               {static_cast<std::size_t>(app.height()), static_cast<std::size_t>(app.width())});
   }
 }
 

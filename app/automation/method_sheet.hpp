@@ -1,6 +1,8 @@
 // --method-images DIR and --method-sheet FILE.png of a headless --all-methods / --quality run: each
 // scored method's image beside its error map against the lens reference, as files and as one
 // downscaled sheet headed by the sharp frame and the reference (results/dof/README.md's figures).
+// --method-gold adds what tests/check_dof_report.py holds each image against: the CPU gold method
+// (scandof::dof::render) of the same read-back sharp frame and view z, and the view z itself.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +31,10 @@ struct SheetTiles {
 
 class MethodImages {
  public:
-  // Empty strings: that output is not wanted.
-  MethodImages(const std::string& images_dir, const std::string& sheet_path, int width, int height);
+  // Empty strings: that output is not wanted. gold (--method-gold): in the folder also each
+  // method's CPU gold image of the same frame (METHOD_gold.npy) and the view z (depth.npy).
+  MethodImages(const std::string& images_dir, const std::string& sheet_path, int width, int height,
+               bool gold = false);
   bool wanted() const { return !dir_.empty() || !sheet_path_.empty(); }
   // The frame just scored (App::compare_with_reference): its output and error map, once per
   // method (the chosen run repeats one of --all-methods).
@@ -42,6 +46,7 @@ class MethodImages {
  private:
   std::string dir_, sheet_path_;
   int width_, height_;
+  bool gold_;
   std::vector<std::string> methods_;           // in sheet order
   SheetTiles tiles_;                 // output, error map, output, ...
 };

@@ -247,10 +247,14 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
                  "headless: the same images on one PNG (sharp, reference, then each\n"
                  "method beside its error map; tiles at most 480 px wide)")
       ->type_name("FILE.png");
+  app.add_flag("--method-gold", o.method_gold,
+               "with --method-images: also each method's CPU gold image of the same\n"
+               "frame (METHOD_gold.npy) and the view z (depth.npy), for tests");
   app.add_option("--view-preset", o.view_preset,
                  "default (the start focus) | near-blur (focus 30, red teapot blurred\n"
-                 "in front) | focus8: the results/dof views; still scene")
-      ->check(CLI::IsMember({"default", "near-blur", "focus8"}))
+                 "in front) | focus8: the results/dof views; still scene | wall\n"
+                 "(headless): square to the back wall, one depth (20), focus 10")
+      ->check(CLI::IsMember({"default", "near-blur", "focus8", "wall"}))
       ->type_name("NAME");
   app.add_flag("--physical", s.physical,
                "physical camera: aperture and field of view from --focal-length,\n"
@@ -409,6 +413,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
     if (app.count("--focus") == 0)
       s.focus_distance = o.view_preset == "near-blur" ? 30.0f
                          : o.view_preset == "focus8"  ? 8.0f
+                         : o.view_preset == "wall"    ? 10.0f
                                                       : Settings{}.focus_distance;
   }
   // Flags that would be ignored without a word are refused instead: a scripted run that asked for
@@ -423,6 +428,10 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
         "ends; a person takes screenshots with F12)");
   if (!o.headless && !o.report.empty())
     return refuse("--report is written by headless runs only (add --headless)");
+  if (!o.headless && o.view_preset == "wall")
+    return refuse("--view-preset wall places the camera of headless runs only (add --headless)");
+  if (o.method_gold && o.method_images.empty())
+    return refuse("--method-gold writes into the --method-images folder (add --method-images DIR)");
   *out = o;
   return std::nullopt;
 }

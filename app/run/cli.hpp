@@ -40,7 +40,12 @@ struct Options {
   std::string out_reference;  // the reference as PNG (headless and window)
   std::string method_images;  // folder
   std::string method_sheet;   // one PNG of every image, downscaled (GPU machines return few files)
-  std::string view_preset;    // default | near-blur | focus8 (sets focus, stills the scene)
+  // With method_images: also each method's CPU gold image of the same frame and the view z as
+  // .npy (tests/check_dof_report.py); off by default, since at 1080p they are 25 MB a method.
+  bool method_gold = false;
+  // default | near-blur | focus8 (sets focus, stills the scene) | wall (headless: the camera square
+  // to the back wall, which then fills the frame at one depth: the lens reference's analytic check)
+  std::string view_preset;
   Settings settings;
 };
 
