@@ -8,7 +8,8 @@
 //
 // Every call is asynchronous on `stream` except the convenience overloads that return the count
 // (they copy it to the host and synchronize the stream). Errors throw: std::invalid_argument for
-// bad arguments, scandof::CudaError for CUDA failures. n may exceed 2^31 (64-bit indexing; the
+// bad arguments (all checked before any CUDA call, so they throw the same without a device),
+// scandof::CudaError for CUDA failures. n may exceed 2^31 (64-bit indexing; the
 // count is a uint64).
 #pragma once
 
@@ -117,7 +118,7 @@ template <class T, class Pred>
 void compact_if(const T* d_in, T* d_out, std::uint64_t* d_count, std::size_t n, Pred pred,
                 void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream = 0,
                 CompactOptions opt = {});
-// The same with a flags array: in[i] is kept where d_flags[i] != 0.
+// The same with a flags array: in[i] is kept where d_flags[i] != 0 (out must not overlap it).
 template <class T>
 void compact_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::uint64_t* d_count,
                      std::size_t n, void* d_workspace, std::size_t workspace_bytes,

@@ -5,11 +5,14 @@
 //   scandof::ScanWorkspace ws;                                        // grows on demand
 //   scandof::scan(ScanAlgorithm::SinglePass, ScanKind::Exclusive, d_in, d_out, n, Sum{}, ws, stream);
 //
-// Every call is asynchronous on `stream`. Errors (bad arguments, CUDA failures) throw.
+// Every call is asynchronous on `stream`. Errors throw: std::invalid_argument for bad arguments
+// (checked before any CUDA call, except that a CUB scan's workspace size is the device's answer),
+// scandof::CudaError for CUDA failures.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -75,10 +78,49 @@ class ScanWorkspace {
   std::size_t bytes_ = 0;
 };
 
-// Convenience: scratch from a ScanWorkspace, identity from the built-in operator.
+namespace detail {
+inline bool is_known_algorithm(ScanAlgorithm a) {
+  const int v = static_cast<int>(a);
+  return v >= 0 && v < kNumScanAlgorithms;
+}
+
+[[noreturn]] inline void throw_unknown_algorithm(const char* where, ScanAlgorithm a) {
+  throw std::invalid_argument(std::string(where) + ": unknown ScanAlgorithm " +
+                              std::to_string(static_cast<int>(a)));
+}
+
+// Everything scan() can reject without CUDA: algorithm and kind, null pointers with n > 0, a size
+// whose byte count overflows, and overlapping ranges other than in == out (in place is fine:
+// every variant reads a tile before writing it; a shifted overlap would let tiles read elements
+// that another tile already overwrote).
+inline void check_scan_arguments(ScanAlgorithm algo, ScanKind kind, const void* d_in,
+                                 const void* d_out, std::size_t n, std::size_t elem_size) {
+  if (!is_known_algorithm(algo)) throw_unknown_algorithm("scandof::scan", algo);
+  if (kind != ScanKind::Exclusive && kind != ScanKind::Inclusive)
+    throw std::invalid_argument("scandof::scan: unknown ScanKind " +
+                                std::to_string(static_cast<int>(kind)));
+  if (n == 0) return;
+  if (d_in == nullptr) throw std::invalid_argument("scandof::scan: d_in is null with n > 0");
+  if (d_out == nullptr) throw std::invalid_argument("scandof::scan: d_out is null with n > 0");
+  if (n > SIZE_MAX / elem_size)
+    throw std::invalid_argument("scandof::scan: n * sizeof(T) overflows size_t");
+  const auto in_b = reinterpret_cast<std::uintptr_t>(d_in);
+  const auto out_b = reinterpret_cast<std::uintptr_t>(d_out);
+  const std::size_t bytes = n * elem_size;
+  if (in_b != out_b && in_b < out_b + bytes && out_b < in_b + bytes)
+    throw std::invalid_argument(
+        "scandof::scan: d_in and d_out overlap without being equal (only in == out is allowed)");
+}
+
+}  // namespace detail
+
+// Convenience: scratch from a ScanWorkspace, identity from the built-in operator. The arguments
+// are checked before the workspace grows, so a bad call throws std::invalid_argument without
+// touching the device (and checking twice costs a few compares).
 template <class T, class Op>
 void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op,
           ScanWorkspace& ws, cudaStream_t stream = 0) {
+  detail::check_scan_arguments(algo, kind, d_in, d_out, n, sizeof(T));
   void* p = ws.reserve(scan_workspace_bytes<T, Op>(algo, n));
   scan<T, Op>(algo, kind, d_in, d_out, n, op, identity_of<Op, T>(), p, ws.size(), stream);
 }

@@ -5,7 +5,9 @@
 //   scandof::ScanWorkspace ws;
 //   scandof::sort_keys(scandof::SortAlgorithm::Lsd, d_in, d_out, n, ws, stream);
 //
-// Asynchronous on `stream`; errors throw (std::invalid_argument, scandof::CudaError).
+// Asynchronous on `stream`; errors throw: std::invalid_argument for bad arguments (all checked
+// before any CUDA call, so they throw the same without a device), scandof::CudaError for CUDA
+// failures.
 //
 // Key order: unsigned and signed integers in their natural order; floats through the usual
 // order-preserving bit transform (negative: flip all bits, positive: flip the sign bit), which
@@ -103,7 +105,8 @@ template <class K>
 void sort_keys(SortAlgorithm algo, const K* d_keys_in, K* d_keys_out, std::size_t n,
                void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream = 0,
                int begin_bit = 0, int end_bit = -1);
-// Stable key-value sort (Lsd only).
+// Stable key-value sort (Lsd only). Values in and out follow the keys' rule; no array of keys may
+// overlap an array of values.
 template <class K, class V>
 void sort_pairs(SortAlgorithm algo, const K* d_keys_in, K* d_keys_out, const V* d_values_in,
                 V* d_values_out, std::size_t n, void* d_workspace, std::size_t workspace_bytes,

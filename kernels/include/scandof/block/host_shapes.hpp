@@ -1,7 +1,8 @@
 // Host-visible pieces of the scan core, shared by the CUDA build and the no-CUDA stubs so both
-// answer alike: the tile shape of each block-level variant, the three-phase workspace size (a
-// pure host computation from the tile size), and the argument checks scan() runs before any CUDA
-// call. Plain C++: no CUDA headers needed.
+// answer alike: the tile shape of each block-level variant and the three-phase workspace size (a
+// pure host computation from the tile size). The argument checks scan() runs before any CUDA call
+// are in scan.hpp, where the ScanWorkspace overload runs them before allocating. Plain C++: no
+// CUDA headers needed.
 #pragma once
 
 #include <cstddef>
@@ -71,39 +72,6 @@ inline std::size_t three_phase_workspace_bytes(std::size_t tile, std::size_t ele
                                                std::size_t n) {
   const std::size_t levels = three_phase_levels_bytes(tile, elem_size, n);
   return levels == 0 ? 0 : levels + kWorkspaceAlign - 1;
-}
-
-inline bool is_known_algorithm(ScanAlgorithm a) {
-  const int v = static_cast<int>(a);
-  return v >= 0 && v < kNumScanAlgorithms;
-}
-
-[[noreturn]] inline void throw_unknown_algorithm(const char* where, ScanAlgorithm a) {
-  throw std::invalid_argument(std::string(where) + ": unknown ScanAlgorithm " +
-                              std::to_string(static_cast<int>(a)));
-}
-
-// Everything scan() can reject without CUDA: algorithm and kind, null pointers with n > 0, a size
-// whose byte count overflows, and overlapping ranges other than in == out (in place is fine:
-// every variant reads a tile before writing it; a shifted overlap would let tiles read elements
-// that another tile already overwrote).
-inline void check_scan_arguments(ScanAlgorithm algo, ScanKind kind, const void* d_in,
-                                 const void* d_out, std::size_t n, std::size_t elem_size) {
-  if (!is_known_algorithm(algo)) throw_unknown_algorithm("scandof::scan", algo);
-  if (kind != ScanKind::Exclusive && kind != ScanKind::Inclusive)
-    throw std::invalid_argument("scandof::scan: unknown ScanKind " +
-                                std::to_string(static_cast<int>(kind)));
-  if (n == 0) return;
-  if (d_in == nullptr) throw std::invalid_argument("scandof::scan: d_in is null with n > 0");
-  if (d_out == nullptr) throw std::invalid_argument("scandof::scan: d_out is null with n > 0");
-  if (n > SIZE_MAX / elem_size)
-    throw std::invalid_argument("scandof::scan: n * sizeof(T) overflows size_t");
-  const auto in_b = reinterpret_cast<std::uintptr_t>(d_in);
-  const auto out_b = reinterpret_cast<std::uintptr_t>(d_out);
-  const std::size_t bytes = n * elem_size;
-  if (in_b != out_b && in_b < out_b + bytes && out_b < in_b + bytes)
-    throw std::invalid_argument(
-        "scandof::scan: d_in and d_out overlap without being equal (only in == out is allowed)");
 }
 
 }  // namespace detail

@@ -483,25 +483,56 @@ void single_pass_launch(const char* what, const T* in, T* out, std::uint64_t* d_
   CUDA_CHECK_LAUNCH();
 }
 
+// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte (as addresses: nothing is read).
+inline bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+  const auto x = reinterpret_cast<std::uintptr_t>(a);
+  const auto y = reinterpret_cast<std::uintptr_t>(b);
+  return x < y + b_bytes && y < x + a_bytes;
+}
+
+// Everything run() can reject without CUDA, checked before its first CUDA call and by the
+// ScanWorkspace overloads before they allocate: the algorithm (and the paper's scan), then for
+// n > 0 null pointers, a byte count that overflows, an output that overlaps an input, and an n
+// past the single pass's grid. P: the single pass's policy (SinglePassPolicy).
+template <bool kPartition, class P, class T>
+void check_arguments(const char* what, const T* in, const T* out, std::size_t n, bool need_flags,
+                     const void* flags, CompactOptions opt) {
+  const int algo = static_cast<int>(opt.algo);
+  if (algo < 0 || algo >= kNumCompactAlgorithms)
+    throw std::invalid_argument(std::string(what) + ": unknown CompactAlgorithm " +
+                                std::to_string(algo));
+  if (opt.algo == CompactAlgorithm::Paper && !is_known_algorithm(opt.paper_scan))
+    throw std::invalid_argument(std::string(what) + ": unknown ScanAlgorithm " +
+                                std::to_string(static_cast<int>(opt.paper_scan)) +
+                                " in CompactOptions::paper_scan");
+  if (n == 0) return;
+  if (in == nullptr) throw std::invalid_argument(std::string(what) + ": d_in is null");
+  if (out == nullptr) throw std::invalid_argument(std::string(what) + ": d_out is null");
+  if (need_flags && flags == nullptr)
+    throw std::invalid_argument(std::string(what) + ": d_flags is null");
+  if (n > SIZE_MAX / sizeof(T))
+    throw std::invalid_argument(std::string(what) + ": n * sizeof(T) overflows size_t");
+  if (ranges_overlap(in, n * sizeof(T), out, n * sizeof(T)))
+    throw std::invalid_argument(std::string(what) + ": d_out overlaps d_in");
+  if (need_flags && ranges_overlap(flags, n, out, n * sizeof(T)))
+    throw std::invalid_argument(std::string(what) + ": d_out overlaps d_flags");
+  if (opt.algo == CompactAlgorithm::SinglePass && !kPartition) {
+    constexpr std::uint64_t tile = Tuning<T, P::BYTES_PER_THREAD>::kTile;
+    if ((n + tile - 1) / tile >= 0x80000000ull)
+      throw std::invalid_argument(std::string(what) + ": n too large for one grid of tiles");
+  }
+}
+
 // P: the single pass's policy (SinglePassPolicy).
 template <bool kPartition, class P = DefaultSinglePassPolicy, class T, class Sel>
 void run(const char* what, const T* in, T* out, std::uint64_t* d_count, std::size_t n, Sel sel,
          bool need_flags, const void* flags, void* ws, std::size_t ws_bytes, cudaStream_t stream,
          CompactOptions opt) {
   if (d_count == nullptr) throw std::invalid_argument(std::string(what) + ": d_count is null");
+  check_arguments<kPartition, P>(what, in, out, n, need_flags, flags, opt);
   if (n == 0) {
     CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::uint64_t), stream));
     return;
-  }
-  if (in == nullptr) throw std::invalid_argument(std::string(what) + ": d_in is null");
-  if (out == nullptr) throw std::invalid_argument(std::string(what) + ": d_out is null");
-  if (need_flags && flags == nullptr)
-    throw std::invalid_argument(std::string(what) + ": d_flags is null");
-  {
-    const char* a = reinterpret_cast<const char*>(in);
-    const char* b = reinterpret_cast<const char*>(out);
-    if (a < b + n * sizeof(T) && b < a + n * sizeof(T))
-      throw std::invalid_argument(std::string(what) + ": d_out overlaps d_in");
   }
   const std::size_t need = workspace_bytes<T>(n, opt);
   if (ws_bytes < need || (need > 0 && ws == nullptr))
@@ -600,7 +631,8 @@ namespace detail {
 namespace compact {
 // The ScanWorkspace overloads: the count slot at the front of the workspace, the algorithm's
 // scratch behind it; run(d_count, scratch, scratch_bytes) enqueues the work, then the count is
-// read back (synchronizing the stream).
+// read back (synchronizing the stream). Their callers check the arguments first, so a bad call
+// throws before the workspace grows.
 template <class T, class Run>
 std::size_t with_workspace(ScanWorkspace& ws, std::size_t n, CompactOptions opt,
                            cudaStream_t stream, Run&& run) {
@@ -616,6 +648,8 @@ std::size_t with_workspace(ScanWorkspace& ws, std::size_t n, CompactOptions opt,
 template <class T, class Pred>
 std::size_t compact_if(const T* d_in, T* d_out, std::size_t n, Pred pred, ScanWorkspace& ws,
                        cudaStream_t stream, CompactOptions opt) {
+  detail::compact::check_arguments<false, detail::compact::DefaultSinglePassPolicy>(
+      "compact_if", d_in, d_out, n, false, nullptr, opt);
   return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
     compact_if<T, Pred>(d_in, d_out, c, n, pred, p, b, stream, opt);
   });
@@ -623,6 +657,8 @@ std::size_t compact_if(const T* d_in, T* d_out, std::size_t n, Pred pred, ScanWo
 template <class T>
 std::size_t compact_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::size_t n,
                             ScanWorkspace& ws, cudaStream_t stream, CompactOptions opt) {
+  detail::compact::check_arguments<false, detail::compact::DefaultSinglePassPolicy>(
+      "compact_flagged", d_in, d_out, n, true, d_flags, opt);
   return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
     compact_flagged<T>(d_in, d_flags, d_out, c, n, p, b, stream, opt);
   });
@@ -630,6 +666,8 @@ std::size_t compact_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out
 template <class T, class Pred>
 std::size_t partition_if(const T* d_in, T* d_out, std::size_t n, Pred pred, ScanWorkspace& ws,
                          cudaStream_t stream, CompactOptions opt) {
+  detail::compact::check_arguments<true, detail::compact::DefaultSinglePassPolicy>(
+      "partition_if", d_in, d_out, n, false, nullptr, opt);
   return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
     partition_if<T, Pred>(d_in, d_out, c, n, pred, p, b, stream, opt);
   });
@@ -637,6 +675,8 @@ std::size_t partition_if(const T* d_in, T* d_out, std::size_t n, Pred pred, Scan
 template <class T>
 std::size_t partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::size_t n,
                               ScanWorkspace& ws, cudaStream_t stream, CompactOptions opt) {
+  detail::compact::check_arguments<true, detail::compact::DefaultSinglePassPolicy>(
+      "partition_flagged", d_in, d_out, n, true, d_flags, opt);
   return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
     partition_flagged<T>(d_in, d_flags, d_out, c, n, p, b, stream, opt);
   });

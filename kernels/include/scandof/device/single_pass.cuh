@@ -378,8 +378,12 @@ void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op 
 
 }  // namespace single_pass
 
+// Refuses the n that scan_with_policy refuses, so that the ScanWorkspace overload of scan() throws
+// before it tries to allocate.
 template <class T, class Op>
 std::size_t single_pass_workspace_bytes(std::size_t n) {
+  if (single_pass::num_tiles<T, single_pass::DefaultPolicy<T>>(n) > std::size_t(INT_MAX))
+    throw std::invalid_argument("single_pass_scan: n too large for one grid");
   return single_pass::workspace_bytes<T, single_pass::DefaultPolicy<T>>(n);
 }
 

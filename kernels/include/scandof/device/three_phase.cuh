@@ -58,8 +58,20 @@ constexpr std::size_t three_phase_tile_items() {
   return static_cast<std::size_t>(block::BlockScan<A, T, Op>::TILE_ITEMS);
 }
 
+// gridDim.x allows 2^31 - 1 blocks: 2^41 elements at the smallest tile, far past any memory. The
+// size query refuses more as three_phase_scan does, so that the ScanWorkspace overload of scan()
+// throws before it tries to allocate.
+template <ScanAlgorithm A, class T, class Op>
+void three_phase_check_n(std::size_t n) {
+  constexpr std::size_t tile = three_phase_tile_items<A, T, Op>();
+  if ((n + tile - 1) / tile > static_cast<std::size_t>(INT_MAX))
+    throw std::invalid_argument("scandof::scan: " + std::to_string(n) +
+                                " elements need more than 2^31-1 tiles");
+}
+
 template <ScanAlgorithm A, class T, class Op>
 std::size_t three_phase_workspace_bytes(std::size_t n) {
+  three_phase_check_n<A, T, Op>(n);
   return three_phase_workspace_bytes(three_phase_tile_items<A, T, Op>(), sizeof(T), n);
 }
 
@@ -90,12 +102,8 @@ void three_phase_scan_levels(bool inclusive, const T* d_in, T* d_out, std::size_
 template <ScanAlgorithm A, class T, class Op>
 void three_phase_scan(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
                       void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream) {
-  constexpr std::size_t tile = three_phase_tile_items<A, T, Op>();
   if (n == 0) return;
-  // gridDim.x allows 2^31 - 1 blocks: 2^41 elements at the smallest tile, far past any memory.
-  if ((n + tile - 1) / tile > static_cast<std::size_t>(INT_MAX))
-    throw std::invalid_argument("scandof::scan: " + std::to_string(n) +
-                                " elements need more than 2^31-1 tiles");
+  three_phase_check_n<A, T, Op>(n);
   const std::size_t need = three_phase_workspace_bytes<A, T, Op>(n);
   if (workspace_bytes < need || (need > 0 && d_workspace == nullptr))
     throw std::invalid_argument("scandof::scan: three-phase workspace needs " +
