@@ -7,6 +7,7 @@
 
 #include "diagnostics/verify.hpp"
 #include "frame/focus_pull.hpp"
+#include "frame/physical_lens.hpp"
 #include "passes/image_io.hpp"
 #include "passes/present_pass.hpp"
 #include "passes/scene_layout.hpp"
@@ -151,14 +152,10 @@ void App::apply_camera() {
     camera_.fovy = Camera::kFovY;
     return;
   }
-  // Scene unit = 1 m: the focus distance in mm for the thin-lens formula; the field of view of
-  // this focal length on this sensor (its height from the frame's aspect).
-  const PhysicalCamera& l = settings_.lens;
-  settings_.aperture = static_cast<float>(scandof::dof::physical_aperture_px(
-      l.focal_length_mm, l.f_number, l.sensor_width_mm, settings_.focus_distance * 1000.0,
-      targets_.width()));
-  const double sensor_h = l.sensor_width_mm * targets_.height() / targets_.width();
-  camera_.fovy = static_cast<float>(2.0 * std::atan(0.5 * sensor_h / l.focal_length_mm));
+  const PhysicalLens p =
+      physical_lens(settings_.lens, settings_.focus_distance, targets_.width(), targets_.height());
+  settings_.aperture = p.aperture_px;
+  camera_.fovy = p.fovy;
 }
 
 void App::pull_focus(float dt_s) {
