@@ -10,6 +10,27 @@
 #   demo_logic_physical: --physical's aperture against the thin lens computed in Python.
 #   demo_logic_dump_sat_*: --dump-sat against np.cumsum of --out-frame of the same run, exactly
 #     (tests/check_dump_sat.py), uint32 and float32 tables, both backends, odd sizes.
+#   demo_logic_runtime_settings: the settings that rebuild (SAT backend, format, MSAA,
+#     tessellation) and a resize changed on one running App, which no flag can do: a GoogleTest
+#     with a GL context, built from the demo's sources.
+if(TARGET scandof AND TARGET GTest::gtest)
+  # Settings changed on a running App (app/tests/runtime_settings_gl.cpp): the demo's sources but
+  # its entry, with the demo's own flags, so ccache serves the objects the demo already compiled.
+  get_target_property(_rt_src scandof SOURCES)
+  list(FILTER _rt_src EXCLUDE REGEX "/run/main\\.cpp$")
+  add_executable(demo_runtime_settings ${PROJECT_SOURCE_DIR}/app/tests/runtime_settings_gl.cpp
+                                       ${_rt_src})
+  foreach(_p INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS LINK_LIBRARIES)
+    get_target_property(_v scandof ${_p})
+    if(_v)
+      set_property(TARGET demo_runtime_settings PROPERTY ${_p} "${_v}")
+    endif()
+  endforeach()
+  target_link_libraries(demo_runtime_settings PRIVATE GTest::gtest GTest::gtest_main)
+  add_test(NAME demo_logic_runtime_settings COMMAND demo_runtime_settings)
+  set_tests_properties(demo_logic_runtime_settings PROPERTIES TIMEOUT 300 LABELS "demo;logic")
+endif()
+
 if(TARGET scandof)
   find_program(SCANDOF_SYS_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
   if(NOT SCANDOF_SYS_PYTHON)

@@ -1,0 +1,150 @@
+// Settings changed on a running App with a GL context (EGL surfaceless; llvmpipe in CI): what
+// App::apply_settings rebuilds when changes() says so. The unit tests (settings_test.cpp) check
+// the classification; this checks that each rebuild happens and leaves a working frame: the SAT
+// backend swapped (the old stage unregistered, the new one registered with the same targets), the
+// SAT format (the DoF programs rebuilt for float tables), MSAA targets, the teapot tessellation,
+// a resize; after each the tables must equal sat_gold of the frame (App::verify) and the DoF image
+// must be what it was where the change should not alter it. Built by tests/demo_logic.cmake from
+// the demo's own sources (not a *_test.cpp: scandof_app_tests has no GL).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frame/app.hpp"
+#include "run/resources.hpp"
+#include "scandof/gl/context.hpp"
+
+namespace demo {
+namespace {
+
+constexpr int kW = 97, kH = 61;
+
+class RuntimeSettings : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ctx_ = new scandof::gl::HeadlessContext();
+    Settings s;
+    s.animate = false;
+    s.backend = SatBackend::Cpu;
+    s.anisotropy = 1;  // llvmpipe's anisotropic filtering is slow and not what this tests
+    app_ = new App(find_resources(""), s, kW, kH);
+  }
+  static void TearDownTestSuite() {
+    delete app_;
+    delete ctx_;
+  }
+  // A few frames (the GL timers and the CPU stage settle), then --verify's checks.
+  static void frames(int w = kW, int h = kH) {
+    for (int i = 0; i < 3; ++i) app_->frame(w, h, 1.0f / 60.0f);
+  }
+  static void expect_verified(const std::string& after) {
+    std::string msg;
+    EXPECT_TRUE(app_->verify(&msg)) << after << ":" << msg;
+    EXPECT_NE(msg.find("OK"), std::string::npos) << after << ":" << msg;
+  }
+  static std::vector<uint8_t> output() { return app_->targets().read_rgba(app_->targets().output()); }
+  static std::vector<uint8_t> sharp() { return app_->targets().read_rgba(app_->targets().color()); }
+  static scandof::gl::HeadlessContext* ctx_;
+  static App* app_;
+};
+scandof::gl::HeadlessContext* RuntimeSettings::ctx_ = nullptr;
+App* RuntimeSettings::app_ = nullptr;
+
+// The tests run in this order on one App: each starts from where the last left it.
+TEST_F(RuntimeSettings, A_StartsOnTheCpuBackend) {
+  frames();
+  EXPECT_EQ(app_->sat().kind(), SatBackend::Cpu);
+  EXPECT_EQ(app_->sat().width(), kW);
+  EXPECT_EQ(app_->sat().height(), kH);
+  expect_verified("start");
+}
+
+TEST_F(RuntimeSettings, B_BackendSwapRecreatesTheSatStage) {
+  frames();
+  const std::vector<uint8_t> cpu_image = output();
+  app_->compare_variants(1);
+  EXPECT_FALSE(app_->comparison().empty());
+  app_->settings().backend = SatBackend::Gl;
+  frames();
+  ASSERT_EQ(app_->sat().kind(), SatBackend::Gl) << app_->sat().backend();
+  EXPECT_EQ(app_->sat().backend().rfind("GL compute on ", 0), 0u) << app_->sat().backend();
+  EXPECT_EQ(app_->sat().width(), kW);
+  EXPECT_TRUE(app_->comparison().empty()) << "the comparison of the old backend was kept";
+  expect_verified("CPU -> GL");
+  // The same exact tables, so the same depth of field.
+  EXPECT_EQ(output(), cpu_image);
+}
+
+TEST_F(RuntimeSettings, C_FormatRebuildsTheDofPrograms) {
+  frames();
+  const std::vector<uint8_t> u32_image = output();
+  app_->measure_float_error();
+  EXPECT_GE(app_->float_error(), 0.0);
+  app_->settings().format = scandof::SatFormat::F32;
+  frames();
+  EXPECT_LT(app_->float_error(), 0.0) << "the float error of the other format was kept";
+  // Float tables of a frame this small hold every sum exactly: the same image, unless the DoF
+  // programs still read the tables as uint32.
+  EXPECT_EQ(output(), u32_image);
+  expect_verified("u32 -> f32");
+  app_->settings().format = scandof::SatFormat::U32;
+  frames();
+  EXPECT_EQ(output(), u32_image);
+}
+
+TEST_F(RuntimeSettings, D_MsaaRecreatesTheMultisampleTargets) {
+  frames();
+  const std::vector<uint8_t> one = sharp();
+  app_->settings().msaa = 4;
+  frames();
+  EXPECT_EQ(app_->targets().msaa(), 4);
+  EXPECT_NE(sharp(), one) << "4x MSAA resolved the same frame as 1x";
+  expect_verified("MSAA 1 -> 4");
+  app_->settings().msaa = 1;
+  frames();
+  EXPECT_EQ(app_->targets().msaa(), 1);
+  EXPECT_EQ(sharp(), one);
+}
+
+TEST_F(RuntimeSettings, E_TessellationRebuildsTheMesh) {
+  frames();
+  const std::vector<uint8_t> ten = sharp();
+  app_->settings().tessellation = 2;
+  frames();
+  EXPECT_NE(sharp(), ten) << "2 subdivisions drew the same teapots as 10";
+  expect_verified("tessellation 10 -> 2");
+  app_->settings().tessellation = 10;
+  frames();
+  EXPECT_EQ(sharp(), ten);
+}
+
+TEST_F(RuntimeSettings, F_ResizeReregisters) {
+  frames(64, 48);
+  EXPECT_EQ(app_->sat().width(), 64);
+  EXPECT_EQ(app_->sat().height(), 48);
+  expect_verified("resize");
+  app_->settings().backend = SatBackend::Cpu;  // and a backend swap at the new size
+  frames(64, 48);
+  EXPECT_EQ(app_->sat().kind(), SatBackend::Cpu);
+  EXPECT_EQ(app_->sat().width(), 64);
+  expect_verified("resize, GL -> CPU");
+}
+
+TEST_F(RuntimeSettings, G_PerFrameSettingsRebuildNothing) {
+  frames();
+  app_->compare_variants(1);
+  const std::size_t n = app_->comparison().size();
+  ASSERT_GT(n, 0u);
+  app_->settings().aperture = 3;
+  app_->settings().variant = scandof::ScanAlgorithm::Naive;
+  app_->settings().view = View::Sharp;
+  frames();
+  EXPECT_EQ(app_->comparison().size(), n) << "a per-frame setting dropped the comparison";
+  EXPECT_EQ(output(), sharp()) << "the sharp view does not show the sharp frame";
+}
+
+}  // namespace
+}  // namespace demo
