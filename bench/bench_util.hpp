@@ -487,7 +487,9 @@ class Report {
         table_(std::move(table_header)),
         csv_(std::move(csv_header)),
         doc_(run_document(bench, dev, bytes_rule)) {}
-  void add(const std::vector<Field>& fields, const Measured& m) {
+  // `trailing` fields follow the measured columns (a spread beside the ratio, say).
+  void add(const std::vector<Field>& fields, const Measured& m,
+           const std::vector<Field>& trailing = {}) {
     std::vector<std::string> table_row, csv_row{device_};
     Json rec;
     for (const Field& f : fields) {
@@ -507,6 +509,11 @@ class Report {
     rec[rate_.key] = m.elem_rate;
     rec["gb_s"] = m.gb_s;
     rec["vs_cub"] = m.vs_cub;
+    for (const Field& f : trailing) {
+      table_row.push_back(f.text);
+      csv_row.push_back(f.text);
+      rec[f.key] = f.value;
+    }
     table_.add(std::move(table_row));
     csv_.row(csv_row);
     doc_["rows"].push_back(std::move(rec));

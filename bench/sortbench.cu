@@ -2,7 +2,7 @@
 //
 //   sortbench [--min-log 10] [--max-log 28] [--keys uint32,int32,float,uint64,pairs,pairs64]
 //             [--dists uniform,equal,few,sorted] [--split-max-log 24] [--csv FILE] [--json FILE]
-//             [--quick]
+//             [--layouts 6] [--step-log 1] [--quick]
 //
 // Implementations: "lsd" (8-bit digits, one onesweep kernel per digit), "split" (the chapter's 1
 // bit per pass split + bitonic merge; keys only, up to --split-max-log because its merge costs
@@ -10,6 +10,11 @@
 // uint32 values, "pairs64" uint64 keys with uint32 values. Every output is compared with CUB's
 // (exact); a mismatch makes the exit code 1. Gkeys/s = n / time; GB/s counts the minimum traffic of
 // one sort, n keys (+ values) read and written once.
+//
+// CUB is called as its users call it: its own cudaMalloc'd temp storage sized for n, keys in their
+// own buffers; the library gets its own workspace likewise. Each comparison is repeated in
+// --layouts memory layouts (kLayouts: pads before the buffers and allocation orders), and every
+// time reported is the median over the layouts of per-call medians, with the range beside it.
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cstdio>
@@ -28,6 +33,20 @@ namespace {
 using bench::DeviceBuffer;
 
 enum class Dist { Uniform, Equal, Few, Sorted };
+
+// A memory layout of one comparison: `pad_mib` allocated first and held, then the buffers in
+// `order` (k: input keys and values, o: output keys and values, c: CUB's temp storage, l: the
+// library's workspace), each its own cudaMalloc as a user would make it. Where a sort's scratch
+// lies against its keys changes its time: with CUB's scratch carved out of the library's
+// allocation, CUB sorted 2^28 uint32 keys in 6.40 ms against 5.52 ms with its own (H100), so
+// every sort is timed in several layouts and the report gives the median and the spread.
+struct Layout {
+  int pad_mib;
+  const char* order;
+};
+constexpr Layout kLayouts[] = {{0, "kocl"},  {0, "clko"},   {0, "lcok"},
+                               {64, "kocl"}, {185, "kolc"}, {512, "oklc"}};
+constexpr int kMaxLayouts = static_cast<int>(sizeof(kLayouts) / sizeof(kLayouts[0]));
 
 // Keys without NaNs or -0.0 (CUB and we may order those differently: see sort.hpp).
 template <class K>
@@ -65,7 +84,8 @@ struct Iota {
 
 struct Options : bench::SweepOptions {
   int split_max_log = 24;
-  int scratch_offset_mib = 0;
+  int layouts = kMaxLayouts;
+  int step_log = 1;
   std::vector<std::string> keys = {"uint32"};
   std::vector<std::string> dists = {"uniform", "equal", "few", "sorted"};
 };
@@ -82,8 +102,9 @@ struct Row {
   std::string keys, dist, impl;
   std::size_t n, bytes_per_item;
   bool ok;
-  bench::Stats st;
-  double cub_ms;
+  bench::Stats st;  // over the layouts: the median, min and max of the per-call medians
+  double cub_ms = 0;  // CUB's median over the same layouts (0: no CUB column)
+  double ratio_min = 0, ratio_max = 0;  // CUB / this, per layout
 };
 
 // One onesweep policy behind the public default (--variants): its name and the sort compiled for
@@ -118,6 +139,8 @@ std::vector<Variant<K>> policy_variants() {
   } else if constexpr (kPairs) {
     // Where the values are loaded, and residency.
     return {
+        {"lsd[evict-first-loads]",
+         sort_with_policy<OnesweepPolicy<32, 2, true, 4, 0, true>, K, true>},
         {"lsd[values-with-keys,24-keys-per-thread,minblocks2]",
          sort_with_policy<OnesweepPolicy<24, 2, true>, K, true>},
         {"lsd[values-with-keys,24-keys-per-thread,minblocks3]",
@@ -130,6 +153,10 @@ std::vector<Variant<K>> policy_variants() {
     };
   } else {
     return {
+        {"lsd[evict-first-loads]",
+         sort_with_policy<OnesweepPolicy<24, 3, false, 4, 0, true>, K, false>},
+        {"lsd[evict-first-loads,minblocks4]",
+         sort_with_policy<OnesweepPolicy<24, 4, false, 4, 0, true>, K, false>},
         {"lsd[minblocks2]", sort_with_policy<OnesweepPolicy<24, 2, false>, K, false>},
         {"lsd[minblocks4]", sort_with_policy<OnesweepPolicy<24, 4, false>, K, false>},
         {"lsd[spin100ns]", sort_with_policy<OnesweepPolicy<24, 3, false, 4, 100>, K, false>},
@@ -145,6 +172,13 @@ std::vector<Variant<K>> policy_variants() {
   }
 }
 
+// Per-call medians of one implementation, one per layout, and CUB's in the same layouts.
+struct Timed {
+  std::vector<double> ms, cub_ms;
+  bool ok = true;
+  int reps = 0;
+};
+
 template <class K, bool kPairs>
 void run_keys(const std::string& kname, const Options& o, const bench::DeviceInfo& dev,
               cudaStream_t s, std::vector<Row>& rows, bool& all_ok) {
@@ -156,104 +190,150 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
   const std::size_t max_n = std::size_t(1) << o.max_log;
   const std::size_t item = sizeof(K) + (kPairs ? sizeof(V) : 0);
   DeviceBuffer<K> ref_k(max_n);
-  DeviceBuffer<V> ref_v(kPairs ? max_n : 0), vals(kPairs ? max_n : 0), vout(kPairs ? max_n : 0);
+  DeviceBuffer<V> ref_v(kPairs ? max_n : 0);
   bench::DeviceDiff diff;
-  if (kPairs) bench::fill(vals.get(), max_n, 0, Iota{}, s);
-  std::size_t cub_bytes = 0;
-  if (kPairs)
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        nullptr, cub_bytes, static_cast<const K*>(nullptr), static_cast<K*>(nullptr),
-        static_cast<const V*>(nullptr), static_cast<V*>(nullptr), static_cast<int>(max_n)));
-  else
-    CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, static_cast<const K*>(nullptr),
-                                              static_cast<K*>(nullptr), static_cast<int>(max_n)));
-  const std::size_t our_bytes = std::max(
-      kPairs ? sort_pairs_workspace_bytes<K, V>(SortAlgorithm::Lsd, max_n)
-             : sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, max_n),
-      kPairs ? std::size_t(0)
-             : sort_keys_workspace_bytes<K>(
-                   SortAlgorithm::Split, std::size_t(1) << std::min(o.split_max_log, o.max_log)));
-  // CUB and the library take their scratch from the same allocation, at the same address: where
-  // a sort's spare buffers lie against the caller's buffers changes its DRAM efficiency (pairs at
-  // 2^27 on the H100: 0.85x-0.97x CUB by layout alone when each had its own allocation), so
-  // both are timed in the same memory. --scratch-offset-mib moves that address to sweep layouts.
-  const std::size_t scratch_offset = std::size_t(o.scratch_offset_mib) << 20;
-  DeviceBuffer<unsigned char> scratch(std::max(cub_bytes, our_bytes) + scratch_offset);
-  unsigned char* const tmp = scratch.get() + scratch_offset;
-  std::vector<DeviceBuffer<K>> ins, outs;
 
   for (const std::string& dname : o.dists) {
     const Dist dist = parse_dist(dname);
-    for (int lg = o.min_log; lg <= o.max_log; ++lg) {
+    for (int lg = o.min_log; lg <= o.max_log; lg += o.step_log) {
       const std::size_t n = std::size_t(1) << lg;
       const std::size_t sets = std::min<std::size_t>(
           256,
           bench::rotation_sets(n * sizeof(K) * 2 + (kPairs ? 2 * n * sizeof(V) : 0), dev.l2_bytes));
-      ins.clear();
-      outs.clear();
-      for (std::size_t k = 0; k < sets; ++k) {
-        ins.emplace_back(n);
-        outs.emplace_back(n);
-        bench::fill(ins[k].get(), n, 0x5EED + k, KeyValue<K>{dist, 0x5EED + k}, s);
-      }
-      // CUB, and its output on set 0 as the reference.
-      auto cub_sort = [&](const K* in, K* out, V* vo) {
-        std::size_t b = cub_bytes;
-        if (kPairs)
-          CUDA_CHECK(cub::DeviceRadixSort::SortPairs(tmp, b, in, out, vals.get(), vo,
-                                                     static_cast<int>(n), 0, 8 * sizeof(K), s));
-        else
-          CUDA_CHECK(cub::DeviceRadixSort::SortKeys(tmp, b, in, out, static_cast<int>(n), 0,
-                                                    8 * sizeof(K), s));
-      };
-      const bench::Stats cub_st = timer.measure(
-          [&](int rep) { cub_sort(ins[rep % sets].get(), outs[rep % sets].get(), vout.get()); },
-          topt);
-      cub_sort(ins[0].get(), ref_k.get(), ref_v.get());
-      rows.push_back({kname, dname, kPairs ? "cub::SortPairs" : "cub::SortKeys", n, item, true,
-                      cub_st, cub_st.median_ms});
-      // Times go(in, out, values out) over the rotated sets, then checks a fresh run on set 0
-      // (output poisoned) against CUB's keys and values.
-      auto time_and_check = [&](const std::string& name, auto&& go) {
-        const bench::Stats st = timer.measure(
-            [&](int rep) { go(ins[rep % sets].get(), outs[rep % sets].get(), vout.get()); }, topt);
-        CUDA_CHECK(cudaMemsetAsync(outs[0].get(), 0xAB, n * sizeof(K), s));
-        go(ins[0].get(), outs[0].get(), vout.get());
-        diff.reset(s);
-        diff.add(outs[0].get(), ref_k.get(), n, s);
-        if (kPairs) diff.add(vout.get(), ref_v.get(), n, s);
-        const bool ok = diff.result(s) == 0;
-        all_ok = all_ok && ok;
-        rows.push_back({kname, dname, name, n, item, ok, st, cub_st.median_ms});
-      };
+      std::size_t cub_bytes = 0;
+      if (kPairs)
+        CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+            nullptr, cub_bytes, static_cast<const K*>(nullptr), static_cast<K*>(nullptr),
+            static_cast<const V*>(nullptr), static_cast<V*>(nullptr), static_cast<int>(n)));
+      else
+        CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes,
+                                                  static_cast<const K*>(nullptr),
+                                                  static_cast<K*>(nullptr), static_cast<int>(n)));
+      std::size_t our_bytes = 0;
       for (SortAlgorithm a : all_sort_algorithms()) {
         if (a == SortAlgorithm::Split && (kPairs || lg > o.split_max_log)) continue;
-        const std::size_t wb =
-            kPairs ? sort_pairs_workspace_bytes<K, V>(a, n) : sort_keys_workspace_bytes<K>(a, n);
-        time_and_check(to_string(a), [&](const K* in, K* out, V* vo) {
-          if constexpr (kPairs)
-            sort_pairs<K, V>(a, in, out, vals.get(), vo, n, tmp, wb, s);
+        our_bytes = std::max(our_bytes, kPairs ? sort_pairs_workspace_bytes<K, V>(a, n)
+                                               : sort_keys_workspace_bytes<K>(a, n));
+      }
+      // name -> medians over the layouts, in the order first timed.
+      std::vector<std::pair<std::string, Timed>> timed;
+      auto slot = [&](const std::string& name) -> Timed& {
+        for (auto& t : timed)
+          if (t.first == name) return t.second;
+        timed.emplace_back(name, Timed{});
+        return timed.back().second;
+      };
+      for (int li = 0; li < o.layouts; ++li) {
+        const Layout& lay = kLayouts[li];
+        DeviceBuffer<unsigned char> pad(std::size_t(lay.pad_mib) << 20);
+        std::vector<DeviceBuffer<K>> ins, outs;
+        DeviceBuffer<V> vals, vout;
+        DeviceBuffer<unsigned char> cub_tmp, our_ws;
+        for (const char* c = lay.order; *c; ++c) {
+          switch (*c) {
+            case 'k':
+              for (std::size_t k = 0; k < sets; ++k) ins.emplace_back(n);
+              if (kPairs) vals = DeviceBuffer<V>(n);
+              break;
+            case 'o':
+              for (std::size_t k = 0; k < sets; ++k) outs.emplace_back(n);
+              if (kPairs) vout = DeviceBuffer<V>(n);
+              break;
+            case 'c':
+              cub_tmp = DeviceBuffer<unsigned char>(cub_bytes);
+              break;
+            default:
+              our_ws = DeviceBuffer<unsigned char>(our_bytes);
+              break;
+          }
+        }
+        for (std::size_t k = 0; k < sets; ++k)
+          bench::fill(ins[k].get(), n, 0x5EED + k, KeyValue<K>{dist, 0x5EED + k}, s);
+        if (kPairs) bench::fill(vals.get(), n, 0, Iota{}, s);
+        // CUB as its users call it (its own temp storage), and its output on set 0 as the
+        // reference.
+        auto cub_sort = [&](const K* in, K* out, V* vo) {
+          std::size_t b = cub_bytes;
+          if (kPairs)
+            CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_tmp.get(), b, in, out, vals.get(), vo,
+                                                       static_cast<int>(n), 0, 8 * sizeof(K), s));
           else
-            sort_keys<K>(a, in, out, n, tmp, wb, s);
-        });
-      }
-      if (o.variants && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
-        const std::size_t wb = kPairs ? sort_pairs_workspace_bytes<K, V>(SortAlgorithm::Lsd, n)
-                                      : sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, n);
-        for (const Variant<K>& var : policy_variants<K, kPairs>())
-          time_and_check(var.name, [&](const K* in, K* out, V* vo) {
-            var.sort(in, out, vals.get(), vo, n, tmp, wb, s);
-          });
-      }
-      if (dist == Dist::Uniform) {
-        const bench::Stats cp = timer.measure(
-            [&](int rep) {
-              bench::memcpy_d2d(outs[rep % sets].get(), ins[rep % sets].get(), n * sizeof(K), s);
-            },
+            CUDA_CHECK(cub::DeviceRadixSort::SortKeys(cub_tmp.get(), b, in, out,
+                                                      static_cast<int>(n), 0, 8 * sizeof(K), s));
+        };
+        const bench::Stats cub_st = timer.measure(
+            [&](int rep) { cub_sort(ins[rep % sets].get(), outs[rep % sets].get(), vout.get()); },
             topt);
-        rows.push_back({kname, dname, "cudaMemcpy D2D (keys)", n, sizeof(K), true, cp, 0.0});
+        cub_sort(ins[0].get(), ref_k.get(), ref_v.get());
+        Timed& cub_t = slot(kPairs ? "cub::SortPairs" : "cub::SortKeys");
+        cub_t.ms.push_back(cub_st.median_ms);
+        cub_t.reps += cub_st.reps;
+        // Times go(in, out, values out) over the rotated sets, then checks a fresh run on set 0
+        // (output poisoned) against CUB's keys and values.
+        auto time_and_check = [&](const std::string& name, auto&& go) {
+          const bench::Stats st = timer.measure(
+              [&](int rep) { go(ins[rep % sets].get(), outs[rep % sets].get(), vout.get()); },
+              topt);
+          CUDA_CHECK(cudaMemsetAsync(outs[0].get(), 0xAB, n * sizeof(K), s));
+          if (kPairs) CUDA_CHECK(cudaMemsetAsync(vout.get(), 0xAB, n * sizeof(V), s));
+          go(ins[0].get(), outs[0].get(), vout.get());
+          diff.reset(s);
+          diff.add(outs[0].get(), ref_k.get(), n, s);
+          if (kPairs) diff.add(vout.get(), ref_v.get(), n, s);
+          const bool ok = diff.result(s) == 0;
+          all_ok = all_ok && ok;
+          Timed& t = slot(name);
+          t.ms.push_back(st.median_ms);
+          t.cub_ms.push_back(cub_st.median_ms);
+          t.ok = t.ok && ok;
+          t.reps += st.reps;
+        };
+        for (SortAlgorithm a : all_sort_algorithms()) {
+          if (a == SortAlgorithm::Split && (kPairs || lg > o.split_max_log)) continue;
+          const std::size_t wb =
+              kPairs ? sort_pairs_workspace_bytes<K, V>(a, n) : sort_keys_workspace_bytes<K>(a, n);
+          time_and_check(to_string(a), [&](const K* in, K* out, V* vo) {
+            if constexpr (kPairs)
+              sort_pairs<K, V>(a, in, out, vals.get(), vo, n, our_ws.get(), wb, s);
+            else
+              sort_keys<K>(a, in, out, n, our_ws.get(), wb, s);
+          });
+        }
+        if (o.variants && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
+          const std::size_t wb = kPairs ? sort_pairs_workspace_bytes<K, V>(SortAlgorithm::Lsd, n)
+                                        : sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, n);
+          for (const Variant<K>& var : policy_variants<K, kPairs>())
+            time_and_check(var.name, [&](const K* in, K* out, V* vo) {
+              var.sort(in, out, vals.get(), vo, n, our_ws.get(), wb, s);
+            });
+        }
+        if (dist == Dist::Uniform) {
+          const bench::Stats cp = timer.measure(
+              [&](int rep) {
+                bench::memcpy_d2d(outs[rep % sets].get(), ins[rep % sets].get(), n * sizeof(K), s);
+              },
+              topt);
+          Timed& t = slot("cudaMemcpy D2D (keys)");
+          t.ms.push_back(cp.median_ms);
+          t.reps += cp.reps;
+        }
       }
-      std::fprintf(stderr, "  %s %s n=2^%d done\n", kname.c_str(), dname.c_str(), lg);
+      for (const auto& [name, t] : timed) {
+        Row r{kname, dname, name, n, name.rfind("cudaMemcpy", 0) == 0 ? sizeof(K) : item, t.ok};
+        r.st = util::summarize(t.ms);  // median, min and max over the layouts
+        r.st.reps = t.reps;
+        if (!t.cub_ms.empty()) {
+          r.cub_ms = util::summarize(t.cub_ms).median_ms;
+          std::vector<double> ratio;
+          for (std::size_t i = 0; i < t.ms.size(); ++i) ratio.push_back(t.cub_ms[i] / t.ms[i]);
+          const bench::Stats rs = util::summarize(ratio);
+          r.ratio_min = rs.min_ms;
+          r.ratio_max = rs.max_ms;
+        }
+        rows.push_back(r);
+      }
+      std::fprintf(stderr, "  %s %s n=2^%d done (%d layouts)\n", kname.c_str(), dname.c_str(), lg,
+                   o.layouts);
     }
   }
 }
@@ -274,10 +354,12 @@ int run(int argc, char** argv) {
   app.add_option("--split-max-log", o.split_max_log,
                  "largest n = 2^K for the split sort (its merge costs O(log^2 n) passes)")
       ->check(CLI::Range(0, 30));
-  app.add_option("--scratch-offset-mib", o.scratch_offset_mib,
-                 "start CUB's and the library's shared scratch this many MiB into its allocation "
-                 "(to sweep buffer layouts)")
-      ->check(CLI::Range(0, 4096));
+  app.add_option("--layouts", o.layouts,
+                 "time every sort in the first N memory layouts (pads before the buffers, "
+                 "allocation orders); the report gives the median over them and the spread")
+      ->check(CLI::Range(1, kMaxLayouts));
+  app.add_option("--step-log", o.step_log, "n = 2^min-log, 2^(min-log + K), ... up to 2^max-log")
+      ->check(CLI::Range(1, 30));
   bench::add_list(app, "--keys", o.keys, "key types, comma-separated",
                   CLI::IsMember({"uint32", "int32", "float", "uint64", "pairs", "pairs64"}));
   bench::add_list(app, "--dists", o.dists, "key distributions, comma-separated",
@@ -286,6 +368,8 @@ int run(int argc, char** argv) {
   if (const auto rc = bench::check_sweep_options("sortbench", o)) return *rc;
   const bench::DeviceInfo dev = util::current_device();
   bench::print_banner("sortbench", dev);
+  std::printf("each sort timed in %d memory layout(s), each with its own allocations; CUB %d.%d.%d\n",
+              o.layouts, CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
   util::Stream stream;
   std::vector<Row> rows;
   bool all_ok = true;
@@ -304,19 +388,26 @@ int run(int argc, char** argv) {
       run_keys<std::uint64_t, true>(k, o, dev, stream, rows, all_ok);
   }
 
+  // Every time is the median over the layouts of per-call medians (an event pair per call); the
+  // ranges are the smallest and largest per-layout median, and CUB / this per layout.
   bench::Report report(
       "sortbench", dev, "2 * n * (sizeof(K) [+ sizeof(V)])", {"gkeys_s", "%.2f", "%.4f"},
-      {"keys", "dist", "impl", "n", "check", "median ms", "Gkeys/s", "GB/s", "vs CUB"},
-      {"device", "keys", "dist", "impl", "n", "check", "median_ms", "min_ms", "reps", "gkeys_s",
-       "gb_s", "vs_cub"});
+      {"keys", "dist", "impl", "n", "check", "ms by layout", "median ms", "Gkeys/s", "GB/s",
+       "vs CUB", "vs CUB by layout"},
+      {"device", "keys", "dist", "impl", "n", "check", "ms_range", "median_ms", "min_ms", "reps",
+       "gkeys_s", "gb_s", "vs_cub", "vs_cub_range"});
   for (const Row& r : rows)
     report.add(
         {{"keys", r.keys},
          {"dist", r.dist},
          {"impl", r.impl},
          {"n", r.n},
-         bench::check_field(r.ok)},
-        bench::Measured(r.st, static_cast<double>(r.n), 2.0 * r.n * r.bytes_per_item, r.cub_ms));
+         bench::check_field(r.ok),
+         {"ms_range", bench::Json::array({r.st.min_ms, r.st.max_ms}),
+          bench::fmt("%.4f-%.4f", r.st.min_ms, r.st.max_ms)}},
+        bench::Measured(r.st, static_cast<double>(r.n), 2.0 * r.n * r.bytes_per_item, r.cub_ms),
+        {{"vs_cub_range", bench::Json::array({r.ratio_min, r.ratio_max}),
+          r.cub_ms > 0 ? bench::fmt("%.2f-%.2fx", r.ratio_min, r.ratio_max) : "-"}});
   return report.finish(o.csv, o.json, all_ok);
 }
 

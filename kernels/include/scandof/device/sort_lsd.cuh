@@ -21,7 +21,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 #include "scandof/arch.cuh"
 #include "scandof/block/exclusive_sum.cuh"
@@ -156,9 +158,26 @@ struct alignas(16) StagedTile {
   }
 };
 
+// One key or value of a tile load. kEvictFirst: ld.global.cs, the evict-first hint (the pass
+// never reads its input again), so the L2 keeps the scatter's partly written sectors longer.
+template <bool kEvictFirst, class T>
+__device__ __forceinline__ T load_item(const T* p) {
+  if constexpr (!kEvictFirst) {
+    return *p;
+  } else {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "keys and values of 4 or 8 bytes");
+    using Bits = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
+    const Bits b = __ldcs(reinterpret_cast<const Bits*>(p));
+    T r;
+    memcpy(&r, &b, sizeof(T));
+    return r;
+  }
+}
+
 // Warp-striped tile load: warp w owns items [w*32*kItems, (w+1)*32*kItems), row j of it is 32
 // consecutive items, so (warp, j, lane) order is input order.
-template <class K, class V, bool kHasValues, bool kFull = false, int kItems>
+template <class K, class V, bool kHasValues, bool kFull = false, bool kEvictFirst = false,
+          int kItems>
 __device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V* __restrict__ vin,
                                              std::uint64_t base, int valid, K (&k)[kItems],
                                              V (&v)[kHasValues ? kItems : 1]) {
@@ -167,8 +186,8 @@ __device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V*
   for (int j = 0; j < kItems; ++j) {
     const int L = wbase + j * 32 + lane;
     if (kFull || L < valid) {
-      k[j] = kin[base + L];
-      if (kHasValues) v[kHasValues ? j : 0] = vin[base + L];
+      k[j] = load_item<kEvictFirst>(kin + base + L);
+      if constexpr (kHasValues) v[j] = load_item<kEvictFirst>(vin + base + L);
     }
   }
 }
@@ -371,7 +390,8 @@ __global__ void __launch_bounds__(kThreads)
 // through the ranking) or once the keys are staged, how many predecessor words a look-back walk
 // loads at once (lookback::thread_lookback_count), and the sleep between polls of an unpublished
 // tile. Ranks are packed two 16-bit positions per register, hence even Items and tiles < 2^16.
-template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 4, unsigned SpinNs = 0>
+template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 4, unsigned SpinNs = 0,
+          bool EvictFirstLoads = false>
 struct OnesweepPolicy {
   static constexpr int ITEMS = Items;
   static constexpr int TILE = kThreads * Items;
@@ -379,6 +399,7 @@ struct OnesweepPolicy {
   static constexpr bool VALUES_FIRST = ValuesFirst;
   static constexpr int LOOKBACK_BATCH = LookbackBatch;
   static constexpr unsigned SPIN_NS = SpinNs;
+  static constexpr bool EVICT_FIRST_LOADS = EvictFirstLoads;
   static_assert(Items >= kMinOnesweepItems, "status rows are planned for the smallest tile");
   static_assert(Items % 2 == 0 && TILE <= 65535, "two 16-bit tile positions per register");
   static_assert(MinBlocks >= 1 && LookbackBatch >= 1 && LookbackBatch <= 16,
@@ -413,8 +434,8 @@ template <class K, bool kHasValues>
 struct SmallTilesPolicy : OnesweepPolicy<16, kHasValues ? 3 : 4, false> {};
 
 // The body of onesweep_kernel for one tile; kFull: the tile is whole (valid == its size).
-template <int kBatch, bool kValuesFirst, bool kFull, class K, class V, bool kHasValues, class W,
-          class Off, int kTile>
+template <int kBatch, bool kValuesFirst, bool kFull, bool kEvictFirst, class K, class V,
+          bool kHasValues, class W, class Off, int kTile>
 __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile>& s,
                                               const K* __restrict__ kin, K* __restrict__ kout,
                                               const V* __restrict__ vin, V* __restrict__ vout,
@@ -434,9 +455,9 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   // values only once the keys are staged, so the two never hold registers together.
   V no_values[1];
   if constexpr (kValuesFirst)
-    load_striped<K, V, kHasValues, kFull>(kin, vin, base, valid, k, v);
+    load_striped<K, V, kHasValues, kFull, kEvictFirst>(kin, vin, base, valid, k, v);
   else
-    load_striped<K, V, false, kFull>(kin, vin, base, valid, k, no_values);
+    load_striped<K, V, false, kFull, kEvictFirst>(kin, vin, base, valid, k, no_values);
   W* row = status + tile * kRadix;
   W glob = 0;
   // Early counts: the tile publishes its digit counts before it ranks.
@@ -529,12 +550,15 @@ __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P:
   // loses a ballot and the range checks per row.
   constexpr int kBatch = P::LOOKBACK_BATCH;
   constexpr bool kValuesFirst = P::VALUES_FIRST;
+  constexpr bool kEvictFirst = P::EVICT_FIRST_LOADS;
   if (valid == kTile)
-    onesweep_tile<kBatch, kValuesFirst, true>(s, kin, kout, vin, vout, shift, mask, digit_totals,
-                                              status, spin_ns, tile, valid);
+    onesweep_tile<kBatch, kValuesFirst, true, kEvictFirst>(s, kin, kout, vin, vout, shift, mask,
+                                                           digit_totals, status, spin_ns, tile,
+                                                           valid);
   else
-    onesweep_tile<kBatch, kValuesFirst, false>(s, kin, kout, vin, vout, shift, mask, digit_totals,
-                                               status, spin_ns, tile, valid);
+    onesweep_tile<kBatch, kValuesFirst, false, kEvictFirst>(s, kin, kout, vin, vout, shift, mask,
+                                                            digit_totals, status, spin_ns, tile,
+                                                            valid);
 }
 
 // n <= one tile: one block runs every digit pass in shared memory (one launch instead of a
