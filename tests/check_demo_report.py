@@ -12,6 +12,10 @@ KEY=VALUE pairs are what the run asked for:
   dof_passes=P,...         the runs' "dof_pass" fields, in order
   thin_lens=1              aperture = the thin lens's blur radius at infinity, computed here
                            from the lens block, focus (m) and width
+  focus_of=FILE            focus equals that of another report (relative 1e-4)
+  focus_lt=FILE            focus is nearer than that of another report
+  pull=F0,SPEED,N,FILE     focus is where autofocus's pull (even in dioptres, 1 - e^(-SPEED t)
+                           of the gap) gets from F0 towards FILE's focus in N frames of 1/60 s
   FIELD=VALUE              a field equals VALUE (parsed as JSON, else a string); FIELD may
                            name a nested one: lens.f_number
 Exit status 0 when every check passes.
@@ -161,6 +165,24 @@ def main():
             got = [run.get(field) for run in runs]
             if got != want.split(","):
                 fail.append(f"runs' {field}: {got}, want {want.split(',')}")
+        elif key in ("focus_of", "focus_lt", "pull"):
+            parts = want.split(",")
+            with open(parts[-1]) as f:
+                other = json.load(f)["focus"]
+            got = r.get("focus")
+            if key == "focus_of":
+                ok, expect = abs(got - other) <= 1e-4 * other, f"{other} of {parts[-1]}"
+            elif key == "focus_lt":
+                ok, expect = got < other, f"< {other} of {parts[-1]}"
+            else:
+                f0, speed, n = float(parts[0]), float(parts[1]), int(parts[2])
+                k = 1.0 - math.exp(-speed * n / 60.0)
+                pulled = 1.0 / (1.0 / f0 + k * (1.0 / other - 1.0 / f0))
+                ok, expect = abs(got - pulled) <= 1e-4 * pulled, f"{pulled:.6f} (pulled)"
+            if not ok:
+                fail.append(f"focus {got}, want {expect}")
+            else:
+                print(f"focus {got:.6f}: {expect}")
         elif key == "thin_lens":
             if "lens" not in r:
                 fail.append("thin_lens: no lens block")

@@ -8,6 +8,7 @@
 #     shape; each run must be named for what was set, and its DoF pass must be the one the path
 #     choice gives that method (GL compute for gather/box, the CPU gold method for the others).
 #   demo_logic_physical: --physical's aperture against the thin lens computed in Python.
+#   demo_logic_autofocus: where each autofocus mode pulls the focus in a headless run.
 #   demo_logic_dump_sat_*: --dump-sat against np.cumsum of --out-frame of the same run, exactly
 #     (tests/check_dump_sat.py), uint32 and float32 tables, both backends, odd sizes.
 #   demo_logic_runtime_settings: the settings that rebuild (SAT backend, format, MSAA,
@@ -93,6 +94,15 @@ ${_S} --backend cpu --size 1920x12 --frames 2 --physical --focus 3 \
   --report '${_dl}/physical_default.json' && \
 ${_report} '${_dl}/physical_default.json' thin_lens=1 lens.focal_length_mm=50 lens.f_number=2")
     set_tests_properties(demo_logic_physical PROPERTIES TIMEOUT 300 LABELS "demo;logic")
+
+    # Autofocus on the frame (App::pull_focus: the target per mode, then the pull): a fast pull
+    # towards the centre ends at the same focus from either side; the near teapot is nearer than
+    # the far one; at the default speed the focus after the 5 warm-up and 2 measured frames is
+    # where the pull in dioptres puts it; off, and the cursor mode headless (no cursor), keep it.
+    set(_af "${_S} --backend cpu --size 96x54 --frames 2")
+    add_test(NAME demo_logic_autofocus
+      COMMAND sh -c "mkdir -p '${_dl}' && cd '${_dl}' && ${_af} --autofocus centre --focus 3 --focus-speed 1000 --report af_c3.json && ${_af} --autofocus centre --focus 100 --focus-speed 1000 --report af_c100.json && ${_report} af_c3.json focus_of=af_c100.json && ${_af} --autofocus teapot --focus-teapot 0 --focus-speed 1000 --report af_t0.json && ${_af} --autofocus teapot --focus-teapot 4 --focus-speed 1000 --report af_t4.json && ${_report} af_t0.json focus_lt=af_t4.json && ${_af} --autofocus teapot --focus-teapot 4 --focus 3 --report af_t4_pull.json && ${_report} af_t4_pull.json pull=3,4,7,af_t4.json && ${_af} --autofocus off --focus 3 --report af_off.json && ${_report} af_off.json focus=3 && ${_af} --autofocus cursor --focus 3 --report af_cursor.json && ${_report} af_cursor.json focus=3")
+    set_tests_properties(demo_logic_autofocus PROPERTIES TIMEOUT 300 LABELS "demo;logic")
 
     # The dumped tables against the frame they were built from.
     foreach(cfg "cpu;u32;97x61" "cpu;f32;33x17" "gl;u32;97x61" "gl;f32;160x90" "gl;u32;193x65")
