@@ -657,67 +657,29 @@ TEST_P(ScanApi, ScanWorkspaceGrowsReusesAndMoves) {
   check(ws, 70000, "moved-from, reused");
 }
 
-TEST_P(ScanApi, EmptyNullAndBadArguments) {
+// n == 0 with real buffers writes nothing, on both overloads. The argument checks themselves
+// (null pointers, overlaps, unknown enums, workspace sizes) run without a device in
+// test_validation.cu.
+TEST_P(ScanApi, EmptyArraysWriteNothing) {
   const ScanAlgorithm a = GetParam();
-  // n == 0: nothing to do, null pointers allowed, on both paths.
   ScanWorkspace ws;
-  EXPECT_NO_THROW((scandof::scan<float, Sum>(a, ScanKind::Exclusive, nullptr, nullptr, 0, Sum{},
-                                             0.0f, nullptr, 0)));
-  EXPECT_NO_THROW(scandof::scan<float>(a, ScanKind::Inclusive, nullptr, nullptr, 0, Sum{}, ws));
   EXPECT_NO_THROW((scandof::scan(a, ScanKind::Inclusive, static_cast<const Affine*>(nullptr),
                                  static_cast<Affine*>(nullptr), 0, ComposeAffine{}, ws)));
-  // n == 0 with real buffers writes nothing.
   t::DeviceBuffer<std::uint32_t> buf(64), obuf(64);
   buf.poison();
   obuf.poison();
   scandof::scan(a, ScanKind::Exclusive, buf.data(), obuf.data(), 0, Sum{}, ws);
+  scandof::scan<std::uint32_t, Sum>(a, ScanKind::Inclusive, buf.data(), obuf.data(), 0, Sum{}, 0u,
+                                    nullptr, 0);
   CUDA_CHECK(cudaDeviceSynchronize());
   for (auto v : obuf.download()) ASSERT_EQ(v, t::poison_value<std::uint32_t>());
-
-  // Null with n > 0.
-  EXPECT_THROW(
-      scandof::scan<std::uint32_t>(a, ScanKind::Exclusive, nullptr, obuf.data(), 10, Sum{}, ws),
-      std::invalid_argument);
-  EXPECT_THROW(
-      scandof::scan<std::uint32_t>(a, ScanKind::Inclusive, buf.data(), nullptr, 10, Sum{}, ws),
-      std::invalid_argument);
-  EXPECT_THROW((scandof::scan(a, ScanKind::Inclusive, static_cast<const Affine*>(nullptr),
-                              static_cast<Affine*>(nullptr), 5, ComposeAffine{}, ws)),
-               std::invalid_argument);
-  // Overlap that is not in place.
-  EXPECT_THROW(scandof::scan<std::uint32_t>(a, ScanKind::Inclusive, buf.data(), buf.data() + 1, 32,
-                                            Sum{}, ws),
-               std::invalid_argument);
-  EXPECT_THROW(scandof::scan<std::uint32_t>(a, ScanKind::Inclusive, buf.data() + 1, buf.data(), 32,
-                                            Sum{}, ws),
-               std::invalid_argument);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  for (auto v : buf.download())
-    ASSERT_EQ(v, t::poison_value<std::uint32_t>()) << "rejected call wrote";
-  EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "an argument error left a CUDA error behind";
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 INSTANTIATE_TEST_SUITE_P(Scan, ScanApi, ::testing::ValuesIn(t::every_algorithm()),
                          [](const ::testing::TestParamInfo<ScanAlgorithm>& info) {
                            return std::string(t::algo_name(info.param));
                          });
-
-TEST(ScanApiDevice, UnknownAlgorithmOrKindThrows) {
-  SCANDOF_SKIP_WITHOUT_GPU();
-  t::DeviceBuffer<std::int32_t> in(std::vector<std::int32_t>(100, 3)), out(100);
-  ScanWorkspace ws;
-  for (int bad : {-1, scandof::kNumScanAlgorithms, 1000}) {
-    const auto a = static_cast<ScanAlgorithm>(bad);
-    EXPECT_THROW(scandof::scan(a, ScanKind::Exclusive, in.data(), out.data(), 100, Sum{}, ws),
-                 std::invalid_argument)
-        << bad;
-    EXPECT_THROW((scandof::scan_workspace_bytes<std::int32_t, Sum>(a, 100)), std::invalid_argument)
-        << bad;
-  }
-  EXPECT_THROW(scandof::scan(ScanAlgorithm::Cub, static_cast<ScanKind>(7), in.data(), out.data(),
-                             100, Sum{}, ws),
-               std::invalid_argument);
-}
 
 // ---- the checks themselves can fail ------------------------------------------------------------
 

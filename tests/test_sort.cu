@@ -287,32 +287,5 @@ TEST(Sort, StatusRowsPlannedForTheSmallestTile) {
   }
 }
 
-TEST(Sort, BadArgumentsThrow) {
-  SCANDOF_SKIP_WITHOUT_GPU();
-  DeviceBuffer<std::uint32_t> a(1000), b(1000);
-  ScanWorkspace ws;
-  EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Lsd, a.data(), b.data(), 1000, ws, 0, 0, 33),
-               std::invalid_argument);
-  EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Lsd, a.data(), b.data(), 1000, ws, 0, 9, 8),
-               std::invalid_argument);
-  EXPECT_THROW(
-      sort_keys<std::uint32_t>(SortAlgorithm::Split, a.data(), b.data(), 1000, ws, 0, 0, 16),
-      std::invalid_argument);
-  using U32 = std::uint32_t;
-  EXPECT_THROW((sort_pairs<U32, U32>(SortAlgorithm::Split, a.data(), b.data(), a.data(), b.data(),
-                                     1000, ws)),
-               std::invalid_argument);
-  EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Lsd, nullptr, b.data(), 1000, ws),
-               std::invalid_argument);
-  EXPECT_THROW(sort_keys<std::uint32_t>(SortAlgorithm::Lsd, a.data(), a.data() + 1, 999, ws),
-               std::invalid_argument);
-  const std::size_t need = sort_keys_workspace_bytes<std::uint32_t>(SortAlgorithm::Lsd, 1000);
-  DeviceBuffer<unsigned char> s(need);
-  EXPECT_THROW(
-      sort_keys<std::uint32_t>(SortAlgorithm::Lsd, a.data(), b.data(), 1000, s.data(), need - 1),
-      std::invalid_argument);
-  sort_keys<std::uint32_t>(SortAlgorithm::Lsd, nullptr, nullptr, 0, nullptr, 0);  // n == 0: no-op
-}
-
 }  // namespace
 }  // namespace scandof
