@@ -8,6 +8,11 @@ region blurred.
   check_screenshot.py --ui-coverage MAXFRAC SCENE.png UI.png
       (the window's frame with its panels, UI.png, against the same frame without them,
       SCENE.png: the pixels that differ, i.e. the UI, must be at most MAXFRAC of the window)
+  check_screenshot.py --match REF.png FILE.png [--max-mean M] [--max-off F] [--level L]
+      (FILE.png against a reference of the same settings, REF.png: same size, neither blank,
+      the mean absolute difference over every channel at most M levels of 255 (default 1), and
+      the pixels with a channel off by more than L levels (default 24) at most the fraction F of
+      the image (default 0.002))
 
 DOF.png is the depth-of-field output focused near the camera, SHARP.png the same still frame in the
 sharp view (--view sharp). Sharpness is local contrast (mean absolute Laplacian) in a band of the
@@ -115,7 +120,60 @@ def check_ui_coverage(max_frac, scene_path, ui_path):
     return 0
 
 
+def check_match(args):
+    """A picture against a reference picture of the same settings. Two measures, as they catch
+    different faults: the mean absolute difference (what a changed focus, aperture or exposure
+    moves a little everywhere) and the fraction of pixels off by more than `level` (what a missing
+    or misplaced object, panel or stale region moves a lot in one place)."""
+    opts = {"--max-mean": 1.0, "--max-off": 0.002, "--level": 24.0}
+    paths = []
+    i = 0
+    while i < len(args):
+        if args[i] in opts:
+            if i + 1 >= len(args):
+                raise SystemExit(f"{args[i]} needs a value\n\n{__doc__}")
+            try:
+                opts[args[i]] = float(args[i + 1])
+            except ValueError:
+                raise SystemExit(f"{args[i]}: not a number: {args[i + 1]}")
+            i += 2
+        else:
+            paths.append(args[i])
+            i += 1
+    if len(paths) != 2:
+        raise SystemExit(__doc__)
+    ref_path, path = paths
+    ref, img = load(ref_path), load(path)
+    print(f"{path}: {img.shape[1]}x{img.shape[0]}; reference {ref_path}: "
+          f"{ref.shape[1]}x{ref.shape[0]}")
+    if ref.shape != img.shape:
+        print("FAILED: the picture and its reference differ in size")
+        return 1
+    for p, im in ((ref_path, ref), (path, img)):
+        if im.std() < 0.02:
+            print(f"FAILED: {p} is blank")
+            return 1
+    diff = np.abs(img - ref) * 255.0
+    mean = float(diff.mean())
+    off = float((diff > opts["--level"]).any(axis=2).mean())
+    print(f"mean absolute difference {mean:.3f} of 255 (limit {opts['--max-mean']:g}); "
+          f"{100 * off:.3f}% of the pixels off by more than {opts['--level']:g} "
+          f"(limit {100 * opts['--max-off']:g}%)")
+    failures = []
+    if mean > opts["--max-mean"]:
+        failures.append("the picture differs from its reference on the whole")
+    if off > opts["--max-off"]:
+        failures.append("too many pixels differ from the reference")
+    if failures:
+        print("FAILED: " + "; ".join(failures))
+        return 1
+    print("match check passed")
+    return 0
+
+
 def main():
+    if len(sys.argv) >= 2 and sys.argv[1] == "--match":
+        return check_match(sys.argv[2:])
     if len(sys.argv) == 5 and sys.argv[1] == "--ui-coverage":
         return check_ui_coverage(sys.argv[2], sys.argv[3], sys.argv[4])
     if len(sys.argv) == 4 and sys.argv[1] == "--size":

@@ -75,11 +75,28 @@ bool Automation::ui_selftest_step(UiCheck* c, float display_h) {
     }
     std::printf("ui-selftest: %d of %zu controls reachable (sidebar scrolled 0..%.0f px)\n",
                 reached, c->items.size(), c->sidebar_scroll_max);
-    if (c->items.empty() || reached != static_cast<int>(c->items.size())) failed_ = true;
+    ui_selftest_over_ = true;
+    if (c->items.empty() || reached != static_cast<int>(c->items.size())) {
+      failed_ = true;
+      std::printf("UI selftest: FAILED: %zu of %zu controls not reachable\n",
+                  c->items.size() - static_cast<std::size_t>(reached), c->items.size());
+    } else {
+      std::printf("UI selftest: all %d controls reachable\n", reached);
+    }
     return true;
   }
   c->sidebar_scroll = std::min(c->sidebar_scroll + display_h * 0.4f, c->sidebar_scroll_max);
   return false;
+}
+
+int Automation::exit_status() const {
+  if (o_.ui_selftest && !headless_ && !ui_selftest_over_) {
+    std::printf(
+        "UI selftest: FAILED: not finished: the run ended before the sidebar was scrolled to its "
+        "end and every control checked (more --frames?)\n");
+    return 1;
+  }
+  return failed_ ? 1 : 0;
 }
 
 bool Automation::window_done(long long frames) const {

@@ -33,8 +33,11 @@ class Automation {
  public:
   Automation(const Options& o, bool headless);
 
-  // 0, or 1 once a check failed (--verify, --ui-selftest, a primitive against the CPU).
-  int exit_status() const { return failed_ ? 1 : 0; }
+  // 0, or 1 once a check failed (--verify, --ui-selftest, a primitive against the CPU) or when a
+  // window run with --ui-selftest ends before the self-test did (--frames too few, the window
+  // closed): a run that never checked every control must not pass for one that did. Called once,
+  // at the end of the run: it prints the self-test's verdict line.
+  int exit_status() const;
 
   // ---- The window loop ----
   // --compare, --primitives, --quality / --reference N: pressed on the first frame.
@@ -47,7 +50,8 @@ class Automation {
   // returns the toast text, *error when it failed.
   std::string screenshot_key(const App& app, bool* error);
   // --ui-selftest is on; one step: scroll the sidebar half a screen per frame, and some frames
-  // after the bottom print every control with whether it was reachable. True when over.
+  // after the bottom print every control with whether it was reachable, then the verdict ("UI
+  // selftest: all N controls reachable" or a FAILED line). True when over.
   bool ui_selftest() const { return o_.ui_selftest; }
   bool ui_selftest_step(UiCheck* c, float display_h);
   // A scripted window run (--frames N with --exit, --screenshot or --screenshot-ui) is over.
@@ -75,6 +79,7 @@ class Automation {
   Options o_;
   bool headless_;
   bool failed_ = false;
+  bool ui_selftest_over_ = false;  // ui_selftest_step printed its verdict
   int shot_no_ = 0;
   std::vector<PrimResult> prims_;
   bool prims_failed_ = false;
