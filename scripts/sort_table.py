@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """The lsd-against-CUB table of sortbench --csv runs, as Markdown. Each sortbench row is already
-the median over its memory layouts; a cell shows lsd ms / CUB ms, the ratio CUB / lsd of those
+the median over its memory layouts; a cell shows lsd ms / CUB ms (the faster of CUB's two calls,
+num_items as int or as size_t), the ratio CUB / lsd of those
 medians and the range of the per-layout ratios (several runs: the means of the medians, the widest
 range). The last columns give the row's smallest ratio and its target.
 
@@ -43,6 +44,11 @@ def main(paths):
     print("|---|---|" + "---|" * len(sizes) + "---|---|")
     for keys in KEYS:
         cub = "cub::SortPairs" if keys.startswith("pairs") else "cub::SortKeys"
+        for n in sizes:  # CUB's faster call (num_items as int or as size_t) in each run
+            calls = [ms.get((keys, dist, f"{cub} ({w} n)", n)) for w in ("int", "size_t")]
+            calls = [c for c in calls if c]
+            if calls:
+                ms[(keys, dist, cub, n)] = [min(v) for v in zip(*calls)]
         for dist in DISTS:
             cells, ratios = [], []
             for n in sizes:

@@ -21,9 +21,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <stdexcept>
-#include <type_traits>
 
 #include "scandof/arch.cuh"
 #include "scandof/block/exclusive_sum.cuh"
@@ -158,26 +156,12 @@ struct alignas(16) StagedTile {
   }
 };
 
-// One key or value of a tile load. kEvictFirst: ld.global.cs, the evict-first hint (the pass
-// never reads its input again), so the L2 keeps the scatter's partly written sectors longer.
-template <bool kEvictFirst, class T>
-__device__ __forceinline__ T load_item(const T* p) {
-  if constexpr (!kEvictFirst) {
-    return *p;
-  } else {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "keys and values of 4 or 8 bytes");
-    using Bits = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
-    const Bits b = __ldcs(reinterpret_cast<const Bits*>(p));
-    T r;
-    memcpy(&r, &b, sizeof(T));
-    return r;
-  }
-}
-
 // Warp-striped tile load: warp w owns items [w*32*kItems, (w+1)*32*kItems), row j of it is 32
-// consecutive items, so (warp, j, lane) order is input order.
-template <class K, class V, bool kHasValues, bool kFull = false, bool kEvictFirst = false,
-          int kItems>
+// consecutive items, so (warp, j, lane) order is input order. Plain loads: the evict-first hint
+// (ld.global.cs, to leave the L2 to the scatter's partly written sectors) made 2^28 uint32 keys
+// 5.65 -> 5.81 ms and pairs 9.61 -> 10.10 ms (H100, median over 3 memory layouts; removed
+// after a7d33d4).
+template <class K, class V, bool kHasValues, bool kFull = false, int kItems>
 __device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V* __restrict__ vin,
                                              std::uint64_t base, int valid, K (&k)[kItems],
                                              V (&v)[kHasValues ? kItems : 1]) {
@@ -186,8 +170,8 @@ __device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V*
   for (int j = 0; j < kItems; ++j) {
     const int L = wbase + j * 32 + lane;
     if (kFull || L < valid) {
-      k[j] = load_item<kEvictFirst>(kin + base + L);
-      if constexpr (kHasValues) v[j] = load_item<kEvictFirst>(vin + base + L);
+      k[j] = kin[base + L];
+      if constexpr (kHasValues) v[j] = vin[base + L];
     }
   }
 }
@@ -390,8 +374,7 @@ __global__ void __launch_bounds__(kThreads)
 // through the ranking) or once the keys are staged, how many predecessor words a look-back walk
 // loads at once (lookback::thread_lookback_count), and the sleep between polls of an unpublished
 // tile. Ranks are packed two 16-bit positions per register, hence even Items and tiles < 2^16.
-template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 4, unsigned SpinNs = 0,
-          bool EvictFirstLoads = false>
+template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 4, unsigned SpinNs = 0>
 struct OnesweepPolicy {
   static constexpr int ITEMS = Items;
   static constexpr int TILE = kThreads * Items;
@@ -399,7 +382,6 @@ struct OnesweepPolicy {
   static constexpr bool VALUES_FIRST = ValuesFirst;
   static constexpr int LOOKBACK_BATCH = LookbackBatch;
   static constexpr unsigned SPIN_NS = SpinNs;
-  static constexpr bool EVICT_FIRST_LOADS = EvictFirstLoads;
   static_assert(Items >= kMinOnesweepItems, "status rows are planned for the smallest tile");
   static_assert(Items % 2 == 0 && TILE <= 65535, "two 16-bit tile positions per register");
   static_assert(MinBlocks >= 1 && LookbackBatch >= 1 && LookbackBatch <= 16,
@@ -407,8 +389,8 @@ struct OnesweepPolicy {
 };
 
 // The library's policy, tuned on the H100 (results/sort/README.md, every figure against
-// cub::DeviceRadixSort in the same run). 4-byte keys: 24 keys per thread (tiles of 6144) at 3
-// blocks per SM (80 registers): 4-5% faster than 16 keys at 4 blocks per SM at 2^24-2^28 (fewer
+// cub::DeviceRadixSort in the same run). 4-byte keys: 24 keys per thread (tiles of 6144), at 4
+// blocks per SM (below): 4-5% faster than 16 keys at 4 blocks per SM at 2^24-2^28 (fewer
 // tiles: fewer look-back walks and digit-run boundaries per key); 32 at 2 blocks per SM 6.59
 // against 6.10 ms at 2^28. Look-back loads of 4 predecessors: 6.62 -> 6.33 ms (batch 1/2/8:
 // 6.75/6.29/6.49); sleeping 100 ns between polls changed nothing.
@@ -421,10 +403,15 @@ struct OnesweepPolicy {
 // 8-byte keys without values: 16 per thread at 3 blocks per SM (tiles of 4096), where 8 at 4
 // blocks per SM (tiles of 2048) ran uint64 at 0.72-0.86x CUB at 2^24-2^28 and equal or few
 // distinct keys at 0.72-0.79x: 0.89-1.03x and 0.94-1.02x now; 16 at 2 blocks per SM 0.89-0.95x.
+// 4-byte keys without values at 4 blocks per SM (64 registers) since the comparison over memory
+// layouts with CUB's own allocations (bench/sortbench.cu, median of 3 layouts): against 3 blocks
+// per SM, uint32 / int32 / float 2^24 0.402 / 0.408 / 0.404 -> 0.395 / 0.400 / 0.394 ms, 2^26
+// 1.435 / 1.462 / 1.447 -> 1.403 / 1.403 / 1.390, 2^28 5.646 / 5.675 / 5.664 -> 5.655 / 5.507 /
+// 5.521. (In the single shared scratch of the earlier benchmark int32 had not gained.)
 template <class K, bool kHasValues>
 struct DefaultOnesweepPolicy
-    : OnesweepPolicy<sizeof(K) == 4 ? (kHasValues ? 32 : 24) : 16, kHasValues ? 2 : 3, kHasValues> {
-};
+    : OnesweepPolicy<sizeof(K) == 4 ? (kHasValues ? 32 : 24) : 16,
+                     kHasValues ? 2 : (sizeof(K) == 4 ? 4 : 3), kHasValues> {};
 
 // 4-byte keys on GPUs whose blocks cannot have the default tile's shared memory (the pairs'
 // 75 KB: sm_75 allows 64 KB): tiles of 4096 (43 KB of staging with values), values loaded after
@@ -434,8 +421,8 @@ template <class K, bool kHasValues>
 struct SmallTilesPolicy : OnesweepPolicy<16, kHasValues ? 3 : 4, false> {};
 
 // The body of onesweep_kernel for one tile; kFull: the tile is whole (valid == its size).
-template <int kBatch, bool kValuesFirst, bool kFull, bool kEvictFirst, class K, class V,
-          bool kHasValues, class W, class Off, int kTile>
+template <int kBatch, bool kValuesFirst, bool kFull, class K, class V, bool kHasValues, class W,
+          class Off, int kTile>
 __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile>& s,
                                               const K* __restrict__ kin, K* __restrict__ kout,
                                               const V* __restrict__ vin, V* __restrict__ vout,
@@ -455,9 +442,9 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   // values only once the keys are staged, so the two never hold registers together.
   V no_values[1];
   if constexpr (kValuesFirst)
-    load_striped<K, V, kHasValues, kFull, kEvictFirst>(kin, vin, base, valid, k, v);
+    load_striped<K, V, kHasValues, kFull>(kin, vin, base, valid, k, v);
   else
-    load_striped<K, V, false, kFull, kEvictFirst>(kin, vin, base, valid, k, no_values);
+    load_striped<K, V, false, kFull>(kin, vin, base, valid, k, no_values);
   W* row = status + tile * kRadix;
   W glob = 0;
   // Early counts: the tile publishes its digit counts before it ranks.
@@ -550,15 +537,12 @@ __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P:
   // loses a ballot and the range checks per row.
   constexpr int kBatch = P::LOOKBACK_BATCH;
   constexpr bool kValuesFirst = P::VALUES_FIRST;
-  constexpr bool kEvictFirst = P::EVICT_FIRST_LOADS;
   if (valid == kTile)
-    onesweep_tile<kBatch, kValuesFirst, true, kEvictFirst>(s, kin, kout, vin, vout, shift, mask,
-                                                           digit_totals, status, spin_ns, tile,
-                                                           valid);
+    onesweep_tile<kBatch, kValuesFirst, true>(s, kin, kout, vin, vout, shift, mask, digit_totals,
+                                              status, spin_ns, tile, valid);
   else
-    onesweep_tile<kBatch, kValuesFirst, false, kEvictFirst>(s, kin, kout, vin, vout, shift, mask,
-                                                            digit_totals, status, spin_ns, tile,
-                                                            valid);
+    onesweep_tile<kBatch, kValuesFirst, false>(s, kin, kout, vin, vout, shift, mask, digit_totals,
+                                               status, spin_ns, tile, valid);
 }
 
 // n <= one tile: one block runs every digit pass in shared memory (one launch instead of a
