@@ -12,12 +12,13 @@ out=${2:-$here/.gpu-final}
 rm -rf "$out"; mkdir -p "$out"
 bins=()
 # PACK_BINS (paths under the build folder) picks a subset: the whole set is over the 64 MiB a call
-# can carry, so tests and benchmarks travel in separate packs.
-all="tests/test_scan tests/test_scan_gold tests/test_scan_large tests/test_sat tests/test_sat_gold
-     tests/test_compact tests/test_compact_large tests/test_sort tests/test_sort_large tests/test_npy
-     tests/test_sat_interleaved tests/test_dof_cuda tests/test_dof_gold tests/test_image_metrics
-     tests/test_gl_sat bench/dofbench bench/scanbench bench/satbench bench/compactbench bench/sortbench
+# can carry, so tests and benchmarks travel in separate packs. PACK_BINS=tests is every GoogleTest
+# executable the build made (tests/ and the demo's unit tests), the suite validate.sh runs whole.
+tests=$(cd "$build" && find tests -maxdepth 1 -type f -perm -u+x \( -name 'test_*' -o -name 'scandof_app_tests' \
+        -o -name 'demo_runtime_settings' \) | sort | tr '\n' ' ')
+all="$tests bench/dofbench bench/scanbench bench/satbench bench/compactbench bench/sortbench
      bench/tune_single_pass bench/glsatbench tools/scantool/scantool app/scandof"
+[[ ${PACK_BINS:-} == tests ]] && PACK_BINS="$tests app/scandof tools/scantool/scantool"
 for b in ${PACK_BINS:-$all}; do
   [[ -x $build/$b ]] && bins+=("$build/$b")
 done

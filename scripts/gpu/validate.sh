@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from a folder made by pack.sh:  bash .gpu-final/validate.sh [steps...]
-# steps: tests prims dof sanitize bench demo tool glsat (default: all). Logs go to $OUT/logs.tgz (tarred as it goes, so
+# steps: suite tests prims dof sanitize bench demo tool glsat (default: all). "suite" runs every
+# GoogleTest executable of the pack (PACK_BINS=tests in pack.sh) and prints
+# "suite: ran N, skipped M, failed F" (skips are failures here: SCANDOF_REQUIRE_GPU=1). Logs go to $OUT/logs.tgz (tarred as it goes, so
 # a cut-off run still brings back what finished; logs from earlier calls of this script in the
 # same command are kept); a summary table is printed last.
 set -u
 D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=${OUT:-/tmp/out}; L=/tmp/scandof-logs/logs; mkdir -p "$L" "$O"
-steps=${*:-tests prims dof sanitize bench demo tool glsat}
+steps=${*:-suite tests prims dof sanitize bench demo tool glsat}
 # A GPU test that finds no usable device fails here instead of skipping (tests/gpu_skip.hpp).
 export SCANDOF_REQUIRE_GPU=1
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
@@ -23,6 +25,23 @@ step() {  # step TIMEOUT NAME CMD...
   (cd "$(dirname "$L")" && tar czf "$O/logs.tgz" logs)
 }
 has() { [[ " $steps " == *" $1 "* ]]; }
+if has suite; then
+  ran=0 skipped=0 failed=0 bins=0
+  cd "$D"  # the demo's GL tests find its shaders and assets beside the executable
+  for t in "$D"/test_* "$D"/scandof_app_tests "$D"/demo_runtime_settings; do
+    [[ -x $t && ! -d $t ]] || continue
+    name=$(basename "$t"); bins=$((bins + 1))
+    step 1200 "suite_$name" "$R" "$t"
+    log=$L/suite_$name.log
+    p=$(grep -aoE '^\[  PASSED  \] [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
+    k=$(grep -aoE '^\[  SKIPPED \] [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
+    f=$(grep -aoE '^\[  FAILED  \] [0-9]+ test' "$log" | grep -oE '[0-9]+' | tail -1)
+    grep -aq '^\[==========\] .* ran\.' "$log" || f=$(( ${f:-0} + 1 ))  # crashed or cut off
+    ran=$((ran + ${p:-0} + ${f:-0})); skipped=$((skipped + ${k:-0})); failed=$((failed + ${f:-0}))
+  done
+  line="suite: $bins executables, ran $ran, skipped $skipped, failed $failed"
+  echo "$line" | tee "$L/suite_summary.txt"; summary+=("$line")
+fi
 if has tests; then
   step 60 test_scan_gold "$R" "$D/test_scan_gold"
   step 200 test_scan "$R" "$D/test_scan"
