@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what scandof needs that this Debian/Ubuntu machine lacks (apt-get; sudo when not root),
 # and checks for the CUDA toolkit, which it does not install.
-#   scripts/setup.sh            # build tools, libraries, and what the tests need (Xvfb, numpy)
+#   scripts/setup.sh            # build tools, libraries, and what the tests need (Xvfb, numpy,
+#                               # matplotlib, glslang-tools: tests/tools.cmake stops the configure
+#                               # without them)
 #   SCANDOF_NO_CUDA=1 scripts/setup.sh   # accept a machine without nvcc (CPU-only build)
 set -euo pipefail
 

@@ -7,6 +7,14 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 "$here/scripts/setup.sh"
 "$here/scripts/configure.sh" "$here/build/release"
 cmake --build "$here/build/release"
+# The registered tests against the floor in tests/expected_min_tests.txt: a group of tests that
+# stops registering (a tool missing under SCANDOF_ALLOW_MISSING_TEST_TOOLS, a glob or an if() that
+# no longer matches) fails the run instead of passing by not running.
+floor_file="$here/tests/expected_min_tests.txt"
+floor=$(grep -v '^[[:space:]]*#' "$floor_file" | grep -m1 -oE '[0-9]+' || true)
+[[ -n $floor ]] || { echo "test.sh: no number in $floor_file" >&2; exit 1; }
+registered=$(ctest --test-dir "$here/build/release" -N | sed -n 's/^Total Tests: *//p')
+[[ -n $registered ]] || { echo "test.sh: ctest -N printed no 'Total Tests' line" >&2; exit 1; }
 # CTest counts a skipped case as passed in its closing line; the line after it keeps them apart
 # (GPU cases skip where there is no CUDA device; SCANDOF_REQUIRE_GPU=1 makes them fail instead).
 log=$(mktemp)
@@ -16,5 +24,12 @@ ctest --test-dir "$here/build/release" --output-on-failure -j "$(nproc)" | tee "
 passed=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Passed +[0-9.]+ sec' "$log" || true)
 skipped=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Skipped' "$log" || true)
 failed=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*(\*\*\*(Failed|Exception|Timeout|Not Run)|Failed +[0-9.]+ sec)' "$log" || true)
-echo "ctest: $passed passed, $failed failed, $skipped skipped"  # each skip names its reason above
+# ran: the cases that ran to a verdict; each skip names its reason above.
+echo "ctest: ran $((passed + failed)), skipped $skipped, failed $failed (registered $registered, floor $floor)"
+if ((registered < floor)); then
+  echo "test.sh: $registered tests registered, fewer than the $floor of $floor_file:" \
+       "a group of tests no longer registers" >&2
+  exit 1
+fi
+if ((failed > 0 && rc == 0)); then rc=1; fi
 exit "$rc"
