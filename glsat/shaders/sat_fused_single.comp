@@ -18,8 +18,9 @@
 // aggregates without waiting on anything, and their inclusive sums after waiting only on
 // aggregates (the corner waits last, on inclusive sums that never wait on a corner). GL does not
 // promise that running workgroups progress together; NVIDIA's driver gives it. Mesa's llvmpipe
-// does too but caps a shader invocation's loop iterations (65535 over all its loops), which ends
-// a long wait early: there it is right only with LP_NUM_THREADS=1, where tiles never wait.
+// does too (a thread runs the workgroup it took to its end) but caps a shader invocation's loop
+// iterations (65535 back-edges over all its loops), which ends a long wait early: see
+// SOFTWARE_WAIT at wait_flag().
 //
 // Sized for 4 workgroups an SM on NVIDIA's GL (about 50 KB of shared memory an SM, 64 registers
 // an invocation at 4 x 256): a tile's time is mostly waiting (its pixels, its predecessors' flags),
@@ -32,7 +33,8 @@
 layout(std430, binding = 0) writeonly buffer Table {
   uvec4 table[];
 };
-// [0]: the tile counter; then per tile: row flag, column flag.
+// [0]: the tile counter; [1]: the last epoch in which a wait ended before its flag came
+// (SOFTWARE_WAIT only); then per tile: row flag, column flag.
 layout(std430, binding = 1) coherent buffer Flags {
   uint flags[];
 };
@@ -88,7 +90,7 @@ uint stage_index(uint p, uint j, uint k) {
 }
 
 uint flag_index(int tile, int kind) {
-  return 1u + uint(tile) * 2u + uint(kind);
+  return 2u + uint(tile) * 2u + uint(kind);
 }
 
 // Waits until the flag shows at least `status` for this build; returns the status seen.
@@ -96,6 +98,29 @@ uint flag_index(int tile, int kind) {
 // The H100 is sensitive to the shape of this loop: plain loads of a coherent buffer, a back-off
 // of 32 or more ALU steps between polls, and a third nesting level each made the 1080p build
 // about 2x slower (0.15 against 0.074 ms).
+//
+// SOFTWARE_WAIT (the builder's define on software rasterizers): Mesa's llvmpipe ends every loop of
+// an invocation once the invocation has taken 65535 loop back-edges in all (gallivm's loop
+// limiter), so one poll an iteration gave a wait there about 50 ms, which a predecessor whose
+// thread the OS has preempted outlasts: with LP_NUM_THREADS=4 on 2 busy cores most 1080p builds
+// came out wrong. 32 polls an iteration stretch the cap to 2^21 polls, over half a second (64 took
+// llvmpipe's first compile of the program from 40 to 67 s on that machine, so not more), and a
+// wait that still ends early leaves this build's epoch in flags[1]
+// (GlSatBuilder::waits_cut_short), so a wrong table is never a silent one.
+#ifdef SOFTWARE_WAIT
+#define POLL_1 f = atomicAdd(flags[flag_index(tile, kind)], 0u);
+#define POLL_8 if (f < need) { POLL_1 POLL_1 POLL_1 POLL_1 POLL_1 POLL_1 POLL_1 POLL_1 }
+uint wait_flag(int tile, int kind, uint status) {
+  const uint need = u_epoch * 4u + status;
+  uint f = atomicAdd(flags[flag_index(tile, kind)], 0u);
+  for (int i = 0; i < 512 && f < need; ++i)
+    for (int j = 0; j < 1024 && f < need; ++j) {
+      POLL_8 POLL_8 POLL_8 POLL_8
+    }
+  if (f < need) atomicMax(flags[1], u_epoch);
+  return f - u_epoch * 4u;
+}
+#else
 uint wait_flag(int tile, int kind, uint status) {
   const uint need = u_epoch * 4u + status;
   uint f = atomicAdd(flags[flag_index(tile, kind)], 0u);
@@ -103,6 +128,7 @@ uint wait_flag(int tile, int kind, uint status) {
     for (int j = 0; j < 4096 && f < need; ++j) f = atomicAdd(flags[flag_index(tile, kind)], 0u);
   return f - u_epoch * 4u;
 }
+#endif
 
 // acc += buf[INDEX].xyz for k = 0 .. n-1 (INDEX an expression in k), loads issued 8 at a time:
 // they are independent, and in the first wave of tiles the chains are long (up to a tile row or

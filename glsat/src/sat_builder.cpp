@@ -1,7 +1,6 @@
 #include "scandof/gl/sat_builder.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -97,14 +96,14 @@ GlSatSupport query_gl_sat_support() {
   glGetInternalformativ(GL_TEXTURE_2D, GL_RGBA8, GL_IMAGE_FORMAT_COMPATIBILITY_TYPE, 1, &compat);
   s.pixels_by_size = compat == GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE;
   s.reason += s.pixels_by_size ? "; pixels as packed r32ui" : "; pixels through an rgba8 image";
-  // Mesa's software rasterizers cap the loop iterations of a whole shader invocation (65535), so a
-  // tile of the one-pass fused build waiting on another can give up early there; llvmpipe with one
-  // thread runs the workgroups one after another in launch order, where no tile ever waits.
+  // llvmpipe's compute threads each run the workgroup they took to its end, and a tile waits only
+  // on tiles that took their ids before it (sat_fused_single.comp), so no wait can deadlock there
+  // with any LP_NUM_THREADS; its loop cap, which ended long waits early, is what SOFTWARE_WAIT
+  // (the one pass's define on software rasterizers) answers. Other software rasterizers are not
+  // known to run workgroups that way.
   const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  const char* lp_threads = std::getenv("LP_NUM_THREADS");
-  const bool serial_llvmpipe = renderer && std::strstr(renderer, "llvmpipe") && lp_threads &&
-                               std::strcmp(lp_threads, "1") == 0;
-  s.lookback = !software_renderer() || serial_llvmpipe;
+  const bool llvmpipe = renderer && std::strstr(renderer, "llvmpipe");
+  s.lookback = !software_renderer() || llvmpipe;
   const char* vendor = reinterpret_cast<const char*>(glGetString(GL_VENDOR));
   s.one_pass = s.lookback && vendor && std::string(vendor).find("NVIDIA") != std::string::npos;
   s.reason += s.one_pass   ? "; fused path in one pass (decoupled look-back)"
@@ -196,7 +195,7 @@ GLuint GlSatBuilder::program(const std::string& file, const std::vector<std::str
 void GlSatBuilder::ensure_lookback_flags(std::size_t tiles) {
   // Flags hold epoch * 4 + status and the counter hands out ids from id_base_ on: both only grow,
   // so the buffer is cleared only when it grows or before either could wrap.
-  const std::size_t words = 1 + 2 * tiles;
+  const std::size_t words = 2 + 2 * tiles;
   const bool wrap = epoch_ >= (1u << 29) || id_base_ + tiles >= (1u << 31);
   if (flags_ && flag_words_ >= words && !wrap && epoch_ > 0) return;
   if (!flags_ || flag_words_ < words) {
@@ -209,6 +208,7 @@ void GlSatBuilder::ensure_lookback_flags(std::size_t tiles) {
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   epoch_ = 1;
   id_base_ = 0;
+  unchecked_epoch_ = 0;  // a cut-short word of the builds before went with the clear
 }
 
 void GlSatBuilder::ensure_scratch(std::size_t bytes) {
@@ -315,13 +315,16 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
                       static_cast<GLsizeiptr>(cols_bytes));
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 4, scratch_.get(), static_cast<GLintptr>(tsum_off),
                       static_cast<GLsizeiptr>(tiles * 2 * 16));
-    const GLuint single = program("sat_fused_single.comp", fused_defs);
+    std::vector<std::string> single_defs = fused_defs;
+    if (software_renderer()) single_defs.push_back("SOFTWARE_WAIT");
+    const GLuint single = program("sat_fused_single.comp", single_defs);
     if (timed) timers_[1].begin();
     use_program(single, width, height);
     glUniform1ui(2, epoch_);
     glUniform1ui(3, id_base_);
     dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
     if (timed) timers_[1].end();
+    if (unchecked_epoch_ == 0) unchecked_epoch_ = epoch_;
     ++epoch_;
     id_base_ += static_cast<std::uint32_t>(tiles);
   } else if (variant == GlSatVariant::Fused) {
@@ -410,6 +413,15 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT |
                   GL_BUFFER_UPDATE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
   glUseProgram(0);
+}
+
+bool GlSatBuilder::waits_cut_short() {
+  const std::uint32_t since = unchecked_epoch_;
+  unchecked_epoch_ = epoch_;
+  if (!flags_ || since == 0 || since >= epoch_) return false;
+  std::uint32_t word = 0;
+  glGetNamedBufferSubData(flags_.get(), 4, 4, &word);
+  return word >= since && word < epoch_;
 }
 
 GlSatStageTimes GlSatBuilder::stage_times() const {

@@ -52,8 +52,8 @@ struct GlSatSupport {
   bool fused_subgroup = false;  // the fused path uses subgroup ops (needs subgroup size 32)
   bool pixels_by_size = false;  // RGBA8 may be bound as an r32ui image (formats match by size)
   // GlSatFusedBuild::OnePass is safe: running workgroups progress while one waits on another
-  // (GL does not promise it). Not on software rasterizers, except Mesa's llvmpipe with one thread
-  // (LP_NUM_THREADS=1), which runs workgroups one after another in launch order.
+  // (GL does not promise it). Not on software rasterizers, except Mesa's llvmpipe (any
+  // LP_NUM_THREADS), whose threads each run the workgroup they took to its end.
   bool lookback = false;
   bool one_pass = false;  // the fused path builds in one pass by default (see default_policy)
   int shared_bytes = 0;   // GL_MAX_COMPUTE_SHARED_MEMORY_SIZE
@@ -130,6 +130,11 @@ class GlSatBuilder {
                   scandof::SatFormat format, GLuint out_buffer, bool timed = false);
 
   GLuint output() const { return out_.get(); }
+  // Whether a look-back wait of a one-pass build since the last call ended at its poll bound
+  // before the flag it waited on came, so that build's table may be wrong. Only software
+  // rasterizers record it (sat_fused_single.comp's SOFTWARE_WAIT: llvmpipe's loop cap makes the
+  // bound about a second there); elsewhere false. Reads a word back: waits for the builds.
+  bool waits_cut_short();
   GlSatStageTimes stage_times() const;
 
   // Compiles every program for both formats now (so the first frame does not hitch).
@@ -159,6 +164,8 @@ class GlSatBuilder {
   GlBuffer flags_;
   std::size_t flag_words_ = 0;
   std::uint32_t epoch_ = 0, id_base_ = 0;
+  // The first epoch since the last waits_cut_short() (0: no one-pass build since).
+  std::uint32_t unchecked_epoch_ = 0;
   bool last_one_pass_ = false;  // the last timed build: stage_times() has one stage
   std::array<GlTimer, 3> timers_;
   int timed_builds_ = 0;
