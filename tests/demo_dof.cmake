@@ -13,7 +13,6 @@
 # to the DoF). 64 samples for the methods: with 4 the reference was four sharp copies that the
 # unblurred frame scored nearly as well against as the methods did.
 if(TARGET scandof)
-  find_program(SCANDOF_SYS_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
   if(NOT SCANDOF_SYS_PYTHON)
     message(STATUS "demo DoF tests skipped: /usr/bin/python3 missing")
   else()

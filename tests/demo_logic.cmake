@@ -33,7 +33,6 @@ if(TARGET scandof AND TARGET GTest::gtest)
 endif()
 
 if(TARGET scandof)
-  find_program(SCANDOF_SYS_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
   if(NOT SCANDOF_SYS_PYTHON)
     message(STATUS "demo_logic tests skipped: /usr/bin/python3 missing")
   else()

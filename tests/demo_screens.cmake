@@ -3,8 +3,6 @@
 # frame unblurred (tests/check_screenshot.py: the teapots show, the focus region is sharp, the far
 # region blurred), the resize, the primitives window and the UI's reach.
 if(TARGET scandof)
-  find_program(SCANDOF_XVFB_RUN xvfb-run)
-  find_program(SCANDOF_SYS_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
   if(NOT SCANDOF_XVFB_RUN OR NOT SCANDOF_SYS_PYTHON)
     message(STATUS "demo screenshot tests skipped: xvfb-run or /usr/bin/python3 missing")
   else()
