@@ -1,11 +1,12 @@
 // Device-wide LSD radix sort with 8-bit digits ("onesweep", Adinets & Merrill 2022): one histogram
 // kernel for all digits, then one kernel per digit that ranks a tile and finds its digit offsets
 // by decoupled look-back; n <= one tile runs every pass in one block. Read + write of the keys per
-// digit. On the H100 at 2^24-2^28 (results/sort/README.md, both sorts in the same scratch memory):
-// uint32 1.12-1.17x cub::DeviceRadixSort, int32/float 0.93-1.08x, pairs 0.91-0.96x, uint64
-// 0.91-1.03x, skewed keys 0.92-1.33x. What got it there: a digit match of half the instructions,
-// early digit counts, batched look-back loads, tiles of 4096-8192 keys, a bounds-free copy for
-// whole tiles, single-digit tiles skipping the ranking, a padded staging tile (sorted keys' bank
+// digit. On the H100 against cub::DeviceRadixSort's faster call, each with its own allocations,
+// medians over six memory layouts (results/sort/README.md): uniform uint32 1.09x / 1.03x / 0.95x
+// at 2^24 / 2^26 / 2^28, int32 1.06 / 1.01 / 0.96x, float 1.11 / 1.07 / 1.04x, pairs 0.96 / 0.91
+// / 0.91x, 1.16-1.28x at 2^20. What got it there: a digit match of half the instructions, early
+// digit counts, batched look-back loads, tiles of 4096-8192 keys, a bounds-free copy for whole
+// tiles, single-digit tiles skipping the ranking, a padded staging tile (sorted keys' bank
 // conflicts).
 //
 // The shape of the per-digit kernel is a policy type (OnesweepPolicy): the library sorts with
@@ -407,7 +408,9 @@ struct OnesweepPolicy {
 // layouts with CUB's own allocations (bench/sortbench.cu, median of 3 layouts): against 3 blocks
 // per SM, uint32 / int32 / float 2^24 0.402 / 0.408 / 0.404 -> 0.395 / 0.400 / 0.394 ms, 2^26
 // 1.435 / 1.462 / 1.447 -> 1.403 / 1.403 / 1.390, 2^28 5.646 / 5.675 / 5.664 -> 5.655 / 5.507 /
-// 5.521. (In the single shared scratch of the earlier benchmark int32 had not gained.)
+// 5.521; over 6 layouts at 2^28 5.70 / 5.68 / 5.63 -> 5.82 / 5.66 / 5.46 (uint32's loss inside
+// its own 5.40-5.96 spread). (In the single shared scratch of the earlier benchmark int32 had
+// not gained.)
 template <class K, bool kHasValues>
 struct DefaultOnesweepPolicy
     : OnesweepPolicy<sizeof(K) == 4 ? (kHasValues ? 32 : 24) : 16,
