@@ -14,6 +14,11 @@ import sys
 
 import numpy as np
 
+# The scan oracle of the CLI tests (tests/scantool_oracle.py): one numpy reference for both.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "tests"))
+from scantool_oracle import scan_reference as reference  # noqa: E402
+
 TOOL = sys.argv[1]
 WORK = sys.argv[2]
 QUICK = "--quick" in sys.argv
@@ -29,32 +34,6 @@ def check(cond, what):
     if not cond:
         failures.append(what)
         print("FAIL:", what)
-
-
-def identity(op, dt):
-    if op == "sum":
-        return dt.type(0)
-    if np.issubdtype(dt, np.floating):
-        return dt.type(np.inf if op == "min" else -np.inf)
-    info = np.iinfo(dt)
-    return dt.type(info.max if op == "min" else info.min)
-
-
-def reference(a, op, inclusive):
-    with np.errstate(over="ignore"):
-        if op == "sum":
-            inc = np.cumsum(a, dtype=a.dtype)
-        elif op == "min":
-            inc = np.minimum.accumulate(a)
-        else:
-            inc = np.maximum.accumulate(a)
-    if inclusive:
-        return inc
-    out = np.empty_like(a)
-    if len(a):
-        out[0] = identity(op, a.dtype)
-        out[1:] = inc[:-1]
-    return out
 
 
 def save(path, a, version):
