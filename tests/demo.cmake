@@ -62,7 +62,7 @@ done")
     # so the deferred pass is asked for by name at odd sizes (1x anisotropy: llvmpipe's anisotropic
     # textureGrad costs seconds a frame) and --verify must find the two images alike.
     add_test(NAME demo_scene_shading
-      COMMAND sh -c "S='$<TARGET_FILE:scandof>'; set -e; \
+      COMMAND sh -c "S='$<TARGET_FILE:scandof>'; set -e; mkdir -p '${_dir}'; \
 for size in 33x17 1x1 321x181; do \
   out=$(\"$S\" --headless --frames 2 --no-animate --anisotropy 1 --scene-shading deferred \
         --verify --size $size --report '${_dir}/shading.json' 2>&1); \
