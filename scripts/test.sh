@@ -18,14 +18,18 @@ registered=$(ctest --test-dir "$here/build/release" -N | sed -n 's/^Total Tests:
 # CTest counts a skipped case as passed in its closing line; the line after it keeps them apart
 # (GPU cases skip where there is no CUDA device; SCANDOF_REQUIRE_GPU=1 makes them fail instead).
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 rc=0
-ctest --test-dir "$here/build/release" --output-on-failure -j "$(nproc)" | tee "$log" || rc=$?
+junit=$(mktemp)
+trap 'rm -f "$log" "$junit"' EXIT
+ctest --test-dir "$here/build/release" --output-on-failure -j "$(nproc)" --output-junit "$junit" | tee "$log" || rc=$?
 passed=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Passed +[0-9.]+ sec' "$log" || true)
 skipped=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Skipped' "$log" || true)
 failed=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*(\*\*\*(Failed|Exception|Timeout|Not Run)|Failed +[0-9.]+ sec)' "$log" || true)
 # ran: the cases that ran to a verdict; each skip names its reason above.
 echo "ctest: ran $((passed + failed)), skipped $skipped, failed $failed (registered $registered, floor $floor)"
+# Why each skip skipped (a CUDA device, a GPU driver's GL feature); a skip for any other reason
+# fails the run, so "skipped" only ever counts cases this machine cannot run.
+/usr/bin/python3 "$here/scripts/skip_reasons.py" "$junit" || { echo "test.sh: a case skipped for a reason other than missing GPU hardware" >&2; rc=1; }
 # The floor counts the CUDA suites (CI has nvcc); a build without CUDA (SCANDOF_NO_CUDA=1) has fewer.
 cuda=$(sed -n 's/^SCANDOF_CUDA:BOOL=//p' "$here/build/release/CMakeCache.txt")
 if [[ $cuda != ON ]]; then

@@ -487,7 +487,7 @@ TEST(GlSat, PixelsThroughRgba8Image) {
 TEST(GlSat, SharedMemoryTeams) {
   REQUIRE_GL();
   if (!gl().builder->support().subgroup)
-    GTEST_SKIP() << "no subgroups here: the sweep above ran the shared-memory teams";
+    GTEST_SKIP() << "no GL_KHR_shader_subgroup here: the sweep above ran the shared-memory teams";
   scandof::gl::GlSatSupport limits = gl().builder->support();
   limits.subgroup = limits.fused_subgroup = false;
   GlSatBuilder b(shader_dir(), {GlSatFusedBuild::ThreePasses}, limits);
