@@ -164,10 +164,15 @@ def check_match(args):
         failures.append("the picture differs from its reference on the whole")
     if off > opts["--max-off"]:
         failures.append("too many pixels differ from the reference")
+    return verdict(failures, "match check passed")
+
+
+def verdict(failures, passed):
+    """Prints the failures or the all-clear; the exit status."""
     if failures:
         print("FAILED: " + "; ".join(failures))
         return 1
-    print("match check passed")
+    print(passed)
     return 0
 
 
@@ -206,11 +211,7 @@ def main():
     if np.abs(dof - sharp).mean() < 1e-3:
         failures.append("the depth-of-field frame equals the sharp frame")
 
-    if failures:
-        print("FAILED: " + "; ".join(failures))
-        return 1
-    print("screenshot checks passed")
-    return 0
+    return verdict(failures, "screenshot checks passed")
 
 
 if __name__ == "__main__":
