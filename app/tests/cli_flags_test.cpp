@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "run/cli.hpp"
@@ -267,40 +268,26 @@ TEST(CliFlags, EveryNameReachesItsValue) {
     EXPECT_EQ(parse({"--headless", flag, name}, &o), -1) << flag << " " << name;
     return o.settings;
   };
-  for (int i = 0; i < scandof::kNumScanAlgorithms; ++i) {
-    const auto a = static_cast<scandof::ScanAlgorithm>(i);
-    EXPECT_EQ(one("--variant", scandof::to_string(a)).variant, a) << i;
-  }
-  for (int i = 0; i < scandof::kNumSatMethods; ++i) {
-    const auto m = static_cast<scandof::SatMethod>(i);
-    EXPECT_EQ(one("--method", scandof::to_string(m)).method, m) << i;
-  }
+  // Every value of an enum with `count` values, named as its to_string names it, reaches `field`.
+  auto every = [&](const char* flag, int count, auto field) {
+    using E = std::decay_t<decltype(Settings{}.*field)>;
+    for (int i = 0; i < count; ++i) {
+      const auto e = static_cast<E>(i);
+      EXPECT_EQ(one(flag, to_string(e)).*field, e) << flag << " " << i;
+    }
+  };
+  every("--variant", scandof::kNumScanAlgorithms, &Settings::variant);
+  every("--method", scandof::kNumSatMethods, &Settings::method);
+  every("--view", kNumViews, &Settings::view);
+  every("--dof-pass", kNumDofPasses, &Settings::dof_pass);
+  every("--backend", kNumSatBackends, &Settings::backend);
+  every("--autofocus", kNumAutofocus, &Settings::autofocus);
+  every("--dof", 3, &Settings::dof_method);
+  every("--shape", 3, &Settings::dof_shape);
   for (auto f : {scandof::SatFormat::U32, scandof::SatFormat::F32})
     EXPECT_EQ(one("--format", scandof::to_string(f)).format, f);
-  for (int i = 0; i < kNumViews; ++i) {
-    const auto v = static_cast<View>(i);
-    EXPECT_EQ(one("--view", to_string(v)).view, v) << i;
-  }
-  for (int i = 0; i < kNumDofPasses; ++i) {
-    const auto p = static_cast<DofPass>(i);
-    EXPECT_EQ(one("--dof-pass", to_string(p)).dof_pass, p) << i;
-  }
-  for (int i = 0; i < kNumSatBackends; ++i) {
-    const auto b = static_cast<SatBackend>(i);
-    EXPECT_EQ(one("--backend", to_string(b)).backend, b) << i;
-  }
-  for (int i = 0; i < kNumAutofocus; ++i) {
-    const auto a = static_cast<Autofocus>(i);
-    EXPECT_EQ(one("--autofocus", to_string(a)).autofocus, a) << i;
-  }
   for (auto m : {SceneShading::Auto, SceneShading::Deferred, SceneShading::Forward})
     EXPECT_EQ(one("--scene-shading", to_string(m)).scene_shading, m);
-  for (int i = 0; i < 3; ++i) {
-    const auto m = static_cast<scandof::dof::Method>(i);
-    const auto s = static_cast<scandof::dof::Shape>(i);
-    EXPECT_EQ(one("--dof", scandof::dof::to_string(m)).dof_method, m) << i;
-    EXPECT_EQ(one("--shape", scandof::dof::to_string(s)).dof_shape, s) << i;
-  }
 }
 
 // Range ends: the largest and smallest accepted values arrive unchanged.
