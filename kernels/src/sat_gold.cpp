@@ -19,6 +19,16 @@ const char* to_string(SatFormat f) {
   return "?";
 }
 
+const char* to_string(SatPixels p) {
+  switch (p) {
+    case SatPixels::Rgba8:
+      return "rgba8";
+    case SatPixels::Rgba16F:
+      return "rgba16f";
+  }
+  return "?";
+}
+
 const char* to_string(SatMethod m) {
   switch (m) {
     case SatMethod::Paper:
@@ -82,6 +92,88 @@ void sat_gold_layout(const uint8_t* rgba, int width, int height, T* out, int cha
   sat_gold_impl<T, T>(rgba, width, height, planes.data(), channels);
   for (std::size_t i = 0; i < n; ++i)
     for (int c = 0; c < 4; ++c) out[4 * i + c] = c < channels ? planes[c * n + i] : T(0);
+}
+
+namespace {
+
+// Sums per-pixel values (4 per pixel, already in the table's type) into planar or interleaved
+// tables: the same running-row-sum order as sat_gold_impl, so float tables round alike.
+template <class T>
+void sat_of_values(const T* v, int width, int height, T* out, int channels, SatLayout layout) {
+  const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  std::vector<T> planes;
+  T* dst = out;
+  if (layout == SatLayout::Interleaved) {
+    planes.resize(n * static_cast<std::size_t>(channels));
+    dst = planes.data();
+  }
+  for (int c = 0; c < channels; ++c) {
+    T* o = dst + c * n;
+    for (int y = 0; y < height; ++y) {
+      const T* row = v + static_cast<std::size_t>(y) * width * 4;
+      T* orow = o + static_cast<std::size_t>(y) * width;
+      const T* above = y > 0 ? orow - width : nullptr;
+      T run = T(0);
+      for (int x = 0; x < width; ++x) {
+        run = run + row[4 * x + c];
+        orow[x] = above ? T(above[x] + run) : run;
+      }
+    }
+  }
+  if (layout == SatLayout::Interleaved)
+    for (std::size_t i = 0; i < n; ++i)
+      for (int c = 0; c < 4; ++c) out[4 * i + c] = c < channels ? planes[c * n + i] : T(0);
+}
+
+void check_hdr_args(const float* rgba, int width, int height, const void* out, int channels) {
+  if (width < 0 || height < 0)
+    throw std::invalid_argument("sat_gold_hdr: negative width or height");
+  if (channels < 1 || channels > 4)
+    throw std::invalid_argument("sat_gold_hdr: channels must be 1..4");
+  if ((width > 0 && height > 0) && (rgba == nullptr || out == nullptr))
+    throw std::invalid_argument("sat_gold_hdr: null image or output");
+}
+
+}  // namespace
+
+uint64_t quantize_frame(const float* rgba, int width, int height, const SatFixedPoint& fp,
+                        uint32_t* q, int channels) {
+  check_hdr_args(rgba, width, height, q, channels);
+  if (fp.frac_bits < 0 || fp.frac_bits > kMaxFracBits || fp.max_value < 1 ||
+      fp.max_value > kMaxFixedValue)
+    throw std::invalid_argument("quantize_frame: frac_bits must be 0..24, max_value 1..2^24");
+  const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  uint64_t clamped = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    bool any = false;
+    for (int c = 0; c < 4; ++c) {
+      bool cl = false;
+      q[4 * i + c] = quantize_radiance(rgba[4 * i + c], fp, &cl);
+      if (c < channels) any = any || cl;
+    }
+    clamped += any ? 1u : 0u;
+  }
+  return clamped;
+}
+
+uint64_t sat_gold_hdr(const float* rgba, int width, int height, const SatFixedPoint& fp,
+                      uint32_t* out, int channels, SatLayout layout) {
+  check_hdr_args(rgba, width, height, out, channels);
+  const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  std::vector<uint32_t> q(4 * n);
+  const uint64_t clamped = quantize_frame(rgba, width, height, fp, q.data(), channels);
+  sat_of_values<uint32_t>(q.data(), width, height, out, channels, layout);
+  return clamped;
+}
+
+uint64_t sat_gold_hdr(const float* rgba, int width, int height, float* out, int channels,
+                      SatLayout layout) {
+  check_hdr_args(rgba, width, height, out, channels);
+  const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  std::vector<float> v(4 * n);
+  for (std::size_t i = 0; i < 4 * n; ++i) v[i] = rgba[i] > 0.0f ? rgba[i] : 0.0f;
+  sat_of_values<float>(v.data(), width, height, out, channels, layout);
+  return 0;
 }
 
 void sat_gold(const uint8_t* rgba, int width, int height, uint32_t* out, int channels,

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 
+#include "scandof/hdr.hpp"
 #include "scandof/scan.hpp"
 
 #if __has_include(<cuda_runtime_api.h>)
@@ -75,13 +76,27 @@ const char* to_string(SatMethod m);  // "paper", "fused", "fused-two-pass"
 SatFormat parse_sat_format(const std::string& name);
 SatMethod parse_sat_method(const std::string& name);
 
-// Where the pixels come from: either a texture object over a cudaArray (GL interop; RGBA8,
-// cudaReadModeElementType, unnormalized integer coordinates) or a pitched device pointer.
+// What a pixel is. Rgba8: the LDR frame, summed as integers 0..255. Rgba16F: linear radiance as
+// IEEE half (the HDR frame), summed in the fixed point of SatInput::fixed (scandof/hdr.hpp) into
+// U32 tables, exactly, or as float radiance into F32 tables (NaN and negative values as 0).
+enum class SatPixels : int { Rgba8 = 0, Rgba16F = 1 };
+const char* to_string(SatPixels p);  // "rgba8", "rgba16f"
+
+// Where the pixels come from: either a texture object over a cudaArray (GL interop;
+// cudaReadModeElementType, unnormalized integer coordinates; uchar4 for Rgba8, a 16-bit float4
+// array, read as float4, for Rgba16F) or a pitched device pointer.
 struct SatInput {
   cudaTextureObject_t texture = 0;  // used when nonzero
-  const void* pixels = nullptr;     // uchar4 per pixel otherwise
+  const void* pixels = nullptr;     // uchar4 (Rgba8) or 4 x uint16_t halves (Rgba16F) per pixel
   std::size_t pitch_bytes = 0;      // bytes between rows of `pixels`
   int width = 0, height = 0;
+  SatPixels format = SatPixels::Rgba8;
+  // Rgba16F into U32 tables: the encoding (hdr_fixed_point()); ignored otherwise.
+  SatFixedPoint fixed;
+  // Optional device pointer to one uint32: the build sets it to the number of pixels that had a
+  // channel (of the `channels` built) clamped by quantize_radiance (Rgba16F into U32 only; 0
+  // otherwise). Written on the build's stream; the caller reads it when it likes.
+  uint32_t* clamp_count = nullptr;
 };
 
 // GPU time of each stage of the last build(), in milliseconds (from CUDA events; stages a method
@@ -134,5 +149,17 @@ void sat_gold(const uint8_t* rgba, int width, int height, uint32_t* out, int cha
               SatLayout layout = SatLayout::Planar);
 void sat_gold(const uint8_t* rgba, int width, int height, float* out, int channels = 3,
               SatLayout layout = SatLayout::Planar);
+// CPU reference for HDR frames: `rgba` is 4 floats per pixel (an RGBA16F frame as float; every
+// half is a float exactly). U32: every value through quantize_radiance(v, fp), the tables summed
+// modulo 2^32; returns the number of pixels with a channel (< channels) clamped. F32: radiance
+// summed in float (NaN and negative values as 0, nothing clamped above), returns 0.
+uint64_t sat_gold_hdr(const float* rgba, int width, int height, const SatFixedPoint& fp,
+                      uint32_t* out, int channels = 3, SatLayout layout = SatLayout::Planar);
+uint64_t sat_gold_hdr(const float* rgba, int width, int height, float* out, int channels = 3,
+                      SatLayout layout = SatLayout::Planar);
+// The same frame's values as fixed point, 4 per pixel (all four channels), and the clamped-pixel
+// count over the first `channels`: what every backend sums.
+uint64_t quantize_frame(const float* rgba, int width, int height, const SatFixedPoint& fp,
+                        uint32_t* q, int channels = 3);
 
 }  // namespace scandof
