@@ -10,8 +10,10 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "scandof/sat.hpp"
 #include "scandof/util/parallel_for.hpp"
 
 namespace scandof {
@@ -100,11 +102,12 @@ void for_rows(int h, F&& f) {
       [&](std::size_t b, std::size_t e) { f(static_cast<int>(b), static_cast<int>(e)); }, 8);
 }
 
-// The 4-channel interleaved SAT in place (uint32 arithmetic: wraps exactly).
-void sat4_inplace(uint32_t* t, int w, int h) {
+// The 4-channel interleaved SAT in place (unsigned arithmetic, uint32 or uint64: wraps exactly).
+template <class U>
+void sat4_inplace(U* t, int w, int h) {
   for_rows(h, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y) {
-      uint32_t* row = t + npix(w, y) * 4;
+      U* row = t + npix(w, y) * 4;
       for (int x = 1; x < w; ++x)
         for (int c = 0; c < 4; ++c) row[4 * x + c] += row[4 * (x - 1) + c];
     }
@@ -114,8 +117,8 @@ void sat4_inplace(uint32_t* t, int w, int h) {
       static_cast<std::size_t>(w),
       [&](std::size_t x0, std::size_t x1) {
         for (int y = 1; y < h; ++y) {
-          uint32_t* row = t + npix(w, y) * 4;
-          const uint32_t* above = row - static_cast<std::size_t>(w) * 4;
+          U* row = t + npix(w, y) * 4;
+          const U* above = row - static_cast<std::size_t>(w) * 4;
           for (std::size_t i = 4 * x0; i < 4 * x1; ++i) row[i] += above[i];
         }
       },
@@ -140,8 +143,39 @@ inline BoxSum box_sum(const uint32_t* sat, int w, int h, int x, int y, int rx, i
   return s;
 }
 
+// The same box from a float table: corners in double (the table's own rounding stays).
+inline int box_sum_f(const float* sat, int w, int h, int x, int y, int rx, int ry, double c[3]) {
+  const int x0 = std::max(x - rx - 1, -1), x1 = std::min(x + rx, w - 1);
+  const int y0 = std::max(y - ry - 1, -1), y1 = std::min(y + ry, h - 1);
+  auto at = [&](int xx, int yy, int k) -> double {
+    return (xx < 0 || yy < 0) ? 0.0 : sat[(npix(w, yy) + static_cast<std::size_t>(xx)) * 4 + k];
+  };
+  for (int k = 0; k < 3; ++k) c[k] = at(x1, y1, k) - at(x0, y1, k) - at(x1, y0, k) + at(x0, y0, k);
+  return (x1 - x0) * (y1 - y0);
+}
+
 inline float clamp01(double v) {
   return static_cast<float>(v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v));
+}
+// HDR: radiance is clamped below only (a negative rounding dip); NaN -> 0.
+inline float clamp0(double v) {
+  return static_cast<float>(v > 0.0 ? v : 0.0);
+}
+// How a method turns (colour sum / weight) into output: LDR divides by 255 and clamps to [0, 1],
+// HDR divides by 2^F and clamps below only.
+struct OutScale {
+  double scale;
+  bool ldr;
+  float operator()(double v) const { return ldr ? clamp01(v) : clamp0(v); }
+};
+constexpr OutScale kLdrOut{255.0, true};
+inline OutScale hdr_out(const SatFixedPoint& fp) {
+  return OutScale{std::ldexp(1.0, fp.frac_bits), false};
+}
+void check_fixed(const SatFixedPoint& fp, const char* who) {
+  if (fp.frac_bits < 0 || fp.frac_bits > kMaxFracBits || fp.max_value < 1 ||
+      fp.max_value > kMaxFixedValue)
+    throw std::invalid_argument(std::string(who) + ": frac_bits must be 0..24, max_value 1..2^24");
 }
 
 // Source pixels and what they spread. Sources span [-m, w + m) x [-m, h + m) (m = margin()),
@@ -163,8 +197,8 @@ inline void source_boxes(float r, const Params& p, SourceBoxes* s, float* last_r
 
 // Calls f(sx, sy, colour pointer, SourceBoxes) for each source of `layer` (-1 = all) whose rows
 // lie in [sy0, sy1) (clipped to the source range).
-template <class F>
-void for_sources(const uint8_t* rgba, const float* depth, int w, int h, const Params& p, int layer,
+template <class Col, class F>
+void for_sources(const Col* rgba, const float* depth, int w, int h, const Params& p, int layer,
                  int sy0, int sy1, F&& f) {
   const int m = margin(p);
   sy0 = std::max(sy0, -m);
@@ -209,6 +243,14 @@ void sat_rgbw_gold(const int32_t* in, int w, int h, int32_t* out) {
   sat4_inplace(reinterpret_cast<uint32_t*>(out), w, h);
 }
 
+void sat_rgbw_gold(const int64_t* in, int w, int h, int64_t* out) {
+  check_image(in, out, out, w, h, "sat_rgbw_gold");
+  if (w == 0 || h == 0) return;
+  const std::size_t n = npix(w, h) * 4;
+  if (in != out) std::copy(in, in + n, out);
+  sat4_inplace(reinterpret_cast<uint64_t*>(out), w, h);
+}
+
 void coc_map(const float* depth, int w, int h, const Params& p, float* radius) {
   check_image(depth, radius, radius, w, h, "coc_map");
   const std::size_t n = npix(w, h);
@@ -217,10 +259,12 @@ void coc_map(const float* depth, int w, int h, const Params& p, float* radius) {
   });
 }
 
-void gather_from_sat(const uint32_t* sat, const float* depth, int w, int h, const Params& p,
-                     float* rgb) {
-  check_image(sat, depth, rgb, w, h, "gather_from_sat");
-  validate(p, Method::Gather);
+namespace {
+// The gather loop shared by every table: box(x, y, rx, ry, sums[3]) gives a box's colour sums
+// (exact for integer tables) and returns its clipped pixel count.
+template <class BoxFn>
+void gather_core(const float* depth, int w, int h, const Params& p, OutScale out, float* rgb,
+                 BoxFn&& box) {
   for_rows(h, [&](int y0, int y1) {
     ShapeBox boxes[kMaxShapeBoxes];
     int n = 0;
@@ -235,15 +279,51 @@ void gather_from_sat(const uint32_t* sat, const float* depth, int w, int h, cons
         }
         double s[3] = {0, 0, 0}, a = 0;
         for (int j = 0; j < n; ++j) {
-          const BoxSum b = box_sum(sat, w, h, x, y, boxes[j].rx, boxes[j].ry);
+          double b[3];
+          const int cnt = box(x, y, boxes[j].rx, boxes[j].ry, b);
           const double c = boxes[j].coef;
-          for (int k = 0; k < 3; ++k) s[k] += c * static_cast<double>(b.c[k]);
-          a += c * static_cast<double>(b.n);
+          for (int k = 0; k < 3; ++k) s[k] += c * b[k];
+          a += c * static_cast<double>(cnt);
         }
-        for (int k = 0; k < 3; ++k) rgb[3 * i + k] = clamp01(s[k] / (a * 255.0));
+        for (int k = 0; k < 3; ++k) rgb[3 * i + k] = out(s[k] / (a * out.scale));
       }
     }
   });
+}
+
+void gather_u32(const uint32_t* sat, const float* depth, int w, int h, const Params& p,
+                OutScale out, float* rgb) {
+  gather_core(depth, w, h, p, out, rgb, [&](int x, int y, int rx, int ry, double b[3]) {
+    const BoxSum bs = box_sum(sat, w, h, x, y, rx, ry);
+    for (int k = 0; k < 3; ++k) b[k] = static_cast<double>(bs.c[k]);
+    return bs.n;
+  });
+}
+}  // namespace
+
+void gather_from_sat(const uint32_t* sat, const float* depth, int w, int h, const Params& p,
+                     float* rgb) {
+  check_image(sat, depth, rgb, w, h, "gather_from_sat");
+  validate(p, Method::Gather);
+  gather_u32(sat, depth, w, h, p, kLdrOut, rgb);
+}
+
+void gather_from_sat(const uint32_t* sat, const float* depth, int w, int h, const Params& p,
+                     const SatFixedPoint& fp, float* rgb) {
+  check_image(sat, depth, rgb, w, h, "gather_from_sat");
+  validate(p, Method::Gather);
+  check_fixed(fp, "gather_from_sat");
+  gather_u32(sat, depth, w, h, p, hdr_out(fp), rgb);
+}
+
+void gather_from_sat(const float* sat, const float* depth, int w, int h, const Params& p,
+                     float* rgb) {
+  check_image(sat, depth, rgb, w, h, "gather_from_sat");
+  validate(p, Method::Gather);
+  gather_core(depth, w, h, p, OutScale{1.0, false}, rgb,
+              [&](int x, int y, int rx, int ry, double b[3]) {
+                return box_sum_f(sat, w, h, x, y, rx, ry, b);
+              });
 }
 
 void gather(const uint8_t* rgba, const float* depth, int w, int h, const Params& p, float* rgb) {
@@ -255,26 +335,42 @@ void gather(const uint8_t* rgba, const float* depth, int w, int h, const Params&
   gather_from_sat(sat.data(), depth, w, h, p, rgb);
 }
 
-void spread_delta_gold(const uint8_t* rgba, const float* depth, int w, int h, const Params& p,
-                       int layer, int32_t* delta) {
-  check_image(rgba, depth, delta, w, h, "spread_delta_gold");
-  validate(p, Method::Spread);
-  check_layer(p, layer, "spread_delta_gold");
+void gather(const float* rgba, const float* depth, int w, int h, const Params& p,
+            const SatFixedPoint& fp, float* rgb) {
+  check_image(rgba, depth, rgb, w, h, "gather");
+  validate(p, Method::Gather);
+  check_fixed(fp, "gather");
   if (w == 0 || h == 0) return;
-  uint32_t* d = reinterpret_cast<uint32_t*>(delta);
-  std::fill(d, d + npix(w, h) * 4, 0u);
+  std::vector<uint32_t> sat(npix(w, h) * 4);
+  sat_gold_hdr(rgba, w, h, fp, sat.data(), 3, SatLayout::Interleaved);
+  gather_u32(sat.data(), depth, w, h, p, hdr_out(fp), rgb);
+}
+
+namespace {
+// A source's weight in the sums' unsigned type: sign-extended, so products and sums wrap exactly.
+template <class U>
+inline U as_word(int32_t wt) {
+  return static_cast<U>(static_cast<std::make_signed_t<U>>(wt));
+}
+
+// Stage 1 for either form: LDR sums 8-bit colours in uint32 words, HDR the fixed-point colours
+// (quantize_frame) in uint64 words. d has 4 words per pixel.
+template <class U, class Col>
+void spread_delta_impl(const Col* rgba, const float* depth, int w, int h, const Params& p,
+                       int layer, U* d) {
+  std::fill(d, d + npix(w, h) * 4, U(0));
   // Each thread owns the delta rows [y0, y1) and visits every source whose box can put a corner
   // there: box rows span sy - ry .. sy + ry + 1 with ry <= floor(r_max) + 1. No atomics, and the
   // sources in the overlap (2 r_max + 4 rows per thread) are visited twice; cheap beside the rows.
   const int reach = static_cast<int>(std::floor(p.max_radius)) + 2;
   for_rows(h, [&](int y0, int y1) {
-    auto add = [&](int x, int y, const uint32_t v[4], bool negate) {
+    auto add = [&](int x, int y, const U v[4], bool negate) {
       if (y < y0 || y >= y1 || x >= w) return;
-      uint32_t* o = d + (npix(w, y) + static_cast<std::size_t>(x)) * 4;
-      for (int c = 0; c < 4; ++c) o[c] += negate ? 0u - v[c] : v[c];
+      U* o = d + (npix(w, y) + static_cast<std::size_t>(x)) * 4;
+      for (int c = 0; c < 4; ++c) o[c] += negate ? U(0) - v[c] : v[c];
     };
     for_sources(rgba, depth, w, h, p, layer, y0 - reach, y1 + reach,
-                [&](int sx, int sy, const uint8_t* col, const SourceBoxes& sb) {
+                [&](int sx, int sy, const Col* col, const SourceBoxes& sb) {
                   for (int j = 0; j < sb.n; ++j) {
                     const int32_t wt = sb.weight[j];
                     if (wt == 0) continue;
@@ -283,8 +379,8 @@ void spread_delta_gold(const uint8_t* rgba, const float* depth, int w, int h, co
                     const int by0 = std::max(sy - sb.box[j].ry, 0);
                     const int by1 = std::min(sy + sb.box[j].ry, h - 1);
                     if (bx0 > bx1 || by0 > by1) continue;
-                    const uint32_t uw = static_cast<uint32_t>(wt);
-                    const uint32_t v[4] = {col[0] * uw, col[1] * uw, col[2] * uw, uw};
+                    const U uw = as_word<U>(wt);
+                    const U v[4] = {U(col[0]) * uw, U(col[1]) * uw, U(col[2]) * uw, uw};
                     add(bx0, by0, v, false);
                     add(bx1 + 1, by0, v, true);
                     if (by1 + 1 < h) {
@@ -296,43 +392,119 @@ void spread_delta_gold(const uint8_t* rgba, const float* depth, int w, int h, co
   });
 }
 
-void spread_direct_gold(const uint8_t* rgba, const float* depth, int w, int h, const Params& p,
-                        int layer, int32_t* sums) {
-  check_image(rgba, depth, sums, w, h, "spread_direct_gold");
-  validate(p, Method::Spread);
-  check_layer(p, layer, "spread_direct_gold");
-  if (w == 0 || h == 0) return;
-  uint32_t* s = reinterpret_cast<uint32_t*>(sums);
-  std::fill(s, s + npix(w, h) * 4, 0u);
+template <class U, class Col>
+void spread_direct_impl(const Col* rgba, const float* depth, int w, int h, const Params& p,
+                        int layer, U* s) {
+  std::fill(s, s + npix(w, h) * 4, U(0));
   for_sources(rgba, depth, w, h, p, layer, std::numeric_limits<int>::min() / 2,
               std::numeric_limits<int>::max() / 2,
-              [&](int sx, int sy, const uint8_t* col, const SourceBoxes& sb) {
+              [&](int sx, int sy, const Col* col, const SourceBoxes& sb) {
                 for (int j = 0; j < sb.n; ++j) {
-                  const uint32_t uw = static_cast<uint32_t>(sb.weight[j]);
+                  const U uw = as_word<U>(sb.weight[j]);
                   const int bx0 = std::max(sx - sb.box[j].rx, 0);
                   const int bx1 = std::min(sx + sb.box[j].rx, w - 1);
                   const int by0 = std::max(sy - sb.box[j].ry, 0);
                   const int by1 = std::min(sy + sb.box[j].ry, h - 1);
                   for (int y = by0; y <= by1; ++y)
                     for (int x = bx0; x <= bx1; ++x) {
-                      uint32_t* o = s + (npix(w, y) + static_cast<std::size_t>(x)) * 4;
-                      for (int c = 0; c < 3; ++c) o[c] += col[c] * uw;
+                      U* o = s + (npix(w, y) + static_cast<std::size_t>(x)) * 4;
+                      for (int c = 0; c < 3; ++c) o[c] += U(col[c]) * uw;
                       o[3] += uw;
                     }
                 }
               });
 }
 
-void spread_resolve(const int32_t* sums, int w, int h, float* rgb) {
-  check_image(sums, rgb, rgb, w, h, "spread_resolve");
+// The fixed-point colours spreading sums (3 used of 4 per pixel), checked.
+std::vector<uint32_t> quantized(const float* rgba, int w, int h, const SatFixedPoint& fp) {
+  std::vector<uint32_t> q(npix(w, h) * 4);
+  quantize_frame(rgba, w, h, fp, q.data(), 3);
+  return q;
+}
+
+template <class S>
+void resolve_impl(const S* sums, int w, int h, OutScale out, float* rgb) {
   util::parallel_for(npix(w, h), [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
-      const int32_t wt = sums[4 * i + 3];
+      const S wt = sums[4 * i + 3];
       for (int c = 0; c < 3; ++c)
         rgb[3 * i + c] =
-            wt > 0 ? clamp01(static_cast<double>(sums[4 * i + c]) / (255.0 * wt)) : 0.0f;
+            wt > 0 ? out(static_cast<double>(sums[4 * i + c]) / (out.scale * wt)) : 0.0f;
     }
   });
+}
+
+template <class S>
+void composite_impl(const S* const* layer_sums, int layers, int w, int h, OutScale out,
+                    float* rgb) {
+  util::parallel_for(npix(w, h), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      double acc[3] = {0, 0, 0}, trans = 1.0;
+      for (int l = 0; l < layers; ++l) {
+        const S* s = layer_sums[l] + 4 * i;
+        if (s[3] <= 0) continue;
+        const double wt = static_cast<double>(s[3]);
+        const double a = std::min(1.0, wt / static_cast<double>(kSpreadScale));
+        for (int c = 0; c < 3; ++c)
+          acc[c] += trans * a * static_cast<double>(s[c]) / (out.scale * wt);
+        trans *= 1.0 - a;
+      }
+      const double cover = 1.0 - trans;
+      for (int c = 0; c < 3; ++c) rgb[3 * i + c] = cover > 0.0 ? out(acc[c] / cover) : 0.0f;
+    }
+  });
+}
+}  // namespace
+
+void spread_delta_gold(const uint8_t* rgba, const float* depth, int w, int h, const Params& p,
+                       int layer, int32_t* delta) {
+  check_image(rgba, depth, delta, w, h, "spread_delta_gold");
+  validate(p, Method::Spread);
+  check_layer(p, layer, "spread_delta_gold");
+  if (w == 0 || h == 0) return;
+  spread_delta_impl(rgba, depth, w, h, p, layer, reinterpret_cast<uint32_t*>(delta));
+}
+
+void spread_delta_gold(const float* rgba, const float* depth, int w, int h, const Params& p,
+                       const SatFixedPoint& fp, int layer, int64_t* delta) {
+  check_image(rgba, depth, delta, w, h, "spread_delta_gold");
+  validate(p, Method::Spread);
+  check_layer(p, layer, "spread_delta_gold");
+  check_fixed(fp, "spread_delta_gold");
+  if (w == 0 || h == 0) return;
+  const std::vector<uint32_t> q = quantized(rgba, w, h, fp);
+  spread_delta_impl(q.data(), depth, w, h, p, layer, reinterpret_cast<uint64_t*>(delta));
+}
+
+void spread_direct_gold(const uint8_t* rgba, const float* depth, int w, int h, const Params& p,
+                        int layer, int32_t* sums) {
+  check_image(rgba, depth, sums, w, h, "spread_direct_gold");
+  validate(p, Method::Spread);
+  check_layer(p, layer, "spread_direct_gold");
+  if (w == 0 || h == 0) return;
+  spread_direct_impl(rgba, depth, w, h, p, layer, reinterpret_cast<uint32_t*>(sums));
+}
+
+void spread_direct_gold(const float* rgba, const float* depth, int w, int h, const Params& p,
+                        const SatFixedPoint& fp, int layer, int64_t* sums) {
+  check_image(rgba, depth, sums, w, h, "spread_direct_gold");
+  validate(p, Method::Spread);
+  check_layer(p, layer, "spread_direct_gold");
+  check_fixed(fp, "spread_direct_gold");
+  if (w == 0 || h == 0) return;
+  const std::vector<uint32_t> q = quantized(rgba, w, h, fp);
+  spread_direct_impl(q.data(), depth, w, h, p, layer, reinterpret_cast<uint64_t*>(sums));
+}
+
+void spread_resolve(const int32_t* sums, int w, int h, float* rgb) {
+  check_image(sums, rgb, rgb, w, h, "spread_resolve");
+  resolve_impl(sums, w, h, kLdrOut, rgb);
+}
+
+void spread_resolve(const int64_t* sums, int w, int h, const SatFixedPoint& fp, float* rgb) {
+  check_image(sums, rgb, rgb, w, h, "spread_resolve");
+  check_fixed(fp, "spread_resolve");
+  resolve_impl(sums, w, h, hdr_out(fp), rgb);
 }
 
 void spread(const uint8_t* rgba, const float* depth, int w, int h, const Params& p, float* rgb) {
@@ -345,25 +517,32 @@ void spread(const uint8_t* rgba, const float* depth, int w, int h, const Params&
   spread_resolve(sums.data(), w, h, rgb);
 }
 
+void spread(const float* rgba, const float* depth, int w, int h, const Params& p,
+            const SatFixedPoint& fp, float* rgb) {
+  check_image(rgba, depth, rgb, w, h, "spread");
+  validate(p, Method::Spread);
+  check_fixed(fp, "spread");
+  if (w == 0 || h == 0) return;
+  std::vector<int64_t> sums(npix(w, h) * 4);
+  spread_delta_gold(rgba, depth, w, h, p, fp, -1, sums.data());
+  sat_rgbw_gold(sums.data(), w, h, sums.data());
+  spread_resolve(sums.data(), w, h, fp, rgb);
+}
+
 void layered_composite(const int32_t* const* layer_sums, int layers, int w, int h, float* rgb) {
   check_image(layer_sums, rgb, rgb, w, h, "layered_composite");
   if (layers < 1 || layers > kMaxLayers)
     throw std::invalid_argument("layered_composite: layers must be 1..8");
-  util::parallel_for(npix(w, h), [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      double acc[3] = {0, 0, 0}, trans = 1.0;
-      for (int l = 0; l < layers; ++l) {
-        const int32_t* s = layer_sums[l] + 4 * i;
-        if (s[3] <= 0) continue;
-        const double wt = s[3];
-        const double a = std::min(1.0, wt / static_cast<double>(kSpreadScale));
-        for (int c = 0; c < 3; ++c) acc[c] += trans * a * static_cast<double>(s[c]) / (255.0 * wt);
-        trans *= 1.0 - a;
-      }
-      const double cover = 1.0 - trans;
-      for (int c = 0; c < 3; ++c) rgb[3 * i + c] = cover > 0.0 ? clamp01(acc[c] / cover) : 0.0f;
-    }
-  });
+  composite_impl(layer_sums, layers, w, h, kLdrOut, rgb);
+}
+
+void layered_composite(const int64_t* const* layer_sums, int layers, int w, int h,
+                       const SatFixedPoint& fp, float* rgb) {
+  check_image(layer_sums, rgb, rgb, w, h, "layered_composite");
+  if (layers < 1 || layers > kMaxLayers)
+    throw std::invalid_argument("layered_composite: layers must be 1..8");
+  check_fixed(fp, "layered_composite");
+  composite_impl(layer_sums, layers, w, h, hdr_out(fp), rgb);
 }
 
 void layered(const uint8_t* rgba, const float* depth, int w, int h, const Params& p, float* rgb) {
@@ -382,6 +561,26 @@ void layered(const uint8_t* rgba, const float* depth, int w, int h, const Params
   layered_composite(ptr.data(), p.layers, w, h, rgb);
 }
 
+void layered(const float* rgba, const float* depth, int w, int h, const Params& p,
+             const SatFixedPoint& fp, float* rgb) {
+  check_image(rgba, depth, rgb, w, h, "layered");
+  validate(p, Method::Layered);
+  check_fixed(fp, "layered");
+  if (w == 0 || h == 0) return;
+  // Quantized once for all layers.
+  const std::vector<uint32_t> q = quantized(rgba, w, h, fp);
+  std::vector<std::vector<int64_t>> sums(static_cast<std::size_t>(p.layers));
+  std::vector<const int64_t*> ptr;
+  for (int l = 0; l < p.layers; ++l) {
+    auto& s = sums[static_cast<std::size_t>(l)];
+    s.resize(npix(w, h) * 4);
+    spread_delta_impl(q.data(), depth, w, h, p, l, reinterpret_cast<uint64_t*>(s.data()));
+    sat_rgbw_gold(s.data(), w, h, s.data());
+    ptr.push_back(s.data());
+  }
+  layered_composite(ptr.data(), p.layers, w, h, fp, rgb);
+}
+
 void render(Method m, const uint8_t* rgba, const float* depth, int w, int h, const Params& p,
             float* rgb) {
   switch (m) {
@@ -391,6 +590,19 @@ void render(Method m, const uint8_t* rgba, const float* depth, int w, int h, con
       return spread(rgba, depth, w, h, p, rgb);
     case Method::Layered:
       return layered(rgba, depth, w, h, p, rgb);
+  }
+  throw std::invalid_argument("dof::render: unknown method");
+}
+
+void render(Method m, const float* rgba, const float* depth, int w, int h, const Params& p,
+            const SatFixedPoint& fp, float* rgb) {
+  switch (m) {
+    case Method::Gather:
+      return gather(rgba, depth, w, h, p, fp, rgb);
+    case Method::Spread:
+      return spread(rgba, depth, w, h, p, fp, rgb);
+    case Method::Layered:
+      return layered(rgba, depth, w, h, p, fp, rgb);
   }
   throw std::invalid_argument("dof::render: unknown method");
 }

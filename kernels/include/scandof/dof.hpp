@@ -104,6 +104,7 @@
 #include <string>
 
 #include "scandof/config.hpp"
+#include "scandof/hdr.hpp"
 
 namespace scandof {
 namespace dof {
@@ -353,6 +354,42 @@ void layered(const uint8_t* rgba, const float* depth, int w, int h, const Params
 // Any method by name (validates p for it).
 void render(Method m, const uint8_t* rgba, const float* depth, int w, int h, const Params& p,
             float* rgb);
+
+// ---- HDR forms (see "HDR radiance" above) ---------------------------------------------------
+// rgba: 4 floats per pixel of linear radiance (an RGBA16F frame read back; alpha ignored), each
+// channel taken through quantize_radiance(v, fp) exactly as sat_gold_hdr / quantize_frame do.
+// rgb: 3 floats per pixel of radiance, >= 0, not clamped above, never NaN.
+
+// gather from the exact fixed-point table (sat_gold_hdr(rgba, w, h, fp, sat, 3 or 4,
+// SatLayout::Interleaved)): sum_j c_j S_j / (sum_j c_j n_j) * 2^-F.
+void gather_from_sat(const uint32_t* sat, const float* depth, int w, int h, const Params& p,
+                     const SatFixedPoint& fp, float* rgb);
+// gather from a float table of radiance (sat_gold_hdr's F32 form, interleaved): the same formula
+// without 2^-F, box sums in double from float corners, so it carries the table's float error
+// (see "HDR radiance").
+void gather_from_sat(const float* sat, const float* depth, int w, int h, const Params& p,
+                     float* rgb);
+void gather(const float* rgba, const float* depth, int w, int h, const Params& p,
+            const SatFixedPoint& fp, float* rgb);
+
+// spread's three stages with 64-bit sums: the delta image and its SAT are 4 x int64 per pixel
+// (R q W, G q W, B q W, W; q the fixed-point colour), wrapping 64-bit arithmetic.
+void spread_delta_gold(const float* rgba, const float* depth, int w, int h, const Params& p,
+                       const SatFixedPoint& fp, int layer, int64_t* delta);
+void sat_rgbw_gold(const int64_t* in, int w, int h, int64_t* out);
+void spread_direct_gold(const float* rgba, const float* depth, int w, int h, const Params& p,
+                        const SatFixedPoint& fp, int layer, int64_t* sums);
+// colour = max(0, sum(q W) / sum W) * 2^-F; black where sum W <= 0.
+void spread_resolve(const int64_t* sums, int w, int h, const SatFixedPoint& fp, float* rgb);
+void spread(const float* rgba, const float* depth, int w, int h, const Params& p,
+            const SatFixedPoint& fp, float* rgb);
+// layered: coverage from the weight channel exactly as the LDR form, colours C_L / (W_L 2^F).
+void layered_composite(const int64_t* const* layer_sums, int layers, int w, int h,
+                       const SatFixedPoint& fp, float* rgb);
+void layered(const float* rgba, const float* depth, int w, int h, const Params& p,
+             const SatFixedPoint& fp, float* rgb);
+void render(Method m, const float* rgba, const float* depth, int w, int h, const Params& p,
+            const SatFixedPoint& fp, float* rgb);
 
 // ---- References for tests ---------------------------------------------------------------------
 

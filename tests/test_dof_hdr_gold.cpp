@@ -1,0 +1,319 @@
+// CPU tests of the HDR forms of the depth-of-field gold code (scandof/dof.hpp, "HDR radiance"):
+// aperture 0 gives the fixed-point input back, 64-bit SAT spreading equals direct spreading bit
+// for bit, a bright pixel on black spreads into a disc that keeps its energy, an LDR-range image
+// gives the LDR methods' output to the fixed point's step, gather matches a brute-force weighted
+// average, and the float tables' error against the exact ones is measured.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "scandof/dof.hpp"
+#include "scandof/hdr.hpp"
+#include "scandof/sat.hpp"
+
+namespace dof = scandof::dof;
+using scandof::SatFixedPoint;
+
+namespace {
+
+std::size_t np(int w, int h) {
+  return static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+}
+
+// Radiance as an RGBA16F frame holds it (every value a half): mostly 0..2, one pixel in 50 a
+// bright point of 20..100 in one or all channels, some exact zeros.
+std::vector<float> random_hdr(int w, int h, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dim(0.0f, 2.0f), bright(20.0f, 100.0f);
+  std::vector<float> v(np(w, h) * 4);
+  for (std::size_t i = 0; i < np(w, h); ++i) {
+    const uint32_t kind = rng() % 50;
+    for (int c = 0; c < 4; ++c) {
+      float x = dim(rng);
+      if (kind == 0 || (kind == 1 && c == 1)) x = bright(rng);
+      if (kind == 2) x = 0.0f;
+      v[4 * i + c] = scandof::half_to_float(scandof::float_to_half(x));
+    }
+  }
+  return v;
+}
+
+std::vector<float> random_depth(int w, int h, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(0.6f, 60.0f);
+  std::vector<float> v(np(w, h));
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+const std::pair<int, int> kSizes[] = {{1, 1}, {33, 17}, {64, 1}, {1, 64}, {7, 5}};
+const dof::Shape kShapes[] = {dof::Shape::Box, dof::Shape::Octagon, dof::Shape::Disc};
+const dof::Method kMethods[] = {dof::Method::Gather, dof::Method::Spread, dof::Method::Layered};
+
+dof::Params params(dof::Shape s, float rmax = 6.5f) {
+  dof::Params p;
+  p.aperture_px = 5.0f;
+  p.focus = 4.0f;
+  p.max_radius = rmax;
+  p.shape = s;
+  p.disc_boxes = 3;
+  p.layers = 3;
+  return p;
+}
+
+std::string name(dof::Method m, dof::Shape s, int w, int h) {
+  return std::string(dof::to_string(m)) + "/" + dof::to_string(s) + " " + std::to_string(w) + "x" +
+         std::to_string(h);
+}
+
+// The same independent per-offset weights as tests/test_dof_gold.cpp.
+double w1(double h, int d) {
+  const double f = std::floor(h);
+  d = std::abs(d);
+  return d <= f ? 1.0 : (d == f + 1 ? h - f : 0.0);
+}
+double shape_weight(const dof::Params& p, float r, int dx, int dy) {
+  if (p.shape == dof::Shape::Box) return w1(r, dx) * w1(r, dy);
+  const int k = p.shape == dof::Shape::Octagon ? 2 : p.disc_boxes;
+  double s = 0;
+  for (int i = 1; i <= k; ++i) {
+    const float hy = r * dof::disc_stair(k, i), wx = r * dof::disc_stair(k, k + 1 - i);
+    const double next = i < k ? w1(r * dof::disc_stair(k, k - i), dx) : 0.0;
+    s += w1(hy, dy) * (w1(wx, dx) - next);
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST(DofHdr, ZeroApertureGivesTheFixedPointInputBack) {
+  for (const auto& [w, h] : kSizes) {
+    const std::vector<float> img = random_hdr(w, h, 11u + static_cast<uint32_t>(w * 3 + h));
+    const std::vector<float> z = random_depth(w, h, 12u);
+    for (dof::Shape s : kShapes) {
+      dof::Params p = params(s);
+      p.aperture_px = 0.0f;  // every radius 0
+      const SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
+      std::vector<uint32_t> q(np(w, h) * 4);
+      ASSERT_EQ(scandof::quantize_frame(img.data(), w, h, fp, q.data(), 3), 0u);
+      for (dof::Method m : kMethods) {
+        std::vector<float> out(np(w, h) * 3, -1.0f);
+        dof::render(m, img.data(), z.data(), w, h, p, fp, out.data());
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < np(w, h); ++i)
+          for (int c = 0; c < 3; ++c) {
+            // Exactly q 2^-F, which is within half a step of the radiance.
+            const float want = scandof::dequantize_radiance(q[4 * i + c], fp);
+            if (out[3 * i + c] != want) ++bad;
+            EXPECT_LE(std::fabs(out[3 * i + c] - img[4 * i + c]), std::ldexp(0.5, -fp.frac_bits));
+          }
+        EXPECT_EQ(bad, 0u) << name(m, s, w, h);
+      }
+    }
+  }
+}
+
+TEST(DofHdr, SatSpreadingEqualsDirectSpreadingExactly) {
+  for (const auto& [w, h] : kSizes) {
+    const std::vector<float> img = random_hdr(w, h, 21u + static_cast<uint32_t>(w + h));
+    const std::vector<float> z = random_depth(w, h, 22u);
+    for (dof::Shape s : kShapes)
+      for (dof::SpreadBorder b : {dof::SpreadBorder::Reflect, dof::SpreadBorder::None}) {
+        dof::Params p = params(s);
+        p.border = b;
+        const SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
+        for (int layer = -1; layer < p.layers; ++layer) {
+          std::vector<int64_t> sat(np(w, h) * 4), direct(np(w, h) * 4);
+          dof::spread_delta_gold(img.data(), z.data(), w, h, p, fp, layer, sat.data());
+          dof::sat_rgbw_gold(sat.data(), w, h, sat.data());
+          dof::spread_direct_gold(img.data(), z.data(), w, h, p, fp, layer, direct.data());
+          EXPECT_EQ(sat, direct) << name(dof::Method::Spread, s, w, h) << " layer " << layer;
+        }
+      }
+  }
+}
+
+// A single bright pixel on black, every pixel at one depth: the spread disc's total radiance is
+// the pixel's. Per pixel the output is q_b W_b(p) / sum W(p); with one radius everywhere sum W(p)
+// is one source's total weight, so the total is q_b (sum_p W_b(p)) / 2^19 / (sum W / 2^19): each
+// factor is 1 within the rounding of the W_j, 1/2 unit times the box's area each, which the test
+// bounds from the boxes themselves.
+TEST(DofHdr, SpreadKeepsTheEnergyOfABrightPoint) {
+  const int w = 71, h = 64;
+  for (dof::Shape s : kShapes)
+    for (float r : {0.0f, 4.0f, 6.3f, 11.75f})
+      for (dof::Method m : {dof::Method::Spread, dof::Method::Layered}) {
+        dof::Params p = params(s, 12.0f);
+        p.disc_boxes = 4;
+        // One depth whose radius is r: A |z - f| / z = r at z = 2 f (behind the focus).
+        p.focus = 10.0f;
+        p.aperture_px = 2.0f * r;
+        const float radiance = 3000.0f;
+        const SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, radiance);
+        std::vector<float> img(np(w, h) * 4, 0.0f), z(np(w, h), 20.0f);
+        const std::size_t centre = np(w, 30) + 33;
+        for (int c = 0; c < 3; ++c) img[4 * centre + c] = radiance * (c + 1) / 3.0f;
+        std::vector<float> out(np(w, h) * 3);
+        dof::render(m, img.data(), z.data(), w, h, p, fp, out.data());
+        dof::ShapeBox boxes[dof::kMaxShapeBoxes];
+        const int n = dof::shape_boxes(dof::coc_radius(20.0f, p), s, p.disc_boxes, boxes);
+        double slack = 0;
+        for (int j = 0; j < n; ++j)
+          slack += 0.5 * (2 * boxes[j].rx + 1) * (2 * boxes[j].ry + 1) / dof::kSpreadScale;
+        for (int c = 0; c < 3; ++c) {
+          double total = 0;
+          std::size_t lit = 0;
+          for (std::size_t i = 0; i < np(w, h); ++i) {
+            total += out[3 * i + c];
+            lit += out[3 * i + c] > 0.0f;
+          }
+          const double want = img[4 * centre + c];
+          EXPECT_NEAR(total, want, want * (2.0 * slack + 1e-6))
+              << name(m, s, w, h) << " r " << r << " channel " << c;
+          // It is a disc, not a point: about the shape's area of pixels lit.
+          if (r >= 4.0f) {
+            EXPECT_GT(lit, static_cast<std::size_t>(2.0 * r * r)) << name(m, s, w, h);
+          }
+        }
+      }
+}
+
+// Values k / 255: the HDR forms give the LDR forms' output to one step of the fixed point (each
+// colour is off by at most half a step and the weights are a convex combination up to a rounding
+// dip of 1 in 2^19; the LDR form clamps at 1 where such a dip lifts a value past it).
+TEST(DofHdr, LdrRangeImageMatchesTheLdrMethods) {
+  for (const auto& [w, h] : kSizes) {
+    std::mt19937 rng(31u + static_cast<uint32_t>(w * 5 + h));
+    std::vector<uint8_t> ldr(np(w, h) * 4);
+    for (auto& x : ldr) x = static_cast<uint8_t>(rng() & 255u);
+    std::vector<float> hdr(ldr.size());
+    for (std::size_t i = 0; i < ldr.size(); ++i) hdr[i] = ldr[i] / 255.0f;
+    const std::vector<float> z = random_depth(w, h, 32u);
+    for (float limit : {1.0f, 100.0f})
+      for (dof::Shape s : kShapes)
+        for (dof::Method m : kMethods) {
+          const dof::Params p = params(s);
+          const SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, limit);
+          std::vector<float> a(np(w, h) * 3), b(np(w, h) * 3);
+          dof::render(m, ldr.data(), z.data(), w, h, p, a.data());
+          dof::render(m, hdr.data(), z.data(), w, h, p, fp, b.data());
+          const double tol = std::ldexp(1.0, -fp.frac_bits) + 1e-6;
+          double worst = 0;
+          for (std::size_t i = 0; i < a.size(); ++i)
+            worst = std::max(worst, std::fabs(static_cast<double>(a[i]) - b[i]));
+          EXPECT_LE(worst, tol) << name(m, s, w, h) << " F " << fp.frac_bits;
+        }
+  }
+}
+
+TEST(DofHdr, GatherMatchesBruteForceWeightedAverage) {
+  for (const auto& [w, h] : kSizes) {
+    const std::vector<float> img = random_hdr(w, h, 41u + static_cast<uint32_t>(w * 7 + h));
+    const std::vector<float> z = random_depth(w, h, 42u);
+    for (dof::Shape s : kShapes) {
+      const dof::Params p = params(s);
+      const SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
+      std::vector<uint32_t> q(np(w, h) * 4);
+      scandof::quantize_frame(img.data(), w, h, fp, q.data(), 3);
+      std::vector<float> out(np(w, h) * 3);
+      dof::gather(img.data(), z.data(), w, h, p, fp, out.data());
+      const int R = static_cast<int>(std::floor(p.max_radius)) + 1;
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+          const std::size_t i = np(w, y) + static_cast<std::size_t>(x);
+          const float r = dof::coc_radius(z[i], p);
+          double acc[3] = {0, 0, 0}, a = 0;
+          for (int dy = -R; dy <= R; ++dy)
+            for (int dx = -R; dx <= R; ++dx) {
+              const int xx = x + dx, yy = y + dy;
+              if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+              const double wt = shape_weight(p, r, dx, dy);
+              const std::size_t j = np(w, yy) + static_cast<std::size_t>(xx);
+              for (int c = 0; c < 3; ++c) acc[c] += wt * q[4 * j + c];
+              a += wt;
+            }
+          for (int c = 0; c < 3; ++c) {
+            const double want = acc[c] / a * std::ldexp(1.0, -fp.frac_bits);
+            ASSERT_NEAR(out[3 * i + c], want, 1e-5 * want + 1e-6)
+                << name(dof::Method::Gather, s, w, h) << " at " << x << "," << y;
+          }
+        }
+    }
+  }
+}
+
+TEST(DofHdr, OutputIsFiniteNonNegativeAndClampsAboveTheLimit) {
+  const int w = 40, h = 23;
+  std::vector<float> img = random_hdr(w, h, 51u);
+  img[4 * 5 + 0] = std::nanf("");
+  img[4 * 6 + 1] = -3.0f;
+  img[4 * 7 + 2] = 65504.0f;  // the largest half: above the limit, clamped to it
+  const std::vector<float> z = random_depth(w, h, 52u);
+  for (dof::Shape s : kShapes)
+    for (dof::Method m : kMethods) {
+      const dof::Params p = params(s);
+      const SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
+      std::vector<float> out(np(w, h) * 3);
+      dof::render(m, img.data(), z.data(), w, h, p, fp, out.data());
+      for (float v : out) {
+        ASSERT_TRUE(std::isfinite(v)) << name(m, s, w, h);
+        ASSERT_GE(v, 0.0f) << name(m, s, w, h);
+        ASSERT_LE(v, fp.max_radiance() * (1 + 1e-6)) << name(m, s, w, h);
+      }
+    }
+}
+
+TEST(DofHdr, BadFixedPointThrows) {
+  std::vector<float> img(16, 0.5f), z(4, 5.0f), out(12);
+  SatFixedPoint bad;
+  bad.frac_bits = 30;
+  bad.max_value = 1;
+  for (dof::Method m : kMethods)
+    EXPECT_THROW(dof::render(m, img.data(), z.data(), 2, 2, dof::Params{}, bad, out.data()),
+                 std::invalid_argument);
+}
+
+// Float tables of radiance against the exact fixed-point ones, gather/box, at 1920x1080 (a frame
+// of radiance 0..2 with bright points, the demo's lens): the float table's running sums reach
+// about 2 x 10^6, where one float step is 0.25, so a dark box's sum loses its low bits. Prints
+// the error (quoted in dof.hpp): a box's sum is off by up to about 4 float steps of the running
+// sums, which an area-1 box (a pixel in focus) passes on undivided.
+TEST(DofHdr, FloatTablesErrorAgainstExactTables) {
+  const int w = 1920, h = 1080;
+  const std::vector<float> img = random_hdr(w, h, 61u);
+  std::vector<float> z(np(w, h));
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const float v = static_cast<float>(y) / h, u = static_cast<float>(x) / w;
+      z[np(w, y) + static_cast<std::size_t>(x)] = 6.f + 54.f * v * v + 4.f * std::sin(12.f * u);
+    }
+  dof::Params p;  // the demo's lens: aperture 12, focus 15, max radius 24, box
+  const SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 100.0f);
+  std::vector<uint32_t> su(np(w, h) * 4);
+  std::vector<float> sf(np(w, h) * 4);
+  scandof::sat_gold_hdr(img.data(), w, h, fp, su.data(), 3, scandof::SatLayout::Interleaved);
+  scandof::sat_gold_hdr(img.data(), w, h, sf.data(), 3, scandof::SatLayout::Interleaved);
+  std::vector<float> exact(np(w, h) * 3), fl(np(w, h) * 3);
+  dof::gather_from_sat(su.data(), z.data(), w, h, p, fp, exact.data());
+  dof::gather_from_sat(sf.data(), z.data(), w, h, p, fl.data());
+  double worst_abs = 0, worst_rel = 0, sum_rel = 0;
+  for (std::size_t i = 0; i < exact.size(); ++i) {
+    const double d = std::fabs(static_cast<double>(fl[i]) - exact[i]);
+    worst_abs = std::max(worst_abs, d);
+    const double rel = d / std::max(1e-3, static_cast<double>(exact[i]));
+    worst_rel = std::max(worst_rel, rel);
+    sum_rel += rel;
+  }
+  std::printf("float tables vs exact (1920x1080, gather/box, r_max 24, F %d): worst abs %.3g, "
+              "worst rel %.3g, mean rel %.3g\n",
+              fp.frac_bits, worst_abs, worst_rel, sum_rel / static_cast<double>(exact.size()));
+  EXPECT_LT(worst_abs, 1.0);
+  EXPECT_GT(worst_abs, 1e-3);  // the float tables do lose bits where the exact ones cannot
+}
