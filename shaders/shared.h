@@ -94,4 +94,29 @@
 #define SCENE_OUT_COLOR 0
 #define SCENE_OUT_VIEWZ 1
 
+// Tone mapping of the HDR frame (app/passes/tonemap_pass.*; the CPU gold is scandof/tonemap.hpp).
+// tonemap_reduce.comp: log2 luminance summed per workgroup into the partials buffer;
+// tonemap_exposure.comp (one workgroup): the partials -> this frame's EV, smoothed over time, into
+// the 4-word exposure buffer {ev applied, ev measured, log2 average, pixels counted};
+// tonemap.comp: exposure, curve and sRGB encode from the radiance texture into an RGBA8 image.
+#define TONEMAP_OP_ACES 0      // scandof::ToneMapper's values
+#define TONEMAP_OP_AGX 1
+#define TONEMAP_OP_REINHARD 2
+#define TONEMAP_GROUP_X 16
+#define TONEMAP_GROUP_Y 16
+#define TONEMAP_EXPOSURE_THREADS 256
+#define TONEMAP_UNIT_RADIANCE 0
+#define TONEMAP_IMAGE_OUT 0
+#define TONEMAP_PARTIALS_BINDING 1
+#define TONEMAP_EXPOSURE_BINDING 2
+#define TONEMAP_LOC_OP 0
+#define TONEMAP_LOC_EV 1           // float: manual EV, or the compensation with auto exposure
+#define TONEMAP_LOC_AUTO 2         // int: 1 = the EV from the exposure buffer
+#define TONEMAP_LOC_WHITE 3        // float: Reinhard's white point
+#define TONEMAP_LOC_SIZE 4         // ivec2: frame size
+#define TONEMAP_LOC_GROUPS 5       // int: partials to sum (tonemap_exposure.comp)
+#define TONEMAP_LOC_DT 6           // float: seconds since the last frame
+#define TONEMAP_LOC_TAU 7          // float: adaptation time constant, seconds (0: none)
+#define TONEMAP_LOC_RESET 8        // int: 1 = take this frame's EV, no history
+
 #endif  // SCANDOF_SHADERS_SHARED_H
