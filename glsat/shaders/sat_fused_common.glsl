@@ -8,6 +8,11 @@
 //   PIXELS_RGBA8    pixels through an rgba8 image (else an r32ui image view of the texture)
 //   FUSED_SUBGROUP  teams are subgroups of 32 (subgroupInclusiveAdd / subgroupAdd); without it the
 //                   teams are 32-lane slices of the workgroup, scanned in shared memory.
+//   PIXELS_RGBA16F  HDR pixels through an rgba16f image into uint32 tables (sat_hdr.glsl, which the
+//                   including shader #includes first): a pixel is its R, G, B in fixed point (PX
+//                   is uvec3, not one packed word) and the channel pairs are plain uvec3 (PAIRS),
+//                   since a fixed-point value takes up to 25 bits. Costs 3x the registers for the
+//                   pixels; the RGBA8 programs are unchanged (PX = uint, PAIRS = uvec2).
 #define WG 256
 #define TILE_W 128
 #define TILE_H 32
@@ -16,13 +21,22 @@
 
 layout(local_size_x = WG) in;
 
+#if defined(PIXELS_RGBA16F) && defined(SAT_F32)
+#error "float tables of RGBA16F pixels take the paper's pipeline (float sums), not the fused path"
+#endif
+
 // Shared arrays a lane writes 4 adjacent elements of (lane * 4 + i) and the workgroup later reads
 // along (t, or lane + 32 k) are padded: one element after every 16 of 8 bytes (PAD8). Unpadded,
 // the lanes' 32-byte stride put 4 lanes of a phase on the same banks; padded, both directions are
 // conflict-free.
 #define PAD8(k) ((k) + ((k) >> 4))
 #define PADDED8(n) ((n) + (n) / 16)
-#if defined(PIXELS_GATHER)
+#if defined(PIXELS_RGBA16F)
+// Declared by sat_hdr.glsl.
+uvec3 load_pixel(ivec2 p) {
+  return load_radiance(p);
+}
+#elif defined(PIXELS_GATHER)
 // An r32ui texture view of the RGBA8 texture (nearest, clamped) through the texture path: one
 // gather returns a 2x2 block of packed pixels, a quarter of the instructions of image loads.
 layout(binding = SAT_UNIT_PIXELS) uniform usampler2D u_pixels;
@@ -94,6 +108,28 @@ uvec3 unpack_rgb(uint p) {
 // Channel pairs in 16-bit halves, as kernels/include/scandof/device/sat_tiled.cuh has them: x holds
 // R | B << 16, y holds G (and A) | ... << 16. Sums of up to 257 pixels fit each half, so a tile row
 // (128 pixels) or a tile column (32) is reduced or scanned as 2 words where uvec3 took 3.
+#ifdef PIXELS_RGBA16F
+#define PX uvec3
+#define PAIRS uvec3
+#define PAIR_WORDS 3
+#define PX_ZERO uvec3(0u)
+uvec3 pairs_of(uvec3 p) {
+  return p;
+}
+uvec3 rgb_of_pairs(uvec3 w) {
+  return w;
+}
+uvec3 team_inclusive2(uvec3 v) {
+  return team_inclusive(v);
+}
+uvec3 team_sum2(uvec3 v) {
+  return team_sum(v);
+}
+#else
+#define PX uint
+#define PAIRS uvec2
+#define PAIR_WORDS 2
+#define PX_ZERO 0u
 uvec2 pairs_of(uint p) {
   return uvec2(p & 0x00FF00FFu, (p >> 8) & 0x00FF00FFu);
 }
@@ -115,13 +151,14 @@ uvec2 team_sum2(uvec2 v) {
   return team_sum(uvec3(v, 0u)).xy;
 }
 #endif
+#endif  // PIXELS_RGBA16F
 
 // A team's row (the lane's 4 pixels of it): its inclusive sums within the tile as channel pairs
 // (up to 128 x 255 fits 16 bits).
-void row_scan(uint px[4], out uvec2 wr[4]) {
+void row_scan(PX px[4], out PAIRS wr[4]) {
   wr[0] = pairs_of(px[0]);
   for (int i = 1; i < 4; ++i) wr[i] = wr[i - 1] + pairs_of(px[i]);
-  const uvec2 ex = team_inclusive2(wr[3]) - wr[3];
+  const PAIRS ex = team_inclusive2(wr[3]) - wr[3];
   for (int i = 0; i < 4; ++i) wr[i] += ex;
 }
 
@@ -143,11 +180,12 @@ void load_block(int x0, int y0, out uint px[ROWS_PER_TEAM][4]) {
     }
 }
 #else
-uint load_pixel_or_zero(int x, int y) {
-  return (y < u_height && x < u_width) ? load_pixel(ivec2(x, y)) : 0u;
+PX load_pixel_or_zero(int x, int y) {
+  return (y < u_height && x < u_width) ? load_pixel(ivec2(x, y)) : PX_ZERO;
 }
-// Pixels x0..x0+3 of rows y0..y0+3 (zeros outside the image): R, G, B as one packed word each.
-void load_block(int x0, int y0, out uint px[ROWS_PER_TEAM][4]) {
+// Pixels x0..x0+3 of rows y0..y0+3 (zeros outside the image): R, G, B as one packed word each
+// (RGBA8) or as fixed point (RGBA16F).
+void load_block(int x0, int y0, out PX px[ROWS_PER_TEAM][4]) {
   for (int r = 0; r < ROWS_PER_TEAM; ++r)
     for (int i = 0; i < 4; ++i) px[r][i] = load_pixel_or_zero(x0 + i, y0 + r);
 }
@@ -155,7 +193,7 @@ void load_block(int x0, int y0, out uint px[ROWS_PER_TEAM][4]) {
 
 #ifndef PIXELS_GATHER
 // Pixels x0, x0 + 32, x0 + 64, x0 + 96 of row y (zeros outside the image).
-void load_strided(int x0, int y, out uint px[4]) {
+void load_strided(int x0, int y, out PX px[4]) {
   for (int k = 0; k < 4; ++k) px[k] = load_pixel_or_zero(x0 + 32 * k, y);
 }
 #endif

@@ -5,6 +5,7 @@
 #endif
 // Fused SAT, pass 1 of 3 (sat_fused_common.glsl included): per tile, each row's sum (rt), each
 // column's sum (ct) and the tile's sum (st). Workgroup (tile x, tile y).
+#include "sat_hdr.glsl"  // RGBA16F pixels (PIXELS_RGBA16F); nothing otherwise
 #include "sat_fused_common.glsl"
 
 layout(std430, binding = 1) writeonly buffer Rt {
@@ -18,21 +19,22 @@ layout(std430, binding = 3) writeonly buffer St {
 };
 
 // Channel pairs (pairs_of): 32 rows stay within 16 bits. Padded (PAD8).
-shared uvec2 s_col[TEAMS][PADDED8(TILE_W)];
+shared PAIRS s_col[TEAMS][PADDED8(TILE_W)];
 shared uvec3 s_row[TEAMS];
 
 void main() {
   const uint lane = LANE, team = TEAM;
   const int bx = int(gl_WorkGroupID.x), by = int(gl_WorkGroupID.y);
-  uint px[ROWS_PER_TEAM][4];
+  PX px[ROWS_PER_TEAM][4];
   const int x0 = bx * TILE_W + int(lane) * 4;
   load_block(x0, by * TILE_H + int(team) * ROWS_PER_TEAM, px);
-  uvec2 col[4] = uvec2[4](uvec2(0u), uvec2(0u), uvec2(0u), uvec2(0u));
-  uvec2 s[ROWS_PER_TEAM];
+  FLUSH_CLAMPS();  // this pass counts the clamped pixels; the tile scan reads them again
+  PAIRS col[4] = PAIRS[4](PAIRS(0u), PAIRS(0u), PAIRS(0u), PAIRS(0u));
+  PAIRS s[ROWS_PER_TEAM];
   for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-    s[r] = uvec2(0u);
+    s[r] = PAIRS(0u);
     for (int i = 0; i < 4; ++i) {
-      const uvec2 v = pairs_of(px[r][i]);
+      const PAIRS v = pairs_of(px[r][i]);
       col[i] += v;
       s[r] += v;
     }
@@ -51,7 +53,7 @@ void main() {
   barrier();
   const uint t = gl_LocalInvocationIndex;
   if (t < uint(TILE_W)) {
-    uvec2 c = uvec2(0u);
+    PAIRS c = PAIRS(0u);
     for (int w = 0; w < TEAMS; ++w) c += s_col[w][PAD8(t)];
     const int x = bx * TILE_W + int(t);
     if (x < u_width) ct[by * u_width + x] = uvec4(rgb_of_pairs(c), 0u);

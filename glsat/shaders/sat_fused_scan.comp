@@ -7,6 +7,7 @@
 // corner (sum over x < x0, y < y0), top (in-tile scan of the column sums above the tile) and left
 // (in-tile scan of the row sums left of it); each pixel's R, G, B, 0 stored as one 16-byte word,
 // a team's 32 lanes x 4 pixels writing 2 KB contiguously.
+#include "sat_hdr.glsl"  // RGBA16F pixels (PIXELS_RGBA16F); nothing otherwise
 #include "sat_fused_common.glsl"
 
 layout(std430, binding = 0) writeonly buffer Table {
@@ -32,7 +33,7 @@ void main() {
   const int bx = int(gl_WorkGroupID.x), by = int(gl_WorkGroupID.y);
   const int x0 = bx * TILE_W + int(lane) * 4;
   const int y0 = by * TILE_H;
-  uint px[ROWS_PER_TEAM][4];
+  PX px[ROWS_PER_TEAM][4];
   load_block(x0, y0 + int(team) * ROWS_PER_TEAM, px);
   // Every global load is issued here, before the first barrier, so their latencies overlap
   // instead of following one another (the corner and top were read after the row scans).
@@ -50,7 +51,7 @@ void main() {
   const uvec3 left = team == 0u && yl < u_height ? left_ex[bx * u_height + yl].xyz : uvec3(0u);
   // Each row's inclusive sums within the tile, kept as pairs: 2 words a pixel live until the
   // stores, not 3.
-  uvec2 w[ROWS_PER_TEAM][4];
+  PAIRS w[ROWS_PER_TEAM][4];
   for (int r = 0; r < ROWS_PER_TEAM; ++r) row_scan(px[r], w[r]);
   // The scans of top and left, after the row scans, whose pixels arrive first. Column t's scan
   // stays with invocation t, which adds it to its start below.

@@ -28,6 +28,7 @@
 // wave where 3 left 114 for a second. So the tile keeps only its packed pixels (16 words an
 // invocation) through the look-back and scans its rows again afterwards, the teams' column sums
 // go through shared memory as 16-bit channel pairs, and the stores are staged 4 teams at a time.
+#include "sat_hdr.glsl"  // RGBA16F pixels (PIXELS_RGBA16F); nothing otherwise
 #include "sat_fused_common.glsl"
 
 layout(std430, binding = 0) writeonly buffer Table {
@@ -64,26 +65,35 @@ layout(location = 3) uniform uint u_id_base;  // the counter's value when this b
 // a row read along k both fall on 32 banks), as sat_fused_planes.glsl lays out its planes.
 #define PAD32(k) ((k) + ((k) >> 5))
 #define PLANE_W (TILE_W + TILE_W / 32)
-// Two uses in turn (8.4 KB): the teams' column sums as channel pairs (words w * PLANE_W + PAD32(k)
-// and TEAMS * PLANE_W + that), made exclusive down the tile; then the staged stores, one row of
+// Two uses in turn (8.4 KB; 12.7 KB for RGBA16F, whose "pairs" are 3 words): the teams' column sums
+// as channel pairs (words w * PLANE_W + PAD32(k), TEAMS * PLANE_W + that, and for RGBA16F
+// 2 * TEAMS * PLANE_W + that), made exclusive down the tile; then the staged stores, one row of
 // 4 teams as R, G, B planes (word p * 4 * PLANE_W + j * PLANE_W + PAD32(k), j = team % 4).
-shared uint s_words[2 * TEAMS * PLANE_W];
+shared uint s_words[PAIR_WORDS * TEAMS * PLANE_W];
 shared uint s_start[3][PLANE_W];  // column k's corner + top, at PAD32(k)
-shared uvec2 s_row_agg[TILE_H];   // the tile's row sums as pairs (up to 128 x 255)
+shared PAIRS s_row_agg[TILE_H];   // the tile's row sums as pairs (up to 128 x 255)
 shared uvec3 s_corner;
 shared uvec3 s_tile_agg;
 shared uint s_tile;
 shared uint s_zero;  // 0: see store_row_of
 shared uint s_first[2];  // per chain: the nearest predecessor with its inclusive sums published
 
-uvec2 col_get(uint w, uint k) {
+PAIRS col_get(uint w, uint k) {
   const uint i = w * uint(PLANE_W) + PAD32(k);
+#if PAIR_WORDS == 3
+  return uvec3(s_words[i], s_words[uint(TEAMS * PLANE_W) + i],
+               s_words[uint(2 * TEAMS * PLANE_W) + i]);
+#else
   return uvec2(s_words[i], s_words[uint(TEAMS * PLANE_W) + i]);
+#endif
 }
-void col_put(uint w, uint k, uvec2 v) {
+void col_put(uint w, uint k, PAIRS v) {
   const uint i = w * uint(PLANE_W) + PAD32(k);
   s_words[i] = v.x;
   s_words[uint(TEAMS * PLANE_W) + i] = v.y;
+#if PAIR_WORDS == 3
+  s_words[uint(2 * TEAMS * PLANE_W) + i] = v.z;
+#endif
 }
 uint stage_index(uint p, uint j, uint k) {
   return (p * 4u + j) * uint(PLANE_W) + PAD32(k);
@@ -195,13 +205,13 @@ void stage_half(uvec3 v[4], int r, int y0, int bx, uint first) {
 // Row r of this team: acc (the row's offsets, then the rows above in the team) plus row r's
 // inclusive sums plus left(y). Rows by constant index (see sat_fused_store.glsl: NVIDIA's compiler
 // indexed a rolled row loop's arrays in local memory).
-void store_row_of(inout uvec3 acc[4], uint px[4], int r, int y0, int bx) {
-  uvec2 wr[4];
+void store_row_of(inout uvec3 acc[4], PX px[4], int r, int y0, int bx) {
+  PAIRS wr[4];
   // The row's scan waits for a load after the last barrier: without it NVIDIA's compiler scanned
   // all 4 rows up front, and their 32 live words left an SM 2 workgroups, not 4 (H100 1080p 0.0472
   // against 0.0379 ms, results/sat/gl/README.md).
   const uint z = s_zero;
-  row_scan(uint[4](px[0] ^ z, px[1] ^ z, px[2] ^ z, px[3] ^ z), wr);
+  row_scan(PX[4](px[0] ^ z, px[1] ^ z, px[2] ^ z, px[3] ^ z), wr);
   const int yl = int(TEAM) * ROWS_PER_TEAM + r;
   uvec3 v[4];
   for (int i = 0; i < 4; ++i) {
@@ -232,16 +242,17 @@ void main() {
   const int tile = int(s_tile), bx = tile % tiles_x, by = tile / tiles_x;
   const int x0 = bx * TILE_W + int(lane) * 4;
   const int y0 = by * TILE_H;
-  uint px[ROWS_PER_TEAM][4];
+  PX px[ROWS_PER_TEAM][4];
   load_block(x0, y0 + int(team) * ROWS_PER_TEAM, px);
+  FLUSH_CLAMPS();
 
   // The team's column sums (4 rows: up to 1020) and row sums, as channel pairs.
   {
-    uvec2 col[4] = uvec2[4](uvec2(0u), uvec2(0u), uvec2(0u), uvec2(0u));
+    PAIRS col[4] = PAIRS[4](PAIRS(0u), PAIRS(0u), PAIRS(0u), PAIRS(0u));
     for (int r = 0; r < ROWS_PER_TEAM; ++r) {
-      uvec2 row = uvec2(0u);
+      PAIRS row = PAIRS(0u);
       for (int i = 0; i < 4; ++i) {
-        const uvec2 v = pairs_of(px[r][i]);
+        const PAIRS v = pairs_of(px[r][i]);
         col[i] += v;
         row += v;
       }
@@ -256,9 +267,9 @@ void main() {
   // the tile, up to 28 rows), their total its aggregate. The tile: its rows' sums added up.
   uvec3 row_agg = uvec3(0u), col_agg = uvec3(0u);
   if (t < uint(TILE_W)) {
-    uvec2 run = uvec2(0u);
+    PAIRS run = PAIRS(0u);
     for (int w = 0; w < TEAMS; ++w) {
-      const uvec2 c = col_get(uint(w), t);
+      const PAIRS c = col_get(uint(w), t);
       col_put(uint(w), t, run);
       run += c;
     }

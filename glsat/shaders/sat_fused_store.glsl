@@ -56,10 +56,10 @@ void stage_row(uvec3 vr[4], int r, int y0, int bx) {
 // a pixel where uvec3 holds 3, summed down the team's rows here rather than before): 16 fewer
 // words per invocation live from the row scans to the stores. Every invocation of the workgroup
 // calls it (the stores have barriers).
-void add_row(inout uvec3 acc[4], uvec2 wr[4]) {
+void add_row(inout uvec3 acc[4], PAIRS wr[4]) {
   for (int i = 0; i < 4; ++i) acc[i] += rgb_of_pairs(wr[i]);
 }
-void store_tile_pairs(uvec2 w[ROWS_PER_TEAM][4], uvec3 base[4], int y0, int bx) {
+void store_tile_pairs(PAIRS w[ROWS_PER_TEAM][4], uvec3 base[4], int y0, int bx) {
   uvec3 acc[4] = base;
   barrier();  // the slots are free again once every team has its base
   add_row(acc, w[0]);

@@ -4,7 +4,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #endif
 // The paper's SAT pipeline, one pass of it: inclusive scans along every line of the table, a line
-// being a row (LINES_ROWS: read from the RGBA8 pixels, written to the table) or a column
+// being a row (LINES_ROWS: read from the pixels, RGBA8 or RGBA16F, written to the table) or a column
 // (LINES_COLUMNS: read and written in place in the table). Lines longer than one block take the
 // paper's arbitrary-size scan in three passes (PASS define):
 //   PASS_BLOCKS  workgroup (b, line): block b scanned; its total to sums[line * nblocks + b]
@@ -17,7 +17,11 @@
 
 layout(local_size_x = WG) in;
 
-#ifdef PIXELS_RGBA8
+// RGBA16F pixels (PIXELS_RGBA16F, only on the row pass's PASS_BLOCKS, the one program of the six
+// that reads pixels): their declarations and load_radiance(); nothing otherwise.
+#include "sat_hdr.glsl"
+#if defined(PIXELS_RGBA16F)
+#elif defined(PIXELS_RGBA8)
 // Where the driver matches image formats by class (RGBA8 is not R32UI's class): the texels as
 // normalized colours, packed back to bytes exactly (round(c * 255)).
 layout(binding = 0, rgba8) uniform readonly image2D u_pixels;
@@ -56,7 +60,9 @@ uint address(uint i, uint line) {
 }
 
 T3 load_element(uint i, uint line) {
-#if defined(LINES_ROWS) && defined(PASS_BLOCKS)
+#if defined(LINES_ROWS) && defined(PASS_BLOCKS) && defined(PIXELS_RGBA16F)
+  return load_radiance(ivec2(int(i), int(line)));
+#elif defined(LINES_ROWS) && defined(PASS_BLOCKS)
   const uint p = load_pixel(ivec2(int(i), int(line)));
   return T3_FROM_U(uvec3(p & 0xFFu, (p >> 8) & 0xFFu, (p >> 16) & 0xFFu));
 #else
@@ -73,6 +79,7 @@ void main() {
     const uint i = base + t + k * uint(WG);
     put(t + k * uint(WG), i < LINE_LEN ? load_element(i, line) : T3_ZERO);
   }
+  FLUSH_CLAMPS();
   block_scan();
   for (uint k = 0u; k < 2u; ++k) {
     const uint i = base + t + k * uint(WG);

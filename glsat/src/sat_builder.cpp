@@ -227,26 +227,109 @@ void GlSatBuilder::ensure_output(int width, int height) {
   out_bytes_ = bytes;
 }
 
+GlSatBuilder::~GlSatBuilder() {
+  for (GLsync& f : clamp_fence_)
+    if (f) glDeleteSync(f);
+}
+
 void GlSatBuilder::build(GLuint tex, int width, int height, GlSatVariant variant,
                          scandof::SatFormat format, bool timed) {
   ensure_output(width, height);
-  build_into(tex, width, height, variant, format, out_.get(), timed);
+  build_impl(tex, width, height, variant, format, nullptr, out_.get(), timed);
 }
 
-void GlSatBuilder::check_input(GLuint tex, int width, int height) {
+void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant variant,
+                              scandof::SatFormat format, GLuint out, bool timed) {
+  build_impl(tex, width, height, variant, format, nullptr, out, timed);
+}
+
+void GlSatBuilder::build(GLuint tex, int width, int height, GlSatVariant variant,
+                         scandof::SatFormat format, const scandof::SatFixedPoint& fixed,
+                         bool timed) {
+  ensure_output(width, height);
+  build_impl(tex, width, height, variant, format, &fixed, out_.get(), timed);
+}
+
+void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant variant,
+                              scandof::SatFormat format, const scandof::SatFixedPoint& fixed,
+                              GLuint out, bool timed) {
+  build_impl(tex, width, height, variant, format, &fixed, out, timed);
+}
+
+bool GlSatBuilder::check_input(GLuint tex, int width, int height) {
   if (width <= 0 || height <= 0) throw std::invalid_argument("GlSatBuilder::build: empty image");
   // Lines are dispatched one workgroup row each: 65535 is GL's guaranteed grid limit.
   if (width > 65535 || height > 65535)
     throw std::invalid_argument("GlSatBuilder::build: image larger than 65535 pixels a side");
   GLint internal = 0;
   glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
-  if (internal != GL_RGBA8)
-    throw std::invalid_argument("GlSatBuilder::build: the texture is not GL_RGBA8");
+  if (internal != GL_RGBA8 && internal != GL_RGBA16F)
+    throw std::invalid_argument("GlSatBuilder::build: the texture is neither GL_RGBA8 nor GL_RGBA16F");
   GLint tw = 0, th = 0;
   glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_WIDTH, &tw);
   glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_HEIGHT, &th);
   if (tw < width || th < height)
     throw std::invalid_argument("GlSatBuilder::build: the texture is smaller than the size asked");
+  return internal == GL_RGBA16F;
+}
+
+void GlSatBuilder::begin_clamp_count() {
+  if (!clamps_) {
+    clamps_ = make_buffer();
+    allocate(clamps_.get(), kClampRing * kClampStride);
+  }
+  const int slot = static_cast<int>(clamp_next_ % kClampRing);
+  const GLintptr off = static_cast<GLintptr>(slot * kClampStride);
+  const std::uint32_t zero = 0;
+  // The previous build's end barrier (BUFFER_UPDATE) orders this clear after the atomics of the
+  // build that last used the slot; the barrier here orders the new atomics after the clear.
+  glClearNamedBufferSubData(clamps_.get(), GL_R32UI, off, 4, GL_RED_INTEGER, GL_UNSIGNED_INT,
+                            &zero);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  glBindBufferRange(GL_SHADER_STORAGE_BUFFER, SAT_BINDING_CLAMPS, clamps_.get(), off, 4);
+}
+
+void GlSatBuilder::end_clamp_count(bool counted) {
+  const int slot = static_cast<int>(clamp_next_ % kClampRing);
+  if (clamp_next_ - clamp_read_ == static_cast<std::uint64_t>(kClampRing)) {
+    // The ring is full of unread builds: the oldest one's count is dropped.
+    const int old = static_cast<int>(clamp_read_ % kClampRing);
+    if (clamp_fence_[old]) glDeleteSync(clamp_fence_[old]);
+    clamp_fence_[old] = nullptr;
+    ++clamp_read_;
+  }
+  if (clamp_fence_[slot]) glDeleteSync(clamp_fence_[slot]);
+  clamp_fence_[slot] = counted ? glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0) : nullptr;
+  last_counted_ = counted;
+  ++clamp_next_;
+}
+
+std::uint32_t GlSatBuilder::clamp_count() {
+  if (!last_counted_ || clamp_next_ == 0) return 0;
+  const int slot = static_cast<int>((clamp_next_ - 1) % kClampRing);
+  std::uint32_t n = 0;
+  glGetNamedBufferSubData(clamps_.get(), static_cast<GLintptr>(slot * kClampStride), 4, &n);
+  return n;
+}
+
+bool GlSatBuilder::poll_clamp_count(std::uint32_t& out) {
+  // Fences signal in submission order, so the first unfinished build ends the walk.
+  bool got = false;
+  while (clamp_read_ < clamp_next_) {
+    const int slot = static_cast<int>(clamp_read_ % kClampRing);
+    std::uint32_t n = 0;
+    if (GLsync f = clamp_fence_[slot]) {
+      const GLenum r = glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+      if (r != GL_ALREADY_SIGNALED && r != GL_CONDITION_SATISFIED) break;
+      glDeleteSync(f);
+      clamp_fence_[slot] = nullptr;
+      glGetNamedBufferSubData(clamps_.get(), static_cast<GLintptr>(slot * kClampStride), 4, &n);
+    }
+    out = n;
+    got = true;
+    ++clamp_read_;
+  }
+  return got;
 }
 
 GlTexture GlSatBuilder::bind_pixels(GLuint tex, bool gather, std::vector<std::string>& defines) {
@@ -274,15 +357,35 @@ GlTexture GlSatBuilder::bind_pixels(GLuint tex, bool gather, std::vector<std::st
   return GlTexture(view);
 }
 
-void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant variant,
-                              scandof::SatFormat format, GLuint out, bool timed) {
-  check_input(tex, width, height);
+void GlSatBuilder::build_impl(GLuint tex, int width, int height, GlSatVariant variant,
+                              scandof::SatFormat format, const scandof::SatFixedPoint* fixed,
+                              GLuint out, bool timed) {
+  const bool hdr = check_input(tex, width, height);
   const bool f32 = format == scandof::SatFormat::F32;
+  // RGBA16F into uint32 tables: quantized in the fixed point, clamps counted.
+  const bool quantized = hdr && !f32;
+  if (quantized) {
+    if (!fixed)
+      throw std::invalid_argument(
+          "GlSatBuilder::build: an RGBA16F texture into U32 tables needs a SatFixedPoint");
+    if (fixed->frac_bits < 0 || fixed->frac_bits > scandof::kMaxFracBits ||
+        fixed->max_value < 1 || fixed->max_value > scandof::kMaxFixedValue)
+      throw std::invalid_argument(
+          "GlSatBuilder::build: SatFixedPoint frac_bits must be 0..24, max_value 1..2^24");
+  }
   // The fused path sums in uint32; float tables of more than 2^32/255 pixels would overflow, so
-  // they take the work-efficient pipeline, which sums in float (as the CUDA side does).
+  // they take the work-efficient pipeline, which sums in float (as the CUDA side does). Float
+  // tables of radiance take it too: a fused path in float sums would be a second copy of its
+  // shaders for a format the DoF does not read (it reads the exact uint32 tables).
   if (variant == GlSatVariant::Fused && f32 &&
-      static_cast<double>(width) * height > 4294967295.0 / 255.0)
+      (hdr || static_cast<double>(width) * height > 4294967295.0 / 255.0))
     variant = GlSatVariant::WorkEfficient;
+  if (quantized) begin_clamp_count();
+  // The fixed point of the programs that quantize (those that read RGBA16F pixels into uint32).
+  auto set_fixed = [&] {
+    glUniform1i(SAT_LOC_FIXED_BITS, fixed->frac_bits);
+    glUniform1ui(SAT_LOC_FIXED_MAX, fixed->max_value);
+  };
 
   const bool one_pass = variant == GlSatVariant::Fused && policy_.fused == GlSatFusedBuild::OnePass;
   if (timed) last_one_pass_ = one_pass;  // what stage_times() reports follows the last timed build
@@ -290,7 +393,13 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
   // fused path, whose shaders have them. On the H100 the gathers took the 1080p three-pass build
   // from 0.071 to 0.064-0.067 ms (results/sat/gl/README.md).
   std::vector<std::string> pixel_defs;
-  const GlTexture view = bind_pixels(tex, variant == GlSatVariant::Fused, pixel_defs);
+  GlTexture view;
+  if (hdr) {
+    glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA16F);
+    pixel_defs.push_back("PIXELS_RGBA16F");
+  } else {
+    view = bind_pixels(tex, variant == GlSatVariant::Fused, pixel_defs);
+  }
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
 
   // The fused path's tile grid, the defines all its shaders take, and SSBO offsets rounded up to
@@ -320,6 +429,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     const GLuint single = program("sat_fused_single.comp", single_defs);
     if (timed) timers_[1].begin();
     use_program(single, width, height);
+    if (quantized) set_fixed();
     glUniform1ui(2, epoch_);
     glUniform1ui(3, id_base_);
     dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
@@ -345,6 +455,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
     const GLuint scan = program("sat_fused_scan.comp", fused_defs);
     if (timed) timers_[0].begin();
     use_program(reduce, width, height);
+    if (quantized) set_fixed();
     dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
     const GLuint aux = program("sat_fused_aux.comp", {});
     if (timed) timers_[2].begin();
@@ -360,10 +471,13 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
       timers_[1].begin();
     }
     use_program(scan, width, height);
+    if (quantized) set_fixed();
     dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
     if (timed) timers_[1].end();
   } else {
-    std::vector<std::string> base = pixel_defs;
+    // RGBA16F pixels are read by the row pass's block scans only: the other programs are the
+    // RGBA8 build's (fewer programs to compile, the slow part on llvmpipe).
+    std::vector<std::string> base = hdr ? std::vector<std::string>() : pixel_defs;
     if (f32) base.push_back("SAT_F32");
     switch (variant) {
       case GlSatVariant::Naive:
@@ -391,6 +505,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
       auto with = [&](const char* p) {
         std::vector<std::string> v = d;
         v.push_back(p);
+        if (hdr && rows && std::strcmp(p, "PASS_BLOCKS") == 0) v.push_back("PIXELS_RGBA16F");
         return program("sat_lines.comp", v);
       };
       if (timed) timers_[pass].begin();
@@ -399,6 +514,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
         glUniform1i(2, nb);
       };
       set_uniforms(with("PASS_BLOCKS"));
+      if (rows && quantized) set_fixed();
       dispatch(static_cast<GLuint>(nb), static_cast<GLuint>(lines));
       if (nb > 1) {
         set_uniforms(with("PASS_SUMS"));
@@ -413,6 +529,7 @@ void GlSatBuilder::build_into(GLuint tex, int width, int height, GlSatVariant va
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT |
                   GL_BUFFER_UPDATE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
   glUseProgram(0);
+  end_clamp_count(quantized);
 }
 
 bool GlSatBuilder::waits_cut_short() {
@@ -434,7 +551,7 @@ GlSatStageTimes GlSatBuilder::stage_times() const {
   return t;
 }
 
-void GlSatBuilder::warm_up() {
+void GlSatBuilder::warm_up(bool with_rgba16f) {
   // Over one block each way, so the multi-block passes are compiled too.
   const int n = kBlock + 1;
   GlTexture tex = make_texture(GL_TEXTURE_2D);
@@ -442,6 +559,13 @@ void GlSatBuilder::warm_up() {
   for (int v = 0; v < kNumGlSatVariants; ++v)
     for (auto f : {scandof::SatFormat::U32, scandof::SatFormat::F32})
       build(tex.get(), n, n, static_cast<GlSatVariant>(v), f, false);
+  if (!with_rgba16f) return;
+  GlTexture hdr = make_texture(GL_TEXTURE_2D);
+  glTextureStorage2D(hdr.get(), 1, GL_RGBA16F, n, n);
+  const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(24.0f, 100.0f);
+  for (int v = 0; v < kNumGlSatVariants; ++v)
+    for (auto f : {scandof::SatFormat::U32, scandof::SatFormat::F32})
+      build(hdr.get(), n, n, static_cast<GlSatVariant>(v), f, fp, false);
 }
 
 }  // namespace scandof::gl

@@ -46,6 +46,16 @@ def main():
         # The one pass's wait for software rasterizers (the builder defines it on llvmpipe).
         jobs.append(("sat_fused_single.comp", "sat_fused_common.glsl",
                      fmt + px + sg + ["SOFTWARE_WAIT"]))
+    # RGBA16F pixels (sat_hdr.glsl): the paper's row pass from the pixels in both formats, the
+    # fused path into uint32 tables (float tables of RGBA16F take the paper's pipeline).
+    for fmt, scan in itertools.product(fmts, scans):
+        jobs.append(("sat_lines.comp", "sat_block_scan.glsl",
+                     fmt + scan + ["PIXELS_RGBA16F", "LINES_ROWS", "PASS_BLOCKS"]))
+    for sg in [[], ["FUSED_SUBGROUP"]]:
+        for comp in ("sat_fused_reduce.comp", "sat_fused_scan.comp", "sat_fused_single.comp"):
+            jobs.append((comp, "sat_fused_common.glsl", ["PIXELS_RGBA16F"] + sg))
+        jobs.append(("sat_fused_single.comp", "sat_fused_common.glsl",
+                     ["PIXELS_RGBA16F", "SOFTWARE_WAIT"] + sg))
     jobs.append(("sat_fused_aux.comp", "", []))
     # glsatbench's copy floor: image loads only (packed r32ui or rgba8), one format.
     for px, sg in itertools.product(pixels[:2], [[], ["FUSED_SUBGROUP"]]):

@@ -35,6 +35,7 @@
 #include "scandof/gl/context.hpp"
 #include "scandof/gl/sat_builder.hpp"
 #include "scandof/gl/util.hpp"
+#include "scandof/hdr.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/util/rng.hpp"
 
@@ -536,6 +537,305 @@ TEST(GlSat, RejectsBadInput) {
                std::invalid_argument);
   EXPECT_EQ(scandof::gl::parse_gl_sat_variant("conflict-free"), GlSatVariant::ConflictFree);
   EXPECT_THROW(scandof::gl::parse_gl_sat_variant("cub"), std::invalid_argument);
+}
+
+// ---- RGBA16F (HDR) frames ------------------------------------------------------------------------
+// Every variant, U32 (the fixed point of scandof/hdr.hpp) and F32, against scandof::sat_gold_hdr:
+// uint32 tables word for word (4 words a pixel, the 4th 0), float tables within hdr_float_bound();
+// a frame with values above the limit, NaN, negative values and -0, whose clamped pixels the
+// builder counts as the gold does. The one-pass tests are named GlSat.FusedOnePassHdr* so the
+// LP_NUM_THREADS runs of gl_sat.cmake take them too.
+
+// Radiance up to the limit (the frame's halves), log-uniform over [2^-12, limit] with 1 in 16
+// exact zeros; alpha random too (never summed). `wild`: also values above the limit (1 in 8, up
+// to 16x), NaN, negative values, -0 and (with `inf`) +inf, each 1 in 32. Returns the halves; the
+// floats they are go to `f`.
+std::vector<std::uint16_t> random_hdr(int w, int h, double limit, std::uint64_t seed, bool wild,
+                                      bool inf, std::vector<float>& f) {
+  scandof::util::SplitMix64 rng(seed);
+  auto uniform = [&] { return static_cast<double>(rng.next() >> 11) * 0x1.0p-53; };
+  const std::size_t n = static_cast<std::size_t>(w) * h * 4;
+  std::vector<std::uint16_t> halves(n);
+  f.resize(n);
+  const double lo = -12.0, hi = std::log2(limit);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t pick = rng.next() % 32;
+    float v;
+    if (pick < 2) {
+      v = 0.0f;
+    } else if (wild && pick < 6) {
+      v = static_cast<float>(limit * (1.0 + 15.0 * uniform()));
+    } else if (wild && pick == 6) {
+      v = std::nanf("");
+    } else if (wild && pick == 7) {
+      v = -static_cast<float>(std::exp2(lo + (hi - lo) * uniform()));
+    } else if (wild && pick == 8) {
+      v = -0.0f;
+    } else if (wild && inf && pick == 9) {
+      v = INFINITY;
+    } else {
+      v = static_cast<float>(std::exp2(lo + (hi - lo) * uniform()));
+    }
+    std::uint16_t hv = scandof::float_to_half(v);
+    // Not wild: stay at or below the limit, so nothing clamps (one half step down at most).
+    if (!wild && scandof::half_to_float(hv) > limit) --hv;
+    halves[i] = hv;
+    f[i] = scandof::half_to_float(hv);
+  }
+  return halves;
+}
+
+// An immutable GL_RGBA16F texture of the halves, with `pad` texels of +inf right and above the
+// image that no table may see (they would clamp and be counted).
+scandof::gl::GlTexture upload_hdr(const std::vector<std::uint16_t>& halves, int w, int h,
+                                  int pad = 0) {
+  scandof::gl::GlTexture tex = scandof::gl::make_texture(GL_TEXTURE_2D);
+  const int tw = w + pad, th = h + pad;
+  glTextureStorage2D(tex.get(), 1, GL_RGBA16F, tw, th);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  if (pad > 0) {
+    const std::vector<std::uint16_t> noise(static_cast<std::size_t>(tw) * th * 4, 0x7C00u);
+    glTextureSubImage2D(tex.get(), 0, 0, 0, tw, th, GL_RGBA, GL_HALF_FLOAT, noise.data());
+  }
+  glTextureSubImage2D(tex.get(), 0, 0, 0, w, h, GL_RGBA, GL_HALF_FLOAT, halves.data());
+  return tex;
+}
+
+// build() for RGBA16F: poisoned buffer, the one pass built again where a wait was cut short;
+// *clamps gets the builder's clamp_count().
+std::vector<std::uint32_t> build_hdr(GlSatBuilder& builder, const scandof::gl::GlTexture& tex,
+                                     int w, int h, GlSatVariant v, SatFormat f,
+                                     const scandof::SatFixedPoint& fp, std::uint32_t* clamps) {
+  const std::size_t bytes = GlSatBuilder::table_bytes(w, h);
+  scandof::gl::GlBuffer buf = scandof::gl::make_buffer();
+  glNamedBufferData(buf.get(), static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_READ);
+  const bool one_pass =
+      v == GlSatVariant::Fused && builder.policy().fused == GlSatFusedBuild::OnePass;
+  int tries = 0;
+  do {
+    glClearNamedBufferData(buf.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &kPoison);
+    builder.build_into(tex.get(), w, h, v, f, fp, buf.get(), true);
+  } while (one_pass && waits_ran_out(builder, 1, &tries,
+                                     std::to_string(w) + "x" + std::to_string(h) +
+                                         " one pass (rgba16f)"));
+  *clamps = builder.clamp_count();
+  std::vector<std::uint32_t> out(bytes / 4);
+  glGetNamedBufferSubData(buf.get(), 0, static_cast<GLsizeiptr>(bytes), out.data());
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR)) << "OpenGL error during the build";
+  return out;
+}
+
+// Float tables of radiance. Both the builder (the paper's pipeline: float sums, see float_bound)
+// and the gold (a running row sum, then the row above added: at most w + h roundings in
+// sequence, each of at most 2^-24 of a partial sum <= the value) are within a relative bound of
+// the exact sum, so they differ by at most the two bounds together.
+double hdr_float_bound(int w, int h, double exact) {
+  return (32.0 + w + h) * std::ldexp(exact, -24) + 1e-30;
+}
+
+// The exact table of the frame's radiance in float64 (NaN, negative -> 0), 4 words a pixel.
+std::vector<double> exact_radiance_sat(const std::vector<float>& f, int w, int h) {
+  std::vector<double> t(static_cast<std::size_t>(w) * h * 4, 0.0);
+  for (int y = 0; y < h; ++y)
+    for (int c = 0; c < 3; ++c) {
+      double run = 0;
+      for (int x = 0; x < w; ++x) {
+        const std::size_t i = 4 * (static_cast<std::size_t>(y) * w + x) + c;
+        run += f[i] > 0.0f ? static_cast<double>(f[i]) : 0.0;
+        t[i] = run + (y > 0 ? t[i - 4 * static_cast<std::size_t>(w)] : 0.0);
+      }
+    }
+  return t;
+}
+
+// One HDR frame through variant v (the fused path in the builder's current shape), both formats.
+void check_hdr(GlSatVariant v, int w, int h, const scandof::SatFixedPoint& fp, bool wild,
+               int pad = 0) {
+  GlSatBuilder& b = *gl().builder;
+  const std::uint64_t seed =
+      base_seed() ^ 0x4D52ull ^ (static_cast<std::uint64_t>(w) << 32) ^ (h * 7919ull);
+  std::vector<float> f;
+  const auto halves = random_hdr(w, h, fp.max_radiance(), seed, wild, true, f);
+  const scandof::gl::GlTexture tex = upload_hdr(halves, w, h, pad);
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  const std::string what = std::string(scandof::gl::to_string(v)) + " " + std::to_string(w) +
+                           "x" + std::to_string(h) + (wild ? " wild" : "") + " (seed " +
+                           std::to_string(seed) + ")";
+  {
+    std::vector<std::uint32_t> gold(plane * 4);
+    const std::uint64_t gold_clamps = scandof::sat_gold_hdr(f.data(), w, h, fp, gold.data(), 3,
+                                                            scandof::SatLayout::Interleaved);
+    if (!wild) EXPECT_EQ(gold_clamps, 0u) << what;
+    if (wild && plane >= 64) EXPECT_GT(gold_clamps, 0u) << what;
+    std::uint32_t clamps = 0;
+    const auto out = build_hdr(b, tex, w, h, v, SatFormat::U32, fp, &clamps);
+    std::size_t bad = 0;
+    for (std::size_t p = 0; p < plane; ++p)
+      for (int ch = 0; ch < 4; ++ch) {
+        const std::uint32_t want = gold[4 * p + ch], got = out[4 * p + ch];
+        if (got != want && bad++ < 5)
+          ADD_FAILURE() << "u32 " << what << " (" << p % w << "," << p / w << ") channel " << ch
+                        << ": got " << got << " want " << want;
+      }
+    EXPECT_EQ(bad, 0u) << "u32 " << what << ": mismatches of " << plane * 4 << " words";
+    EXPECT_EQ(clamps, gold_clamps) << "clamped pixels, " << what;
+  }
+  {
+    // The wild frame again without +inf (inf sums are inf in both; the bound wants finite ones).
+    const auto tex_f = wild ? upload_hdr(random_hdr(w, h, fp.max_radiance(), seed, wild, false, f),
+                                         w, h, pad)
+                            : scandof::gl::GlTexture();
+    std::vector<float> gold(plane * 4);
+    EXPECT_EQ(scandof::sat_gold_hdr(f.data(), w, h, gold.data(), 3,
+                                    scandof::SatLayout::Interleaved),
+              0u);
+    const auto exact = exact_radiance_sat(f, w, h);
+    std::uint32_t clamps = 1;
+    const auto out = build_hdr(b, wild ? tex_f : tex, w, h, v, SatFormat::F32, fp, &clamps);
+    EXPECT_EQ(clamps, 0u) << "float tables count nothing, " << what;
+    std::size_t bad = 0;
+    for (std::size_t p = 0; p < plane; ++p)
+      for (int ch = 0; ch < 4; ++ch) {
+        float got;
+        std::memcpy(&got, &out[4 * p + ch], 4);
+        const double want = gold[4 * p + ch];
+        const double bound = ch < 3 ? hdr_float_bound(w, h, exact[4 * p + ch]) : 0.0;
+        if (!(std::fabs(static_cast<double>(got) - want) <= bound) && bad++ < 5)
+          ADD_FAILURE() << "f32 " << what << " (" << p % w << "," << p / w << ") channel " << ch
+                        << ": got " << got << " want " << want << " +- " << bound;
+      }
+    EXPECT_EQ(bad, 0u) << "f32 " << what << ": values outside the bound of " << plane * 4;
+  }
+}
+
+// F = 14, limit 100.8 (the demo's radius 24): the fixed point DoF uses.
+scandof::SatFixedPoint demo_fixed_point() {
+  return scandof::hdr_fixed_point(24.0f, 100.0f);
+}
+
+const std::vector<std::pair<int, int>>& hdr_sizes() {
+  static const std::vector<std::pair<int, int>> s = {{1, 1},    {31, 1},    {1, 33},
+                                                     {33, 17},  {1025, 31}, {257, 129}};
+  return s;
+}
+
+class GlSatHdrSweep : public ::testing::TestWithParam<GlSatVariant> {};
+
+// The fused path here in three passes; GlSat.FusedOnePassHdr takes the one pass.
+TEST_P(GlSatHdrSweep, MatchesCpuReference) {
+  REQUIRE_GL();
+  const FusedBuild three(GlSatFusedBuild::ThreePasses);
+  for (const auto& z : hdr_sizes()) check_hdr(GetParam(), z.first, z.second, demo_fixed_point(),
+                                              false);
+  // Above the limit, NaN, negative, -0, +inf; a texture larger than the image, its +inf texels
+  // outside the table (and its clamp count).
+  check_hdr(GetParam(), 33, 17, demo_fixed_point(), true, 3);
+  check_hdr(GetParam(), 257, 129, demo_fixed_point(), true);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, GlSatHdrSweep,
+                         ::testing::Values(GlSatVariant::Naive, GlSatVariant::WorkEfficient,
+                                           GlSatVariant::ConflictFree, GlSatVariant::Subgroup,
+                                           GlSatVariant::Fused),
+                         [](const ::testing::TestParamInfo<GlSatVariant>& i) {
+                           std::string n = scandof::gl::to_string(i.param);
+                           for (char& ch : n)
+                             if (ch == '-') ch = '_';
+                           return n;
+                         });
+
+TEST(GlSat, FusedOnePassHdr) {
+  REQUIRE_GL();
+  REQUIRE_LOOKBACK(*gl().builder);
+  const FusedBuild one(GlSatFusedBuild::OnePass);
+  for (const auto& z : hdr_sizes())
+    check_hdr(GlSatVariant::Fused, z.first, z.second, demo_fixed_point(), false);
+  check_hdr(GlSatVariant::Fused, 33, 17, demo_fixed_point(), true, 3);
+  check_hdr(GlSatVariant::Fused, 257, 129, demo_fixed_point(), true);
+  // F = 24 at radius 0 (limit 1.0, max_value 2^24: the largest values the encoding allows, whose
+  // uint32 sums wrap) and F = 0 at radius 5000 (integers, limit 42).
+  check_hdr(GlSatVariant::Fused, 257, 129, scandof::hdr_fixed_point(0.0f, 1.0f), true);
+  check_hdr(GlSatVariant::Fused, 129, 33, scandof::hdr_fixed_point(5000.0f, 64.0f), true);
+}
+
+// Other encodings through the paper's pipeline and the three passes: F = 24 (the largest
+// values, up to 2^24, whose uint32 sums wrap) and F = 0.
+TEST(GlSat, HdrFixedPointExtremes) {
+  REQUIRE_GL();
+  const FusedBuild three(GlSatFusedBuild::ThreePasses);
+  for (auto v : {GlSatVariant::WorkEfficient, GlSatVariant::Fused}) {
+    check_hdr(v, 257, 129, scandof::hdr_fixed_point(0.0f, 1.0f), true);
+    check_hdr(v, 129, 33, scandof::hdr_fixed_point(5000.0f, 64.0f), true);
+  }
+}
+
+// The non-stalling clamp count: builds with different counts, then (after glFinish) polls give
+// the newest finished one; an RGBA8 build counts 0; clamp_count() is the last build's.
+TEST(GlSat, HdrClampCountPolled) {
+  REQUIRE_GL();
+  GlSatBuilder& b = *gl().builder;
+  const scandof::SatFixedPoint fp = demo_fixed_point();
+  std::uint32_t sink = 0;
+  while (b.poll_clamp_count(sink)) {
+  }
+  const int w = 64, h = 16;
+  std::vector<std::uint64_t> want;
+  std::vector<scandof::gl::GlTexture> texs;
+  for (int k = 0; k < 3; ++k) {
+    std::vector<float> f;
+    const auto halves = random_hdr(w, h, fp.max_radiance(), base_seed() + k, k > 0, true, f);
+    std::vector<std::uint32_t> gold(static_cast<std::size_t>(w) * h * 4);
+    want.push_back(scandof::sat_gold_hdr(f.data(), w, h, fp, gold.data(), 3,
+                                         scandof::SatLayout::Interleaved));
+    texs.push_back(upload_hdr(halves, w, h));
+  }
+  ASSERT_NE(want[1], want[2]);
+  for (int k = 0; k < 3; ++k)
+    b.build(texs[k].get(), w, h, GlSatVariant::Fused, SatFormat::U32, fp);
+  EXPECT_EQ(b.clamp_count(), want[2]);
+  glFinish();
+  std::uint32_t got = 0xFFFFFFFFu;
+  EXPECT_TRUE(b.poll_clamp_count(got));
+  EXPECT_EQ(got, want[2]);
+  EXPECT_FALSE(b.poll_clamp_count(got));
+  // More builds than the ring holds, unpolled: the newest is still read.
+  for (int k = 0; k < GlSatBuilder::kClampRing + 2; ++k)
+    b.build(texs[(k + 1) % 3].get(), w, h, GlSatVariant::Naive, SatFormat::U32, fp);
+  glFinish();
+  EXPECT_TRUE(b.poll_clamp_count(got));
+  EXPECT_EQ(got, want[(GlSatBuilder::kClampRing + 2) % 3]);
+  // An RGBA8 build after them: 0.
+  const auto rgba = random_rgba(w, h, base_seed());
+  const scandof::gl::GlTexture ldr = upload(rgba, w, h);
+  b.build(ldr.get(), w, h, GlSatVariant::Fused, SatFormat::U32, fp);
+  EXPECT_EQ(b.clamp_count(), 0u);
+  glFinish();
+  EXPECT_TRUE(b.poll_clamp_count(got));
+  EXPECT_EQ(got, 0u);
+}
+
+TEST(GlSat, HdrRejectsBadFixedPoint) {
+  REQUIRE_GL();
+  scandof::gl::GlTexture tex = scandof::gl::make_texture(GL_TEXTURE_2D);
+  glTextureStorage2D(tex.get(), 1, GL_RGBA16F, 4, 4);
+  GlSatBuilder& b = *gl().builder;
+  scandof::SatFixedPoint bad;  // max_value 0
+  EXPECT_THROW(b.build(tex.get(), 4, 4, GlSatVariant::Naive, SatFormat::U32, bad),
+               std::invalid_argument);
+  bad = demo_fixed_point();
+  bad.frac_bits = 25;
+  EXPECT_THROW(b.build(tex.get(), 4, 4, GlSatVariant::Naive, SatFormat::U32, bad),
+               std::invalid_argument);
+  bad = demo_fixed_point();
+  bad.max_value = scandof::kMaxFixedValue + 1;
+  EXPECT_THROW(b.build(tex.get(), 4, 4, GlSatVariant::Naive, SatFormat::U32, bad),
+               std::invalid_argument);
+  // Float tables need no fixed point.
+  EXPECT_NO_THROW(b.build(tex.get(), 4, 4, GlSatVariant::Naive, SatFormat::F32));
+  scandof::gl::GlTexture rgba32f = scandof::gl::make_texture(GL_TEXTURE_2D);
+  glTextureStorage2D(rgba32f.get(), 1, GL_RGBA32F, 4, 4);
+  EXPECT_THROW(b.build(rgba32f.get(), 4, 4, GlSatVariant::Naive, SatFormat::F32),
+               std::invalid_argument);
 }
 
 }  // namespace

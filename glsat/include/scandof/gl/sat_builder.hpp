@@ -1,5 +1,10 @@
-// Summed-area tables built with OpenGL 4.3 compute shaders, straight from the rendered RGBA8
-// colour texture (no read-back): the SAT backend for GPUs without CUDA.
+// Summed-area tables built with OpenGL 4.3 compute shaders, straight from the rendered colour
+// texture (no read-back): the SAT backend for GPUs without CUDA. The texture is GL_RGBA8 (the LDR
+// frame, summed as integers 0..255) or GL_RGBA16F (linear radiance, the HDR frame): uint32 tables
+// of it hold the fixed point of a scandof::SatFixedPoint the caller passes (scandof/hdr.hpp,
+// quantized in glsat/shaders/sat_hdr.glsl exactly as scandof::quantize_radiance does, so the table
+// equals scandof::sat_gold_hdr bit for bit) and count the pixels clamped (clamp_count()); float
+// tables hold radiance sums (NaN and negative values as 0).
 //
 // Output: one GL buffer (SSBO) of 4 words per pixel, element (x, y) at word 4 * (y * width + x):
 // R, G, B inclusive sums over x' <= x, y' <= y, 4th word 0; row 0 = the texture's bottom row (GL
@@ -15,7 +20,10 @@
 // sums in uint32; float tables of more than 2^32/255 pixels take the work-efficient pipeline
 // (float sums), as on the CUDA side. Pixels are read as packed r32ui where the driver matches
 // image formats by size (else through an rgba8 image), by textureGather from an r32ui view where
-// the texture is immutable (else by image loads).
+// the texture is immutable (else by image loads). RGBA16F pixels come through an rgba16f image
+// (12 words a pixel in registers where RGBA8 keeps one packed word, so the fused path holds 3x the
+// registers for them); the paper's pipeline reads them in its row pass only, and float tables of
+// them take the work-efficient pipeline rather than the fused path (whose sums are uint32).
 //
 // Needs a current GL >= 4.3 context (glad loaded) and the shader folder (glsat/shaders).
 #pragma once
@@ -103,6 +111,7 @@ class GlSatBuilder {
   GlSatBuilder(std::string shader_dir, const GlSatPolicy& policy, const GlSatSupport& limits);
   GlSatBuilder(const GlSatBuilder&) = delete;
   GlSatBuilder& operator=(const GlSatBuilder&) = delete;
+  ~GlSatBuilder();  // deletes the clamp counters' fences
 
   const GlSatSupport& support() const { return support_; }
   const GlSatPolicy& policy() const { return policy_; }
@@ -122,12 +131,35 @@ class GlSatBuilder {
   // GL state left behind: image unit 0 and SSBO binding points 0..4 point at the builder's
   // objects (on the gather path, texture unit SAT_UNIT_PIXELS at a deleted view, and no sampler
   // object there); the current program is 0.
-  // Throws std::invalid_argument on bad sizes or a texture that is not RGBA8 or too small.
+  // Throws std::invalid_argument on bad sizes, a texture that is neither GL_RGBA8 nor GL_RGBA16F
+  // or is too small, or an RGBA16F texture into U32 tables (which need the overload with a
+  // SatFixedPoint).
   void build(GLuint rgba8_texture, int width, int height, GlSatVariant variant,
              scandof::SatFormat format, bool timed = false);
   // The same into a caller's buffer of at least table_bytes(width, height) bytes at offset 0.
   void build_into(GLuint rgba8_texture, int width, int height, GlSatVariant variant,
                   scandof::SatFormat format, GLuint out_buffer, bool timed = false);
+  // Either texture format; a GL_RGBA16F texture into U32 tables is summed in `fixed`
+  // (scandof::hdr_fixed_point(); frac_bits 0..24, max_value 1..2^24, else std::invalid_argument),
+  // which RGBA8 textures and F32 tables ignore. Such a build also counts its clamped pixels: one
+  // clear of a word before it and a fence after it (no other cost unless pixels clamp).
+  void build(GLuint texture, int width, int height, GlSatVariant variant,
+             scandof::SatFormat format, const scandof::SatFixedPoint& fixed, bool timed = false);
+  void build_into(GLuint texture, int width, int height, GlSatVariant variant,
+                  scandof::SatFormat format, const scandof::SatFixedPoint& fixed,
+                  GLuint out_buffer, bool timed = false);
+
+  // Pixels of the last build with any of R, G, B clamped by the fixed point (above its limit, NaN
+  // or negative; -0 is not): what scandof::sat_gold_hdr returns. 0 after a build of an RGBA8
+  // texture or into F32 tables. A sync point: reads a word back, waiting for that build.
+  std::uint32_t clamp_count();
+  // For a frame loop that must not stall: the clamp count of the newest build the GPU has
+  // finished since the last true, by fence (glClientWaitSync with timeout 0), never waiting.
+  // Builds rotate through a ring of kClampRing counters, so a count can be read up to
+  // kClampRing - 1 builds late; older unread ones are dropped. Returns false (and leaves `out`)
+  // when no build has finished since the last true.
+  bool poll_clamp_count(std::uint32_t& out);
+  static constexpr int kClampRing = 4;
 
   GLuint output() const { return out_.get(); }
   // Whether a look-back wait of a one-pass build since the last call ended at its poll bound
@@ -137,16 +169,25 @@ class GlSatBuilder {
   bool waits_cut_short();
   GlSatStageTimes stage_times() const;
 
-  // Compiles every program for both formats now (so the first frame does not hitch).
-  void warm_up();
+  // Compiles every program for both formats now (so the first frame does not hitch); with
+  // `with_rgba16f`, those of RGBA16F textures too (about a third more programs).
+  void warm_up(bool with_rgba16f = false);
 
  private:
   GLuint program(const std::string& file, const std::vector<std::string>& defines);
-  static void check_input(GLuint tex, int width, int height);
+  // Returns whether the texture is GL_RGBA16F (else it is GL_RGBA8); throws otherwise.
+  static bool check_input(GLuint tex, int width, int height);
+  // `fixed` is null for the RGBA8 calls.
+  void build_impl(GLuint tex, int width, int height, GlSatVariant variant,
+                  scandof::SatFormat format, const scandof::SatFixedPoint* fixed, GLuint out,
+                  bool timed);
   // Binds the pixels for the shaders (image unit 0; with `gather`, an r32ui view on texture unit
   // SAT_UNIT_PIXELS where the texture is immutable, returned so it lives through the build) and
   // adds the matching define.
   GlTexture bind_pixels(GLuint tex, bool gather, std::vector<std::string>& defines);
+  // The next clamp counter of the ring, cleared and bound at SAT_BINDING_CLAMPS.
+  void begin_clamp_count();
+  void end_clamp_count(bool counted);
   void ensure_output(int width, int height);  // out_ holds at least table_bytes(width, height)
   void ensure_scratch(std::size_t bytes);
   void ensure_lookback_flags(std::size_t tiles);
@@ -169,6 +210,14 @@ class GlSatBuilder {
   bool last_one_pass_ = false;  // the last timed build: stage_times() has one stage
   std::array<GlTimer, 3> timers_;
   int timed_builds_ = 0;
+  // Clamp counters: kClampRing words kClampStride bytes apart (SSBO offset alignment), one per
+  // build in turn; per build its fence (null for a build that counts nothing: its count is 0).
+  // Builds clamp_read_ .. clamp_next_ - 1 are not read by poll_clamp_count() yet.
+  static constexpr std::size_t kClampStride = 256;
+  GlBuffer clamps_;
+  std::array<GLsync, kClampRing> clamp_fence_{};
+  std::uint64_t clamp_next_ = 0, clamp_read_ = 0;
+  bool last_counted_ = false;  // the last build counted clamps (in slot (clamp_next_ - 1) % ring)
 };
 
 }  // namespace scandof::gl
