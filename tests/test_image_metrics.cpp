@@ -222,3 +222,115 @@ TEST(ImageMetrics, Rgba8RoundTripAndCompare) {
   EXPECT_NEAR(q.edge_ssim, 1.0, 1e-12);
   EXPECT_GT(q.edge_pixels, 0u);
 }
+
+// ---- HDR radiance metrics ----
+
+namespace {
+
+// Radiance with highlights: log-uniform over 2^-8 .. 2^6 per channel.
+std::vector<float> random_radiance(int w, int h, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> lg(-8.0f, 6.0f);
+  std::vector<float> v(static_cast<std::size_t>(w) * h * 3);
+  for (auto& x : v) x = std::exp2(lg(rng));
+  return v;
+}
+
+double y709(const float* p) { return 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]; }
+
+}  // namespace
+
+TEST(ImageMetricsHdr, IdenticalImagesGiveNoErrorAndInfinitePsnr) {
+  const int w = 41, h = 23;
+  const auto r = random_radiance(w, h, 1);
+  const auto e = m::highlight_energy_error(r.data(), r.data(), w, h);
+  EXPECT_EQ(e.relative_error, 0.0);
+  EXPECT_EQ(e.signed_error, 0.0);
+  std::size_t want = 0;
+  for (int i = 0; i < w * h; ++i) want += y709(&r[3 * i]) > 1.0;
+  EXPECT_EQ(e.pixels, want);
+  EXPECT_GT(e.pixels, 0u);
+  const double p = m::log_luminance_psnr(r.data(), r.data(), w, h);
+  EXPECT_TRUE(std::isinf(p) && p > 0);
+}
+
+TEST(ImageMetricsHdr, ScalingByTenPercent) {
+  const int w = 41, h = 23;
+  const auto r = random_radiance(w, h, 2);
+  std::vector<float> up(r), down(r);
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    up[i] = r[i] * 1.1f;
+    down[i] = r[i] * 0.9f;
+  }
+  const auto e = m::highlight_energy_error(up.data(), r.data(), w, h);
+  EXPECT_NEAR(e.relative_error, 0.1, 1e-6);
+  EXPECT_NEAR(e.signed_error, 0.1, 1e-6);
+  const auto d = m::highlight_energy_error(down.data(), r.data(), w, h);
+  EXPECT_NEAR(d.relative_error, 0.1, 1e-6);
+  EXPECT_NEAR(d.signed_error, -0.1, 1e-6);
+  EXPECT_EQ(d.pixels, e.pixels);  // the mask is the reference's
+  // log2(eps + 1.1 Y) - log2(eps + Y) ~ log2(1.1) wherever Y >> eps (here Y >= 2^-8 = 39 eps),
+  // so PSNR ~ 20 log10(range / log2(1.1)), range the reference's in log2(eps + Y).
+  double lo = 1e300, hi = -1e300;
+  for (int i = 0; i < w * h; ++i) {
+    const double l = std::log2(m::kLogLuminanceEps + y709(&r[3 * i]));
+    lo = std::min(lo, l);
+    hi = std::max(hi, l);
+  }
+  const double want = 20.0 * std::log10((hi - lo) / std::log2(1.1));
+  EXPECT_NEAR(m::log_luminance_psnr(up.data(), r.data(), w, h), want, 0.1);
+  // The error of a stop is about 20 log10(1 / log2(1.1)) = 17.2 dB worse than that of 10 %.
+  std::vector<float> twice(r);
+  for (auto& x : twice) x *= 2.0f;
+  EXPECT_NEAR(m::log_luminance_psnr(up.data(), r.data(), w, h) -
+                  m::log_luminance_psnr(twice.data(), r.data(), w, h),
+              20.0 * std::log10(1.0 / std::log2(1.1)), 0.1);
+}
+
+TEST(ImageMetricsHdr, OnlyHighlightsCount) {
+  // Two pixels: reference luminance 0.5 (not a highlight) and 4 (one). The image keeps the
+  // highlight and changes the dim pixel: no energy error; it then loses a quarter of the highlight.
+  std::vector<float> ref = {0.5f, 0.5f, 0.5f, 4.0f, 4.0f, 4.0f};
+  std::vector<float> img = {0.1f, 0.1f, 0.1f, 4.0f, 4.0f, 4.0f};
+  auto e = m::highlight_energy_error(img.data(), ref.data(), 2, 1);
+  EXPECT_EQ(e.pixels, 1u);
+  EXPECT_NEAR(e.relative_error, 0.0, 1e-12);
+  img[3] = img[4] = img[5] = 3.0f;
+  e = m::highlight_energy_error(img.data(), ref.data(), 2, 1);
+  EXPECT_NEAR(e.signed_error, -0.25, 1e-12);
+  EXPECT_NEAR(e.relative_error, 0.25, 1e-12);
+  // A lower threshold takes the dim pixel in: (0.1 + 3) vs (0.5 + 4).
+  e = m::highlight_energy_error(img.data(), ref.data(), 2, 1, 0.25);
+  EXPECT_EQ(e.pixels, 2u);
+  EXPECT_NEAR(e.signed_error, (3.1 - 4.5) / 4.5, 1e-6);
+  // No highlight: NaN, count 0.
+  const std::vector<float> dim = {0.5f, 0.5f, 0.5f, 0.9f, 0.9f, 0.9f};
+  e = m::highlight_energy_error(dim.data(), dim.data(), 2, 1);
+  EXPECT_TRUE(std::isnan(e.relative_error));
+  EXPECT_TRUE(std::isnan(e.signed_error));
+  EXPECT_EQ(e.pixels, 0u);
+}
+
+TEST(ImageMetricsHdr, LogLuminancePsnrByHand) {
+  // Reference luminances 1 and 2^10 - eps (so l = 0 .. 10 after the eps): peak = 10 stops.
+  const float eps = static_cast<float>(m::kLogLuminanceEps);
+  const float y1 = 1.0f - eps, y2 = 1024.0f - eps;
+  std::vector<float> ref = {y1, y1, y1, y2, y2, y2};
+  // The image one stop off at the bright pixel: l = 9 there; MSE = 1 / 2.
+  const float y3 = 512.0f - eps;
+  std::vector<float> img = {y1, y1, y1, y3, y3, y3};
+  EXPECT_NEAR(m::log_luminance_psnr(img.data(), ref.data(), 2, 1), 10.0 * std::log10(100.0 / 0.5),
+              1e-3);
+  // Black and negative pixels count as luminance 0: l = log2(eps), finite.
+  std::vector<float> black = {0.0f, -1e-3f, 0.0f, y2, y2, y2};
+  const double p = m::log_luminance_psnr(black.data(), ref.data(), 2, 1);
+  EXPECT_TRUE(std::isfinite(p));
+  // A flat reference has no range: NaN unless identical.
+  const std::vector<float> flat = {2, 2, 2, 2, 2, 2};
+  EXPECT_TRUE(std::isnan(m::log_luminance_psnr(ref.data(), flat.data(), 2, 1)));
+  EXPECT_TRUE(std::isinf(m::log_luminance_psnr(flat.data(), flat.data(), 2, 1)));
+  // NaN in the image: NaN.
+  img[0] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(m::log_luminance_psnr(img.data(), ref.data(), 2, 1)));
+  EXPECT_TRUE(std::isnan(m::log_luminance_psnr(nullptr, nullptr, 0, 0)));
+}

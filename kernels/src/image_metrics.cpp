@@ -293,6 +293,54 @@ Quality compare(const float* image, const float* reference, int w, int h,
   return q;
 }
 
+namespace {
+
+double luminance709(const float* p) {
+  return 0.2126 * static_cast<double>(p[0]) + 0.7152 * static_cast<double>(p[1]) +
+         0.0722 * static_cast<double>(p[2]);
+}
+
+}  // namespace
+
+HighlightEnergy highlight_energy_error(const float* image, const float* reference, int w, int h,
+                                       double threshold) {
+  check(image, reference, image, w, h, "highlight_energy_error");
+  const std::size_t n = npix(w, h);
+  double si = 0, sr = 0;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double yr = luminance709(reference + 3 * i);
+    if (!std::isfinite(yr) || !(yr > threshold)) continue;
+    si += luminance709(image + 3 * i);
+    sr += yr;
+    ++k;
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (k == 0) return {nan, nan, 0};
+  const double e = (si - sr) / sr;
+  return {std::fabs(e), e, k};
+}
+
+double log_luminance_psnr(const float* image, const float* reference, int w, int h, double eps) {
+  check(image, reference, image, w, h, "log_luminance_psnr");
+  const std::size_t n = npix(w, h);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (n == 0) return nan;
+  auto l = [eps](const float* p) { return std::log2(eps + std::max(luminance709(p), 0.0)); };
+  double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double lr = l(reference + 3 * i), d = l(image + 3 * i) - lr;
+    sum += d * d;
+    lo = std::min(lo, lr);
+    hi = std::max(hi, lr);
+  }
+  const double m = sum / static_cast<double>(n);
+  if (std::isnan(m) || std::isnan(lo) || std::isnan(hi)) return nan;
+  if (m == 0.0) return std::numeric_limits<double>::infinity();
+  if (!(hi > lo)) return nan;  // a flat reference has no range to compare errors with
+  return psnr_from_mse(m, hi - lo);
+}
+
 void error_heatmap(const float* a, const float* b, int w, int h, float full_scale, uint8_t* rgba) {
   check(a, b, rgba, w, h, "error_heatmap");
   if (!(full_scale > 0.0f)) throw std::invalid_argument("error_heatmap: full_scale must be > 0");

@@ -71,6 +71,35 @@ struct Quality {
 };
 Quality compare(const float* image, const float* reference, int w, int h, const uint8_t* edge_mask);
 
+// ---- HDR radiance (linear RGB float, 3 per pixel, any range) against a reference radiance ----
+// Luminance Y = 0.2126 R + 0.7152 G + 0.0722 B (BT.709), per pixel, in double.
+//
+// Highlight energy: the mask is the pixels whose reference luminance is finite and > threshold
+// (default 1: brighter than the tone curves' white at EV 0, what a blur of radiance must not lose
+// by clipping or gain by leaking). Over the mask,
+//   signed_error   = (sum Y(image) - sum Y(reference)) / sum Y(reference),
+//   relative_error = |signed_error|,
+// so an image scaled by 1.1 gives 0.1, one that lost 10 % of its highlight energy -0.1 (signed).
+// An empty mask gives NaN for both (and pixels = 0); a NaN in the image's masked pixels gives NaN.
+struct HighlightEnergy {
+  double relative_error, signed_error;
+  std::size_t pixels;  // the mask's count
+};
+HighlightEnergy highlight_energy_error(const float* image, const float* reference, int w, int h,
+                                       double threshold = 1.0);
+
+// Log-luminance PSNR: with l(p) = log2(kLogLuminanceEps + max(Y(p), 0)) for each image,
+//   MSE  = mean over all pixels of (l_image - l_reference)^2,
+//   peak = max - min of l_reference over the frame (its dynamic range in stops),
+//   PSNR = 10 log10(peak^2 / MSE) dB;
+// +infinity for identical luminances (MSE 0), NaN for an empty image, for a flat reference (peak
+// 0) unless MSE is 0, and when a luminance is not finite. The eps keeps black pixels finite (-13.3) and
+// tells differences far below it (invisible after any exposure the tone map would choose) from
+// differences between bright pixels; negatives (a blur's rounding) count as 0.
+constexpr double kLogLuminanceEps = 1e-4;
+double log_luminance_psnr(const float* image, const float* reference, int w, int h,
+                          double eps = kLogLuminanceEps);
+
 // The heat colour map: t in [0, 1] (clamped) -> RGB in [0, 1], black -> purple -> red -> orange
 // -> pale yellow (an inferno-like ramp: monotone in brightness, readable in grey).
 SCANDOF_HD void heat_color(float t, float* r, float* g, float* b) {
