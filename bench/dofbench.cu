@@ -7,6 +7,10 @@
 //  - "cold": the tables rotate over enough sets that each read comes from DRAM.
 // Input: a smooth RGBA8 image and a depth map with near, focused and far regions (the radii are
 // fractional almost everywhere, so most pixels take the 16-corner path), the demo's default lens.
+// HDR rows ("hdr ..."): the same passes on an RGBA16F frame of radiance (the image's bytes as
+// 2 (v/255)^2 plus a bright point of 50 in one pixel of 500), its fixed-point table (radiance up
+// to 100; built once by sat_gold_hdr, so the rows time the DoF pass alone, as the LDR rows do)
+// and an RGBA16F output; "hdr gather box f32" reads a float table of radiance instead.
 #include <cuda_runtime.h>
 
 #include <CLI/CLI.hpp>
@@ -14,11 +18,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "scandof/cuda_check.hpp"
 #include "scandof/dof_cuda.hpp"
+#include "scandof/hdr.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/util/device_buffer.hpp"
 #include "scandof/util/event_timer.hpp"
@@ -170,25 +176,26 @@ int main(int argc, char** argv) {
         scandof::dof_gather(frame, lens, stream);
       }),
           il_bytes + 4.0 * n + 4.0 * n);
-      // Every method and shape through DofGpu, in frame (table and textures fresh from the build).
+      // Every method and shape through DofGpu, in frame (table and textures fresh from the build),
+      // then the same on the HDR frame.
+      struct Cfg {
+        const char* name;
+        scandof::dof::Method m;
+        scandof::dof::Shape shape;
+        int layers;
+      };
+      const Cfg cfgs[] = {
+          {"gather box (DofGpu)", scandof::dof::Method::Gather, scandof::dof::Shape::Box, 2},
+          {"gather octagon", scandof::dof::Method::Gather, scandof::dof::Shape::Octagon, 2},
+          {"gather disc k=4", scandof::dof::Method::Gather, scandof::dof::Shape::Disc, 2},
+          {"spread box", scandof::dof::Method::Spread, scandof::dof::Shape::Box, 2},
+          {"spread disc k=4", scandof::dof::Method::Spread, scandof::dof::Shape::Disc, 2},
+          {"layered box K=2", scandof::dof::Method::Layered, scandof::dof::Shape::Box, 2},
+          {"layered box K=3", scandof::dof::Method::Layered, scandof::dof::Shape::Box, 3},
+      };
       {
         scandof::DofGpu gpu;
         frame.sat = tables[0].get();
-        struct Cfg {
-          const char* name;
-          scandof::dof::Method m;
-          scandof::dof::Shape shape;
-          int layers;
-        };
-        const Cfg cfgs[] = {
-            {"gather box (DofGpu)", scandof::dof::Method::Gather, scandof::dof::Shape::Box, 2},
-            {"gather octagon", scandof::dof::Method::Gather, scandof::dof::Shape::Octagon, 2},
-            {"gather disc k=4", scandof::dof::Method::Gather, scandof::dof::Shape::Disc, 2},
-            {"spread box", scandof::dof::Method::Spread, scandof::dof::Shape::Box, 2},
-            {"spread disc k=4", scandof::dof::Method::Spread, scandof::dof::Shape::Disc, 2},
-            {"layered box K=2", scandof::dof::Method::Layered, scandof::dof::Shape::Box, 2},
-            {"layered box K=3", scandof::dof::Method::Layered, scandof::dof::Shape::Box, 3},
-        };
         for (const Cfg& c : cfgs) {
           scandof::dof::Params p = lens;
           p.shape = c.shape;
@@ -196,6 +203,58 @@ int main(int argc, char** argv) {
           row(c.name, timer.measure([&](int) { gpu.render(c.m, p, frame, stream); }),
               il_bytes + 4.0 * n + 4.0 * n);
         }
+      }
+      {
+        std::vector<float> radiance(4 * n);
+        std::vector<uint16_t> halves(4 * n);
+        for (std::size_t i = 0; i < n; ++i)
+          for (int c = 0; c < 4; ++c) {
+            const float b = static_cast<float>((img[i] >> (8 * c)) & 0xFFu) / 255.f;
+            const float v = scandof::util::hash_at(29, i) % 500 == 0 ? 50.f : 2.f * b * b;
+            halves[4 * i + c] = scandof::float_to_half(v);
+            radiance[4 * i + c] = scandof::half_to_float(halves[4 * i + c]);
+          }
+        const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(max_radius, 100.f);
+        std::vector<uint32_t> host_table(il_bytes / 4);
+        DeviceBuffer<uint32_t> hdr_u32(il_bytes / 4), hdr_f32(il_bytes / 4);
+        scandof::sat_gold_hdr(radiance.data(), w, h, fp, host_table.data(), 3,
+                              scandof::SatLayout::Interleaved);
+        hdr_u32.upload(host_table.data(), host_table.size());
+        {
+          std::vector<float> ft(il_bytes / 4);
+          scandof::sat_gold_hdr(radiance.data(), w, h, ft.data(), 3,
+                                scandof::SatLayout::Interleaved);
+          std::memcpy(host_table.data(), ft.data(), il_bytes);
+        }
+        hdr_f32.upload(host_table.data(), host_table.size());
+        Array2D color16(cudaCreateChannelDescHalf4(), w, h);
+        Array2D out16(cudaCreateChannelDescHalf4(), w, h, cudaArraySurfaceLoadStore);
+        CUDA_CHECK(cudaMemcpy2DToArray(color16.array, 0, 0, halves.data(), w * 8, w * 8, h,
+                                       cudaMemcpyHostToDevice));
+        const scandof::util::TextureObject color16_tex(color16.array);
+        const scandof::util::SurfaceObject surf16(out16.array);
+        scandof::DofFrame hf = frame;
+        hf.rgba = color16_tex.get();
+        hf.sat = hdr_u32.get();
+        hf.out = surf16.get();
+        hf.pixels = scandof::SatPixels::Rgba16F;
+        hf.fixed = fp;
+        scandof::DofGpu gpu;
+        // Bytes as the LDR rows count them, with the HDR frame and output twice as wide.
+        const double hdr_bytes = il_bytes + 4.0 * n + 8.0 * n;
+        for (const Cfg& c : cfgs) {
+          scandof::dof::Params p = lens;
+          p.shape = c.shape;
+          p.layers = c.layers;
+          const std::string name = std::string("hdr ") + c.name;
+          row(name.c_str(), timer.measure([&](int) { gpu.render(c.m, p, hf, stream); }),
+              hdr_bytes);
+        }
+        hf.sat = hdr_f32.get();
+        hf.format = scandof::SatFormat::F32;
+        row("hdr gather box f32", timer.measure([&](int) { gpu.render(
+                                        scandof::dof::Method::Gather, lens, hf, stream); }),
+            hdr_bytes);
       }
       row("cudaMemcpy D2D (table size)", timer.measure([&](int) {
         CUDA_CHECK(cudaMemcpyAsync(copy_dst.get(), tables[0].get(), il_bytes,

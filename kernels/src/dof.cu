@@ -5,8 +5,10 @@
 // share lines), so the floor is L2 bandwidth for ~530 MB of corner traffic in the worst case
 // (every radius fractional), about 0.05 ms, and DRAM for the 41 MB of depth + table + output,
 // about 0.015 ms.
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -19,6 +21,17 @@ namespace scandof {
 namespace {
 
 constexpr int kBlockX = 16, kBlockY = 8;
+
+// HDR output: radiance as half4, alpha 1. fmaxf turns NaN and a negative rounding dip into 0;
+// values past the largest half (65504) stay there instead of becoming inf.
+__device__ __forceinline__ unsigned short to_half_bits(float v) {
+  return __half_as_ushort(__float2half_rn(fminf(fmaxf(v, 0.f), 65504.f)));
+}
+__device__ __forceinline__ void write_hdr(cudaSurfaceObject_t out, int x, int y, float r, float g,
+                                          float b) {
+  surf2Dwrite(make_ushort4(to_half_bits(r), to_half_bits(g), to_half_bits(b), 0x3C00u), out,
+              x * static_cast<int>(sizeof(ushort4)), y);
+}
 
 // One table element: every channel of a corner in one 16-byte load.
 template <class T>
@@ -51,10 +64,11 @@ __device__ __forceinline__ float4 axpy(float a, float4 x, float4 y) {
   return make_float4(a * x.x + y.x, a * x.y + y.y, a * x.z + y.z, a * x.w + y.w);
 }
 
-template <class T>
+// Hdr: the mean box sum times `scale` (2^-F for fixed-point tables, 1 for float radiance) as half4.
+template <class T, bool Hdr>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     dof_gather_kernel(const typename Corner<T>::type* __restrict__ sat, cudaTextureObject_t depth,
-                      cudaSurfaceObject_t out, int w, int h, dof::Params p) {
+                      cudaSurfaceObject_t out, int w, int h, dof::Params p, float scale) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
   const float z = tex2D<float>(depth, x + 0.5f, y + 0.5f);
@@ -75,12 +89,31 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
     acc = axpy(t * t, sxy, acc);
     s = acc;
   }
+  if constexpr (Hdr) {
+    const float k = scale / s.w;
+    write_hdr(out, x, y, s.x * k, s.y * k, s.z * k);
+    return;
+  }
   // s.rgb / s.a is the mean in 0..255; +0.5 rounds as GL's unorm conversion does.
   const float inv = 1.f / s.w;
   const uchar4 o = make_uchar4(static_cast<unsigned char>(fminf(s.x * inv + 0.5f, 255.f)),
                                static_cast<unsigned char>(fminf(s.y * inv + 0.5f, 255.f)),
                                static_cast<unsigned char>(fminf(s.z * inv + 0.5f, 255.f)), 255);
   surf2Dwrite(o, out, x * static_cast<int>(sizeof(uchar4)), y);
+}
+
+// Throws unless the frame's fixed point is one hdr.hpp can make.
+void check_fixed(const DofFrame& f, const char* who) {
+  if (f.pixels != SatPixels::Rgba16F) return;
+  if (f.fixed.frac_bits < 0 || f.fixed.frac_bits > kMaxFracBits || f.fixed.max_value < 1 ||
+      f.fixed.max_value > kMaxFixedValue)
+    throw std::invalid_argument(std::string(who) +
+                                ": the fixed point needs frac_bits 0..24, max_value 1..2^24");
+}
+
+// 2^-F for a fixed-point table, 1 for float radiance (and unused for RGBA8).
+float hdr_scale(const DofFrame& f) {
+  return f.format == SatFormat::U32 ? std::ldexp(1.0f, -f.fixed.frac_bits) : 1.0f;
 }
 
 }  // namespace
@@ -91,14 +124,28 @@ void dof_gather(const DofFrame& f, const dof::Params& p, cudaStream_t stream) {
     throw std::invalid_argument("dof_gather: null table, depth texture or output surface");
   if (reinterpret_cast<std::uintptr_t>(f.sat) % 16u != 0)
     throw std::invalid_argument("dof_gather: the table must be 16-byte aligned");
+  check_fixed(f, "dof_gather");
   const dim3 block(kBlockX, kBlockY);
   const dim3 grid((f.width + kBlockX - 1) / kBlockX, (f.height + kBlockY - 1) / kBlockY);
-  if (f.format == SatFormat::U32)
-    dof_gather_kernel<uint32_t><<<grid, block, 0, stream>>>(static_cast<const uint4*>(f.sat),
-                                                            f.depth, f.out, f.width, f.height, p);
-  else
-    dof_gather_kernel<float><<<grid, block, 0, stream>>>(static_cast<const float4*>(f.sat), f.depth,
-                                                         f.out, f.width, f.height, p);
+  const bool hdr = f.pixels == SatPixels::Rgba16F;
+  const float scale = hdr ? hdr_scale(f) : 1.f;
+  const auto* u = static_cast<const uint4*>(f.sat);
+  const auto* fl = static_cast<const float4*>(f.sat);
+  if (f.format == SatFormat::U32) {
+    if (hdr)
+      dof_gather_kernel<uint32_t, true>
+          <<<grid, block, 0, stream>>>(u, f.depth, f.out, f.width, f.height, p, scale);
+    else
+      dof_gather_kernel<uint32_t, false>
+          <<<grid, block, 0, stream>>>(u, f.depth, f.out, f.width, f.height, p, scale);
+  } else {
+    if (hdr)
+      dof_gather_kernel<float, true>
+          <<<grid, block, 0, stream>>>(fl, f.depth, f.out, f.width, f.height, p, scale);
+    else
+      dof_gather_kernel<float, false>
+          <<<grid, block, 0, stream>>>(fl, f.depth, f.out, f.width, f.height, p, scale);
+  }
   CUDA_CHECK_LAUNCH();
 }
 
@@ -139,9 +186,10 @@ __device__ __forceinline__ void add_rect_sum(const uint4* __restrict__ sat, int 
   if (tx > 0.f && ty > 0.f) add(ix + 1, iy + 1, tx * ty);
 }
 
+template <bool Hdr>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     dof_gather_shape_kernel(const uint4* __restrict__ sat, cudaTextureObject_t depth,
-                            cudaSurfaceObject_t out, int w, int h, dof::Params p) {
+                            cudaSurfaceObject_t out, int w, int h, dof::Params p, float scale) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
   const float r = dof::coc_radius(tex2D<float>(depth, x + 0.5f, y + 0.5f), p);
@@ -153,6 +201,11 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   for (int i = 1; i < k; ++i)
     add_rect_sum(sat, w, h, x, y, r * dof::disc_stair(k, k - i), r * dof::disc_stair(k, i), -1.f,
                  &acc);
+  if constexpr (Hdr) {
+    const float k = scale / acc.w;
+    write_hdr(out, x, y, acc.x * k, acc.y * k, acc.z * k);
+    return;
+  }
   const float inv = 1.f / (255.f * acc.w);
   surf2Dwrite(
       make_uchar4(to_unorm8(acc.x * inv), to_unorm8(acc.y * inv), to_unorm8(acc.z * inv), 255), out,
@@ -185,13 +238,54 @@ __device__ __forceinline__ int2 unpack2(uint64_t v) {
   return make_int2(lo, static_cast<int32_t>(static_cast<uint32_t>(hi)));
 }
 
-// Adds one packed (R,G | B,W) value pair at (x, y) of the two delta planes.
+// What one corner adds, in 64-bit words: LDR packs (R,G | B,W) into 2 words (pack2); HDR keeps
+// one channel per word (R q W, G q W, B q W, W), since a fixed-point colour times a weight needs
+// up to 48 bits (dof.hpp, "HDR radiance"). Word k lives in plane k of the delta image.
+template <bool Hdr>
+struct Packet {
+  static constexpr int kWords = Hdr ? 4 : 2;
+  uint64_t v[kWords];
+};
+
+__device__ __forceinline__ Packet<false> make_packet(uchar4 col, int32_t wt) {
+  const uint32_t uw = static_cast<uint32_t>(wt);
+  return Packet<false>{{pack2(col.x * uw, col.y * uw), pack2(col.z * uw, uw)}};
+}
+__device__ __forceinline__ Packet<true> make_packet(uint4 q, int32_t wt) {
+  const uint64_t uw = static_cast<uint64_t>(static_cast<int64_t>(wt));  // sign-extended: wraps
+  return Packet<true>{{q.x * uw, q.y * uw, q.z * uw, uw}};
+}
+
+// The source colour: 8-bit, or the radiance in the tables' fixed point (the same
+// quantize_radiance as SatBuilder and the CPU gold, so every backend spreads the same integers).
+template <bool Hdr>
+struct SourceColour;
+template <>
+struct SourceColour<false> {
+  using type = uchar4;
+  __device__ static uchar4 read(cudaTextureObject_t t, int x, int y, const SatFixedPoint&) {
+    return tex2D<uchar4>(t, x + 0.5f, y + 0.5f);
+  }
+};
+template <>
+struct SourceColour<true> {
+  using type = uint4;
+  __device__ static uint4 read(cudaTextureObject_t t, int x, int y, const SatFixedPoint& fp) {
+    const float4 v = tex2D<float4>(t, x + 0.5f, y + 0.5f);
+    bool clamped = false;  // counted by the SAT build, not here
+    return make_uint4(quantize_radiance(v.x, fp, &clamped), quantize_radiance(v.y, fp, &clamped),
+                      quantize_radiance(v.z, fp, &clamped), 0u);
+  }
+};
+
+// Adds one packet at (x, y) of the delta planes.
+template <bool Hdr>
 __device__ __forceinline__ void add_point(uint64_t* delta, std::size_t plane, int w, int x, int y,
-                                          uint64_t rg, uint64_t bw) {
+                                          const Packet<Hdr>& pk) {
   // (CUDA's 64-bit atomicAdd is declared for unsigned long long, uint64_t's twin.)
   auto* o = reinterpret_cast<unsigned long long*>(delta + static_cast<std::size_t>(y) * w + x);
-  atomicAdd(o, rg);
-  atomicAdd(o + plane, bw);
+#pragma unroll
+  for (int k = 0; k < Packet<Hdr>::kWords; ++k) atomicAdd(o + k * plane, pk.v[k]);
 }
 
 // The box shape's four integer boxes (half-widths r0 or r0 + 1 in x and in y) have their corners
@@ -201,11 +295,15 @@ __device__ __forceinline__ void add_point(uint64_t* delta, std::size_t plane, in
 // 3, so it hands those 8 values over through shuffles and this lane adds them in registers (exact:
 // integers) before one atomic per plane: 16 atomics per source where the neighbours agree,
 // instead of 32. The last source of a run, clipped sources and other shapes keep every corner.
+// (HDR: the same with 4 words a point; the grid is 128 registers.)
 constexpr unsigned kFullWarp = 0xFFFFFFFFu;
 
+template <bool Hdr>
 __global__ void __launch_bounds__(256)
     spread_delta_kernel(cudaTextureObject_t rgba, cudaTextureObject_t depth, int w, int h,
-                        int margin, int layer, dof::Params p, uint64_t* __restrict__ delta) {
+                        int margin, int layer, dof::Params p, SatFixedPoint fp,
+                        uint64_t* __restrict__ delta) {
+  constexpr int kWords = Packet<Hdr>::kWords;
   const std::size_t plane = static_cast<std::size_t>(w) * h;
   const int ew = w + 2 * margin;
   const long long idx = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -216,7 +314,8 @@ __global__ void __launch_bounds__(256)
   const int rx = dof::reflect_coord(sx, w), ry = dof::reflect_coord(sy, h);
   const float z = active ? tex2D<float>(depth, rx + 0.5f, ry + 0.5f) : 0.f;
   if (active && layer >= 0 && dof::layer_of(z, p) != layer) active = false;
-  const uchar4 col = active ? tex2D<uchar4>(rgba, rx + 0.5f, ry + 0.5f) : make_uchar4(0, 0, 0, 0);
+  using Col = typename SourceColour<Hdr>::type;
+  const Col col = active ? SourceColour<Hdr>::read(rgba, rx, ry, fp) : Col{};
   ShapeBox boxes[kMaxShapeBoxes];
   int32_t wt[kMaxShapeBoxes];
   const float r = active ? dof::coc_radius(z, p) : 0.f;
@@ -226,16 +325,17 @@ __global__ void __launch_bounds__(256)
   const bool grid = active && p.shape == dof::Shape::Box && sx - r0 - 1 >= 0 && sx + r0 + 2 < w &&
                     sy - r0 - 1 >= 0 && sy + r0 + 2 < h;
 
-  // grid[i][k]: the packed pair at (x_i, y_k), signs included.
-  uint64_t g_rg[4][4], g_bw[4][4];
+  // g[i][k]: the packet at (x_i, y_k), signs included.
+  Packet<Hdr> g[4][4];
 #pragma unroll
   for (int i = 0; i < 4; ++i)
 #pragma unroll
-    for (int k = 0; k < 4; ++k) g_rg[i][k] = g_bw[i][k] = 0;
+    for (int k = 0; k < 4; ++k)
+#pragma unroll
+      for (int c = 0; c < kWords; ++c) g[i][k].v[c] = 0;
   if (grid) {
     for (int j = 0; j < n; ++j) {
-      const uint32_t uw = static_cast<uint32_t>(wt[j]);
-      const uint64_t rg = pack2(col.x * uw, col.y * uw), bw = pack2(col.z * uw, uw);
+      const Packet<Hdr> pk = make_packet(col, wt[j]);
       const int xs = boxes[j].rx == r0 ? 1 : 0, ys = boxes[j].ry == r0 ? 1 : 0;
       // Its start column is xs, its end column 3 - xs (likewise in y); + where both are starts or
       // both ends, - otherwise.
@@ -246,8 +346,8 @@ __global__ void __launch_bounds__(256)
           const bool on_x = i == xs || i == 3 - xs, on_y = k == ys || k == 3 - ys;
           if (on_x && on_y) {
             const bool neg = (i < 2) != (k < 2);
-            g_rg[i][k] += neg ? 0ull - rg : rg;
-            g_bw[i][k] += neg ? 0ull - bw : bw;
+#pragma unroll
+            for (int c = 0; c < kWords; ++c) g[i][k].v[c] += neg ? 0ull - pk.v[c] : pk.v[c];
           }
         }
     }
@@ -262,11 +362,10 @@ __global__ void __launch_bounds__(256)
   for (int k = 0; k < 4; ++k) {
 #pragma unroll
     for (int c = 0; c < 2; ++c) {  // the right neighbour's columns 0, 2 onto this lane's 1, 3
-      const uint64_t rg = __shfl_down_sync(kFullWarp, g_rg[2 * c][k], 1);
-      const uint64_t bw = __shfl_down_sync(kFullWarp, g_bw[2 * c][k], 1);
-      if (take) {
-        g_rg[2 * c + 1][k] += rg;
-        g_bw[2 * c + 1][k] += bw;
+#pragma unroll
+      for (int q = 0; q < kWords; ++q) {
+        const uint64_t v = __shfl_down_sync(kFullWarp, g[2 * c][k].v[q], 1);
+        if (take) g[2 * c + 1][k].v[q] += v;
       }
     }
   }
@@ -277,9 +376,12 @@ __global__ void __launch_bounds__(256)
     for (int i = 0; i < 4; ++i) {
       if (give && (i == 0 || i == 2)) continue;  // handed to the left neighbour
 #pragma unroll
-      for (int k = 0; k < 4; ++k)
-        if (g_rg[i][k] != 0 || g_bw[i][k] != 0)
-          add_point(delta, plane, w, xs[i], ys[k], g_rg[i][k], g_bw[i][k]);
+      for (int k = 0; k < 4; ++k) {
+        bool any = false;
+#pragma unroll
+        for (int c = 0; c < kWords; ++c) any = any || g[i][k].v[c] != 0;
+        if (any) add_point<Hdr>(delta, plane, w, xs[i], ys[k], g[i][k]);
+      }
     }
     return;
   }
@@ -288,59 +390,101 @@ __global__ void __launch_bounds__(256)
     const int bx0 = max(sx - boxes[j].rx, 0), bx1 = min(sx + boxes[j].rx, w - 1);
     const int by0 = max(sy - boxes[j].ry, 0), by1 = min(sy + boxes[j].ry, h - 1);
     if (bx0 > bx1 || by0 > by1) continue;
-    const uint32_t uw = static_cast<uint32_t>(wt[j]);
-    const uint64_t rg = pack2(col.x * uw, col.y * uw), bw = pack2(col.z * uw, uw);
-    auto add = [&](int x, int y, bool neg) {
-      if (x < w && y < h)
-        add_point(delta, plane, w, x, y, neg ? 0ull - rg : rg, neg ? 0ull - bw : bw);
+    const Packet<Hdr> pk = make_packet(col, wt[j]);
+    Packet<Hdr> neg;
+#pragma unroll
+    for (int c = 0; c < kWords; ++c) neg.v[c] = 0ull - pk.v[c];
+    auto add = [&](int x, int y, const Packet<Hdr>& v) {
+      if (x < w && y < h) add_point<Hdr>(delta, plane, w, x, y, v);
     };
-    add(bx0, by0, false);
-    add(bx1 + 1, by0, true);
-    add(bx0, by1 + 1, true);
-    add(bx1 + 1, by1 + 1, false);
+    add(bx0, by0, pk);
+    add(bx1 + 1, by0, neg);
+    add(bx0, by1 + 1, neg);
+    add(bx1 + 1, by1 + 1, pk);
   }
 }
 
-// One pixel of a layer's integrated planes (R, G, B, W sums).
+// One pixel of a layer's integrated planes (R, G, B, W sums): LDR int32 from the packed words,
+// HDR int64 one per plane.
 __device__ __forceinline__ int4 load_planes(const uint64_t* __restrict__ sums, std::size_t plane,
                                             std::size_t i) {
   const int2 rg = unpack2(sums[i]), bw = unpack2(sums[plane + i]);
   return make_int4(rg.x, rg.y, bw.x, bw.y);
 }
+struct Sums64 {
+  long long c[3], w;
+};
+__device__ __forceinline__ Sums64 load_planes64(const uint64_t* __restrict__ sums,
+                                                std::size_t plane, std::size_t i) {
+  Sums64 s;
+#pragma unroll
+  for (int k = 0; k < 3; ++k) s.c[k] = static_cast<long long>(sums[k * plane + i]);
+  s.w = static_cast<long long>(sums[3 * plane + i]);
+  return s;
+}
 
-// Stage 3: colour = sum(c W) / (255 sum(W)), 0 where no weight arrived.
+// Stage 3: colour = sum(c W) / (255 sum(W)), 0 where no weight arrived. HDR: sum(q W) / sum(W)
+// times scale = 2^-F, as half4.
+template <bool Hdr>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
-    spread_resolve_kernel(const uint64_t* __restrict__ sums, cudaSurfaceObject_t out, int w,
-                          int h) {
+    spread_resolve_kernel(const uint64_t* __restrict__ sums, cudaSurfaceObject_t out, int w, int h,
+                          float scale) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
   const std::size_t plane = static_cast<std::size_t>(w) * h;
-  const int4 s = load_planes(sums, plane, static_cast<std::size_t>(y) * w + x);
+  const std::size_t i = static_cast<std::size_t>(y) * w + x;
+  if constexpr (Hdr) {
+    const Sums64 s = load_planes64(sums, plane, i);
+    const float k = s.w > 0 ? scale / static_cast<float>(s.w) : 0.f;
+    write_hdr(out, x, y, static_cast<float>(s.c[0]) * k, static_cast<float>(s.c[1]) * k,
+              static_cast<float>(s.c[2]) * k);
+    return;
+  }
+  const int4 s = load_planes(sums, plane, i);
   const float inv = s.w > 0 ? 1.f / (255.f * static_cast<float>(s.w)) : 0.f;
   surf2Dwrite(make_uchar4(to_unorm8(s.x * inv), to_unorm8(s.y * inv), to_unorm8(s.z * inv), 255),
               out, x * static_cast<int>(sizeof(uchar4)), y);
 }
 
 // Layered: front to back with coverage a = min(1, W / kSpreadScale), as dof::layered_composite.
+template <bool Hdr>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     layered_composite_kernel(const uint64_t* __restrict__ sums, int layers, cudaSurfaceObject_t out,
-                             int w, int h) {
+                             int w, int h, float scale) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
   const std::size_t plane = static_cast<std::size_t>(w) * h;
+  const std::size_t i = static_cast<std::size_t>(y) * w + x;
   float acc[3] = {0.f, 0.f, 0.f}, trans = 1.f;
   for (int l = 0; l < layers; ++l) {
-    const int4 s = load_planes(sums + l * 2 * plane, plane, static_cast<std::size_t>(y) * w + x);
-    if (s.w <= 0) continue;
-    const float wt = static_cast<float>(s.w);
+    float c[3], wt;
+    if constexpr (Hdr) {
+      const Sums64 s = load_planes64(sums + l * 4 * plane, plane, i);
+      if (s.w <= 0) continue;
+      c[0] = static_cast<float>(s.c[0]);
+      c[1] = static_cast<float>(s.c[1]);
+      c[2] = static_cast<float>(s.c[2]);
+      wt = static_cast<float>(s.w);
+    } else {
+      const int4 s = load_planes(sums + l * 2 * plane, plane, i);
+      if (s.w <= 0) continue;
+      c[0] = s.x;
+      c[1] = s.y;
+      c[2] = s.z;
+      wt = static_cast<float>(s.w);
+    }
     const float a = fminf(1.f, wt / static_cast<float>(dof::kSpreadScale));
-    const float k = trans * a / (255.f * wt);
-    acc[0] += k * s.x;
-    acc[1] += k * s.y;
-    acc[2] += k * s.z;
+    const float k = Hdr ? trans * a * scale / wt : trans * a / (255.f * wt);
+    acc[0] += k * c[0];
+    acc[1] += k * c[1];
+    acc[2] += k * c[2];
     trans *= 1.f - a;
   }
   const float cover = 1.f - trans, inv = cover > 0.f ? 1.f / cover : 0.f;
+  if constexpr (Hdr) {
+    write_hdr(out, x, y, acc[0] * inv, acc[1] * inv, acc[2] * inv);
+    return;
+  }
   surf2Dwrite(
       make_uchar4(to_unorm8(acc[0] * inv), to_unorm8(acc[1] * inv), to_unorm8(acc[2] * inv), 255),
       out, x * static_cast<int>(sizeof(uchar4)), y);
@@ -364,20 +508,43 @@ struct DofGpu::Impl {
     }
     return static_cast<uint64_t*>(scratch);
   }
-  // Delta image of one layer (-1: all sources) integrated into per-pixel sums, in place.
+  // Delta image of one layer (-1: all sources) integrated into per-pixel sums, in place: `words`
+  // planes of uint64 (2 LDR, 4 HDR).
+  template <bool Hdr>
   void spread_layer(const dof::Params& p, const DofFrame& f, int layer, uint64_t* d,
                     cudaStream_t s) {
+    constexpr int words = Packet<Hdr>::kWords;
     const std::size_t px = static_cast<std::size_t>(f.width) * f.height;
-    CUDA_CHECK(cudaMemsetAsync(d, 0, px * 16, s));
+    CUDA_CHECK(cudaMemsetAsync(d, 0, px * 8 * words, s));
     const int m = dof::margin(p);
     const long long sources = static_cast<long long>(f.width + 2 * m) * (f.height + 2 * m);
-    spread_delta_kernel<<<static_cast<unsigned>((sources + 255) / 256), 256, 0, s>>>(
-        f.rgba, f.depth, f.width, f.height, m, layer, p, d);
+    spread_delta_kernel<Hdr><<<static_cast<unsigned>((sources + 255) / 256), 256, 0, s>>>(
+        f.rgba, f.depth, f.width, f.height, m, layer, p, f.fixed, d);
     CUDA_CHECK_LAUNCH();
-    // Its SAT with the library's stages (2 planes of wrapping uint64): rows, then columns.
-    sat_detail::batched_row_scan<uint64_t>(ScanAlgorithm::WarpShuffle, d, f.height, f.width, 2, s);
+    // Its SAT with the library's stages (planes of wrapping uint64): rows, then columns.
+    sat_detail::batched_row_scan<uint64_t>(ScanAlgorithm::WarpShuffle, d, f.height, f.width, words,
+                                           s);
     CUDA_CHECK_LAUNCH();
-    sat_detail::fused_columns<uint64_t, uint64_t>(d, f.width, f.height, 2, s);
+    sat_detail::fused_columns<uint64_t, uint64_t>(d, f.width, f.height, words, s);
+    CUDA_CHECK_LAUNCH();
+  }
+  template <bool Hdr>
+  void spreading(dof::Method m, const dof::Params& p, const DofFrame& f, float scale,
+                 cudaStream_t stream) {
+    constexpr int words = Packet<Hdr>::kWords;
+    const dim3 block(kBlockX, kBlockY);
+    const dim3 grid((f.width + kBlockX - 1) / kBlockX, (f.height + kBlockY - 1) / kBlockY);
+    const std::size_t px = static_cast<std::size_t>(f.width) * f.height;
+    const int layers = m == dof::Method::Layered ? p.layers : 1;
+    uint64_t* d = reserve(px * 8 * words * static_cast<std::size_t>(layers));
+    if (m == dof::Method::Spread) {
+      spread_layer<Hdr>(p, f, -1, d, stream);
+      spread_resolve_kernel<Hdr><<<grid, block, 0, stream>>>(d, f.out, f.width, f.height, scale);
+    } else {
+      for (int l = 0; l < layers; ++l) spread_layer<Hdr>(p, f, l, d + l * px * words, stream);
+      layered_composite_kernel<Hdr>
+          <<<grid, block, 0, stream>>>(d, layers, f.out, f.width, f.height, scale);
+    }
     CUDA_CHECK_LAUNCH();
   }
 };
@@ -392,6 +559,8 @@ void DofGpu::render(dof::Method m, const dof::Params& p, const DofFrame& f, cuda
   if (f.width <= 0 || f.height <= 0) throw std::invalid_argument("DofGpu::render: empty image");
   if (f.depth == 0 || f.out == 0 || (m != dof::Method::Gather && f.rgba == 0))
     throw std::invalid_argument("DofGpu::render: null texture or surface");
+  check_fixed(f, "DofGpu::render");
+  const bool hdr = f.pixels == SatPixels::Rgba16F;
   const dim3 block(kBlockX, kBlockY);
   const dim3 grid((f.width + kBlockX - 1) / kBlockX, (f.height + kBlockY - 1) / kBlockY);
   if (m == dof::Method::Gather) {
@@ -402,22 +571,21 @@ void DofGpu::render(dof::Method m, const dof::Params& p, const DofFrame& f, cuda
       dof_gather(f, p, stream);
       return;
     }
-    dof_gather_shape_kernel<<<grid, block, 0, stream>>>(static_cast<const uint4*>(f.sat), f.depth,
-                                                        f.out, f.width, f.height, p);
+    const auto* sat = static_cast<const uint4*>(f.sat);
+    if (hdr)
+      dof_gather_shape_kernel<true><<<grid, block, 0, stream>>>(sat, f.depth, f.out, f.width,
+                                                                f.height, p, hdr_scale(f));
+    else
+      dof_gather_shape_kernel<false>
+          <<<grid, block, 0, stream>>>(sat, f.depth, f.out, f.width, f.height, p, 1.f);
     CUDA_CHECK_LAUNCH();
     return;
   }
-  const std::size_t px = static_cast<std::size_t>(f.width) * f.height;
-  const int layers = m == dof::Method::Layered ? p.layers : 1;
-  uint64_t* d = impl_->reserve(px * 16 * static_cast<std::size_t>(layers));  // 2 words a pixel
-  if (m == dof::Method::Spread) {
-    impl_->spread_layer(p, f, -1, d, stream);
-    spread_resolve_kernel<<<grid, block, 0, stream>>>(d, f.out, f.width, f.height);
-  } else {
-    for (int l = 0; l < layers; ++l) impl_->spread_layer(p, f, l, d + l * px * 2, stream);
-    layered_composite_kernel<<<grid, block, 0, stream>>>(d, layers, f.out, f.width, f.height);
-  }
-  CUDA_CHECK_LAUNCH();
+  // The spreading methods never read a table: the colour scale is always the fixed point's.
+  if (hdr)
+    impl_->spreading<true>(m, p, f, std::ldexp(1.0f, -f.fixed.frac_bits), stream);
+  else
+    impl_->spreading<false>(m, p, f, 1.f, stream);
 }
 
 }  // namespace scandof

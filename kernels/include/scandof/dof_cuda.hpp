@@ -25,8 +25,9 @@ typedef struct CUstream_st* cudaStream_t;
 namespace scandof {
 
 // Every method of scandof/dof.hpp (gather with any shape, spread, layered) on the GPU, matching
-// the CPU gold implementations there within 1/255 per channel. Owns its scratch: the signed delta
-// images of the spreading methods (16 bytes per pixel per layer), grown on demand.
+// the CPU gold implementations there within 1/255 per channel (RGBA8), or within one half step
+// (relative 2^-10, plus 1e-4 absolute) of the gold's radiance (RGBA16F). Owns its scratch: the signed delta
+// images of the spreading methods (16 bytes per pixel per layer, 32 for HDR), grown on demand.
 struct DofFrame {
   cudaTextureObject_t rgba = 0;   // the sharp frame, RGBA8, element reads
   cudaTextureObject_t depth = 0;  // view-axis z, float
@@ -34,12 +35,21 @@ struct DofFrame {
   SatFormat format = SatFormat::U32;
   cudaSurfaceObject_t out = 0;  // RGBA8 result, alpha 255
   int width = 0, height = 0;
+  // The HDR frame (SatPixels::Rgba16F): rgba is then a texture over a 16-bit float4 cudaArray
+  // (element reads, which give float4), sat the interleaved table SatBuilder builds from it (U32:
+  // quantize_radiance(v, fixed), exact box sums; F32: radiance, gather/box only) and out a surface
+  // over an RGBA16F cudaArray: radiance as half4, alpha 1, clamped to [0, 65504] (the largest
+  // half). The spreading methods quantize the frame with `fixed` as they read it; see dof.hpp's
+  // "HDR radiance" for the sums and their limits.
+  SatPixels pixels = SatPixels::Rgba8;
+  SatFixedPoint fixed;  // Rgba16F: the tables' encoding (hdr_fixed_point())
 };
 
 // The paper's gather with the box shape: f.sat, f.depth, f.out and the lens of p (aperture_px,
 // focus, max_radius; a depth <= 0 takes max_radius). Asynchronous on `stream`. Throws
-// std::invalid_argument on a null table/texture/surface, a table not 16-byte aligned or a
-// non-positive size, and where scandof was built without CUDA. DofGpu::render's Gather/Box.
+// std::invalid_argument on a null table/texture/surface, a table not 16-byte aligned, a
+// non-positive size or (Rgba16F) a fixed point outside 0..24 bits / 1..2^24, and where scandof
+// was built without CUDA. DofGpu::render's Gather/Box; HDR per f.pixels.
 void dof_gather(const DofFrame& f, const dof::Params& p, cudaStream_t stream = 0);
 
 class DofGpu {

@@ -1,0 +1,232 @@
+// GPU depth of field on HDR frames (scandof/dof_cuda.hpp, DofFrame::pixels = Rgba16F) against the
+// CPU gold's HDR forms (scandof/dof.hpp): every method x shape on awkward sizes, random radiance
+// with bright points, the frame an RGBA16F cudaArray, the table sat_gold_hdr's fixed-point one
+// (interleaved), the output an RGBA16F surface.
+//
+// Tolerance: the GPU writes half, so the gold is rounded to half first. The GPU sums in float
+// where the gold sums in double (about 1e-6 apart, relative), which can move a value across one
+// half rounding boundary: one half step is 2^-10 of the value, under the relative 1e-3 allowed.
+// The absolute 1e-4 covers values near 0, where float cancellation of large box sums (a bright
+// point inside both a positive and a negative box of a shape) leaves about 2^-24 of the box sum.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include "gpu_skip.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "scandof/cuda_check.hpp"
+#include "scandof/dof.hpp"
+#include "scandof/dof_cuda.hpp"
+#include "scandof/hdr.hpp"
+#include "scandof/sat.hpp"
+#include "scandof/scan.hpp"
+#include "scandof/util/device_buffer.hpp"
+#include "scandof/util/rng.hpp"
+#include "scandof/util/texture_object.hpp"
+
+namespace {
+
+using scandof::dof::Method;
+using scandof::dof::Params;
+using scandof::dof::Shape;
+
+struct Array2D {
+  cudaArray_t a = nullptr;
+  Array2D(cudaChannelFormatDesc d, int w, int h, unsigned flags = 0) {
+    CUDA_CHECK(cudaMallocArray(&a, &d, w, h, flags));
+  }
+  ~Array2D() { cudaFreeArray(a); }
+};
+
+struct HdrScene {
+  int w, h;
+  std::vector<uint16_t> half;  // RGBA16F, 4 halves a pixel
+  std::vector<float> rgba;     // the same values as float (exact)
+  std::vector<float> depth;
+};
+
+// Radiance 0..2 with one pixel in 40 a bright point of 20..100 (sometimes one channel only), some
+// zeros; depth in blocks between 1 and 40 around a focus of 8 (as tests/test_dof_cuda.cu).
+HdrScene make_scene(int w, int h, uint64_t seed) {
+  const std::size_t n = static_cast<std::size_t>(w) * h;
+  HdrScene s{w, h, std::vector<uint16_t>(n * 4), std::vector<float>(n * 4), std::vector<float>(n)};
+  for (std::size_t i = 0; i < n; ++i) {
+    const uint64_t kind = scandof::util::hash_at(seed + 7, i) % 40;
+    for (int c = 0; c < 4; ++c) {
+      const double u = scandof::util::unit_double(scandof::util::hash_at(seed, 4 * i + c));
+      float v = static_cast<float>(2.0 * u);
+      if (kind == 0 || (kind == 1 && c == 0)) v = static_cast<float>(20.0 + 80.0 * u);
+      if (kind == 2) v = 0.0f;
+      s.half[4 * i + c] = scandof::float_to_half(v);
+      s.rgba[4 * i + c] = scandof::half_to_float(s.half[4 * i + c]);
+    }
+  }
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const uint64_t cell = scandof::util::hash_at(seed + 1, (y / 7) * 1000 + x / 5);
+      s.depth[static_cast<std::size_t>(y) * w + x] =
+          1.0f + 39.0f * static_cast<float>(scandof::util::unit_double(cell));
+    }
+  return s;
+}
+
+// The GPU result as float radiance, 4 per pixel (alpha included).
+std::vector<float> run_gpu(const HdrScene& s, Method m, const Params& p,
+                           const scandof::SatFixedPoint& fp, scandof::SatFormat format) {
+  Array2D color(cudaCreateChannelDescHalf4(), s.w, s.h);
+  Array2D depth(cudaCreateChannelDesc<float>(), s.w, s.h);
+  Array2D out(cudaCreateChannelDescHalf4(), s.w, s.h, cudaArraySurfaceLoadStore);
+  CUDA_CHECK(cudaMemcpy2DToArray(color.a, 0, 0, s.half.data(), s.w * 8, s.w * 8, s.h,
+                                 cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy2DToArray(depth.a, 0, 0, s.depth.data(), s.w * 4, s.w * 4, s.h,
+                                 cudaMemcpyHostToDevice));
+  // Poison the output (a NaN half pattern): a pixel the kernel misses shows.
+  std::vector<uint16_t> poison(static_cast<std::size_t>(s.w) * s.h * 4, 0x7E55u);
+  CUDA_CHECK(cudaMemcpy2DToArray(out.a, 0, 0, poison.data(), s.w * 8, s.w * 8, s.h,
+                                 cudaMemcpyHostToDevice));
+  scandof::util::TextureObject ctex(color.a), dtex(depth.a);
+  scandof::util::SurfaceObject surf(out.a);
+  // The table: sat_gold_hdr's, which every backend's build equals bit for bit (U32), so the DoF
+  // pass is tested apart from the table build.
+  const std::size_t words = static_cast<std::size_t>(s.w) * s.h * 4;
+  std::vector<uint32_t> table(words);
+  if (format == scandof::SatFormat::U32) {
+    scandof::sat_gold_hdr(s.rgba.data(), s.w, s.h, fp, table.data(), 3,
+                          scandof::SatLayout::Interleaved);
+  } else {
+    std::vector<float> t(words);
+    scandof::sat_gold_hdr(s.rgba.data(), s.w, s.h, t.data(), 3, scandof::SatLayout::Interleaved);
+    std::memcpy(table.data(), t.data(), words * 4);
+  }
+  scandof::util::DeviceBuffer<uint32_t> sat(words);
+  sat.upload(table.data(), words);
+  scandof::DofFrame f;
+  f.rgba = ctex.get();
+  f.depth = dtex.get();
+  f.sat = sat.get();
+  f.format = format;
+  f.out = surf.get();
+  f.width = s.w;
+  f.height = s.h;
+  f.pixels = scandof::SatPixels::Rgba16F;
+  f.fixed = fp;
+  scandof::DofGpu gpu;
+  gpu.render(m, p, f, 0);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<uint16_t> got(poison.size());
+  CUDA_CHECK(cudaMemcpy2DFromArray(got.data(), s.w * 8, out.a, 0, 0, s.w * 8, s.h,
+                                   cudaMemcpyDeviceToHost));
+  std::vector<float> v(got.size());
+  for (std::size_t i = 0; i < got.size(); ++i) v[i] = scandof::half_to_float(got[i]);
+  return v;
+}
+
+// got (4 per pixel) against want (3 per pixel) rounded to half: |d| <= rel |want| + abs.
+void expect_close(const HdrScene& s, const std::vector<float>& got, const std::vector<float>& want,
+                  double rel, double abs, const std::string& what) {
+  std::size_t bad = 0, first = 0;
+  double worst = 0;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(s.w) * s.h; ++i) {
+    if (got[4 * i + 3] != 1.0f && bad++ == 0) first = i;
+    for (int c = 0; c < 3; ++c) {
+      const double w = scandof::half_to_float(scandof::float_to_half(want[3 * i + c]));
+      const double g = got[4 * i + c];
+      const double d = std::fabs(g - w);  // NaN (a missed pixel) fails below
+      worst = std::max(worst, d / (std::fabs(w) + abs / rel));
+      if (!(d <= rel * std::fabs(w) + abs) && bad++ == 0) first = i;
+    }
+  }
+  EXPECT_EQ(bad, 0u) << what << " " << s.w << "x" << s.h << ": worst relative error " << worst
+                     << ", first at x " << first % s.w << " y " << first / s.w;
+}
+
+Params lens(Shape sh) {
+  Params p;
+  p.aperture_px = 9.0f;
+  p.focus = 8.0f;
+  p.max_radius = 7.5f;
+  p.shape = sh;
+  p.disc_boxes = 4;
+  p.layers = 3;
+  return p;
+}
+
+TEST(DofHdrCuda, EveryMethodAndShapeMatchesGold) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  const int sizes[][2] = {{1, 1}, {33, 17}, {64, 1}, {1, 64}, {203, 121}};
+  for (const auto& sz : sizes) {
+    const HdrScene s = make_scene(sz[0], sz[1], 300 + sz[0] * 7 + sz[1]);
+    for (Method m : {Method::Gather, Method::Spread, Method::Layered})
+      for (Shape sh : {Shape::Box, Shape::Octagon, Shape::Disc}) {
+        const Params p = lens(sh);
+        const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
+        std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
+        scandof::dof::render(m, s.rgba.data(), s.depth.data(), s.w, s.h, p, fp, want.data());
+        expect_close(s, run_gpu(s, m, p, fp, scandof::SatFormat::U32), want, 1e-3, 1e-4,
+                     std::string(scandof::dof::to_string(m)) + "/" + scandof::dof::to_string(sh));
+      }
+  }
+}
+
+// Two layers, no reflection margin, an integer max radius, and a coarse fixed point (r_max 24,
+// radiance up to 1000: F = 11).
+TEST(DofHdrCuda, LayeredTwoLayersNoBorderCoarseFixedPoint) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  const HdrScene s = make_scene(97, 55, 5);
+  Params p;
+  p.aperture_px = 12.0f;
+  p.focus = 15.0f;
+  p.max_radius = 6.0f;
+  p.layers = 2;
+  p.border = scandof::dof::SpreadBorder::None;
+  const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(24.0f, 1000.0f);
+  for (Method m : {Method::Spread, Method::Layered, Method::Gather}) {
+    std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
+    scandof::dof::render(m, s.rgba.data(), s.depth.data(), s.w, s.h, p, fp, want.data());
+    expect_close(s, run_gpu(s, m, p, fp, scandof::SatFormat::U32), want, 1e-3, 1e-4,
+                 std::string(scandof::dof::to_string(m)) + " K=2 no border F=" +
+                     std::to_string(fp.frac_bits));
+  }
+}
+
+// Float tables of radiance (gather, box kernel for every shape) on the same float table as the
+// gold. The GPU subtracts the four corners in float, the gold in double: each subtraction rounds
+// at the scale of the entries, up to the frame's total radiance T, and a pixel in focus (a box of
+// one pixel) keeps that error undivided: the tolerance is 16 * 2^-24 * T absolute (about 0.05
+// here, against values around 1; dof.hpp quotes the float tables' error at 1080p).
+TEST(DofHdrCuda, FloatTablesGatherMatchesTheFloatGold) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  const HdrScene s = make_scene(203, 121, 9);
+  const Params p = lens(Shape::Box);
+  const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
+  const std::size_t n = static_cast<std::size_t>(s.w) * s.h;
+  std::vector<float> table(n * 4), want(n * 3);
+  scandof::sat_gold_hdr(s.rgba.data(), s.w, s.h, table.data(), 3, scandof::SatLayout::Interleaved);
+  scandof::dof::gather_from_sat(table.data(), s.depth.data(), s.w, s.h, p, want.data());
+  double total = 0;  // the last entry of each channel's table is its whole frame's sum
+  for (int c = 0; c < 3; ++c) total = std::max(total, static_cast<double>(table[4 * (n - 1) + c]));
+  expect_close(s, run_gpu(s, Method::Gather, p, fp, scandof::SatFormat::F32), want, 1e-3,
+               16.0 * std::ldexp(total, -24), "gather/box f32");
+}
+
+TEST(DofHdrCuda, BadFixedPointThrows) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  scandof::DofGpu gpu;
+  scandof::DofFrame f;
+  f.width = f.height = 4;
+  f.depth = f.out = f.rgba = 1;  // never reached: the fixed point is checked first
+  f.sat = reinterpret_cast<const void*>(uintptr_t{256});
+  f.pixels = scandof::SatPixels::Rgba16F;
+  f.fixed.frac_bits = 25;
+  f.fixed.max_value = 1;
+  EXPECT_THROW(gpu.render(Method::Spread, Params{}, f, 0), std::invalid_argument);
+  EXPECT_THROW(scandof::dof_gather(f, Params{}, 0), std::invalid_argument);
+}
+
+}  // namespace
