@@ -15,7 +15,8 @@
 // lens_radius() gives the lens the accumulation-buffer reference must sample (derivations there).
 //
 // Output of every method: RGB float, 3 per pixel interleaved, each in [0, 1] (clamped), the same
-// row order as the input. A GPU implementation matches the CPU one within 1/255 per channel.
+// row order as the input. A GPU implementation matches the CPU one within 1/255 per channel. The
+// HDR forms (see "HDR radiance") take and give radiance instead.
 //
 // Summed-area tables here are interleaved: 4 x 32-bit per pixel (R, G, B, W) in one array of
 // width * height groups (a uint4 per pixel on the GPU); element (x, y) = the inclusive sum over
@@ -96,6 +97,33 @@
 // radii mix, never the colour of one source. Because every W_j is an integer, spreading through
 // the SAT equals direct spreading bit for bit. (The CUDA path, kernels/src/dof.cu, holds two
 // channels per 64-bit word, planar, and gives the same per-pixel int32 sums.)
+// HDR (below): colour sums are int64 of q W, q <= SatFixedPoint::max_value <= 2^24 the
+// fixed-point colour, so a pixel's colour sum is below 2^24 x 11.2 x 2^19 < 2^48 for every shape
+// up to kSpreadMaxRadius = 256: exact, with 2^15 to spare, for any radiance the fixed point holds
+// (fp.max_radiance(); above it the colour clamps, as in the tables). The weights, their rounding
+// and the coverage are the LDR ones, so spreading through the SAT equals direct spreading bit for
+// bit here too. Energy: a source's weights sum to kSpreadScale within 1/2 unit per box times the
+// box's area, so a bright pixel on black spreads into its shape with its total radiance kept to
+// that rounding (relative sum_j area_j / 2^20 per normalisation, 7.5e-4 for the box at r = 6.3;
+// tests/test_dof_hdr_gold.cpp) -- nothing is clamped or renormalised away. The CUDA path holds one channel per 64-bit word (4 planes, 32 bytes a pixel
+// a layer, twice the LDR atomics): at 1080p on the H100 spread/box costs 0.49 ms against 0.26
+// (results/dof/README.md, "HDR cost").
+//
+// ---- HDR radiance -------------------------------------------------------------------------------
+// The HDR forms take linear radiance, 4 floats per pixel (an RGBA16F frame: every half is a float
+// exactly), and write radiance: RGB float >= 0, not clamped above, never NaN (NaN and negative
+// input count as 0). Each channel is taken to fixed point q = quantize_radiance(v, fp)
+// (scandof/hdr.hpp: round half to even of v 2^F, at most max_value), exactly as SatBuilder and
+// sat_gold_hdr do, and the result is computed from the q's: gather divides the exact uint32 box
+// sums by the pixel count and 2^F; spread and layered divide sum(q W) by sum(W) 2^F. So with
+// aperture 0 every method returns q 2^-F, within half a step (2^-(F+1)) of the input, and an image
+// of values k / 255 gives the LDR methods' output within one step. The GPU (DofFrame::pixels =
+// Rgba16F) writes half4 clamped to [0, 65504]: within one half step (2^-10 relative) of the gold.
+// Float tables of radiance (SatFormat::F32, gather/box only, as for LDR) are the paper's: their
+// running sums reach the frame's total radiance (about 2 x 10^6 for a 1080p frame around 1), where
+// a float step is 0.25, so a box sum loses its low bits: measured at 1080p with the demo's lens,
+// a worst error of 0.23 in radiance (a pixel in focus, whose box is one pixel) and a mean relative
+// error of 9e-4, where the fixed-point tables are exact to 2^-(F+1).
 #pragma once
 
 #include <cmath>
