@@ -3,12 +3,12 @@
 //
 //   glsatbench [--out DIR] [--sizes 512x512,1024x1024,1920x1080,3840x2160] [--reps 200]
 //              [--warmup 20] [--formats u32,f32] [--shaders DIR] [--no-verify] [--l2-mb 50]
-//              [--variants naive,...,fused,fused-1pass,floor]
+//              [--variants naive,...,fused,fused-1pass,floor] [--pixels rgba8,rgba16f]
 //
 // Rows: the paper's four variants; "fused", the fused path in three passes, and "fused-1pass", in
 // one pass with decoupled look-back (GlSatPolicy set from here; the one pass only where
 // GlSatSupport::lookback); "floor", a copy of the same bytes (sat_floor.comp, built here).
-// Per (size, format, row), on fresh random RGBA8 textures, after --warmup builds (every build
+// Per (size, pixels, format, row), on fresh random textures, after --warmup builds (every build
 // takes the next of several texture/table sets unless one build moves twice --l2-mb):
 //   single: --reps builds, each bracketed by GL timestamps with a glFinish between (median, p10,
 //           p90): one build's GPU time, as a frame pays it;
@@ -16,6 +16,10 @@
 //   cpu: the host's time to issue one build of the stream loop (mean, steady clock): where it is
 //        not well under "stream", the stream figure measures the driver, not the GPU;
 //   stages: the builder's own per-stage GlTimer ring (timestamps read late; medians).
+// Pixels: RGBA8 (random bytes) and RGBA16F (random radiance as halves, log-uniform over
+// [2^-12, 100] with 1 in 16 zeros, none clamped; uint32 tables in hdr_fixed_point(24, 100), the
+// demo's F = 14): the same rows and statistics for each ("floor" only for RGBA8; no fused rows for
+// float tables of RGBA16F, which the builder makes with the work-efficient pipeline).
 // Every variant's first build is checked against the CPU reference (uint32 exact; float within
 // the tests' bound) unless --no-verify; a mismatch makes the exit status 1.
 // Writes DIR/glsatbench.json and DIR/glsatbench.csv (atomically) and prints a table.
@@ -37,6 +41,7 @@
 #include "scandof/gl/sat_builder.hpp"
 #include "scandof/gl/util.hpp"
 #include "rotation.hpp"
+#include "scandof/hdr.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/util/sizes.hpp"
 #include "scandof/util/file_io.hpp"
@@ -144,6 +149,32 @@ std::size_t verify(const std::vector<std::uint8_t>& rgba, int w, int h, GlSatVar
   return bad;
 }
 
+// RGBA16F frames: the builder against scandof::sat_gold_hdr (uint32: any difference; float: the
+// pipeline's bound plus the gold's own, w + h sequential roundings; test_gl_sat's hdr_float_bound).
+std::size_t verify_hdr(const std::vector<float>& f, int w, int h, const scandof::SatFixedPoint& fp,
+                       SatFormat fmt, GLuint buf) {
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  std::vector<std::uint32_t> out(plane * 4), gold_u(plane * 4);
+  std::vector<float> gold_f(plane * 4);
+  glGetNamedBufferSubData(buf, 0, static_cast<GLsizeiptr>(out.size() * 4), out.data());
+  if (fmt == SatFormat::U32)
+    scandof::sat_gold_hdr(f.data(), w, h, fp, gold_u.data(), 3, scandof::SatLayout::Interleaved);
+  else
+    scandof::sat_gold_hdr(f.data(), w, h, gold_f.data(), 3, scandof::SatLayout::Interleaved);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < plane * 4; ++i) {
+    if (fmt == SatFormat::U32) {
+      bad += out[i] != gold_u[i];
+    } else {
+      float got;
+      std::memcpy(&got, &out[i], 4);
+      const double want = gold_f[i];
+      bad += !(std::fabs(got - want) <= 2.0 * (32.0 + w + h) * std::ldexp(want, -24));
+    }
+  }
+  return bad;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -177,6 +208,11 @@ int main(int argc, char** argv) {
                  "comma-separated rows to run (" + row_list + "); default: all")
       ->delimiter(',')
       ->check(CLI::IsMember(row_names));
+  std::vector<std::string> pixel_kinds = {"rgba8", "rgba16f"};
+  app.add_option("--pixels", pixel_kinds,
+                 "comma-separated texture formats: rgba8, rgba16f (default both)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"rgba8", "rgba16f"}));
   CLI11_PARSE(app, argc, argv);
   auto runs = [&](const std::string& name) {
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
@@ -195,7 +231,9 @@ int main(int argc, char** argv) {
     const std::string gl = scandof::gl::gl_description();
     std::printf("glsatbench on %s\n%s\nSMs (GL_SM_COUNT_NV, 0 where not offered): %d\n", gl.c_str(),
                 builder.support().reason.c_str(), builder.support().sm_count);
-    builder.warm_up();
+    builder.warm_up(std::find(pixel_kinds.begin(), pixel_kinds.end(), "rgba16f") !=
+                    pixel_kinds.end());
+    const scandof::SatFixedPoint fixed = scandof::hdr_fixed_point(24.0f, 100.0f);
     const CopyFloor copy_floor(shaders, builder.support());
 
     nlohmann::json j;
@@ -206,32 +244,36 @@ int main(int argc, char** argv) {
     j["sm_count"] = builder.support().sm_count;
     j["reps"] = reps;
     j["warmup"] = warmup;
+    j["rgba16f_fixed_point"] = {{"frac_bits", fixed.frac_bits}, {"max_value", fixed.max_value}};
     j["results"] = nlohmann::json::array();
     std::ostringstream csv;
-    csv << "width,height,format,variant,single_median_ms,single_p10_ms,single_p90_ms,stream_ms,"
+    csv << "width,height,pixels,format,variant,single_median_ms,single_p10_ms,single_p90_ms,"
+           "stream_ms,"
            "rows_ms,columns_ms,aux_ms,cpu_issue_ms,gbps_fused_bytes,verified\n";
     // Fused rows: "rows" = tile reduce + small scans, "aux" = the small scans alone, "cols" =
     // tile scans.
-    std::printf("\n%-10s %-4s %-19s %10s %10s %10s %10s %10s %10s %10s %6s\n", "size", "fmt",
-                "variant", "median ms", "p90 ms", "stream ms", "rows ms", "aux ms", "cols ms",
-                "cpu ms", "check");
-    auto emit = [&](const Size& z, const char* fmt, const std::string& vname, double med,
-                    double p10, double p90, double stream, double r_ms, double a_ms, double c_ms,
-                    double cpu_ms, const std::string& check) {
+    std::printf("\n%-10s %-7s %-4s %-19s %10s %10s %10s %10s %10s %10s %10s %6s\n", "size",
+                "pixels", "fmt", "variant", "median ms", "p90 ms", "stream ms", "rows ms", "aux ms",
+                "cols ms", "cpu ms", "check");
+    auto emit = [&](const Size& z, const char* pixels, const char* fmt, const std::string& vname,
+                    double med, double p10, double p90, double stream, double r_ms, double a_ms,
+                    double c_ms, double cpu_ms, const std::string& check) {
       // Tiled-fused byte count (pixels read twice, the 16-byte words written once), the
-      // floor every variant is compared with.
+      // floor every variant is compared with (a pixel is 8 bytes in RGBA16F).
       const double px = static_cast<double>(z.w) * z.h;
-      const double gbps = px * (4 + 4 + 16) / (med * 1e-3) * 1e-9;
+      const double in_bytes = std::strcmp(pixels, "rgba16f") == 0 ? 8 : 4;
+      const double gbps = px * (2 * in_bytes + 16) / (med * 1e-3) * 1e-9;
       const std::string sz = std::to_string(z.w) + "x" + std::to_string(z.h);
-      std::printf("%-10s %-4s %-19s %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %6s\n",
-                  sz.c_str(), fmt, vname.c_str(), med, p90, stream, r_ms, a_ms, c_ms, cpu_ms,
-                  check.c_str());
+      std::printf("%-10s %-7s %-4s %-19s %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %6s\n",
+                  sz.c_str(), pixels, fmt, vname.c_str(), med, p90, stream, r_ms, a_ms, c_ms,
+                  cpu_ms, check.c_str());
       std::fflush(stdout);
-      csv << z.w << ',' << z.h << ',' << fmt << ',' << vname << ',' << med << ',' << p10 << ','
-          << p90 << ',' << stream << ',' << r_ms << ',' << c_ms << ',' << a_ms << ',' << cpu_ms
-          << ',' << gbps << ',' << check << '\n';
+      csv << z.w << ',' << z.h << ',' << pixels << ',' << fmt << ',' << vname << ',' << med << ','
+          << p10 << ',' << p90 << ',' << stream << ',' << r_ms << ',' << c_ms << ',' << a_ms << ','
+          << cpu_ms << ',' << gbps << ',' << check << '\n';
       j["results"].push_back({{"width", z.w},
                               {"height", z.h},
+                              {"pixels", pixels},
                               {"format", fmt},
                               {"variant", vname},
                               {"single_median_ms", med},
@@ -248,117 +290,153 @@ int main(int argc, char** argv) {
     std::size_t total_bad = 0;
     std::uint64_t seed = 0x61A55A7ull;
     for (const Size& z : sizes) {
-      std::vector<std::uint8_t> rgba(static_cast<std::size_t>(z.w) * z.h * 4);
-      scandof::util::SplitMix64 rng(seed++);
-      for (std::size_t i = 0; i < rgba.size(); i += 8) {
-        const std::uint64_t r = rng.next();
-        for (std::size_t k = 0; k < 8 && i + k < rgba.size(); ++k)
-          rgba[i + k] = static_cast<std::uint8_t>(r >> (8 * k));
-      }
-      // Timed builds rotate through `sets` textures and tables (the same pixels in each), so that
-      // no build reads its pixels or writes its table through an L2 a recent build left warm; as
-      // satbench does on the CUDA side.
-      const std::size_t table_bytes = GlSatBuilder::table_bytes(z.w, z.h);
-      const std::size_t sets = std::min<std::size_t>(
-          scandof::bench::rotation_sets(rgba.size() + table_bytes, static_cast<std::size_t>(l2_mb)
-                                                                       << 20),
-          32);
-      std::vector<scandof::gl::GlTexture> texs;
-      std::vector<scandof::gl::GlBuffer> tables;
-      glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-      for (std::size_t k = 0; k < sets; ++k) {
-        texs.push_back(scandof::gl::make_texture(GL_TEXTURE_2D));
-        glTextureStorage2D(texs.back().get(), 1, GL_RGBA8, z.w, z.h);
-        glTextureSubImage2D(texs.back().get(), 0, 0, 0, z.w, z.h, GL_RGBA, GL_UNSIGNED_BYTE,
-                            rgba.data());
-        tables.push_back(scandof::gl::make_buffer());
-        glNamedBufferStorage(tables.back().get(), static_cast<GLsizeiptr>(table_bytes), nullptr, 0);
-      }
-      auto build = [&](int i, GlSatVariant v, SatFormat f, bool timed) {
-        const std::size_t k = static_cast<std::size_t>(i) % sets;
-        builder.build_into(texs[k].get(), z.w, z.h, v, f, tables[k].get(), timed);
-      };
-      // --reps builds back to back: GPU time between two timestamps, and the host's time to
-      // issue them, per build.
-      struct StreamTimes {
-        double gpu_ms, cpu_ms;
-      };
-      auto time_stream = [&](auto&& one_build) {
-        QueryPair qp;
-        glQueryCounter(qp.a.get(), GL_TIMESTAMP);
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < reps; ++i) one_build(i);
-        const auto t1 = std::chrono::steady_clock::now();
-        glQueryCounter(qp.b.get(), GL_TIMESTAMP);
-        return StreamTimes{elapsed_ms(qp.a.get(), qp.b.get()) / reps,
-                           std::chrono::duration<double, std::milli>(t1 - t0).count() / reps};
-      };
-      auto floor = [&](int i) {
-        const std::size_t k = static_cast<std::size_t>(i) % sets;
-        copy_floor.write(texs[k].get(), z.w, z.h, tables[k].get());
-      };
-      for (SatFormat f : formats)
-        for (int vi = 0; vi <= scandof::gl::kNumGlSatVariants; ++vi) {
-          // The last row: the fused path in one pass (where safe), beside "fused" in three.
-          const bool one_pass = vi == scandof::gl::kNumGlSatVariants;
-          const auto v = one_pass ? GlSatVariant::Fused : static_cast<GlSatVariant>(vi);
-          if (one_pass && !builder.support().lookback) continue;
-          const std::string vname = one_pass ? "fused-1pass" : scandof::gl::to_string(v);
-          if (!runs(vname)) continue;
-          builder.set_policy({one_pass ? GlSatFusedBuild::OnePass : GlSatFusedBuild::ThreePasses});
-          std::string check = "skip";
-          if (!no_verify) {
-            const std::uint32_t poison = 0xDEADBEEFu;
-            glClearNamedBufferData(tables[0].get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
-                                   &poison);
-            build(0, v, f, false);
-            const std::size_t bad = verify(rgba, z.w, z.h, v, f, tables[0].get());
-            total_bad += bad;
-            check = bad ? std::to_string(bad) + " bad" : "exact";
-            if (bad == 0 && f == SatFormat::F32) check = "ok";
+      for (const std::string& pk : pixel_kinds) {
+        const bool hdr = pk == "rgba16f";
+        const char* pixels = hdr ? "rgba16f" : "rgba8";
+        std::vector<std::uint8_t> rgba(static_cast<std::size_t>(z.w) * z.h * 4);
+        std::vector<std::uint16_t> halves;
+        std::vector<float> radiance;  // the halves as floats, for the CPU reference
+        scandof::util::SplitMix64 rng(seed++);
+        if (!hdr) {
+          for (std::size_t i = 0; i < rgba.size(); i += 8) {
+            const std::uint64_t r = rng.next();
+            for (std::size_t k = 0; k < 8 && i + k < rgba.size(); ++k)
+              rgba[i + k] = static_cast<std::uint8_t>(r >> (8 * k));
           }
-          for (int i = 0; i < warmup; ++i) build(i, v, f, true);
+        } else {
+          // Log-uniform radiance over [2^-12, 100], 1 in 16 zeros: no clamps in `fixed`.
+          halves.resize(rgba.size());
+          radiance.resize(rgba.size());
+          const double hi = std::log2(100.0);
+          for (std::size_t i = 0; i < halves.size(); ++i) {
+            const std::uint64_t r = rng.next();
+            const double u = static_cast<double>(r >> 11) * 0x1.0p-53;
+            const float v =
+                (r & 15u) == 0 ? 0.0f : static_cast<float>(std::exp2(-12.0 + (hi + 12.0) * u));
+            halves[i] = scandof::float_to_half(v);
+            radiance[i] = scandof::half_to_float(halves[i]);
+          }
+        }
+        const std::size_t in_bytes = hdr ? halves.size() * 2 : rgba.size();
+        // Timed builds rotate through `sets` textures and tables (the same pixels in each), so that
+        // no build reads its pixels or writes its table through an L2 a recent build left warm; as
+        // satbench does on the CUDA side.
+        const std::size_t table_bytes = GlSatBuilder::table_bytes(z.w, z.h);
+        const std::size_t sets = std::min<std::size_t>(
+            scandof::bench::rotation_sets(in_bytes + table_bytes, static_cast<std::size_t>(l2_mb)
+                                                                      << 20),
+            32);
+        std::vector<scandof::gl::GlTexture> texs;
+        std::vector<scandof::gl::GlBuffer> tables;
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        for (std::size_t k = 0; k < sets; ++k) {
+          texs.push_back(scandof::gl::make_texture(GL_TEXTURE_2D));
+          glTextureStorage2D(texs.back().get(), 1, hdr ? GL_RGBA16F : GL_RGBA8, z.w, z.h);
+          if (hdr)
+            glTextureSubImage2D(texs.back().get(), 0, 0, 0, z.w, z.h, GL_RGBA, GL_HALF_FLOAT,
+                                halves.data());
+          else
+            glTextureSubImage2D(texs.back().get(), 0, 0, 0, z.w, z.h, GL_RGBA, GL_UNSIGNED_BYTE,
+                                rgba.data());
+          tables.push_back(scandof::gl::make_buffer());
+          glNamedBufferStorage(tables.back().get(), static_cast<GLsizeiptr>(table_bytes), nullptr,
+                               0);
+        }
+        auto build = [&](int i, GlSatVariant v, SatFormat f, bool timed) {
+          const std::size_t k = static_cast<std::size_t>(i) % sets;
+          if (hdr)
+            builder.build_into(texs[k].get(), z.w, z.h, v, f, fixed, tables[k].get(), timed);
+          else
+            builder.build_into(texs[k].get(), z.w, z.h, v, f, tables[k].get(), timed);
+        };
+        // --reps builds back to back: GPU time between two timestamps, and the host's time to
+        // issue them, per build.
+        struct StreamTimes {
+          double gpu_ms, cpu_ms;
+        };
+        auto time_stream = [&](auto&& one_build) {
+          QueryPair qp;
+          glQueryCounter(qp.a.get(), GL_TIMESTAMP);
+          const auto t0 = std::chrono::steady_clock::now();
+          for (int i = 0; i < reps; ++i) one_build(i);
+          const auto t1 = std::chrono::steady_clock::now();
+          glQueryCounter(qp.b.get(), GL_TIMESTAMP);
+          return StreamTimes{elapsed_ms(qp.a.get(), qp.b.get()) / reps,
+                             std::chrono::duration<double, std::milli>(t1 - t0).count() / reps};
+        };
+        auto floor = [&](int i) {
+          const std::size_t k = static_cast<std::size_t>(i) % sets;
+          copy_floor.write(texs[k].get(), z.w, z.h, tables[k].get());
+        };
+        for (SatFormat f : formats)
+          for (int vi = 0; vi <= scandof::gl::kNumGlSatVariants; ++vi) {
+            // The last row: the fused path in one pass (where safe), beside "fused" in three.
+            const bool one_pass = vi == scandof::gl::kNumGlSatVariants;
+            const auto v = one_pass ? GlSatVariant::Fused : static_cast<GlSatVariant>(vi);
+            if (one_pass && !builder.support().lookback) continue;
+            // Float tables of RGBA16F take the work-efficient pipeline whatever the variant
+            // (GlSatBuilder::build_into): fused rows would time that row again.
+            if (hdr && f == SatFormat::F32 && v == GlSatVariant::Fused) continue;
+            const std::string vname = one_pass ? "fused-1pass" : scandof::gl::to_string(v);
+            if (!runs(vname)) continue;
+            builder.set_policy(
+                {one_pass ? GlSatFusedBuild::OnePass : GlSatFusedBuild::ThreePasses});
+            std::string check = "skip";
+            if (!no_verify) {
+              const std::uint32_t poison = 0xDEADBEEFu;
+              glClearNamedBufferData(tables[0].get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
+                                     &poison);
+              build(0, v, f, false);
+              const std::size_t bad =
+                  hdr ? verify_hdr(radiance, z.w, z.h, fixed, f, tables[0].get())
+                      : verify(rgba, z.w, z.h, v, f, tables[0].get());
+              total_bad += bad;
+              check = bad ? std::to_string(bad) + " bad" : "exact";
+              if (bad == 0 && f == SatFormat::F32) check = "ok";
+            }
+            for (int i = 0; i < warmup; ++i) build(i, v, f, true);
+            glFinish();
+            std::vector<double> single, rows, cols, aux;
+            QueryPair qp;
+            for (int i = 0; i < reps; ++i) {
+              glQueryCounter(qp.a.get(), GL_TIMESTAMP);
+              build(i, v, f, true);
+              glQueryCounter(qp.b.get(), GL_TIMESTAMP);
+              single.push_back(elapsed_ms(qp.a.get(), qp.b.get()));
+              const auto st = builder.stage_times();
+              if (st.valid) {
+                rows.push_back(st.rows_ms);
+                cols.push_back(st.columns_ms);
+                aux.push_back(st.aux_ms);
+              }
+            }
+            const StreamTimes stream = time_stream([&](int i) { build(i, v, f, false); });
+            const double med = scandof::util::median(single);
+            const double p10 = scandof::util::percentile(single, 0.1),
+                         p90 = scandof::util::percentile(single, 0.9);
+            const double r_ms = scandof::util::median(rows), c_ms = scandof::util::median(cols),
+                         a_ms = v == GlSatVariant::Fused ? scandof::util::median(aux) : 0.0;
+            emit(z, pixels, scandof::to_string(f), vname, med, p10, p90, stream.gpu_ms, r_ms, a_ms,
+                 c_ms, stream.cpu_ms, check);
+          }
+        // The floor under the fused path: the same bytes loaded and stored, coalesced, with no
+        // scan between (one format: the stores are the same 16-byte words).
+        if (!hdr && runs("floor")) {
+          for (int i = 0; i < warmup; ++i) floor(i);
           glFinish();
-          std::vector<double> single, rows, cols, aux;
+          std::vector<double> single;
           QueryPair qp;
           for (int i = 0; i < reps; ++i) {
             glQueryCounter(qp.a.get(), GL_TIMESTAMP);
-            build(i, v, f, true);
+            floor(i);
             glQueryCounter(qp.b.get(), GL_TIMESTAMP);
             single.push_back(elapsed_ms(qp.a.get(), qp.b.get()));
-            const auto st = builder.stage_times();
-            if (st.valid) {
-              rows.push_back(st.rows_ms);
-              cols.push_back(st.columns_ms);
-              aux.push_back(st.aux_ms);
-            }
           }
-          const StreamTimes stream = time_stream([&](int i) { build(i, v, f, false); });
-          const double med = scandof::util::median(single);
-          const double p10 = scandof::util::percentile(single, 0.1),
-                       p90 = scandof::util::percentile(single, 0.9);
-          const double r_ms = scandof::util::median(rows), c_ms = scandof::util::median(cols),
-                       a_ms = v == GlSatVariant::Fused ? scandof::util::median(aux) : 0.0;
-          emit(z, scandof::to_string(f), vname, med, p10, p90, stream.gpu_ms, r_ms, a_ms, c_ms,
-               stream.cpu_ms, check);
+          const StreamTimes stream = time_stream(floor);
+          emit(z, pixels, "-", "floor (copy)", scandof::util::median(single),
+               scandof::util::percentile(single, 0.1), scandof::util::percentile(single, 0.9),
+               stream.gpu_ms, 0.0, 0.0, 0.0, stream.cpu_ms, "-");
         }
-      // The floor under the fused path: the same bytes loaded and stored, coalesced, with no
-      // scan between (one format: the stores are the same 16-byte words).
-      if (runs("floor")) {
-        for (int i = 0; i < warmup; ++i) floor(i);
-        glFinish();
-        std::vector<double> single;
-        QueryPair qp;
-        for (int i = 0; i < reps; ++i) {
-          glQueryCounter(qp.a.get(), GL_TIMESTAMP);
-          floor(i);
-          glQueryCounter(qp.b.get(), GL_TIMESTAMP);
-          single.push_back(elapsed_ms(qp.a.get(), qp.b.get()));
-        }
-        const StreamTimes stream = time_stream(floor);
-        emit(z, "-", "floor (copy)", scandof::util::median(single),
-             scandof::util::percentile(single, 0.1), scandof::util::percentile(single, 0.9),
-             stream.gpu_ms, 0.0, 0.0, 0.0, stream.cpu_ms, "-");
       }
     }
     if (const GLenum e = glGetError())

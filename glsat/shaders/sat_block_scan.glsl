@@ -5,6 +5,12 @@
 //   SCAN_NAIVE | SCAN_BLELLOCH | SCAN_CONFLICT_FREE | SCAN_SUBGROUP
 //   HAVE_SUBGROUP                SCAN_SUBGROUP uses GL_KHR_shader_subgroup_arithmetic; without it
 //                                the same algorithm runs on 32-lane teams emulated in shared memory
+//   SCAN_NO_SUBTRACT             SCAN_SUBGROUP takes each pair's exclusive sum from an exclusive
+//                                team scan instead of inclusive - (a + b): float sums of radiance
+//                                (RGBA16F into float tables) would otherwise lose the low bits of
+//                                small sums next to large pixels (an error of an ulp of the
+//                                largest pixel, not of the sum). Integer sums are exact either way,
+//                                so the RGBA8 programs keep the subtraction.
 // Callers put() the block's elements (logical indices 0..BLOCK-1), call block_scan() from uniform
 // control flow (it starts with a barrier), then get() the inclusive results.
 #define WG 256
@@ -136,6 +142,9 @@ shared T3 s_team[WG];  // one total per subgroup (at most WG of them)
 T3 team_inclusive(T3 v) {
   return subgroupInclusiveAdd(v);
 }
+T3 team_exclusive(T3 v) {
+  return subgroupExclusiveAdd(v);
+}
 bool team_last() {
   return gl_SubgroupInvocationID == gl_SubgroupSize - 1u;
 }
@@ -159,6 +168,13 @@ T3 team_inclusive(T3 v) {
   }
   return v;
 }
+// The lane to the left's inclusive sum: s_lane holds them after team_inclusive's last barrier,
+// and the next write to s_lane follows block_scan's first barrier.
+T3 team_exclusive(T3 v) {
+  team_inclusive(v);
+  const uint i = gl_LocalInvocationIndex;
+  return (i & 31u) != 0u ? s_lane[i - 1u] : T3_ZERO;
+}
 bool team_last() {
   return (gl_LocalInvocationIndex & 31u) == 31u;
 }
@@ -168,7 +184,12 @@ void block_scan() {
   const uint t = gl_LocalInvocationIndex;
   barrier();
   const T3 a = get(2u * t), b = get(2u * t + 1u);
+#ifdef SCAN_NO_SUBTRACT
+  const T3 ex_team = team_exclusive(a + b);
+  const T3 incl = ex_team + (a + b);
+#else
   const T3 incl = team_inclusive(a + b);
+#endif
   if (team_last()) s_team[TEAM_ID] = incl;
   barrier();
   if (t == 0u) {  // a handful of teams (8 of 32 lanes): serial is cheapest
@@ -180,7 +201,11 @@ void block_scan() {
     }
   }
   barrier();
+#ifdef SCAN_NO_SUBTRACT
+  const T3 ex = s_team[TEAM_ID] + ex_team;
+#else
   const T3 ex = s_team[TEAM_ID] + (incl - (a + b));
+#endif
   put(2u * t, ex + a);
   put(2u * t + 1u, ex + a + b);
   barrier();

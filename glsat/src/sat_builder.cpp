@@ -264,7 +264,8 @@ bool GlSatBuilder::check_input(GLuint tex, int width, int height) {
   GLint internal = 0;
   glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
   if (internal != GL_RGBA8 && internal != GL_RGBA16F)
-    throw std::invalid_argument("GlSatBuilder::build: the texture is neither GL_RGBA8 nor GL_RGBA16F");
+    throw std::invalid_argument(
+        "GlSatBuilder::build: the texture is neither GL_RGBA8 nor GL_RGBA16F");
   GLint tw = 0, th = 0;
   glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_WIDTH, &tw);
   glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_HEIGHT, &th);
@@ -368,8 +369,8 @@ void GlSatBuilder::build_impl(GLuint tex, int width, int height, GlSatVariant va
     if (!fixed)
       throw std::invalid_argument(
           "GlSatBuilder::build: an RGBA16F texture into U32 tables needs a SatFixedPoint");
-    if (fixed->frac_bits < 0 || fixed->frac_bits > scandof::kMaxFracBits ||
-        fixed->max_value < 1 || fixed->max_value > scandof::kMaxFixedValue)
+    if (fixed->frac_bits < 0 || fixed->frac_bits > scandof::kMaxFracBits || fixed->max_value < 1 ||
+        fixed->max_value > scandof::kMaxFixedValue)
       throw std::invalid_argument(
           "GlSatBuilder::build: SatFixedPoint frac_bits must be 0..24, max_value 1..2^24");
   }
@@ -492,6 +493,8 @@ void GlSatBuilder::build_impl(GLuint tex, int width, int height, GlSatVariant va
       default:
         base.push_back("SCAN_SUBGROUP");
         if (support_.subgroup) base.push_back("HAVE_SUBGROUP");
+        // Radiance in float: no subtraction of sums (sat_block_scan.glsl).
+        if (hdr && f32) base.push_back("SCAN_NO_SUBTRACT");
         break;
     }
     const int nb_row = ceil_div(width, kBlock), nb_col = ceil_div(height, kBlock);

@@ -51,6 +51,14 @@ def main():
     for fmt, scan in itertools.product(fmts, scans):
         jobs.append(("sat_lines.comp", "sat_block_scan.glsl",
                      fmt + scan + ["PIXELS_RGBA16F", "LINES_ROWS", "PASS_BLOCKS"]))
+    # Float radiance through the subgroup scan: exclusive team scans, no subtraction.
+    for px, scan, lines, p in itertools.product([[], ["PIXELS_RGBA16F"]], scans[3:],
+                                                ["LINES_ROWS", "LINES_COLUMNS"],
+                                                ["PASS_BLOCKS", "PASS_SUMS", "PASS_ADD"]):
+        if px and (lines, p) != ("LINES_ROWS", "PASS_BLOCKS"):
+            continue
+        jobs.append(("sat_lines.comp", "sat_block_scan.glsl",
+                     ["SAT_F32"] + px + scan + ["SCAN_NO_SUBTRACT", lines, p]))
     for sg in [[], ["FUSED_SUBGROUP"]]:
         for comp in ("sat_fused_reduce.comp", "sat_fused_scan.comp", "sat_fused_single.comp"):
             jobs.append((comp, "sat_fused_common.glsl", ["PIXELS_RGBA16F"] + sg))
