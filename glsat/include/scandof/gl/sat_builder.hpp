@@ -21,7 +21,7 @@
 // (float sums), as on the CUDA side. Pixels are read as packed r32ui where the driver matches
 // image formats by size (else through an rgba8 image), by textureGather from an r32ui view where
 // the texture is immutable (else by image loads). RGBA16F pixels come through an rgba16f image
-// (12 words a pixel in registers where RGBA8 keeps one packed word, so the fused path holds 3x the
+// (3 words a pixel in registers where RGBA8 keeps one packed word, so the fused path holds 3x the
 // registers for them); the paper's pipeline reads them in its row pass only, and float tables of
 // them take the work-efficient pipeline rather than the fused path (whose sums are uint32).
 //
@@ -143,11 +143,11 @@ class GlSatBuilder {
   // (scandof::hdr_fixed_point(); frac_bits 0..24, max_value 1..2^24, else std::invalid_argument),
   // which RGBA8 textures and F32 tables ignore. Such a build also counts its clamped pixels: one
   // clear of a word before it and a fence after it (no other cost unless pixels clamp).
-  void build(GLuint texture, int width, int height, GlSatVariant variant,
-             scandof::SatFormat format, const scandof::SatFixedPoint& fixed, bool timed = false);
+  void build(GLuint texture, int width, int height, GlSatVariant variant, scandof::SatFormat format,
+             const scandof::SatFixedPoint& fixed, bool timed = false);
   void build_into(GLuint texture, int width, int height, GlSatVariant variant,
-                  scandof::SatFormat format, const scandof::SatFixedPoint& fixed,
-                  GLuint out_buffer, bool timed = false);
+                  scandof::SatFormat format, const scandof::SatFixedPoint& fixed, GLuint out_buffer,
+                  bool timed = false);
 
   // Pixels of the last build with any of R, G, B clamped by the fixed point (above its limit, NaN
   // or negative; -0 is not): what scandof::sat_gold_hdr returns. 0 after a build of an RGBA8
