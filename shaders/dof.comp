@@ -6,7 +6,7 @@ layout(local_size_x = DOF_COMPUTE_GROUP_X, local_size_y = DOF_COMPUTE_GROUP_Y) i
 
 #include "dof_gather.glsl"
 
-layout(rgba8, binding = DOF_IMAGE_OUT) writeonly uniform image2D u_out;
+layout(COLOR_FORMAT, binding = DOF_IMAGE_OUT) writeonly uniform image2D u_out;
 
 void main() {
   ivec2 p = ivec2(gl_GlobalInvocationID.xy);

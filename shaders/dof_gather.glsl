@@ -18,6 +18,9 @@ layout(location = DOF_LOC_SIZE) uniform ivec2 u_size;
 layout(location = DOF_LOC_FOCUS) uniform float u_focus;  // focal distance (scene units, view axis)
 layout(location = DOF_LOC_APERTURE) uniform float u_aperture;  // CoC radius (px) at infinity
 layout(location = DOF_LOC_MAX_RADIUS) uniform float u_max_radius;  // CoC clamp in pixels
+// Table units to colour: 1/255 for RGBA8 frames, 2^-F for HDR fixed-point tables (scandof/hdr.hpp),
+// 1 for float tables of radiance.
+layout(location = DOF_LOC_VALUE_SCALE) uniform float u_value_scale;
 
 SAT_V fetch(int x, int y) {
   // Index -1 is the empty prefix: the table's implicit zero row/column.
@@ -25,7 +28,7 @@ SAT_V fetch(int x, int y) {
   return sat[y * u_size.x + x];
 }
 
-// Colour sum (rgb, in units of 1/255) and true pixel count (a) of the box of integer half-widths
+// Colour sum (rgb, in table units) and true pixel count (a) of the box of integer half-widths
 // rx, ry around p, clamped to the image, so border boxes are divided by their real area and the
 // border does not darken.
 vec4 box_sum(ivec2 p, int rx, int ry) {
@@ -56,6 +59,6 @@ vec3 blurred(ivec2 p, float r) {
         t * (1.0 - t) * (box_sum(p, r0 + 1, r0) + box_sum(p, r0, r0 + 1)) +
         t * t * box_sum(p, r0 + 1, r0 + 1);
   }
-  return s.rgb / (s.a * 255.0);
+  return s.rgb * (u_value_scale / s.a);
 }
 

@@ -17,6 +17,8 @@ layout(location = SCENE_LOC_TEXTURED) uniform bool u_textured;
 layout(binding = SCENE_UNIT_ALBEDO) uniform sampler2D u_albedo;
 layout(location = SCENE_LOC_BLOB_COUNT) uniform int u_blob_count;
 layout(location = SCENE_LOC_BLOBS) uniform vec3 u_blobs[MAX_BLOBS];
+layout(location = SCENE_LOC_EMISSIVE) uniform vec3 u_emissive;
+layout(location = SCENE_LOC_SPEC_GAIN) uniform float u_spec_gain;
 #ifdef DEFER_PLANES
 layout(location = SCENE_LOC_PLANE) uniform int u_plane;  // PLANE_FLOOR / PLANE_WALL
 #endif
@@ -32,9 +34,13 @@ void main() {
     return;
   }
 #endif
+  if (any(greaterThan(u_emissive, vec3(0.0)))) {  // a bulb: its radiance, unlit
+    frag = vec4(u_emissive, 1.0);
+    return;
+  }
   vec3 albedo = u_color;
   if (u_textured) albedo *= texture(u_albedo, v_uv).rgb;
   frag = vec4(shade_surface(normalize(v_normal), v_world, u_eye, albedo, u_shininess, u_specular,
-                            u_blob_count, u_blobs),
+                            u_blob_count, u_blobs, u_spec_gain),
               1.0);
 }

@@ -3,8 +3,19 @@
 // and wall of the sharp frame, shaded after rasterisation; see there for why).
 // One directional key light, a dim fill light, ambient; soft contact shadows ("blobs": x, z,
 // radius) under the teapots, a few ALU operations per floor pixel instead of a shadow-map pass.
+// With HDR the result is linear radiance: the albedo (authored as sRGB colours and textures) is
+// decoded to linear, and the specular highlight is scaled by spec_gain (the UI's highlight
+// intensity), so glints exceed 1 and blur into bokeh; without, the paper's display-referred
+// colour, spec_gain 1.
+vec3 srgb_to_linear(vec3 c) {
+  return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), greaterThan(c, vec3(0.04045)));
+}
+
 vec3 shade_surface(vec3 n, vec3 world, vec3 eye, vec3 albedo, float shininess, float specular,
-                   int blob_count, vec3 blobs[MAX_BLOBS]) {
+                   int blob_count, vec3 blobs[MAX_BLOBS], float spec_gain) {
+#ifdef HDR
+  albedo = srgb_to_linear(albedo);
+#endif
   vec3 v = normalize(eye - world);
   // The teapot is open (lid gap, spout): faces seen from behind are shaded as if facing us.
   if (dot(n, v) < 0.0) n = -n;
@@ -21,5 +32,5 @@ vec3 shade_surface(vec3 n, vec3 world, vec3 eye, vec3 albedo, float shininess, f
   }
   key *= occl;
   return albedo * mix(0.6, 1.0, occl) * (0.18 + 0.85 * key + 0.25 * fill) +
-         specular * spec * vec3(1.0);
+         spec_gain * specular * spec * vec3(1.0);
 }

@@ -12,7 +12,7 @@
 // from 2x2 quads): App::verify compares the two.
 #include "scene_shading.glsl"
 layout(local_size_x = PLANES_GROUP_X, local_size_y = PLANES_GROUP_Y) in;
-layout(binding = PLANES_IMAGE_COLOR, rgba8) uniform image2D u_color;
+layout(binding = PLANES_IMAGE_COLOR, COLOR_FORMAT) uniform image2D u_color;
 layout(binding = PLANES_UNIT_FLOOR) uniform sampler2D u_floor;
 layout(binding = PLANES_UNIT_WALL) uniform sampler2D u_wall;
 layout(location = PLANES_LOC_INV_VIEW_PROJ) uniform mat4 u_inv_view_proj;
@@ -25,6 +25,7 @@ layout(location = PLANES_LOC_AXIS_V) uniform vec3 u_axis_v[NUM_PLANES];
 layout(location = PLANES_LOC_NORMAL) uniform vec3 u_normal[NUM_PLANES];
 layout(location = PLANES_LOC_UV_SCALE) uniform vec2 u_uv_scale[NUM_PLANES];
 layout(location = PLANES_LOC_MATERIAL) uniform vec2 u_material[NUM_PLANES];
+layout(location = PLANES_LOC_SPEC_GAIN) uniform float u_spec_gain;
 
 // Where the ray through window position q (pixel centres at +0.5) meets plane k (a ray parallel to
 // the plane, seen only in unmarked pixels, is kept finite).
@@ -66,6 +67,6 @@ void main() {
   if (!marked) return;
   vec3 albedo = k == PLANE_FLOOR ? floor_albedo : wall_albedo;
   vec3 rgb = shade_surface(u_normal[k], world, u_eye, albedo, u_material[k].x, u_material[k].y,
-                           k == PLANE_FLOOR ? u_blob_count : 0, u_blobs);
+                           k == PLANE_FLOOR ? u_blob_count : 0, u_blobs, u_spec_gain);
   imageStore(u_color, p, vec4(rgb, 1.0));
 }

@@ -15,6 +15,15 @@
 #define VIEW_ERROR 6      // likewise, then the heat map of |blurred - reference|
 #define NUM_VIEWS 7
 
+// The frame's colour: linear radiance in RGBA16F with HDR (the default pipeline: the DoF pass
+// blurs radiance, the tone-map pass makes the 8-bit image), the paper's RGBA8 without (the "LDR
+// (paper)" pipeline). Image units that hold the frame's colour name COLOR_FORMAT.
+#ifdef HDR
+#define COLOR_FORMAT rgba16f
+#else
+#define COLOR_FORMAT rgba8
+#endif
+
 // Soft contact shadows under the teapots: at most this many (x, z, radius) blobs.
 #define MAX_BLOBS 8
 
@@ -33,6 +42,8 @@
 #define SCENE_LOC_LENS 18         // vec4: aperture px, focus, max radius (< 0: no clamp), 0
 #define SCENE_LOC_VIEWPORT 19     // vec2: frame size in pixels
 #define SCENE_LOC_PLANE 20        // int: which plane (DEFER_PLANES builds only)
+#define SCENE_LOC_EMISSIVE 21     // vec3: radiance of an emitter (bulb); 0 = a lit surface
+#define SCENE_LOC_SPEC_GAIN 22    // float: highlight intensity (HDR); 1 in LDR
 #define SCENE_UNIT_ALBEDO 0
 // The textured planes, shaded after rasterisation by shade_planes.comp (DEFER_PLANES).
 #define PLANE_FLOOR 0
@@ -53,6 +64,7 @@
 #define PLANES_LOC_NORMAL 17
 #define PLANES_LOC_UV_SCALE 19
 #define PLANES_LOC_MATERIAL 21     // vec2: shininess, specular
+#define PLANES_LOC_SPEC_GAIN 23    // float: as SCENE_LOC_SPEC_GAIN
 
 // accum.comp (the lens reference): adds one lens sample's frame into the float accumulator.
 #define ACCUM_UNIT_SAMPLE 0
@@ -79,6 +91,7 @@
 #define DOF_LOC_MAX_RADIUS 5
 #define DOF_LOC_VIEW 6
 #define DOF_LOC_SPLIT 7
+#define DOF_LOC_VALUE_SCALE 8  // table units -> colour: 1/255 (RGBA8), 2^-F (HDR fixed point), 1
 #define DOF_UNIT_COLOR 0
 #define DOF_UNIT_VIEWZ 1
 #define DOF_SAT_BINDING 0

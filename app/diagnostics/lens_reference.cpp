@@ -42,7 +42,9 @@ std::vector<float> LensReference::key(const FrameTargets& t, const Camera& cam, 
           static_cast<float>(s.reference_samples),
           static_cast<float>(s.tessellation),
           static_cast<float>(s.msaa),
-          s.anisotropy};
+          s.anisotropy,
+          static_cast<float>(s.pipeline),
+          demo::hdr(s) ? s.highlight : 0.0f};
 }
 
 void LensReference::drop_targets() {
@@ -61,8 +63,7 @@ void LensReference::ensure(const FrameTargets& t, ScenePass& scene, const Camera
   rgb_ = render(t, scene, cam, time_s, s);
   ms_ = ms_since(t0);
   key_ = k;
-  rgba8_.resize(rgb_.size() / 3 * 4);
-  scandof::metrics::rgb_to_rgba8(rgb_.data(), t.width(), t.height(), rgba8_.data());
+  hdr_ = t.hdr();
   std::fprintf(stderr,
                "[scandof] lens reference: %d samples, lens radius %.4g, %dx%d in %.1f ms "
                "(GL render %.1f ms + read back)\n",
@@ -74,9 +75,10 @@ std::vector<float> LensReference::render(const FrameTargets& t, ScenePass& scene
                                          const Camera& cam, float time_s, const Settings& s) {
   const int samples = s.reference_samples, w = t.width(), h = t.height(), msaa = t.msaa();
   if (samples < 1) throw std::invalid_argument("the lens reference needs at least one sample");
-  if (!fbo_ || samples_ != msaa) {
+  if (!fbo_ || samples_ != msaa || format_ != t.color_format()) {
     samples_ = msaa;
-    color_ = make_target_texture(GL_RGBA8, w, h, msaa);
+    format_ = t.color_format();
+    color_ = make_target_texture(format_, w, h, msaa);
     depth_ = make_target_texture(GL_DEPTH_COMPONENT32F, w, h, msaa);
     accum_ = make_target_texture(GL_RGBA32F, w, h);
     fbo_ = gl::make_framebuffer();
@@ -101,11 +103,12 @@ std::vector<float> LensReference::render(const FrameTargets& t, ScenePass& scene
     glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());
     glEnable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
-    glClearNamedFramebufferfv(fbo_.get(), GL_COLOR, 0, kSky);
+    glClearNamedFramebufferfv(fbo_.get(), GL_COLOR, 0, sky_color(t.hdr()));
     glClearNamedFramebufferfv(fbo_.get(), GL_DEPTH, 0, &depth_one);
     scene.draw_lens_sample(w, h, cam, time_s, lx, ly, s.aperture, s.focus_distance,
                            s.reference_clamp ? s.max_radius : -1.0f);
-    // Add this sample's 8-bit frame (the sharp frame's own quantisation) into the float sum. The
+    // Add this sample's frame (the sharp frame's own format: RGBA8, or RGBA16F radiance whose
+    // highlights keep their energy) into the float sum. The
     // draw -> texelFetch and texelFetch -> next clear orders are GL's own; the image load/store
     // of the sum between dispatches needs the barrier.
     glUseProgram(msaa > 1 ? accum_ms_prog_.get() : accum_prog_.get());
@@ -129,15 +132,12 @@ std::vector<float> LensReference::render(const FrameTargets& t, ScenePass& scene
   return rgb;
 }
 
-std::vector<uint8_t> LensReference::error_map(const std::vector<float>& image, int w, int h,
-                                              float scale) const {
-  std::vector<uint8_t> out(static_cast<std::size_t>(w) * h * 4);
-  if (rgb_.size() != image.size()) return out;
-  scandof::metrics::error_heatmap(image.data(), rgb_.data(), w, h, scale, out.data());
-  // The legend in the bottom-left corner (0 at the left, `scale` at the right; the UI and
-  // results/dof name the scale), framed in white.
+namespace {
+// The legend in the bottom-left corner (0 at the left, the scale at the right; the UI and
+// results/dof name the scale), framed in white.
+void add_legend(std::vector<uint8_t>& out, int w, int h) {
   const int lw = std::min(256, w - 16), lh = 10;
-  if (lw < 16 || h < lh + 16) return out;
+  if (lw < 16 || h < lh + 16) return;
   std::vector<uint8_t> legend(static_cast<std::size_t>(lw) * lh * 4);
   scandof::metrics::heatmap_legend(lw, lh, legend.data());
   for (int y = -1; y <= lh; ++y)
@@ -148,21 +148,57 @@ std::vector<uint8_t> LensReference::error_map(const std::vector<float>& image, i
       else
         std::copy_n(&legend[(static_cast<std::size_t>(y) * lw + x) * 4], 4, d);
     }
+}
+}  // namespace
+
+std::vector<uint8_t> error_map(const std::vector<float>& image, const std::vector<float>& reference,
+                               int w, int h, float scale) {
+  std::vector<uint8_t> out(static_cast<std::size_t>(w) * h * 4);
+  if (reference.size() != image.size() || image.size() != out.size() / 4 * 3) return out;
+  scandof::metrics::error_heatmap(image.data(), reference.data(), w, h, scale, out.data());
+  add_legend(out, w, h);
   return out;
 }
 
-void LensReference::show_view(View v, FrameTargets& t, float error_scale) const {
-  if (v != View::Reference && v != View::Error) return;
+std::vector<uint8_t> LensReference::display(const scandof::ToneMapSettings& tone) const {
+  const std::size_t n = rgb_.size() / 3;
+  std::vector<uint8_t> out(n * 4);
+  const int w = static_cast<int>(key_.empty() ? 0 : key_[0]), h = static_cast<int>(key_.empty() ? 0 : key_[1]);
+  if (n == 0) return out;
+  if (hdr_)
+    scandof::tone_map(rgb_.data(), 3, w, h, tone, out.data());
+  else
+    scandof::metrics::rgb_to_rgba8(rgb_.data(), w, h, out.data());
+  return out;
+}
+
+void LensReference::show_before_tonemap(View v, FrameTargets& t) const {
+  if (v != View::Reference) return;
   const int w = t.width(), h = t.height();
-  if (rgb_.size() != static_cast<std::size_t>(w) * h * 3) return;  // nothing to show yet
-  if (v == View::Reference) {
-    t.upload_output(rgba8_.data());
+  if (rgb_.size() != static_cast<std::size_t>(w) * h * 3 || hdr_ != t.hdr()) return;
+  if (!hdr_) {
+    std::vector<uint8_t> px(static_cast<std::size_t>(w) * h * 4);
+    scandof::metrics::rgb_to_rgba8(rgb_.data(), w, h, px.data());
+    t.upload_output(px.data());
     return;
   }
-  const std::vector<uint8_t> px = t.read_rgba(t.output());
-  std::vector<float> img(static_cast<std::size_t>(w) * h * 3);
+  std::vector<float> rgba(static_cast<std::size_t>(w) * h * 4, 1.0f);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(w) * h; ++i)
+    for (int c = 0; c < 3; ++c) rgba[4 * i + c] = rgb_[3 * i + c];
+  t.upload_output(rgba.data());
+}
+
+void LensReference::show_after_tonemap(View v, FrameTargets& t, float error_scale,
+                                       const scandof::ToneMapSettings& tone) const {
+  if (v != View::Error) return;
+  const int w = t.width(), h = t.height();
+  if (rgb_.size() != static_cast<std::size_t>(w) * h * 3 || hdr_ != t.hdr()) return;
+  const std::vector<uint8_t> px = t.read_rgba(t.display());
+  std::vector<float> img(static_cast<std::size_t>(w) * h * 3), ref(img.size());
   scandof::metrics::rgba8_to_rgb(px.data(), w, h, img.data());
-  t.upload_output(error_map(img, w, h, error_scale).data());
+  const std::vector<uint8_t> ref8 = display(tone);
+  scandof::metrics::rgba8_to_rgb(ref8.data(), w, h, ref.data());
+  t.upload_display(error_map(img, ref, w, h, error_scale).data());
 }
 
 }  // namespace demo

@@ -1,8 +1,9 @@
 // The lens reference the DoF methods are scored against (results/dof/README.md): Haeberli &
 // Akeley's accumulation buffer. The scene pass draws the frame N times through the Fibonacci
 // points of dof::lens_sample on a lens of radius L = dof::lens_radius(A, z_f, f_px) (f_px from the
-// camera's vertical field of view), each into an RGBA8 frame (as the sharp frame is) added into an
-// RGBA32F target by shaders/accum.comp (a compute pass: the additive-blend fragment pass it
+// camera's vertical field of view), each into a frame of the sharp frame's format (RGBA16F linear
+// radiance in the HDR pipeline, RGBA8 in the LDR one) added into an RGBA32F target by
+// shaders/accum.comp (a compute pass: the additive-blend fragment pass it
 // replaced cost more than the scene on the H100); the mean is read back. Kept until the camera,
 // time, lens or scene change (key()). Also the "reference" and "error" debug views over the DoF
 // output (show_view) and the error heat map with its legend (error_map).
@@ -17,11 +18,18 @@
 #include "passes/frame_targets.hpp"
 #include "passes/scene_pass.hpp"
 #include "scandof/gl/util.hpp"
+#include "scandof/tonemap.hpp"
 
 namespace demo {
 
 // L for this camera and lens (scene units): the lens the reference samples.
 float lens_radius(const Camera& cam, int frame_height, const Settings& s);
+
+// Heat map of the per-pixel RMS difference of `image` from `reference` (both RGB float in [0, 1],
+// bottom-up: display images), full scale `scale`, with its legend framed in the bottom-left
+// corner; RGBA8. All black when the sizes differ.
+std::vector<uint8_t> error_map(const std::vector<float>& image, const std::vector<float>& reference,
+                               int width, int height, float scale);
 
 class LensReference {
  public:
@@ -37,19 +45,22 @@ class LensReference {
   // The frame targets changed size: the reference's own targets follow on its next use.
   void drop_targets();
 
-  const std::vector<float>& rgb() const { return rgb_; }       // RGB float, bottom-up
-  const std::vector<uint8_t>& rgba8() const { return rgba8_; }  // the same as RGBA8
+  // RGB float, bottom-up: radiance (HDR) or display colours in [0, 1] (LDR).
+  const std::vector<float>& rgb() const { return rgb_; }
+  bool hdr() const { return hdr_; }
+  // What a person sees, RGBA8: LDR the mean itself; HDR the radiance through `tone` (give it the
+  // frame's own exposure, auto_exposure off, so the method and the reference are mapped alike).
+  std::vector<uint8_t> display(const scandof::ToneMapSettings& tone) const;
   float ms() const { return ms_; }                // host wall time of the last render
   float render_ms() const { return render_ms_; }  // of which the GL work (the rest: read back)
 
-  // Heat map of the per-pixel RMS difference of `image` (RGB float, bottom-up) from the reference,
-  // full scale `scale`, with its legend framed in the bottom-left corner; RGBA8. All black when
-  // there is no reference of this size.
-  std::vector<uint8_t> error_map(const std::vector<float>& image, int width, int height,
-                                 float scale) const;
-  // The debug view pass: over the DoF output, the reference (View::Reference) or the error map of
-  // the output (View::Error); nothing for other views or before a reference exists.
-  void show_view(View v, FrameTargets& t, float error_scale) const;
+  // The debug views, nothing for other views or before a reference exists. Before the tone-map
+  // pass: the reference (View::Reference) into the DoF output (radiance in HDR, tone mapped like
+  // the frame). After it: the error map of the display image against the reference's display
+  // image through `tone` (View::Error) into the display.
+  void show_before_tonemap(View v, FrameTargets& t) const;
+  void show_after_tonemap(View v, FrameTargets& t, float error_scale,
+                          const scandof::ToneMapSettings& tone) const;
 
  private:
   std::vector<float> render(const FrameTargets& t, ScenePass& scene, const Camera& cam,
@@ -59,7 +70,8 @@ class LensReference {
   gl::GlFramebuffer fbo_;
   int samples_ = 1;  // MSAA samples of color_ / depth_
   std::vector<float> rgb_, key_;
-  std::vector<uint8_t> rgba8_;
+  bool hdr_ = false;
+  GLenum format_ = GL_RGBA8;  // of color_
   float ms_ = 0, render_ms_ = 0;
 };
 

@@ -22,6 +22,13 @@ struct QualityResult {
   float lens_radius = 0;          // L = A z_f / f_px (scene units)
   std::string method;             // "spread/disc" etc.
   std::string dof_path;           // FrameTimes::dof_pass_name() of the scored frame
+  // HDR: q scores the tone-mapped images (both through the frame's exposure and mapper); these
+  // score the radiance (scandof::metrics: highlight energy over reference luminance > 1,
+  // log-luminance PSNR).
+  bool hdr = false;
+  float exposure_ev = 0;
+  scandof::metrics::HighlightEnergy highlight{};
+  double log_luminance_psnr_db = 0;
 };
 // What the SSIM numbers are (UI and report).
 constexpr const char* kSsimNote =

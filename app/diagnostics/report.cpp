@@ -21,6 +21,7 @@ RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>
     m.stages.emplace_back(key, static_cast<float>(scandof::util::median_of(v)));
   };
   add("scene_gl_ms", [](const FrameTimes& f) { return f.scene_ms; });
+  add("tonemap_gl_ms", [](const FrameTimes& f) { return f.tonemap_ms; });
   if (cuda) {
     add("interop_map_host_ms", [](const FrameTimes& f) { return f.sat.map_ms; });
     add("interop_unmap_host_ms", [](const FrameTimes& f) { return f.sat.unmap_ms; });

@@ -26,8 +26,11 @@ App::App(const std::string& resources, const Settings& initial, int width, int h
       resources_(resources),
       scene_(resources, initial.tessellation),
       planes_(resources),
-      dof_(resources, initial.format),
-      reference_(resources) {
+      dof_(resources, initial.format, hdr(initial)),
+      reference_(resources),
+      tonemap_(resources) {
+  targets_.set_hdr(hdr(initial));
+  scene_.set_hdr(hdr(initial));
   targets_.resize(width, height);
   scene_.set_anisotropy(settings_.anisotropy);
   targets_.set_msaa(settings_.msaa);
@@ -52,7 +55,10 @@ void App::frame(int width, int height, float dt_s) {
                   sat_->gpu_dof_missing(settings_.dof_method, settings_.dof_shape)});
   float cpu_ms = 0;
   const DofRoute route = render_sat_and_dof(path, &cpu_ms);  // SAT, then the DoF path
-  reference_.show_view(settings_.view, targets_, settings_.error_scale);  // debug views
+  reference_.show_before_tonemap(settings_.view, targets_);  // debug view: the reference
+  tone_map(dt_s);
+  if (settings_.view == View::Error)
+    reference_.show_after_tonemap(settings_.view, targets_, settings_.error_scale, display_tone());
   frame_timer_.end();
   frame_all_timer_.end();
   record_times(route, cpu_ms, t0);
@@ -60,9 +66,12 @@ void App::frame(int width, int height, float dt_s) {
 
 void App::render_scene(gl::GlTimer* frame_timer) {
   const bool deferred = deferred_planes_active();
+  scene_.set_highlight(settings_.highlight);
   scene_.begin(targets_, frame_timer);
   scene_.draw(targets_, camera_, time_s_, deferred);
-  if (deferred) planes_.shade(targets_, camera_, scene_.floor_texture(), scene_.wall_texture());
+  if (deferred)
+    planes_.shade(targets_, camera_, scene_.floor_texture(), scene_.wall_texture(),
+                  settings_.highlight);
   scene_.end(targets_);
 }
 
@@ -84,11 +93,45 @@ DofRoute App::render_sat_and_dof(DofPath path, float* cpu_ms) {
   return path.route;
 }
 
+scandof::ToneMapSettings App::display_tone() {
+  scandof::ToneMapSettings t;
+  t.mapper = settings_.tone_mapper;
+  t.exposure_ev = exposure_ev();
+  t.auto_exposure = false;
+  return t;
+}
+
+float App::exposure_ev() {
+  if (!hdr(settings_)) return 0.0f;
+  if (!settings_.auto_exposure) return settings_.exposure_ev;
+  const TonemapPass::Exposure& e = tonemap_.exposure();
+  return e.run > 0 ? e.ev_applied : settings_.exposure_ev;
+}
+
+void App::tone_map(float dt_s) {
+  if (!targets_.hdr()) return;
+  if (settings_.view == View::CircleOfConfusion || settings_.view == View::Sat) {
+    glBlitNamedFramebuffer(targets_.output_fbo(), targets_.display_fbo(), 0, 0, targets_.width(),
+                           targets_.height(), 0, 0, targets_.width(), targets_.height(),
+                           GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    return;
+  }
+  scandof::ToneMapSettings t;
+  t.mapper = settings_.tone_mapper;
+  t.exposure_ev = settings_.exposure_ev;
+  t.auto_exposure = settings_.auto_exposure;
+  // Engines let the eye adapt over a fraction of a second; a still frame (dt 0, the headless
+  // tools' re-renders) keeps the exposure it has.
+  t.adaptation_s = 0.5f;
+  tonemap_.run(targets_.output(), targets_.display(), targets_.width(), targets_.height(), t, dt_s);
+}
+
 void App::record_times(DofRoute route, float cpu_ms, std::chrono::steady_clock::time_point t0) {
   const bool cuda = route == DofRoute::ComputeCuda, cpu = route == DofRoute::CpuGold;
   last_.sat = sat_->times();
   last_.dof_route = route;
   last_.scene_ms = scene_.ms();
+  last_.tonemap_ms = targets_.hdr() ? tonemap_.ms() : 0.0f;
   // The handoffs between GL and CUDA (the map waits for GL's scene, GL waits for the unmap) are
   // what the GPU span holds beyond the passes themselves: that residual is the interop cost. The
   // CUDA events around the map cannot show it, since the host enqueues the map before GL is done.
@@ -122,6 +165,18 @@ void App::apply_settings() {
   if (c.anisotropy) scene_.set_anisotropy(settings_.anisotropy);
   if (c.msaa) targets_.set_msaa(settings_.msaa);
   if (c.scene_shading) deferred_planes_ = deferred_planes(settings_.scene_shading);
+  if (c.pipeline) {
+    // New target formats and programs; the SAT stage re-registers the new textures.
+    const bool on = hdr(settings_);
+    sat_->release();
+    targets_.set_hdr(on);
+    scene_.set_hdr(on);
+    dof_.set_hdr(on);
+    reference_.drop_targets();
+    sat_->resize(targets_.width(), targets_.height(), frame_textures());
+    float_error_ = -1;
+    comparison_.clear();
+  }
   if (c.backend) {
     make_sat_stage();
     comparison_.clear();
@@ -179,15 +234,28 @@ void App::pull_focus(float dt_s) {
 
 bool App::cpu_dof(std::string* message) {
   const int w = targets_.width(), h = targets_.height();
-  const std::vector<uint8_t> rgba = targets_.read_rgba(targets_.color());
   const std::vector<float> z = targets_.read_viewz();
   std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
   try {
-    scandof::dof::render(settings_.dof_method, rgba.data(), z.data(), w, h, dof_params(settings_),
-                         rgb.data());
+    if (targets_.hdr()) {
+      const std::vector<float> rgba = targets_.read_rgba_f32(targets_.color());
+      scandof::dof::render(settings_.dof_method, rgba.data(), z.data(), w, h,
+                           dof_params(settings_), fixed_point(settings_), rgb.data());
+    } else {
+      const std::vector<uint8_t> rgba = targets_.read_rgba(targets_.color());
+      scandof::dof::render(settings_.dof_method, rgba.data(), z.data(), w, h,
+                           dof_params(settings_), rgb.data());
+    }
   } catch (const std::invalid_argument& e) {
     *message = e.what();
     return false;
+  }
+  if (targets_.hdr()) {
+    std::vector<float> out(static_cast<std::size_t>(w) * h * 4, 1.0f);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(w) * h; ++i)
+      for (int c = 0; c < 3; ++c) out[4 * i + c] = rgb[3 * i + c];
+    targets_.upload_output(out.data());
+    return true;
   }
   std::vector<uint8_t> out(static_cast<std::size_t>(w) * h * 4);
   scandof::metrics::rgb_to_rgba8(rgb.data(), w, h, out.data());
@@ -226,29 +294,57 @@ bool App::reference_current() const {
   return reference_.current(LensReference::key(targets_, camera_, time_s_, settings_));
 }
 
-void App::ensure_reference() { reference_.ensure(targets_, scene_, camera_, time_s_, settings_); }
-
-std::vector<uint8_t> App::error_map(const std::vector<float>& image) const {
-  return reference_.error_map(image, targets_.width(), targets_.height(), settings_.error_scale);
+void App::ensure_reference() {
+  reference_.ensure(targets_, scene_, camera_, time_s_, settings_);
+  const std::vector<uint8_t> px = reference_.display(display_tone());
+  reference_display_.resize(px.size() / 4 * 3);
+  scandof::metrics::rgba8_to_rgb(px.data(), targets_.width(), targets_.height(),
+                                 reference_display_.data());
 }
 
-std::vector<float> App::method_image() {
+std::vector<uint8_t> App::error_map(const std::vector<float>& image) const {
+  return demo::error_map(image, reference_display_, targets_.width(), targets_.height(),
+                         settings_.error_scale);
+}
+
+std::vector<float> App::method_image(std::vector<float>* radiance) {
   const View keep = settings_.view;
   settings_.view = View::DepthOfField;
   frame(targets_.width(), targets_.height(), 0.0f);
   settings_.view = keep;
-  const std::vector<uint8_t> px = targets_.read_rgba(targets_.output());
-  std::vector<float> img(static_cast<std::size_t>(targets_.width()) * targets_.height() * 3);
+  const std::size_t n = static_cast<std::size_t>(targets_.width()) * targets_.height();
+  const std::vector<uint8_t> px = targets_.read_rgba(targets_.display());
+  std::vector<float> img(n * 3);
   scandof::metrics::rgba8_to_rgb(px.data(), targets_.width(), targets_.height(), img.data());
+  if (radiance) {
+    if (targets_.hdr()) {
+      const std::vector<float> out = targets_.read_rgba_f32(targets_.output());
+      radiance->resize(n * 3);
+      for (std::size_t i = 0; i < n; ++i)
+        for (int c = 0; c < 3; ++c) (*radiance)[3 * i + c] = out[4 * i + c];
+    } else {
+      *radiance = img;
+    }
+  }
   return img;
 }
 
 const QualityResult& App::compare_with_reference() {
-  const std::vector<float> img = method_image();
+  std::vector<float> radiance;
+  const std::vector<float> img = method_image(&radiance);
   const std::string path = last_.dof_pass_name();
   ensure_reference();
-  QualityResult r = score(img, reference_.rgb(), targets_.read_viewz(), targets_.width(),
+  QualityResult r = score(img, reference_display_, targets_.read_viewz(), targets_.width(),
                           targets_.height(), settings_);
+  if (targets_.hdr()) {
+    r.hdr = true;
+    r.exposure_ev = exposure_ev();
+    const int w = targets_.width(), h = targets_.height();
+    r.highlight = scandof::metrics::highlight_energy_error(radiance.data(), reference_.rgb().data(),
+                                                           w, h);
+    r.log_luminance_psnr_db =
+        scandof::metrics::log_luminance_psnr(radiance.data(), reference_.rgb().data(), w, h);
+  }
   r.dof_path = path;
   r.reference_samples = settings_.reference_samples;
   r.reference_ms = reference_.ms();
@@ -261,12 +357,13 @@ const QualityResult& App::compare_with_reference() {
 
 void App::write_reference_png(const std::string& path) {
   ensure_reference();
-  write_png_bottom_up(path, targets_.width(), targets_.height(), reference_.rgba8().data());
+  write_png_bottom_up(path, targets_.width(), targets_.height(),
+                      reference_.display(display_tone()).data());
   std::fprintf(stderr, "[scandof] reference written: %s\n", path.c_str());
 }
 
 void App::screenshot(const std::string& path) const {
-  const std::vector<uint8_t> px = targets_.read_rgba(targets_.output());
+  const std::vector<uint8_t> px = targets_.read_rgba(targets_.display());
   write_png_bottom_up(path, targets_.width(), targets_.height(), px.data());
   std::fprintf(stderr, "[scandof] screenshot written: %s (%dx%d)\n", path.c_str(),
                targets_.width(), targets_.height());

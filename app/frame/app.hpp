@@ -29,6 +29,7 @@
 #include "passes/planes_pass.hpp"
 #include "passes/sat_stage.hpp"
 #include "passes/scene_pass.hpp"
+#include "passes/tonemap_pass.hpp"
 #include "primitives/panel.hpp"
 
 namespace demo {
@@ -42,7 +43,7 @@ class App {
  public:
   App(const std::string& resources, const Settings& initial, int width, int height);
 
-  // Renders one frame at the given size (> 0) into the frame targets' output texture.
+  // Renders one frame at the given size (> 0) into the frame targets' display texture.
   void frame(int width, int height, float dt_s);
   // Runs the requests gathered while this frame was drawn, and advances a pending primitives run.
   void carry_out(const Requests& req);
@@ -68,19 +69,30 @@ class App {
   static constexpr std::size_t kHistory = 240;
   const std::vector<VariantTiming>& comparison() const { return comparison_; }
   double float_error() const { return float_error_; }  // < 0: not measured yet
+  // HDR: the EV the last tone-mapped frame was exposed with (auto: as metered on the GPU, read
+  // without waiting, so a frame or two late; manual: the setting). 0 in LDR.
+  float exposure_ev();
+  // The tone mapping that reproduces the frame's display image from radiance on the CPU: the
+  // frame's mapper and EV, auto exposure off (the reference and the scores use it).
+  scandof::ToneMapSettings display_tone();
   const std::string& dof_message() const { return dof_message_; }
 
-  void screenshot(const std::string& path) const;  // output texture (no UI) as PNG
+  void screenshot(const std::string& path) const;  // display texture (no UI) as PNG
   // Renders the lens reference if the one kept is not of this camera, time and lens, then scores
   // this frame's method against it (re-rendering the frame as the DepthOfField view, dt = 0).
   const QualityResult& compare_with_reference();
   const QualityResult& quality() const { return quality_; }
-  // The kept reference (RGB float, bottom-up; empty until rendered) and whether it matches now.
-  const std::vector<float>& reference() const { return reference_.rgb(); }
+  // The kept reference as a person sees it (RGB float in [0, 1], bottom-up: tone mapped with the
+  // frame's exposure in HDR; empty until rendered), its radiance (HDR; LDR: the same), and
+  // whether it matches now.
+  const std::vector<float>& reference() const { return reference_display_; }
+  const std::vector<float>& reference_radiance() const { return reference_.rgb(); }
   bool reference_current() const;
   void write_reference_png(const std::string& path);  // renders it first if not current
-  // The image a method makes of this frame (DepthOfField view), RGB float bottom-up; its error map.
-  std::vector<float> method_image();
+  // The image a method makes of this frame (DepthOfField view), RGB float bottom-up, as shown (the
+  // display image); its radiance (HDR: the DoF output; LDR: the same as method_image) from the
+  // same render; its error map.
+  std::vector<float> method_image(std::vector<float>* radiance = nullptr);
   std::vector<uint8_t> error_map(const std::vector<float>& image) const;  // RGBA8 with legend
   float lens_radius() const;  // L for the current camera and lens (scene units)
   void compare_variants(int reps = kCompareReps);
@@ -110,6 +122,9 @@ class App {
   DofRoute render_sat_and_dof(DofPath path, float* cpu_ms);
   // The CPU gold method into the output texture; false (and why in *message) on bad parameters.
   bool cpu_dof(std::string* message);
+  // HDR: the output (radiance) -> the display image by the tone-map pass (the CoC and SAT debug
+  // views, already display colours, are copied); LDR: nothing (the output is the display).
+  void tone_map(float dt_s);
   void record_times(DofRoute route, float cpu_ms, std::chrono::steady_clock::time_point t0);
   bool verify_scene_shading(std::string* message);
   void ensure_reference();
@@ -123,6 +138,8 @@ class App {
   PlanesPass planes_;
   GlDofPass dof_;
   LensReference reference_;
+  TonemapPass tonemap_;
+  std::vector<float> reference_display_;
   std::unique_ptr<SatStage> sat_;  // after the targets: unregisters before they go
   PrimitivesPanel primitives_;
   gl::GlTimer ui_timer_;

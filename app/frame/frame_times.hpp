@@ -20,6 +20,7 @@ struct FrameTimes {
   float interop_ms = 0;    // CUDA stream: map + unmap (0 on the CPU path)
   float sat_ms = 0;        // SAT build: CUDA events, or readback + CPU + upload on the CPU path
   float dof_ms = 0;        // the DoF pass that ran: CUDA kernel (compute) or GL fragment pass
+  float tonemap_ms = 0;    // GL: HDR exposure + tone map into the display image (0 in LDR)
   float ui_ms = 0;         // GL: the ImGui draw (window mode and --screenshot-ui)
   float frame_gpu_ms = 0;  // GL timestamps: scene start .. DoF end
   // GL timestamps: all of App::frame's GPU work, clears (and any wait on last frame's unmap)

@@ -36,6 +36,16 @@ const char* to_string(SatBackend b) {
   return "?";
 }
 
+const char* to_string(Pipeline p) {
+  return p == Pipeline::Hdr ? "hdr" : "ldr";
+}
+
+float table_value_scale(const Settings& s) {
+  if (!hdr(s)) return 1.0f / 255.0f;
+  if (s.format == scandof::SatFormat::F32) return 1.0f;
+  return 1.0f / static_cast<float>(1u << fixed_point(s).frac_bits);
+}
+
 const char* to_string(DofPass p) {
   return p == DofPass::Compute ? "compute" : "fragment";
 }
@@ -61,6 +71,7 @@ SettingsChange changes(const Settings& was, const Settings& now) {
   c.msaa = now.msaa != was.msaa;
   c.scene_shading = now.scene_shading != was.scene_shading;
   c.backend = now.backend != was.backend;
+  c.pipeline = now.pipeline != was.pipeline;
   return c;
 }
 
@@ -91,7 +102,9 @@ bool Settings::operator==(const Settings& o) const {
          error_scale == o.error_scale && physical == o.physical && lens == o.lens &&
          autofocus == o.autofocus && autofocus_teapot == o.autofocus_teapot &&
          focus_speed == o.focus_speed && anisotropy == o.anisotropy && msaa == o.msaa &&
-         scene_shading == o.scene_shading;
+         scene_shading == o.scene_shading && pipeline == o.pipeline &&
+         exposure_ev == o.exposure_ev && auto_exposure == o.auto_exposure &&
+         tone_mapper == o.tone_mapper && highlight == o.highlight && hdr_limit == o.hdr_limit;
 }
 
 }  // namespace demo

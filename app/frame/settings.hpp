@@ -6,7 +6,9 @@
 
 #include "primitives/bench.hpp"
 #include "scandof/dof.hpp"
+#include "scandof/hdr.hpp"
 #include "scandof/sat.hpp"
+#include "scandof/tonemap.hpp"
 #include "scandof/scan.hpp"
 #include "shared.h"
 
@@ -52,6 +54,14 @@ const char* to_string(SceneShading m);  // the CLI's names: auto, deferred, forw
 enum class Autofocus : int { Off = 0, Cursor = 1, Centre = 2, Teapot = 3 };
 constexpr int kNumAutofocus = 4;
 const char* to_string(Autofocus a);  // off, cursor, centre, teapot
+
+// The frame's pipeline. Hdr (the default): the scene renders linear radiance into RGBA16F (bulbs and
+// glints brighter than 1), the SATs hold it in exact fixed point (scandof/hdr.hpp), the DoF pass
+// blurs radiance, and exposure plus a tone mapper make the 8-bit image, as engines do. Ldr: the
+// paper's pipeline, kept for comparison: an RGBA8 frame of display colours, 8-bit tables, no bulbs.
+enum class Pipeline : int { Hdr = 0, Ldr = 1 };
+constexpr int kNumPipelines = 2;
+const char* to_string(Pipeline p);  // the CLI's names: hdr, ldr
 
 // A photographer's camera (Settings::physical). Scene unit = 1 metre: the teapots are about 0.5 m
 // tall at this scale, the wall 36 m from the default eye. Focal length also sets the field of view
@@ -102,6 +112,16 @@ struct Settings {
   // Floor and wall shaded by a compute pass after rasterisation (shaders/shade_planes.comp; the
   // same image within rounding, 0.25 ms less of a 1080p frame on the H100) or in scene.frag.
   SceneShading scene_shading = SceneShading::Auto;
+  // HDR: the pipeline, the exposure (EV: radiance x 2^EV before the tone mapper; with auto exposure
+  // the compensation added to the metered EV), the tone mapper, the highlight intensity (the bulbs'
+  // radiance and the specular gain) and the largest radiance the exact tables keep (the fixed
+  // point's limit: hdr_fixed_point; brighter values clamp and are counted).
+  Pipeline pipeline = Pipeline::Hdr;
+  float exposure_ev = 0.0f;
+  bool auto_exposure = true;
+  scandof::ToneMapper tone_mapper = scandof::ToneMapper::Aces;
+  float highlight = 4.0f;
+  float hdr_limit = 128.0f;
   // Scene and presentation.
   View view = View::DepthOfField;
   float split = 0.5f;     // split view: fraction of the width that shows the sharp image
@@ -129,14 +149,23 @@ struct SettingsChange {
   bool msaa = false;           // the multisample targets
   bool scene_shading = false;  // forward or deferred planes
   bool backend = false;        // a new SAT stage (buffer, CUDA registrations); comparison stale
+  bool pipeline = false;  // target formats, the HDR programs, the SAT stage's registrations
   bool any() const {
-    return sat_format || tessellation || anisotropy || msaa || scene_shading || backend;
+    return sat_format || tessellation || anisotropy || msaa || scene_shading || backend ||
+           pipeline;
   }
 };
 SettingsChange changes(const Settings& was, const Settings& now);
 
 // The lens and method parameters of scandof::dof (aperture, focus, max radius, shape, k, K).
 scandof::dof::Params dof_params(const Settings& s);
+inline bool hdr(const Settings& s) { return s.pipeline == Pipeline::Hdr; }
+// The fixed point of the HDR tables for this max radius and limit (scandof/hdr.hpp).
+inline scandof::SatFixedPoint fixed_point(const Settings& s) {
+  return scandof::hdr_fixed_point(s.max_radius, s.hdr_limit);
+}
+// Table units to colour for the DoF passes: 1/255 (LDR), 2^-F (HDR uint32), 1 (HDR float).
+float table_value_scale(const Settings& s);
 // Whether the fragment pass (shaders/dof.frag) can draw this method: gather with the box only.
 inline bool fragment_can_draw(const Settings& s) {
   return s.dof_method == scandof::dof::Method::Gather && s.dof_shape == scandof::dof::Shape::Box;

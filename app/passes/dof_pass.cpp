@@ -6,14 +6,18 @@
 
 namespace demo {
 
-GlDofPass::GlDofPass(const std::string& resources, scandof::SatFormat format) : res_(resources) {
-  set_sat_format(format);
+GlDofPass::GlDofPass(const std::string& resources, scandof::SatFormat format, bool hdr)
+    : res_(resources) {
+  build(format, hdr);
   empty_vao_ = gl::make_vertex_array();
 }
 
-void GlDofPass::set_sat_format(scandof::SatFormat f) {
+void GlDofPass::build(scandof::SatFormat f, bool hdr) {
+  format_ = f;
+  hdr_ = hdr;
   std::vector<std::string> defs;
   if (f == scandof::SatFormat::F32) defs.push_back("SAT_FLOAT 1");
+  if (hdr) defs.push_back("HDR 1");
   frag_prog_ = gl::build_program(res_ + "/shaders", "fullscreen.vert", "dof.frag", defs);
   compute_prog_ = gl::build_compute_program(res_ + "/shaders", "dof.comp", defs);
 }
@@ -33,6 +37,7 @@ void GlDofPass::render_fragment(const FrameTargets& t, const Settings& s, GLuint
   glUniform1f(DOF_LOC_MAX_RADIUS, s.max_radius);
   glUniform1i(DOF_LOC_VIEW, static_cast<int>(s.view));
   glUniform1f(DOF_LOC_SPLIT, s.split);
+  glUniform1f(DOF_LOC_VALUE_SCALE, table_value_scale(s));
   glBindVertexArray(empty_vao_.get());
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);
@@ -45,7 +50,8 @@ void GlDofPass::render_compute(const FrameTargets& t, const Settings& s, GLuint 
   glUseProgram(compute_prog_.get());
   glBindTextureUnit(DOF_UNIT_VIEWZ, t.viewz());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DOF_SAT_BINDING, sat_buffer);
-  glBindImageTexture(DOF_IMAGE_OUT, t.output(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glBindImageTexture(DOF_IMAGE_OUT, t.output(), 0, GL_FALSE, 0, GL_WRITE_ONLY, t.color_format());
+  glUniform1f(DOF_LOC_VALUE_SCALE, table_value_scale(s));
   glUniform2i(DOF_LOC_SIZE, t.width(), t.height());
   glUniform1f(DOF_LOC_FOCUS, s.focus_distance);
   glUniform1f(DOF_LOC_APERTURE, s.aperture);

@@ -16,9 +16,11 @@ namespace demo {
 
 class GlDofPass {
  public:
-  GlDofPass(const std::string& resources, scandof::SatFormat format);
-  // Rebuilds both programs with the defines the SAT format needs (SAT_FLOAT).
-  void set_sat_format(scandof::SatFormat f);
+  GlDofPass(const std::string& resources, scandof::SatFormat format, bool hdr = false);
+  // Rebuilds both programs with the defines the SAT format and the pipeline need (SAT_FLOAT; HDR:
+  // the compute pass stores RGBA16F).
+  void set_sat_format(scandof::SatFormat f) { build(f, hdr_); }
+  void set_hdr(bool hdr) { build(format_, hdr); }
   // The fragment pass: the view of `s` (DoF, sharp, CoC, SAT, split) into the output texture.
   void render_fragment(const FrameTargets& t, const Settings& s, GLuint sat_buffer);
   // The DepthOfField view as a compute pass into the output texture.
@@ -26,7 +28,10 @@ class GlDofPass {
   float ms() const { return timer_.ms(); }
 
  private:
+  void build(scandof::SatFormat f, bool hdr);
   std::string res_;
+  scandof::SatFormat format_ = scandof::SatFormat::U32;
+  bool hdr_ = false;
   gl::GlProgram frag_prog_, compute_prog_;
   gl::GlVertexArray empty_vao_;
   gl::GlTimer timer_;

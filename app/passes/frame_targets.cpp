@@ -71,7 +71,7 @@ void FrameTargets::make_msaa_targets() {
   ms_depth_ = {};
   ms_fbo_ = {};
   if (msaa_ <= 1) return;
-  ms_color_ = make_target_texture(GL_RGBA8, width_, height_, msaa_);
+  ms_color_ = make_target_texture(color_format(), width_, height_, msaa_);
   ms_viewz_ = make_target_texture(GL_R32F, width_, height_, msaa_);
   ms_depth_ = make_target_texture(GL_DEPTH_COMPONENT32F, width_, height_, msaa_);
   ms_fbo_ = gl::make_framebuffer();
@@ -86,11 +86,13 @@ void FrameTargets::resize(int width, int height) {
   check_frame_size(width, height);
   width_ = width;
   height_ = height;
-  color_ = make_target_texture(GL_RGBA8, width, height);
+  color_ = make_target_texture(color_format(), width, height);
   depth_ = make_target_texture(GL_DEPTH_COMPONENT32F, width, height);
   viewz_ = make_target_texture(GL_R32F, width, height);
-  output_ = make_target_texture(GL_RGBA8, width, height);
-  for (GLuint t : {color_.get(), depth_.get(), viewz_.get(), output_.get()}) {
+  output_ = make_target_texture(color_format(), width, height);
+  display_ = hdr_ ? make_target_texture(GL_RGBA8, width, height) : gl::GlTexture{};
+  for (GLuint t : {color_.get(), depth_.get(), viewz_.get(), output_.get(), display_.get()}) {
+    if (t == 0) continue;
     glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glTextureParameteri(t, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
@@ -100,15 +102,27 @@ void FrameTargets::resize(int width, int height) {
   attach_scene_outputs(scene_fbo_.get(), color_.get(), viewz_.get(), depth_.get());
   output_fbo_ = gl::make_framebuffer();
   glNamedFramebufferTexture(output_fbo_.get(), GL_COLOR_ATTACHMENT0, output_.get(), 0);
-  for (GLuint f : {scene_fbo_.get(), output_fbo_.get()})
-    if (glCheckNamedFramebufferStatus(f, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+  display_fbo_ = {};
+  if (hdr_) {
+    display_fbo_ = gl::make_framebuffer();
+    glNamedFramebufferTexture(display_fbo_.get(), GL_COLOR_ATTACHMENT0, display_.get(), 0);
+  }
+  for (GLuint f : {scene_fbo_.get(), output_fbo_.get(), display_fbo_.get()})
+    if (f != 0 &&
+        glCheckNamedFramebufferStatus(f, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
       throw std::runtime_error("framebuffer incomplete at " + std::to_string(width) + "x" +
                                std::to_string(height));
   make_msaa_targets();
 }
 
+void FrameTargets::set_hdr(bool hdr) {
+  if (hdr == hdr_) return;
+  hdr_ = hdr;
+  if (width_ > 0) resize(width_, height_);
+}
+
 void FrameTargets::bind_output() const {
-  glBindFramebuffer(GL_FRAMEBUFFER, output_fbo_.get());
+  glBindFramebuffer(GL_FRAMEBUFFER, display_fbo());
   glViewport(0, 0, width_, height_);
 }
 
@@ -131,6 +145,24 @@ std::vector<float> FrameTargets::read_viewz() const {
 void FrameTargets::upload_output(const uint8_t* rgba) {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glTextureSubImage2D(output_.get(), 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+}
+
+void FrameTargets::upload_output(const float* rgba) {
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTextureSubImage2D(output_.get(), 0, 0, 0, width_, height_, GL_RGBA, GL_FLOAT, rgba);
+}
+
+void FrameTargets::upload_display(const uint8_t* rgba) {
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTextureSubImage2D(display(), 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+}
+
+std::vector<float> FrameTargets::read_rgba_f32(GLuint texture) const {
+  std::vector<float> px(static_cast<std::size_t>(width_) * height_ * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glGetTextureImage(texture, 0, GL_RGBA, GL_FLOAT, static_cast<GLsizei>(px.size() * sizeof(float)),
+                    px.data());
+  return px;
 }
 
 std::vector<uint8_t> FrameTargets::read_rgba(GLuint texture) const {

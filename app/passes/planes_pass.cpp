@@ -8,13 +8,17 @@
 namespace demo {
 
 PlanesPass::PlanesPass(const std::string& resources)
-    : prog_(gl::build_compute_program(resources + "/shaders", "shade_planes.comp")) {}
+    : res_(resources),
+      prog_(gl::build_compute_program(resources + "/shaders", "shade_planes.comp")) {}
 
 void PlanesPass::shade(const FrameTargets& t, const Camera& cam, GLuint floor_texture,
-                       GLuint wall_texture) {
+                       GLuint wall_texture, float highlight) {
   const int w = t.width(), h = t.height();
   const glm::mat4 vp = cam.view_proj(static_cast<float>(w) / h);
-  glUseProgram(prog_.get());
+  if (t.hdr() && !hdr_prog_)
+    hdr_prog_ = gl::build_compute_program(res_ + "/shaders", "shade_planes.comp", {"HDR 1"});
+  glUseProgram(t.hdr() ? hdr_prog_.get() : prog_.get());
+  glUniform1f(PLANES_LOC_SPEC_GAIN, t.hdr() ? highlight : 1.0f);
   // Inverted in double: in float the near/far ratio of the projection costs the rays a few
   // millimetres at the wall, enough to move the checker edges of the floor by a texel.
   const glm::mat4 inv_vp = glm::mat4(glm::inverse(glm::dmat4(vp)));
@@ -37,7 +41,8 @@ void PlanesPass::shade(const FrameTargets& t, const Camera& cam, GLuint floor_te
   }
   glBindTextureUnit(PLANES_UNIT_FLOOR, floor_texture);
   glBindTextureUnit(PLANES_UNIT_WALL, wall_texture);
-  glBindImageTexture(PLANES_IMAGE_COLOR, t.color(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA8);
+  glBindImageTexture(PLANES_IMAGE_COLOR, t.color(), 0, GL_FALSE, 0, GL_READ_WRITE,
+                     t.color_format());
   // The scene's colour writes must land before the pass reads them, its stores before anything
   // samples, maps or draws into the colour texture next.
   glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);

@@ -15,11 +15,14 @@ namespace demo {
 class PlanesPass {
  public:
   explicit PlanesPass(const std::string& resources);
-  // Shades the marked floor and wall pixels of the frame's colour in place.
-  void shade(const FrameTargets& t, const Camera& cam, GLuint floor_texture, GLuint wall_texture);
+  // Shades the marked floor and wall pixels of the frame's colour in place; with t.hdr() as linear
+  // radiance with the specular gain `highlight` (the HDR program, built on first use).
+  void shade(const FrameTargets& t, const Camera& cam, GLuint floor_texture, GLuint wall_texture,
+             float highlight = 1.0f);
 
  private:
-  gl::GlProgram prog_;
+  std::string res_;
+  gl::GlProgram prog_, hdr_prog_;
 };
 
 }  // namespace demo

@@ -12,6 +12,7 @@
 
 #if SCANDOF_WITH_CUDA
 #include "passes/cuda_gl_interop.hpp"
+#include "scandof/util/device_buffer.hpp"
 #include "scandof/util/event_timer.hpp"
 #include "scandof/util/stream.hpp"
 #include "scandof/cuda_check.hpp"
@@ -28,12 +29,58 @@ using Clock = std::chrono::steady_clock;
 // after the SAT when it did not run), after unmap.
 enum RingMark : int { kBeforeMap, kAfterMap, kAfterSat, kAfterDof, kAfterUnmap, kNumMarks };
 
+// The HDR build's clamp count, read without stalling the frame: the builder sets a device word,
+// which is copied into pinned host memory after the build with an event behind it; a later frame
+// reads the copy once the event has passed (kSlots frames in flight at most).
+class ClampCounter {
+ public:
+  ClampCounter() {
+    void* p = nullptr;
+    CUDA_CHECK(cudaMallocHost(&p, kSlots * sizeof(uint32_t)));
+    host_ = static_cast<uint32_t*>(p);
+  }
+  ~ClampCounter() {
+    if (host_) cudaFreeHost(host_);  // a destructor must not throw
+  }
+  ClampCounter(const ClampCounter&) = delete;
+  ClampCounter& operator=(const ClampCounter&) = delete;
+  uint32_t* device() { return device_.data(); }
+  // After the build on `stream`: copy this build's count out.
+  void copy_out(cudaStream_t stream) {
+    CUDA_CHECK(cudaMemcpyAsync(host_ + next_, device_.data(), sizeof(uint32_t),
+                               cudaMemcpyDeviceToHost, stream));
+    events_[next_].record(stream);
+    pending_[next_] = true;
+    next_ = (next_ + 1) % kSlots;
+  }
+  // The newest count the GPU has delivered, or `keep` when none has since the last call.
+  uint64_t latest(uint64_t keep) {
+    for (int k = 0; k < kSlots; ++k) {
+      const int slot = (next_ + k) % kSlots;  // oldest first, so the newest wins
+      if (pending_[slot] && events_[slot].done()) {
+        keep = host_[slot];
+        pending_[slot] = false;
+      }
+    }
+    return keep;
+  }
+
+ private:
+  static constexpr int kSlots = 3;
+  scandof::util::DeviceBuffer<uint32_t> device_{1};
+  uint32_t* host_ = nullptr;
+  scandof::util::Event events_[kSlots];
+  bool pending_[kSlots] = {};
+  int next_ = 0;
+};
+
 struct SatStage::Cuda {
   scandof::SatBuilder builder;
   scandof::util::Stream stream;
   CudaGlRegistration color, sat, viewz, output;
   scandof::util::EventRing ring{kNumMarks};
   scandof::DofGpu dof;  // every DoF method on the GPU; owns its scratch
+  ClampCounter clamps;
 };
 #else
 struct SatStage::Cuda {};
@@ -134,22 +181,38 @@ void SatStage::resize(int width, int height, const FrameTextures& tex) {
 #endif
 }
 
-void SatStage::build_cpu(scandof::SatFormat fmt) {
+void SatStage::build_cpu(const Settings& s) {
+  const scandof::SatFormat fmt = s.format;
   SatTimes t;
   auto t0 = Clock::now();
-  std::vector<uint8_t> px(static_cast<std::size_t>(width_) * height_ * 4);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glGetTextureImage(tex_.color, 0, GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(px.size()),
-                    px.data());
-  t.readback_ms = ms_since(t0);
   const std::size_t n = static_cast<std::size_t>(width_) * height_ * 4;
+  std::vector<uint8_t> px;
+  std::vector<float> radiance;
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  if (hdr(s)) {
+    radiance.resize(n);
+    glGetTextureImage(tex_.color, 0, GL_RGBA, GL_FLOAT,
+                      static_cast<GLsizei>(radiance.size() * sizeof(float)), radiance.data());
+  } else {
+    px.resize(n);
+    glGetTextureImage(tex_.color, 0, GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(px.size()),
+                      px.data());
+  }
+  t.readback_ms = ms_since(t0);
   t0 = Clock::now();
   std::vector<uint32_t> table(n);  // same bytes for u32 and f32
-  if (fmt == scandof::SatFormat::U32)
-    scandof::sat_gold(px.data(), width_, height_, table.data(), 3, scandof::SatLayout::Interleaved);
+  float* ftable = reinterpret_cast<float*>(table.data());
+  const auto il = scandof::SatLayout::Interleaved;
+  clamped_ = 0;
+  if (hdr(s) && fmt == scandof::SatFormat::U32)
+    clamped_ = scandof::sat_gold_hdr(radiance.data(), width_, height_, fixed_point(s),
+                                     table.data(), 3, il);
+  else if (hdr(s))
+    scandof::sat_gold_hdr(radiance.data(), width_, height_, ftable, 3, il);
+  else if (fmt == scandof::SatFormat::U32)
+    scandof::sat_gold(px.data(), width_, height_, table.data(), 3, il);
   else
-    scandof::sat_gold(px.data(), width_, height_, reinterpret_cast<float*>(table.data()), 3,
-                      scandof::SatLayout::Interleaved);
+    scandof::sat_gold(px.data(), width_, height_, ftable, 3, il);
   t.cpu_build_ms = ms_since(t0);
   t0 = Clock::now();
   glNamedBufferSubData(sat_buffer_.get(), 0, static_cast<GLsizeiptr>(n * 4), table.data());
@@ -176,8 +239,14 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
         in.texture = rgba.get();
         in.width = width_;
         in.height = height_;
+        if (hdr(s)) {
+          in.format = scandof::SatPixels::Rgba16F;
+          in.fixed = fixed_point(s);
+          in.clamp_count = c.clamps.device();
+        }
         c.builder.build(in, map.pointer(1), s.format, s.method, s.variant, stream,
                         /*timed=*/true, 3, scandof::SatLayout::Interleaved);
+        if (hdr(s)) c.clamps.copy_out(stream);
       }
       c.ring.record(kAfterSat, stream);
       if (dof) {
@@ -188,6 +257,10 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
         f.depth = viewz.get();
         f.sat = map.pointer(1);
         f.format = s.format;
+        if (hdr(s)) {
+          f.pixels = scandof::SatPixels::Rgba16F;
+          f.fixed = fixed_point(s);
+        }
         f.out = out.get();
         f.width = width_;
         f.height = height_;
@@ -230,6 +303,7 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
       times_.unmap_gpu_ms = iv[kAfterDof];
     }
     if (!dof) times_.dof_compute_ms = 0;
+    clamped_ = hdr(s) ? c.clamps.latest(clamped_) : 0;
     return dof;
   }
 #endif
@@ -239,7 +313,7 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
     return false;
   }
   (void)timing;
-  build_cpu(s.format);
+  build_cpu(s);
   return false;
 }
 

@@ -40,9 +40,9 @@ struct SatTimes {
 
 // The GL textures a frame's CUDA work reads and writes besides the SAT buffer.
 struct FrameTextures {
-  GLuint color = 0;   // RGBA8 scene colour (read)
+  GLuint color = 0;   // scene colour, RGBA8 or RGBA16F radiance (read)
   GLuint viewz = 0;   // R32F distance along the view axis (read by the compute DoF pass)
-  GLuint output = 0;  // RGBA8 output (written by the compute DoF pass)
+  GLuint output = 0;  // output, the colour's format (written by the compute DoF pass)
 };
 
 // How build() gets its CUDA timings: Latest (per frame: whatever the GPU has finished, never
@@ -91,6 +91,9 @@ class SatStage {
   int width() const { return width_; }
   int height() const { return height_; }
   const SatTimes& times() const { return times_; }
+  // HDR uint32 tables: pixels of a recent build with a value clamped at the fixed point's limit
+  // (or NaN/negative); read without waiting, so it may be a few frames old. 0 otherwise.
+  uint64_t clamped() const { return clamped_; }
 
   // Reads the tables of the last build back as 3 planes of width*height (the planar layout the
   // CPU reference, the dump and the comparisons use; the buffer itself is interleaved).
@@ -99,7 +102,7 @@ class SatStage {
 
  private:
   struct Cuda;
-  void build_cpu(scandof::SatFormat fmt);
+  void build_cpu(const Settings& s);
   void build_gl(const Settings& s, SatTiming timing);
   std::unique_ptr<Cuda> cuda_;
   std::unique_ptr<gl::GlSatBuilder> gl_;
@@ -109,6 +112,7 @@ class SatStage {
   FrameTextures tex_;
   int width_ = 0, height_ = 0;
   SatTimes times_;
+  uint64_t clamped_ = 0;
   unsigned gpu_missing_ = 0;  // bit 3 * method + shape: DofGpu threw "not implemented"
   std::string gpu_message_;
 };

@@ -40,6 +40,21 @@ glm::mat4 model_matrix(float x, float y, float z, float yaw, float scale);
 // (x 1.3); returns how many (at most MAX_BLOBS).
 int teapot_blobs(glm::vec3* out);
 
-extern const float kSky[4];  // the clear colour: RGBA
+extern const float kSky[4];  // the clear colour: RGBA (display colour, the LDR frame's)
+// The clear colour of a frame: kSky, or its linear radiance in the HDR frame.
+const float* sky_color(bool hdr);
+
+// Emitters of the HDR scene, the lights that become bokeh: a string of small bulbs along the back
+// wall, glowing spheres at several depths between the teapots, one close to the camera. Radiance
+// = colour x intensity x the highlight intensity setting (Settings::highlight, default 4): a bulb
+// is about 3 px across at 1080p and far brighter than white, so a blur keeps its energy as a disc.
+// The LDR (paper) frame draws none of them.
+struct Bulb {
+  float x, y, z, radius, r, g, b, intensity;
+};
+constexpr int kNumBulbs = 21;
+extern const Bulb kBulbs[kNumBulbs];
+// A unit sphere (radius 1 at the origin).
+Mesh sphere_mesh(int slices, int stacks);
 
 }  // namespace demo

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include <glm/gtc/type_ptr.hpp>
 
@@ -40,13 +41,27 @@ ScenePass::ScenePass(const std::string& resources, int tessellation) : res_(reso
   wall_ = upload(plane_mesh(kPlanes[PLANE_WALL]));
   floor_grid_ = upload(plane_mesh(kPlanes[PLANE_FLOOR], 120, 120));
   wall_grid_ = upload(plane_mesh(kPlanes[PLANE_WALL], 120, 40));
+  sphere_ = upload(sphere_mesh(16, 10));
   load_textures();
-  scene_prog_ = gl::build_program(res_ + "/shaders", "scene.vert", "scene.frag");
-  scene_deferred_prog_ =
-      gl::build_program(res_ + "/shaders", "scene.vert", "scene.frag", {"DEFER_PLANES"});
+  build_programs();
   resolve_prog_ = gl::build_program(res_ + "/shaders", "fullscreen.vert", "resolve.frag");
-  clear_prog_ = gl::build_compute_program(res_ + "/shaders", "clear_scene.comp");
   empty_vao_ = gl::make_vertex_array();
+}
+
+void ScenePass::build_programs() {
+  std::vector<std::string> defs;
+  if (hdr_) defs.push_back("HDR 1");
+  std::vector<std::string> deferred = defs;
+  deferred.push_back("DEFER_PLANES");
+  scene_prog_ = gl::build_program(res_ + "/shaders", "scene.vert", "scene.frag", defs);
+  scene_deferred_prog_ = gl::build_program(res_ + "/shaders", "scene.vert", "scene.frag", deferred);
+  clear_prog_ = gl::build_compute_program(res_ + "/shaders", "clear_scene.comp", defs);
+}
+
+void ScenePass::set_hdr(bool hdr) {
+  if (hdr == hdr_) return;
+  hdr_ = hdr;
+  build_programs();
 }
 
 void ScenePass::set_tessellation(int level) {
@@ -117,13 +132,14 @@ void ScenePass::begin(const FrameTargets& t, gl::GlTimer* frame_timer) {
   const GLfloat far_z[4] = {Camera::kFar, 0, 0, 0};  // the sky is as far as the far plane
   const GLfloat depth_one = 1.0f;
   if (ms) {
-    glClearNamedFramebufferfv(fbo, GL_COLOR, SCENE_OUT_COLOR, kSky);
+    glClearNamedFramebufferfv(fbo, GL_COLOR, SCENE_OUT_COLOR, sky_color(hdr_));
     glClearNamedFramebufferfv(fbo, GL_COLOR, SCENE_OUT_VIEWZ, far_z);
   } else {  // see shaders/clear_scene.comp for why
     glUseProgram(clear_prog_.get());
-    glUniform4fv(CLEAR_LOC_SKY, 1, kSky);
+    glUniform4fv(CLEAR_LOC_SKY, 1, sky_color(hdr_));
     glUniform1f(CLEAR_LOC_FAR, Camera::kFar);
-    glBindImageTexture(CLEAR_IMAGE_COLOR, t.color(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindImageTexture(CLEAR_IMAGE_COLOR, t.color(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
+                       t.color_format());
     glBindImageTexture(CLEAR_IMAGE_VIEWZ, t.viewz(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
     glDispatchCompute((w + CLEAR_GROUP_X - 1) / CLEAR_GROUP_X,
                       (h + CLEAR_GROUP_Y - 1) / CLEAR_GROUP_Y, 1);
@@ -182,6 +198,8 @@ void ScenePass::draw_scene(int width, int height, const Camera& cam, float time_
   };
   glUniform1i(l_tex, 1);
   glUniform3f(l_color, 1, 1, 1);
+  glUniform3f(SCENE_LOC_EMISSIVE, 0, 0, 0);
+  glUniform1f(SCENE_LOC_SPEC_GAIN, hdr_ ? highlight_ : 1.0f);
   glm::vec3 blobs[MAX_BLOBS] = {};
   const int nblob = teapot_blobs(blobs);
   glUniform3fv(SCENE_LOC_BLOBS, nblob, glm::value_ptr(blobs[0]));
@@ -206,6 +224,14 @@ void ScenePass::draw_scene(int width, int height, const Camera& cam, float time_
     glUniform3f(l_color, t.r, t.g, t.b);
     float spin = t.spin + time_s * (0.4f + 0.1f * static_cast<float>(i++));
     draw(teapot_, model_matrix(t.x, 0.0f, t.z, spin, t.scale));
+  }
+  if (hdr_) {
+    for (const Bulb& b : kBulbs) {
+      const float k = b.intensity * highlight_;
+      glUniform3f(SCENE_LOC_EMISSIVE, b.r * k, b.g * k, b.b * k);
+      draw(sphere_, model_matrix(b.x, b.y, b.z, 0.0f, b.radius));
+    }
+    glUniform3f(SCENE_LOC_EMISSIVE, 0, 0, 0);
   }
   glBindVertexArray(0);
 }

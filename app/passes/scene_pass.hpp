@@ -21,6 +21,12 @@ class ScenePass {
   ScenePass(const std::string& resources, int tessellation);
 
   void set_tessellation(int level);
+  // The HDR frame (shaders built with HDR: linear radiance, the bulbs of scene_layout drawn) or the
+  // paper's LDR one. Rebuilds the programs when it changes.
+  void set_hdr(bool hdr);
+  bool hdr() const { return hdr_; }
+  // Highlight intensity (HDR): the bulbs' radiance and the specular gain.
+  void set_highlight(float k) { highlight_ = k; }
   // Anisotropic filtering of the floor and wall textures (mipmapped): 1 = off; clamped to the
   // GPU's limit (GL 4.6 core or GL_{EXT,ARB}_texture_filter_anisotropic; without: stays 1).
   // Returns the value set.
@@ -57,6 +63,7 @@ class ScenePass {
   };
   static Drawable upload(const Mesh& m);
   void load_textures();
+  void build_programs();
   // Uniforms + draws; target and program bound by the caller; grids: the lens reference's gridded
   // floor/wall; deferred: the planes are marked, not shaded.
   void draw_scene(int width, int height, const Camera& cam, float time_s, bool grids,
@@ -64,11 +71,13 @@ class ScenePass {
 
   std::string res_;
   BezierPatchSet teapot_data_;
-  Drawable teapot_, floor_, wall_, floor_grid_, wall_grid_;
+  Drawable teapot_, floor_, wall_, floor_grid_, wall_grid_, sphere_;
   gl::GlTexture floor_tex_, wall_tex_;
   gl::GlProgram scene_prog_, scene_deferred_prog_, resolve_prog_, clear_prog_;
   gl::GlVertexArray empty_vao_;
   float aniso_ = 1.0f, max_aniso_ = 1.0f;
+  bool hdr_ = false;
+  float highlight_ = 1.0f;
   gl::GlTimer timer_;
 };
 

@@ -189,6 +189,60 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_flag_callback(
       "--cpu", [&] { s.backend = SatBackend::Cpu; }, "the same as --backend cpu");
   app.add_option_function<std::string>(
+         "--pipeline",
+         [&](const std::string& v) {
+           for (int k = 0; k < kNumPipelines; ++k) {
+             if (v == to_string(static_cast<Pipeline>(k))) {
+               s.pipeline = static_cast<Pipeline>(k);
+               return;
+             }
+           }
+           throw CLI::ValidationError("--pipeline", "hdr or ldr, got '" + v + "'");
+         },
+         "hdr (linear radiance, exact fixed-point tables, exposure and a tone\n"
+         "mapper; the default) or ldr (the paper's RGBA8 frame and tables)")
+      ->type_name("NAME");
+  app.add_flag_callback(
+      "--ldr", [&] { s.pipeline = Pipeline::Ldr; }, "the same as --pipeline ldr");
+  app.add_option_function<std::string>(
+         "--exposure",
+         [&](const std::string& v) {
+           const float ev = checked_float("--exposure", v, -20.0f, false);
+           if (ev > 20.0f)
+             throw CLI::ValidationError("--exposure", "must be in -20..20, got '" + v + "'");
+           s.exposure_ev = ev;
+         },
+         "HDR: exposure in EV (radiance x 2^EV), or the compensation added to\n"
+         "auto exposure (default 0)")
+      ->type_name("EV");
+  app.add_option_function<std::string>(
+         "--auto-exposure",
+         [&](const std::string& v) {
+           if (v != "on" && v != "off")
+             throw CLI::ValidationError("--auto-exposure", "on or off, got '" + v + "'");
+           s.auto_exposure = v == "on";
+         },
+         "HDR: meter the frame's log-average luminance to middle grey (default on)")
+      ->type_name("on|off");
+  named("--tonemap", &s.tone_mapper, scandof::parse_tone_mapper,
+        "HDR tone mapper: aces (default), agx, reinhard")
+      ->type_name("NAME");
+  app.add_option_function<std::string>(
+         "--highlight",
+         [&](const std::string& v) {
+           s.highlight = checked_float("--highlight", v, 0.0f, false);
+         },
+         "HDR highlight intensity: the bulbs' radiance and the specular gain (default 4)")
+      ->type_name("K");
+  app.add_option_function<std::string>(
+         "--hdr-limit",
+         [&](const std::string& v) {
+           s.hdr_limit = checked_float("--hdr-limit", v, 0.0f, true);
+         },
+         "HDR: the largest radiance the exact tables keep; brighter values clamp\n"
+         "and are counted (default 128; the fraction bits follow from it and --max-radius)")
+      ->type_name("L");
+  app.add_option_function<std::string>(
          "--dof",
          [&](const std::string& v) {
            if (!scandof::dof::parse_method(v, &s.dof_method))
@@ -252,9 +306,10 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
                "frame (METHOD_gold.npy) and the view z (depth.npy), for tests");
   app.add_option("--view-preset", o.view_preset,
                  "default (the start focus) | near-blur (focus 30, red teapot blurred\n"
-                 "in front) | focus8: the results/dof views; still scene | wall\n"
+                 "in front) | focus8: the results/dof views; still scene | highlights:\n"
+                 "focus 12, the wall's bulbs far behind it and one in front | wall\n"
                  "(headless): square to the back wall, one depth (20), focus 10")
-      ->check(CLI::IsMember({"default", "near-blur", "focus8", "wall"}))
+      ->check(CLI::IsMember({"default", "near-blur", "focus8", "highlights", "wall"}))
       ->type_name("NAME");
   app.add_flag("--physical", s.physical,
                "physical camera: aperture and field of view from --focal-length,\n"
@@ -413,6 +468,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
     if (app.count("--focus") == 0)
       s.focus_distance = o.view_preset == "near-blur" ? 30.0f
                          : o.view_preset == "focus8"  ? 8.0f
+                         : o.view_preset == "highlights" ? 12.0f
                          : o.view_preset == "wall"    ? 10.0f
                                                       : Settings{}.focus_distance;
   }

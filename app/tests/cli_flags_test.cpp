@@ -54,6 +54,8 @@ std::string settings_diff(const Settings& a, const Settings& b) {
   SCANDOF_FIELD(scene_shading) SCANDOF_FIELD(view) SCANDOF_FIELD(split) SCANDOF_FIELD(tessellation)
   SCANDOF_FIELD(animate) SCANDOF_FIELD(vsync) SCANDOF_FIELD(show_ui) SCANDOF_FIELD(show_overlay)
   SCANDOF_FIELD(show_help) SCANDOF_FIELD(show_primitives) SCANDOF_FIELD(primitives)
+  SCANDOF_FIELD(pipeline) SCANDOF_FIELD(exposure_ev) SCANDOF_FIELD(auto_exposure)
+  SCANDOF_FIELD(tone_mapper) SCANDOF_FIELD(highlight) SCANDOF_FIELD(hdr_limit)
 #undef SCANDOF_FIELD
   return d.str();
 }
@@ -120,6 +122,21 @@ const std::vector<FlagCase>& cases() {
        {"--backend", "GL"}},
       {"--cpu", {"--cpu"}, [](Options& e) { e.settings.backend = SatBackend::Cpu; },
        {"--cpu=maybe"}},
+      {"--pipeline", {"--pipeline", "ldr"},
+       [](Options& e) { e.settings.pipeline = Pipeline::Ldr; }, {"--pipeline", "sdr"}},
+      {"--ldr", {"--ldr"}, [](Options& e) { e.settings.pipeline = Pipeline::Ldr; },
+       {"--ldr=maybe"}},
+      {"--exposure", {"--exposure", "-2.5"}, [](Options& e) { e.settings.exposure_ev = -2.5f; },
+       {"--exposure", "21"}},
+      {"--auto-exposure", {"--auto-exposure", "off"},
+       [](Options& e) { e.settings.auto_exposure = false; }, {"--auto-exposure", "no"}},
+      {"--tonemap", {"--tonemap", "agx"},
+       [](Options& e) { e.settings.tone_mapper = scandof::ToneMapper::AgX; },
+       {"--tonemap", "filmic"}},
+      {"--highlight", {"--highlight", "8"}, [](Options& e) { e.settings.highlight = 8; },
+       {"--highlight", "-1"}},
+      {"--hdr-limit", {"--hdr-limit", "500"}, [](Options& e) { e.settings.hdr_limit = 500; },
+       {"--hdr-limit", "0"}},
       {"--dof", {"--dof", "layered"},
        [](Options& e) { e.settings.dof_method = scandof::dof::Method::Layered; },
        {"--dof", "scatter"}},
@@ -283,6 +300,9 @@ TEST(CliFlags, EveryNameReachesItsValue) {
   every("--backend", kNumSatBackends, &Settings::backend);
   every("--autofocus", kNumAutofocus, &Settings::autofocus);
   every("--dof", 3, &Settings::dof_method);
+  every("--pipeline", kNumPipelines, &Settings::pipeline);
+  for (auto m : {scandof::ToneMapper::Aces, scandof::ToneMapper::AgX, scandof::ToneMapper::Reinhard})
+    EXPECT_EQ(one("--tonemap", scandof::to_string(m)).tone_mapper, m);
   every("--shape", 3, &Settings::dof_shape);
   for (auto f : {scandof::SatFormat::U32, scandof::SatFormat::F32})
     EXPECT_EQ(one("--format", scandof::to_string(f)).format, f);

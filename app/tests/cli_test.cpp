@@ -112,6 +112,11 @@ TEST(Cli, ViewPresetStillsTheSceneAndKeepsAnExplicitFocus) {
   Options f;
   ASSERT_EQ(parse({"--headless", "--view-preset", "focus8", "--focus", "3"}, &f), -1);
   EXPECT_EQ(f.settings.focus_distance, 3.0f);
+  Options h;
+  ASSERT_EQ(parse({"--headless", "--view-preset", "highlights"}, &h), -1);
+  EXPECT_FALSE(h.settings.animate);
+  EXPECT_EQ(h.settings.focus_distance, 12.0f);
+  EXPECT_EQ(h.settings.pipeline, Pipeline::Hdr);
 }
 
 TEST(Cli, WindowRunWithFramesMayExitAndScreenshot) {

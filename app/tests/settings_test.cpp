@@ -29,10 +29,12 @@ TEST(SettingsChange, EachRebuildingFieldTriggersItsOwnRebuildOnly) {
       {[](Settings& s) { s.scene_shading = SceneShading::Forward; },
        &SettingsChange::scene_shading},
       {[](Settings& s) { s.backend = SatBackend::Cpu; }, &SettingsChange::backend},
+      {[](Settings& s) { s.pipeline = Pipeline::Ldr; }, &SettingsChange::pipeline},
   };
   const bool SettingsChange::*all[] = {&SettingsChange::sat_format, &SettingsChange::tessellation,
                                        &SettingsChange::anisotropy, &SettingsChange::msaa,
-                                       &SettingsChange::scene_shading, &SettingsChange::backend};
+                                       &SettingsChange::scene_shading, &SettingsChange::backend,
+                                       &SettingsChange::pipeline};
   for (const auto& [edit, flag] : cases) {
     Settings now;
     edit(now);
@@ -49,6 +51,11 @@ TEST(SettingsChange, EachRebuildingFieldTriggersItsOwnRebuildOnly) {
 TEST(SettingsChange, PerFrameFieldsRebuildNothingButCompareUnequal) {
   const std::vector<Edit> edits = {
       [](Settings& s) { s.focus_distance = 7; },
+      [](Settings& s) { s.exposure_ev = 1.5f; },
+      [](Settings& s) { s.auto_exposure = false; },
+      [](Settings& s) { s.tone_mapper = scandof::ToneMapper::Reinhard; },
+      [](Settings& s) { s.highlight = 2; },
+      [](Settings& s) { s.hdr_limit = 64; },
       [](Settings& s) { s.aperture = 3; },
       [](Settings& s) { s.max_radius = 8; },
       [](Settings& s) { s.variant = scandof::ScanAlgorithm::Naive; },

@@ -333,6 +333,48 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
     ImGui::SliderFloat("max radius", &s.max_radius, 0.0f, 64.0f, "%.1f px");
     ui_tip("Largest blur radius in pixels (the circle of confusion is clamped to it).");
   }
+  if (header("HDR and exposure", true,
+             "Linear radiance, exact fixed-point tables, exposure and a tone mapper; or the "
+             "paper's 8-bit frame.")) {
+    bool on = hdr(s);
+    if (ImGui::Checkbox("HDR", &on)) s.pipeline = on ? Pipeline::Hdr : Pipeline::Ldr;
+    ui_tip(
+        "On: the scene renders linear radiance into RGBA16F (the bulbs and glints are far "
+        "brighter than white), the tables hold it in exact fixed point, the blur works on "
+        "radiance, then exposure and the tone mapper make the 8-bit image: highlights become "
+        "bokeh.\nOff: LDR (paper), the chapter's RGBA8 frame and 8-bit tables, no bulbs.");
+    ImGui::BeginDisabled(!on);
+    ImGui::Checkbox("auto exposure", &s.auto_exposure);
+    ui_tip("Meters the frame's log-average luminance to middle grey (0.18).");
+    ImGui::SliderFloat(s.auto_exposure ? "compensation" : "exposure", &s.exposure_ev, -8.0f, 8.0f,
+                       "%+.1f EV");
+    ui_tip("Radiance x 2^EV before the tone mapper (with auto exposure: added to the metered EV).");
+    if (on) ImGui::Text("exposure used %+.2f EV", app.exposure_ev());
+    int tm = static_cast<int>(s.tone_mapper);
+    const char* tms[] = {"ACES (fitted)", "AgX", "Reinhard"};
+    static_assert(static_cast<int>(scandof::ToneMapper::Reinhard) == 2, "one name per mapper");
+    if (ImGui::Combo("tone mapper", &tm, tms, 3))
+      s.tone_mapper = static_cast<scandof::ToneMapper>(tm);
+    ui_tip("The curve from radiance to the display's 8 bits (after exposure), then sRGB.");
+    ImGui::SliderFloat("highlights", &s.highlight, 0.0f, 16.0f, "x%.1f");
+    ui_tip("Highlight intensity: the bulbs' radiance and the specular gain.");
+    ImGui::SliderFloat("table limit", &s.hdr_limit, 1.0f, 4096.0f, "%.0f",
+                       ImGuiSliderFlags_Logarithmic);
+    const scandof::SatFixedPoint fp = fixed_point(s);
+    ui_tip(
+        "The largest radiance the exact uint32 tables keep at this max radius: a box of the "
+        "largest blur must sum below 2^32, so the limit and the fraction bits trade off. "
+        "Brighter values clamp and are counted.");
+    if (on && s.format == scandof::SatFormat::U32) {
+      ImGui::Text("fixed point: %d fraction bits, limit %.1f", fp.frac_bits, fp.max_radiance());
+      const uint64_t clamped = app.sat().clamped();
+      if (clamped > 0)
+        ImGui::TextColored(kWarn, "%llu pixels clamped", static_cast<unsigned long long>(clamped));
+      else
+        ImGui::TextDisabled("no pixel clamped");
+    }
+    ImGui::EndDisabled();
+  }
   draw_dof_panel(app, req);  // ui/dof_panel.cpp: method, reference, camera, sharp frame
   if (header("Summed-area tables", true, "How the tables the blur reads are built.")) {
     int v = static_cast<int>(s.variant);
