@@ -229,6 +229,13 @@ void Automation::score(App& app, RunMedians* r, MethodImages* images) {
                "%.4f  (DoF %.3f ms, %d lens samples)\n",
                q.method.c_str(), r->dof_pass.c_str(), q.q.psnr_db, q.q.ssim, q.q.edge_psnr_db,
                q.q.edge_ssim, r->dof_ms, q.reference_samples);
+  if (q.hdr)
+    std::fprintf(stderr,
+                 "[quality] %-15s radiance: highlight energy error %.2f %% (%+.2f %%, %zu px), "
+                 "log-luminance PSNR %.3f dB, exposure %+.2f EV\n",
+                 q.method.c_str(), 100.0 * q.highlight.relative_error,
+                 100.0 * q.highlight.signed_error, q.highlight.pixels, q.log_luminance_psnr_db,
+                 q.exposure_ev);
   images->add(app, q);
 }
 
@@ -308,8 +315,8 @@ void Automation::finish(App& app, ReportInput* report) {
   if (!headless_ || !report) return;
   if (app.settings().format == scandof::SatFormat::F32 || o_.verify) {
     app.measure_float_error();
-    std::printf("float32 SAT: max box-average error %.6g (of 255) over %d random boxes\n",
-                app.float_error(), kFloatErrorBoxes);
+    std::printf("float32 SAT: max box-average error %.6g (%s) over %d random boxes\n",
+                app.float_error(), hdr(app.settings()) ? "radiance" : "of 255", kFloatErrorBoxes);
   }
   report->primitives = &prims_;
   if (!o_.report.empty()) write_report(o_.report, *report);

@@ -74,6 +74,17 @@ void write_report(const std::string& path, const ReportInput& in) {
   j["focus"] = s.focus_distance;
   j["aperture"] = s.aperture;
   j["max_radius"] = s.max_radius;
+  j["pipeline"] = to_string(s.pipeline);
+  if (hdr(s)) {
+    const scandof::SatFixedPoint fp = fixed_point(s);
+    j["hdr"] = {{"tone_mapper", scandof::to_string(s.tone_mapper)},
+                {"auto_exposure", s.auto_exposure},
+                {"exposure_ev", s.exposure_ev},
+                {"highlight", s.highlight},
+                {"fraction_bits", fp.frac_bits},
+                {"limit_radiance", fp.max_radiance()},
+                {"clamped_pixels", app.sat().clamped()}};
+  }
   j["format"] = scandof::to_string(s.format);
   j["method"] = scandof::to_string(s.method);
   j["dof"] = std::string(scandof::dof::to_string(s.dof_method)) + "/" +
@@ -146,6 +157,14 @@ void write_report(const std::string& path, const ReportInput& in) {
                       {"edge_pixels", q.q.edge_pixels},
                       {"edge_radius_px", q.edge_radius},
                       {"lens_radius", q.lens_radius}};
+      if (q.hdr) {
+        // Scores above are of the tone-mapped images; these of the radiance.
+        o["quality"]["exposure_ev"] = q.exposure_ev;
+        o["quality"]["highlight_energy_error"] = num(q.highlight.relative_error);
+        o["quality"]["highlight_energy_signed"] = num(q.highlight.signed_error);
+        o["quality"]["highlight_pixels"] = q.highlight.pixels;
+        o["quality"]["log_luminance_psnr_db"] = num(q.log_luminance_psnr_db);
+      }
     }
     runs.push_back(std::move(o));
   }

@@ -66,8 +66,7 @@ std::vector<VariantTiming> compare_variants(SatStage& sat, const Settings& s, in
   return out;
 }
 
-bool verify_sat(SatStage& sat, const Settings& s, const std::vector<uint8_t>& rgba,
-                std::string* message) {
+bool verify_sat(SatStage& sat, const Settings& s, const FrameTargets& t, std::string* message) {
   Settings exact = s;
   exact.format = scandof::SatFormat::U32;
   sat.build(exact);
@@ -75,7 +74,18 @@ bool verify_sat(SatStage& sat, const Settings& s, const std::vector<uint8_t>& rg
   sat.build(s);
   const int w = sat.width(), h = sat.height();
   std::vector<uint32_t> want(got.size());
-  scandof::sat_gold(rgba.data(), w, h, want.data());
+  std::string what = "8-bit frame";
+  if (t.hdr()) {
+    // The HDR frame: the same fixed point as the build, the gold's own clamp count beside it.
+    const std::vector<float> radiance = t.read_rgba_f32(t.color());
+    const scandof::SatFixedPoint fp = fixed_point(s);
+    const uint64_t clamped = scandof::sat_gold_hdr(radiance.data(), w, h, fp, want.data());
+    what = "HDR frame, " + std::to_string(fp.frac_bits) + " fraction bits, limit " +
+           std::to_string(fp.max_radiance()) + ", " + std::to_string(clamped) + " pixels clamped";
+  } else {
+    const std::vector<uint8_t> rgba = t.read_rgba(t.color());
+    scandof::sat_gold(rgba.data(), w, h, want.data());
+  }
   std::size_t bad = 0, first = 0;
   for (std::size_t i = 0; i < got.size(); ++i)
     if (got[i] != want[i] && bad++ == 0) first = i;
@@ -84,9 +94,9 @@ bool verify_sat(SatStage& sat, const Settings& s, const std::vector<uint8_t>& rg
     std::snprintf(
         buf, sizeof buf,
         "SAT verify OK: %dx%d x 3 channels, %zu uint32 elements equal the CPU SAT exactly "
-        "(%s, variant %s, method %s)",
+        "(%s, variant %s, method %s; %s)",
         w, h, got.size(), sat.backend().c_str(), scandof::to_string(s.variant),
-        scandof::to_string(s.method));
+        scandof::to_string(s.method), what.c_str());
   } else {
     const std::size_t plane = static_cast<std::size_t>(w) * h;
     std::snprintf(
@@ -111,6 +121,9 @@ double float_box_error(SatStage& sat, const Settings& s, int max_radius, int box
   sat.build(s);
   const int w = sat.width(), h = sat.height();
   const std::size_t plane = static_cast<std::size_t>(w) * h;
+  // The exact table's unit: a level of 255 (RGBA8 frame), 2^-F radiance (HDR frame), which is
+  // what the float table holds.
+  const double unit = hdr(s) ? std::ldexp(1.0, -fixed_point(s).frac_bits) : 1.0;
   auto at_u = [&](int c, int x, int y) -> uint32_t {
     return (x < 0 || y < 0) ? 0u : exact[c * plane + static_cast<std::size_t>(y) * w + x];
   };
@@ -131,7 +144,7 @@ double float_box_error(SatStage& sat, const Settings& s, int max_radius, int box
       uint32_t su = at_u(c, x1, y1) - at_u(c, x0, y1) - at_u(c, x1, y0) + at_u(c, x0, y0);
       // The shader's float arithmetic: corner differences in float.
       float sf = at_f(c, x1, y1) - at_f(c, x0, y1) - at_f(c, x1, y0) + at_f(c, x0, y0);
-      worst = std::max(worst, std::abs(static_cast<double>(sf) - su) / area);
+      worst = std::max(worst, std::abs(static_cast<double>(sf) - su * unit) / area);
     }
   }
   return worst;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "passes/frame_targets.hpp"
 #include "passes/sat_stage.hpp"
 #include "frame/settings.hpp"
 
@@ -27,12 +28,13 @@ struct VariantTiming {
 // builds after a warm-up, medians per stage. Leaves the tables of `s` in the buffer.
 std::vector<VariantTiming> compare_variants(SatStage& sat, const Settings& s, int reps);
 
-// Rebuilds the tables as uint32 and compares them with scandof::sat_gold of `rgba` (the colour
-// texture, bottom-up RGBA8); puts a one-line verdict into *message. Leaves the tables of `s`.
-bool verify_sat(SatStage& sat, const Settings& s, const std::vector<uint8_t>& rgba,
-                std::string* message);
+// Rebuilds the tables as uint32 and compares them with the CPU gold of the frame's colour texture
+// (scandof::sat_gold of the RGBA8 frame, sat_gold_hdr of the HDR one in the fixed point of `s`);
+// puts a one-line verdict into *message. Leaves the tables of `s`.
+bool verify_sat(SatStage& sat, const Settings& s, const FrameTargets& t, std::string* message);
 
-// Largest error of float box averages against the exact ones (0..255 units) over `boxes` random
+// Largest error of float box averages against the exact ones (table units: 0..255 for the RGBA8
+// frame, 2^-F radiance for the HDR one) over `boxes` random
 // boxes of radius 1..max_radius of the current frame. Builds both formats, then the tables of `s`.
 double float_box_error(SatStage& sat, const Settings& s, int max_radius, int boxes);
 

@@ -386,8 +386,7 @@ float App::retime_sat(const Settings& cfg) {
 }
 
 bool App::verify(std::string* message) {
-  const bool sat_ok =
-      verify_sat(*sat_, settings_, targets_.read_rgba(targets_.color()), message);
+  const bool sat_ok = verify_sat(*sat_, settings_, targets_, message);
   const bool dof_ok = verify_dof_passes(settings_, dof_, *sat_, targets_, message);
   return verify_scene_shading(message) && sat_ok && dof_ok;
 }

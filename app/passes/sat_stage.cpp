@@ -337,14 +337,23 @@ gl::GlSatVariant gl_variant_of(const Settings& s) {
 }
 
 void SatStage::build_gl(const Settings& s, SatTiming timing) {
-  gl_->build_into(tex_.color, width_, height_, gl_variant_of(s), s.format, sat_buffer_.get(),
-                  /*timed=*/true);
+  // The HDR frame is RGBA16F: its uint32 tables take the fixed point (the RGBA8 frame ignores it).
+  const scandof::SatFixedPoint fixed = fixed_point(s);
+  auto build = [&] {
+    gl_->build_into(tex_.color, width_, height_, gl_variant_of(s), s.format, fixed,
+                    sat_buffer_.get(), /*timed=*/true);
+  };
+  build();
   if (timing == SatTiming::Wait) {
     // "Time this now": GL timers are read from a ring a few builds late, so run the ring through.
-    for (int i = 0; i < 5; ++i)
-      gl_->build_into(tex_.color, width_, height_, gl_variant_of(s), s.format, sat_buffer_.get(),
-                      true);
+    for (int i = 0; i < 5; ++i) build();
     glFinish();
+  }
+  if (hdr(s) && s.format == scandof::SatFormat::U32) {
+    std::uint32_t n = 0;
+    if (gl_->poll_clamp_count(n)) clamped_ = n;
+  } else {
+    clamped_ = 0;
   }
   const gl::GlSatStageTimes t = gl_->stage_times();
   if (t.valid) {

@@ -418,7 +418,9 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
         "Largest error of float box averages against exact ones over random boxes, in "
         "8-bit colour levels (0..255).");
     if (app.float_error() >= 0)
-      ImGui::TextWrapped("max float error: %.4g of 255 levels", app.float_error());
+      ImGui::TextWrapped(hdr(s) ? "max float error: %.4g (radiance)"
+                                : "max float error: %.4g of 255 levels",
+                         app.float_error());
     else
       ImGui::TextDisabled("float error not measured");
     {
