@@ -3,6 +3,12 @@
 // float tables, beside cudaMemcpy D2D floors of the same byte counts.
 //
 //   satbench [--out results/sat] [--quick] [--sizes 512x512,1024x1024,1920x1080,4096x2160]
+//            [--pixels rgba8,rgba16f]
+//
+// --pixels picks the input: RGBA8 (the default, the paper's RGB8 image) and/or RGBA16F, an HDR
+// frame of 4 halves a pixel (random radiance up to 100, the demo's fixed point hdr_fixed_point(24,
+// 100) for uint32 tables), each with its rows; RGBA16F adds memcpy floors of its own bytes (8 read
+// + 12 or 16 written a pixel) so the HDR build is quoted beside RGBA8 from one run.
 //
 // Timings per configuration, both medians of CUDA-event times after warm-up:
 //   stages: build(timed=true) one at a time, stage events inside (a synchronize between builds);
@@ -17,15 +23,18 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bench_util.hpp"
 #include "scandof/cuda_check.hpp"
+#include "scandof/hdr.hpp"
 #include "scandof/util/file_io.hpp"
 #include "scandof/util/sizes.hpp"
 #include "scandof/sat.hpp"
@@ -61,7 +70,7 @@ const std::map<std::pair<int, int>, PaperRow> kPaper = {{{512, 512}, {0.44, 0.23
 
 struct Result {
   Size size;
-  std::string format, method, algo;
+  std::string pixels, format, method, algo;
   double deinterleave = 0, row_scan = 0, transpose = 0, column_scan = 0, transpose_back = 0;
   double stages_total = 0;  // median of the timed builds' totals
   double total = 0;         // median of untimed back-to-back builds
@@ -77,22 +86,23 @@ std::vector<Size> parse_sizes(const std::string& s) {
   return out;
 }
 
-// Bytes moved per build at 3 channels of 4 bytes: the paper's pipeline reads the pixels once,
-// then every stage reads and writes the whole table (4 passes over it); two-pass fused: rows pass
-// reads the pixels and writes the table, the column pass reads and writes it; tiled fused: the
-// pixels are read twice and the table written once (small per-tile arrays not counted).
-double paper_bytes(double px) {
-  return px * (4 + 12) + 4 * px * 24;
+// Bytes moved per build at 3 channels of 4 bytes, pixels of `in` bytes (4 RGBA8, 8 RGBA16F): the
+// paper's pipeline reads the pixels once, then every stage reads and writes the whole table
+// (4 passes over it); two-pass fused: rows pass reads the pixels and writes the table, the column
+// pass reads and writes it; tiled fused: the pixels are read twice and the table written once
+// (small per-tile arrays not counted).
+double paper_bytes(double px, int in) {
+  return px * (in + 12) + 4 * px * 24;
 }
-double two_pass_bytes(double px) {
-  return px * (4 + 12) + px * 24;
+double two_pass_bytes(double px, int in) {
+  return px * (in + 12) + px * 24;
 }
-double tiled_bytes(double px, int table_bytes_per_px) {
-  return px * (4 + 4 + table_bytes_per_px);
+double tiled_bytes(double px, int in, int table_bytes_per_px) {
+  return px * (2 * in + table_bytes_per_px);
 }
 // The one-pass fused path reads the pixels once.
-double one_pass_bytes(double px, int table_bytes_per_px) {
-  return px * (4 + table_bytes_per_px);
+double one_pass_bytes(double px, int in, int table_bytes_per_px) {
+  return px * (in + table_bytes_per_px);
 }
 
 // Builds (or copies) per captured graph: a whole number of rotations, at least 16.
@@ -112,6 +122,7 @@ int main(int argc, char** argv) try {
   std::string out_dir = "results/sat";
   std::string sizes_arg = "512x512,1024x1024,1920x1080,4096x2160";
   bool quick = false;
+  std::string pixels_arg = "rgba8";
   CLI::App app(
       "satbench: GPU Gems 3 Table 39-1 (summed-area table of an RGB8 image, per stage) on today's "
       "GPU, for every scan variant through the paper's pipeline and for the fused paths, uint32 "
@@ -134,8 +145,32 @@ int main(int argc, char** argv) try {
           },
           ""));
   app.add_flag("--quick", quick, "fewer repetitions (smoke runs)");
+  app.add_option("--pixels", pixels_arg,
+                 "input pixels, comma-separated: rgba8 (the RGB8 image), rgba16f (an HDR frame of "
+                 "halves, fixed point hdr_fixed_point(24, 100))")
+      ->type_name("rgba8,rgba16f")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            std::stringstream ss(v);
+            std::string item;
+            while (std::getline(ss, item, ','))
+              if (item != "rgba8" && item != "rgba16f") return "unknown pixels '" + item + "'";
+            return {};
+          },
+          ""));
   if (const auto rc = bench::parse_command_line(app, argc, argv)) return *rc;
   const std::vector<Size> sizes = parse_sizes(sizes_arg);
+  std::vector<SatPixels> pixel_kinds;
+  {
+    std::stringstream ss(pixels_arg);
+    std::string item;
+    while (std::getline(ss, item, ','))
+      pixel_kinds.push_back(item == "rgba16f" ? SatPixels::Rgba16F : SatPixels::Rgba8);
+  }
+  const bool with_hdr =
+      std::find(pixel_kinds.begin(), pixel_kinds.end(), SatPixels::Rgba16F) != pixel_kinds.end();
+  // The demo's encoding: its default max radius (24) and radiance up to 100.
+  const SatFixedPoint hdr_fixed = hdr_fixed_point(24.0f, 100.0f);
   util::make_output_folder(out_dir);  // before the run, not after it
   const DeviceInfo dev = util::current_device();
   std::printf("satbench on %s (sm_%d%d, %d SMs, L2 %.0f MB), CUDA runtime %s driver %s\n",
@@ -155,31 +190,58 @@ int main(int argc, char** argv) try {
   struct Floor {
     Size size;
     double copy16_ms, copy40_ms, copy16_graph_ms;
+    // RGBA16F's (with --pixels rgba16f): 20 B/px (8 read + 12 planar) and 24 B/px (8 + 16
+    // interleaved), per call and replayed; 0 where not measured.
+    double copy20_ms = 0, copy20_graph_ms = 0, copy24_ms = 0, copy24_graph_ms = 0;
   };
   std::vector<Floor> floors;
   SatBuilder builder;
   for (const Size sz : sizes) {
     const std::size_t px = static_cast<std::size_t>(sz.w) * sz.h;
-    const std::size_t in_bytes = px * 4,
+    // Sized for the larger pixels when RGBA16F is timed: one set of buffers serves both.
+    const std::size_t in_bytes = px * (with_hdr ? 8 : 4),
                       table = SatBuilder::table_bytes(sz.w, sz.h, 3, SatLayout::Interleaved);
     // A set = image + table, the least a build moves (the paper path's scratch, one per builder,
     // only adds traffic between two uses of a set).
     const std::size_t sets =
         std::min<std::size_t>(rotation_sets(in_bytes + table, dev.l2_bytes), 32);
     std::vector<DeviceBuffer<uint32_t>> imgs(sets), outs(sets);
-    std::vector<uint32_t> host(px);
-    for (std::size_t i = 0; i < px; ++i) host[i] = static_cast<uint32_t>(util::hash_at(7, i));
-    for (std::size_t s = 0; s < sets; ++s) {
-      imgs[s].resize(px);
-      outs[s].resize(table / 4);
-      CUDA_CHECK(cudaMemcpy(imgs[s].get(), host.data(), in_bytes, cudaMemcpyHostToDevice));
-    }
+    // RGBA8: random bytes. RGBA16F: radiance log-uniform over [2^-12, 100] as halves (no clamps:
+    // the common frame), two halves to a word.
+    std::vector<uint32_t> host(in_bytes / 4);
+    SatPixels loaded = SatPixels::Rgba8;
+    bool filled = false;
+    auto fill = [&](SatPixels kind) {
+      if (kind == SatPixels::Rgba8) {
+        for (std::size_t i = 0; i < px; ++i) host[i] = static_cast<uint32_t>(util::hash_at(7, i));
+      } else {
+        for (std::size_t i = 0; i < 4 * px; i += 2) {
+          uint32_t pair = 0;
+          for (std::size_t j = 0; j < 2; ++j) {
+            const double u = static_cast<double>(util::hash_at(11, i + j) >> 11) * 0x1.0p-53;
+            const float v = static_cast<float>(std::exp2(-12.0 + (12.0 + std::log2(100.0)) * u));
+            pair |= static_cast<uint32_t>(float_to_half(v)) << (16 * j);
+          }
+          host[i / 2] = pair;
+        }
+      }
+      for (std::size_t s = 0; s < sets; ++s) {
+        imgs[s].resize(in_bytes / 4);
+        outs[s].resize(table / 4);
+        CUDA_CHECK(cudaMemcpy(imgs[s].get(), host.data(), px * (kind == SatPixels::Rgba8 ? 4 : 8),
+                              cudaMemcpyHostToDevice));
+      }
+      loaded = kind;
+      filled = true;
+    };
     auto input = [&](std::size_t s) {
       SatInput in;
       in.pixels = imgs[s].get();
-      in.pitch_bytes = static_cast<std::size_t>(sz.w) * 4;
+      in.pitch_bytes = static_cast<std::size_t>(sz.w) * (loaded == SatPixels::Rgba8 ? 4 : 8);
       in.width = sz.w;
       in.height = sz.h;
+      in.format = loaded;
+      in.fixed = hdr_fixed;
       return in;
     };
 
@@ -200,10 +262,17 @@ int main(int argc, char** argv) try {
             graph ? timer.measure_graph(copy, graph_calls(pairs), opt).median_ms : 0.0);
       };
       const auto f16 = floor_ms(px * 8, true);
-      floors.push_back({sz, f16.first, floor_ms(px * 20, false).first, f16.second});
+      Floor f{sz, f16.first, floor_ms(px * 20, false).first, f16.second};
+      if (with_hdr) {
+        std::tie(f.copy20_ms, f.copy20_graph_ms) = floor_ms(px * 10, true);
+        std::tie(f.copy24_ms, f.copy24_graph_ms) = floor_ms(px * 12, true);
+      }
+      floors.push_back(f);
     }
 
+    for (const SatPixels pixels : pixel_kinds)
     for (SatFormat format : {SatFormat::F32, SatFormat::U32}) {
+      if (!filled || loaded != pixels) fill(pixels);
       struct Config {
         SatMethod method;
         ScanAlgorithm algo;
@@ -224,6 +293,7 @@ int main(int argc, char** argv) try {
         const bool il = layout == SatLayout::Interleaved;
         Result r;
         r.size = sz;
+        r.pixels = to_string(pixels);
         r.format = to_string(format);
         r.method = std::string(to_string(method)) + (il ? " interleaved" : "");
         r.algo = method != SatMethod::Paper ? "-" : to_string(algo);
@@ -231,10 +301,15 @@ int main(int argc, char** argv) try {
         // The resident method reads the pixels once, as the one-pass kernel does.
         const bool one_read =
             method == SatMethod::FusedOnePass || method == SatMethod::FusedResident;
-        r.bytes = method == SatMethod::Paper          ? paper_bytes(px)
-                  : method == SatMethod::FusedTwoPass ? two_pass_bytes(px)
-                  : one_read                          ? one_pass_bytes(px, table_px)
-                                                      : tiled_bytes(px, table_px);
+        const int in_px = pixels == SatPixels::Rgba8 ? 4 : 8;
+        // HDR float tables: the tiled methods take the two-pass kernels (sums in float).
+        const bool two_pass = method == SatMethod::FusedTwoPass ||
+                              (pixels == SatPixels::Rgba16F && format == SatFormat::F32 &&
+                               method != SatMethod::Paper);
+        r.bytes = method == SatMethod::Paper ? paper_bytes(px, in_px)
+                  : two_pass                 ? two_pass_bytes(px, in_px)
+                  : one_read                 ? one_pass_bytes(px, in_px, table_px)
+                                             : tiled_bytes(px, in_px, table_px);
         auto build = [&](std::size_t k, bool timed) {
           builder.build(input(k), outs[k].get(), format, method, algo, stream, timed, 3, layout);
         };
@@ -293,8 +368,8 @@ int main(int argc, char** argv) try {
   stream.sync();
 
   // Console and Markdown.
-  Table con({"size", "fmt", "method", "algo", "deint", "row", "transp", "col", "transp2", "stages",
-             "total", "stream", "graph", "GB/s"});
+  Table con({"size", "pixels", "fmt", "method", "algo", "deint", "row", "transp", "col", "transp2",
+             "stages", "total", "stream", "graph", "GB/s"});
   auto graph_cell = [](const Result& r) { return r.graph > 0 ? fmt("%.4f", r.graph) : "-"; };
   auto stream_cell = [](const Result& r) { return r.stream > 0 ? fmt("%.4f", r.stream) : "-"; };
   std::ostringstream md;
@@ -322,24 +397,30 @@ int main(int argc, char** argv) try {
         "of several such): the statistic glsatbench's `stream` column gives for GL, so the two "
         "are compared like with like; `total (per call)` is the statistic of glsatbench's "
         "single-build median.\n\n"
-     << "| size | format | method | scan | de-interleave | transposes (both) | scans (rows + "
-        "cols) | total (stages) | total (per call) | stream | graph replay | GB/s |\n"
-     << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+     << "`rgba16f` rows (with `--pixels rgba16f`): an HDR frame of 4 halves a pixel (8 B), "
+        "radiance "
+        "up to 100 in the fixed point hdr_fixed_point(24, 100) for u32 tables (exact), summed in "
+        "float for f32 tables (the tiled methods then run the two-pass kernels).\n\n"
+     << "| size | pixels | format | method | scan | de-interleave | transposes (both) | scans "
+        "(rows "
+        "+ cols) | total (stages) | total (per call) | stream | graph replay | GB/s |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Result& r : results) {
     const std::string size = std::to_string(r.size.w) + "x" + std::to_string(r.size.h);
-    con.add({size, r.format, r.method, r.algo, fmt("%.4f", r.deinterleave), fmt("%.4f", r.row_scan),
-             fmt("%.4f", r.transpose), fmt("%.4f", r.column_scan), fmt("%.4f", r.transpose_back),
-             fmt("%.4f", r.stages_total), fmt("%.4f", r.total), stream_cell(r), graph_cell(r),
-             fmt("%.0f", gb_per_s(r.bytes, r.total))});
-    md << "| " << size << " | " << r.format << " | " << r.method << " | " << r.algo << " | "
-       << fmt("%.4f", r.deinterleave) << " | " << fmt("%.4f", r.transpose + r.transpose_back)
-       << " | " << fmt("%.4f", r.row_scan + r.column_scan) << " | " << fmt("%.4f", r.stages_total)
-       << " | **" << fmt("%.4f", r.total) << "** | " << stream_cell(r) << " | " << graph_cell(r)
-       << " | "
+    con.add({size, r.pixels, r.format, r.method, r.algo, fmt("%.4f", r.deinterleave),
+             fmt("%.4f", r.row_scan), fmt("%.4f", r.transpose), fmt("%.4f", r.column_scan),
+             fmt("%.4f", r.transpose_back), fmt("%.4f", r.stages_total), fmt("%.4f", r.total),
+             stream_cell(r), graph_cell(r), fmt("%.0f", gb_per_s(r.bytes, r.total))});
+    md << "| " << size << " | " << r.pixels << " | " << r.format << " | " << r.method << " | "
+       << r.algo << " | " << fmt("%.4f", r.deinterleave) << " | "
+       << fmt("%.4f", r.transpose + r.transpose_back) << " | "
+       << fmt("%.4f", r.row_scan + r.column_scan) << " | " << fmt("%.4f", r.stages_total) << " | **"
+       << fmt("%.4f", r.total) << "** | " << stream_cell(r) << " | " << graph_cell(r) << " | "
        << fmt("%.0f", gb_per_s(r.bytes, r.total)) << " |\n";
     const auto p = kPaper.find({r.size.w, r.size.h});
-    if (p != kPaper.end() && r.format == "f32" && r.method == "paper" && r.algo == "optimized")
-      md << "| " << size << " | f32 | *GPU Gems 3, 8800 GTX* | *paper* | *"
+    if (p != kPaper.end() && r.pixels == "rgba8" && r.format == "f32" && r.method == "paper" &&
+        r.algo == "optimized")
+      md << "| " << size << " | rgb8 | f32 | *GPU Gems 3, 8800 GTX* | *paper* | *"
          << fmt("%.2f", p->second.interleave) << "* (with interleave) | *"
          << fmt("%.2f", p->second.transpose) << "* | *" << fmt("%.2f", p->second.scans) << "* | *"
          << fmt("%.2f", p->second.total) << "* | | | | |\n";
@@ -355,11 +436,27 @@ int main(int argc, char** argv) try {
     md << "| " << f.size.w << "x" << f.size.h << " | " << fmt("%.4f", f.copy16_ms) << " | "
        << fmt("%.4f", f.copy16_graph_ms) << " | " << fmt("%.4f", f.copy40_ms) << " |\n";
   }
+  if (with_hdr) {
+    md << "\nRGBA16F floors (same run): the bytes an ideal single pass over an HDR frame moves, "
+          "8 B/pixel read + the table written: 20 B/pixel (3 planes), 24 B/pixel (interleaved).\n\n"
+       << "| size | memcpy 20 B/px ms | replayed | memcpy 24 B/px ms | replayed |\n"
+       << "|---|---|---|---|---|\n";
+    for (const Floor& f : floors) {
+      std::printf("floor %dx%d rgba16f: memcpy 20 B/px %.4f ms (graph replay %.4f), 24 B/px %.4f "
+                  "ms (graph replay %.4f)\n",
+                  f.size.w, f.size.h, f.copy20_ms, f.copy20_graph_ms, f.copy24_ms,
+                  f.copy24_graph_ms);
+      md << "| " << f.size.w << "x" << f.size.h << " | " << fmt("%.4f", f.copy20_ms) << " | "
+         << fmt("%.4f", f.copy20_graph_ms) << " | " << fmt("%.4f", f.copy24_ms) << " | "
+         << fmt("%.4f", f.copy24_graph_ms) << " |\n";
+    }
+  }
   util::write_text_file(out_dir + "/RESULTS.md", md.str());
 
-  bench::Csv csv({"device", "width", "height", "format", "method", "scan", "deinterleave_ms",
-                  "row_scan_ms", "transpose_ms", "column_scan_ms", "transpose_back_ms",
-                  "stages_total_ms", "total_ms", "stream_ms", "graph_ms", "bytes", "reps"});
+  bench::Csv csv({"device", "width", "height", "pixels", "format", "method", "scan",
+                  "deinterleave_ms", "row_scan_ms", "transpose_ms", "column_scan_ms",
+                  "transpose_back_ms", "stages_total_ms", "total_ms", "stream_ms", "graph_ms",
+                  "bytes", "reps"});
   bench::Json doc;
   doc["device"] = dev.name;
   doc["runtime"] = util::cuda_version_string(dev.runtime_version);
@@ -379,8 +476,9 @@ int main(int argc, char** argv) try {
                                                      {"stream_ms", r.stream},
                                                      {"graph_ms", r.graph}};
     std::vector<std::string> cells = size_cells(dev.name, r.size);
-    cells.insert(cells.end(), {r.format, r.method, r.algo});
+    cells.insert(cells.end(), {r.pixels, r.format, r.method, r.algo});
     bench::Json rec = size_record(r.size);
+    rec["pixels"] = r.pixels;
     rec["format"] = r.format;
     rec["method"] = r.method;
     rec["scan"] = r.algo;
@@ -397,18 +495,27 @@ int main(int argc, char** argv) try {
   }
   for (const Floor& f : floors) {
     const double px = static_cast<double>(f.size.w) * f.size.h;
-    for (const auto& fl : {std::make_pair(16, f.copy16_ms), std::make_pair(40, f.copy40_ms)}) {
-      std::vector<std::string> cells = size_cells(dev.name, f.size);
-      cells.insert(cells.end(),
-                   {"-", "memcpy" + std::to_string(fl.first) + "B", "-", "", "", "", "", "", "",
-                    fmt("%.5f", fl.second), "", fl.first == 16 ? fmt("%.5f", f.copy16_graph_ms) : "",
-                    fmt("%.0f", fl.first * px), ""});
-      csv.row(cells);
+    struct Copy {
+      int bytes_per_px;
+      double ms, graph_ms;  // graph 0: not measured
+    };
+    std::vector<Copy> copies = {{16, f.copy16_ms, f.copy16_graph_ms}, {40, f.copy40_ms, 0}};
+    if (with_hdr) {
+      copies.push_back({20, f.copy20_ms, f.copy20_graph_ms});
+      copies.push_back({24, f.copy24_ms, f.copy24_graph_ms});
     }
     bench::Json rec = size_record(f.size);
-    rec["memcpy_16B_per_px_ms"] = f.copy16_ms;
-    rec["memcpy_16B_per_px_graph_ms"] = f.copy16_graph_ms;
-    rec["memcpy_40B_per_px_ms"] = f.copy40_ms;
+    for (const Copy& c : copies) {
+      std::vector<std::string> cells = size_cells(dev.name, f.size);
+      cells.insert(cells.end(),
+                   {"-", "-", "memcpy" + std::to_string(c.bytes_per_px) + "B", "-", "", "", "", "",
+                    "", "", fmt("%.5f", c.ms), "", c.graph_ms > 0 ? fmt("%.5f", c.graph_ms) : "",
+                    fmt("%.0f", c.bytes_per_px * px), ""});
+      csv.row(cells);
+      const std::string key = "memcpy_" + std::to_string(c.bytes_per_px) + "B_per_px_";
+      rec[key + "ms"] = c.ms;
+      if (c.graph_ms > 0) rec[key + "graph_ms"] = c.graph_ms;
+    }
     doc["memcpy_floors"].push_back(rec);
   }
   csv.save(out_dir + "/satbench.csv");

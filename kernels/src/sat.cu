@@ -170,9 +170,11 @@ struct SatBuilder::Impl {
     // 16-byte stores of 4 table elements need every row start 16-byte aligned: width % 4 == 0.
     const bool vec = vec_ok && (w % 4 == 0);
     // uint32 sums are exact up to 2^32/255 pixels; float tables of larger images accumulate in
-    // float, which only the two-pass kernels do.
+    // float, which only the two-pass kernels do. So do float tables of HDR radiance (summed in
+    // float, as sat_gold_hdr's), whatever the size: the tiled methods sum integers only.
     const bool u32_exact = static_cast<double>(w) * h * 255.0 < 4294967296.0;
-    if (method == SatMethod::FusedOnePass && (format == SatFormat::U32 || u32_exact)) {
+    const bool int_sums = format == SatFormat::U32 || (u32_exact && !Pixels::kHalf);
+    if (method == SatMethod::FusedOnePass && int_sums) {
       // Each build hands the kernel a new look-back epoch from the host; a graph would replay the
       // captured one, and its tiles would take the previous replay's flags for their own.
       cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
@@ -183,22 +185,21 @@ struct SatBuilder::Impl {
             "takes a new look-back epoch from the host); use fused or fused-resident");
       auto& ws = reserve_one_pass(sat_detail::one_pass_scratch_bytes(w, h, ch));
       record(timed, 2, s);  // one stage: reported as the column (scan) stage
-      tiled_variant(vec, il, format == SatFormat::U32, [&](auto o, auto v, auto l) {
+      tiled_variant<Pixels>(vec, il, format == SatFormat::U32, [&](auto o, auto v, auto l) {
         sat_detail::one_pass_sat<Pixels, decltype(o), decltype(v)::value, decltype(l)::value>(
             px, w, h, ch, static_cast<uint32_t*>(out), ws, s);
       });
       record(timed, 4, s);
       return;
     }
-    if ((method == SatMethod::Fused || method == SatMethod::FusedResident) &&
-        (format == SatFormat::U32 || u32_exact)) {
+    if ((method == SatMethod::Fused || method == SatMethod::FusedResident) && int_sums) {
       uint32_t* scratch_words = static_cast<uint32_t*>(
           reserve(sat_detail::tile_scratch_words(w, h, ch) * sizeof(uint32_t)));
       const sat_detail::TileArrays arrays = sat_detail::tile_arrays(scratch_words, w, h, ch);
       if (method == SatMethod::FusedResident) {
         bool launched = false;
         record(timed, 2, s);  // one stage: reported as the column (scan) stage
-        tiled_variant(vec, il, format == SatFormat::U32, [&](auto o, auto v, auto l) {
+        tiled_variant<Pixels>(vec, il, format == SatFormat::U32, [&](auto o, auto v, auto l) {
           launched =
               sat_detail::resident_sat<Pixels, decltype(o), decltype(v)::value, decltype(l)::value>(
                   px, w, h, ch, arrays, static_cast<uint32_t*>(out), s);
@@ -215,7 +216,7 @@ struct SatBuilder::Impl {
         sat_detail::tile_offsets<Pixels, false>(px, w, h, ch, arrays, s);
       }
       record(timed, 2, s);
-      tiled_variant(vec, il, format == SatFormat::U32, [&](auto o, auto v, auto l) {
+      tiled_variant<Pixels>(vec, il, format == SatFormat::U32, [&](auto o, auto v, auto l) {
         sat_detail::tile_scans<Pixels, decltype(o), decltype(v)::value, decltype(l)::value>(
             px, w, h, ch, arrays, static_cast<uint32_t*>(out), s);
       });
@@ -224,16 +225,19 @@ struct SatBuilder::Impl {
     }
     if (format == SatFormat::U32) {
       fused<Pixels, uint32_t, uint32_t>(px, vec, w, h, ch, out, s, timed, il);
-    } else if (u32_exact) {
-      fused<Pixels, uint32_t, float>(px, vec, w, h, ch, out, s, timed, il);  // exact, rounded once
+    } else if (int_sums) {
+      // Exact, rounded once. (HDR float tables never come here: see int_sums.)
+      if constexpr (!Pixels::kHalf)
+        fused<Pixels, uint32_t, float>(px, vec, w, h, ch, out, s, timed, il);
     } else {
       fused<Pixels, float, float>(px, vec, w, h, ch, out, s, timed, il);  // would wrap in 32 bits
     }
   }
 
   // The tiled paths' eight instantiations (vector loads x layout x element type): calls
-  // f(Out{}, VEC, INTERLEAVED) with the last two as std::bool_constant.
-  template <class F>
+  // f(Out{}, VEC, INTERLEAVED) with the last two as std::bool_constant. HDR pixels reach them for
+  // uint32 tables only, so float Out is not instantiated for them.
+  template <class Pixels, class F>
   static void tiled_variant(bool vec, bool il, bool u32, F&& f) {
     auto layout = [&](auto out, auto v) {
       if (il)
@@ -247,10 +251,15 @@ struct SatBuilder::Impl {
       else
         layout(out, std::false_type{});
     };
-    if (u32)
+    if constexpr (Pixels::kHalf) {
+      (void)u32;
       loads(uint32_t{});
-    else
-      loads(float{});
+    } else {
+      if (u32)
+        loads(uint32_t{});
+      else
+        loads(float{});
+    }
   }
 };
 
@@ -278,17 +287,39 @@ void SatBuilder::build(const SatInput& in, void* d_out, SatFormat format, SatMet
   if (layout == SatLayout::Interleaved && in.width > kMaxSide / 4)
     throw std::invalid_argument("SatBuilder::build: interleaved tables need width <= " +
                                 std::to_string(kMaxSide / 4));
-  impl_->last_timed = false;
-  if (in.width == 0 || in.height == 0) return;
-  if (d_out == nullptr) throw std::invalid_argument("SatBuilder::build: null output");
-  if (in.texture == 0) {
+  if (in.format != SatPixels::Rgba8 && in.format != SatPixels::Rgba16F)
+    throw std::invalid_argument("SatBuilder::build: unknown SatInput::format");
+  const bool hdr = in.format == SatPixels::Rgba16F;
+  const bool quantized = hdr && format == SatFormat::U32;
+  if (quantized && (in.fixed.frac_bits < 0 || in.fixed.frac_bits > kMaxFracBits))
+    throw std::invalid_argument("SatBuilder::build: SatInput::fixed.frac_bits must be 0.." +
+                                std::to_string(kMaxFracBits) + " (hdr_fixed_point())");
+  if (quantized && (in.fixed.max_value < 1 || in.fixed.max_value > kMaxFixedValue))
+    throw std::invalid_argument(
+        "SatBuilder::build: SatInput::fixed.max_value must be 1..2^24 (hdr_fixed_point())");
+  if (reinterpret_cast<std::uintptr_t>(in.clamp_count) % 4u != 0)
+    throw std::invalid_argument("SatBuilder::build: SatInput::clamp_count must be 4-byte aligned");
+  // Pixels of 4 bytes (RGBA8) or 8 (4 halves), each read with one load of its size.
+  const std::size_t px_bytes = hdr ? 8u : 4u;
+  if (in.width != 0 && in.height != 0 && in.texture == 0) {
     if (in.pixels == nullptr)
       throw std::invalid_argument("SatBuilder::build: neither a texture nor pixels given");
-    if (in.pitch_bytes < static_cast<std::size_t>(in.width) * 4u || in.pitch_bytes % 4u != 0 ||
-        reinterpret_cast<std::uintptr_t>(in.pixels) % 4u != 0)
-      throw std::invalid_argument(
-          "SatBuilder::build: pitch_bytes must be >= 4*width, pitches and pixels 4-byte aligned");
+    if (in.pitch_bytes < static_cast<std::size_t>(in.width) * px_bytes ||
+        in.pitch_bytes % px_bytes != 0)
+      throw std::invalid_argument("SatBuilder::build: SatInput::pitch_bytes must be >= " +
+                                  std::to_string(px_bytes) + "*width and a multiple of " +
+                                  std::to_string(px_bytes) + " (" + to_string(in.format) + ")");
+    if (reinterpret_cast<std::uintptr_t>(in.pixels) % px_bytes != 0)
+      throw std::invalid_argument("SatBuilder::build: SatInput::pixels must be " +
+                                  std::to_string(px_bytes) + "-byte aligned (" +
+                                  to_string(in.format) + ")");
   }
+  impl_->last_timed = false;
+  // Zeroed first on the stream, so the count is this build's (and 0 where nothing is quantized).
+  if (in.clamp_count != nullptr)
+    CUDA_CHECK(cudaMemsetAsync(in.clamp_count, 0, sizeof(uint32_t), stream));
+  if (in.width == 0 || in.height == 0) return;
+  if (d_out == nullptr) throw std::invalid_argument("SatBuilder::build: null output");
   if (reinterpret_cast<std::uintptr_t>(d_out) % 16u != 0)
     throw std::invalid_argument("SatBuilder::build: d_out must be 16-byte aligned (cudaMalloc is)");
 
@@ -305,16 +336,23 @@ void SatBuilder::build(const SatInput& in, void* d_out, SatFormat format, SatMet
     impl_->ev = impl_->ring[impl_->cur];
   }
   impl_->record(timed, 0, stream);
-  if (in.texture != 0) {
-    impl_->run(sat_detail::TexturePixels{in.texture}, true, in.width, in.height, channels, d_out,
-               format, method, algo, stream, timed, il);
-  } else {
-    const bool vec_ok =
-        reinterpret_cast<std::uintptr_t>(in.pixels) % 16u == 0 && in.pitch_bytes % 16u == 0;
-    impl_->run(
-        sat_detail::PitchedPixels{static_cast<const unsigned char*>(in.pixels), in.pitch_bytes},
-        vec_ok, in.width, in.height, channels, d_out, format, method, algo, stream, timed, il);
-  }
+  // Each source is instantiated per format (sat_pixels.cuh); 16-byte pixel loads need 16-byte
+  // aligned rows.
+  const bool vec_ok =
+      reinterpret_cast<std::uintptr_t>(in.pixels) % 16u == 0 && in.pitch_bytes % 16u == 0;
+  auto run_with = [&](auto fmt) {
+    using Format = decltype(fmt);
+    if (in.texture != 0)
+      impl_->run(sat_detail::TexturePixels<Format>(fmt, in.texture), true, in.width, in.height,
+                 channels, d_out, format, method, algo, stream, timed, il);
+    else
+      impl_->run(sat_detail::PitchedPixels<Format>(fmt, in.pixels, in.pitch_bytes), vec_ok,
+                 in.width, in.height, channels, d_out, format, method, algo, stream, timed, il);
+  };
+  if (hdr)
+    run_with(sat_detail::HalfFormat{in.fixed, quantized ? in.clamp_count : nullptr, channels});
+  else
+    run_with(sat_detail::Rgba8Format{});
   if (timed) {
     const int k = impl_->cur;
     impl_->slot_method[k] = method;

@@ -1,5 +1,6 @@
-// The paper's first SAT stage: RGBA8 pixels -> `channels` planes of T (uint32 or float), one
-// element per thread. Reads 4 bytes and writes 4*channels bytes per pixel; purely bandwidth-bound.
+// The paper's first SAT stage: pixels (RGBA8 or RGBA16F, sat_pixels.cuh) -> `channels` planes of T
+// (uint32 or float), one element per thread. Reads 4 (8) bytes and writes 4*channels bytes per
+// pixel; purely bandwidth-bound.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,13 +20,14 @@ __global__ void __launch_bounds__(kDeinterleaveBlockX* kDeinterleaveBlockY)
   const int x = blockIdx.x * kDeinterleaveBlockX + threadIdx.x;
   const int y = blockIdx.y * kDeinterleaveBlockY + threadIdx.y;
   if (x >= width || y >= height) return;
-  const uchar4 p = pixels.pixel(x, y);
+  const typename Pixels::Raw p = pixels.pixel(x, y);
   const std::size_t plane = static_cast<std::size_t>(width) * height;
   const std::size_t i = static_cast<std::size_t>(y) * width + x;
-  const unsigned char v[4] = {p.x, p.y, p.z, p.w};
+  bool clamped = false;  // the paper's pipeline reads the pixels here only: counted here
 #pragma unroll
   for (int c = 0; c < 4; ++c)
-    if (c < channels) out[c * plane + i] = T(v[c]);
+    if (c < channels) out[c * plane + i] = pixels.template value<T>(p, c, clamped);
+  pixels.count_clamped(clamped ? 1u : 0u);
 }
 
 // Grid: (ceil(w/32), ceil(h/8)); gridDim.y caps h at 524280 rows, far beyond any frame.

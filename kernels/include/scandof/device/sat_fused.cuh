@@ -1,6 +1,6 @@
 // The fused SAT path: two kernels, no de-interleave or transpose passes.
 //
-// 1. fused_row_kernel: a block of 4 warps per image row reads the RGBA8 pixels (16 bytes = 4
+// 1. fused_row_kernel: a block of 4 warps per image row reads the pixels (RGBA8 or RGBA16F, 4
 //    pixels per lane), scans all channels at once (a 4-item serial sum per lane, one 5-step shuffle
 //    scan per channel and chunk of 128 pixels, warp totals combined through shared memory), and
 //    writes the row-scanned planes. A first version used one warp per row (8 warps per SM at
@@ -18,13 +18,16 @@
 //
 // Accumulator: for float tables the sums are accumulated in uint32 (exact) and converted once when
 // written, so each element is the exact sum rounded once; the host picks float accumulation only
-// when the image could overflow 32 bits (more than 2^32/255 pixels).
+// when the image could overflow 32 bits (more than 2^32/255 pixels), and for HDR radiance into
+// float tables (summed in float, as sat_gold_hdr's float tables are: the tiled methods hand those
+// to this path). HDR into uint32 tables sums the fixed-point values (scandof/hdr.hpp) modulo 2^32.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "scandof/device/sat_pixels.cuh"
 
@@ -63,6 +66,7 @@ __global__ void __launch_bounds__(32 * kFusedRowWarps)
   // Double-buffered by round parity: a warp can run at most one round ahead of another (the
   // barrier), so one barrier per round suffices.
   __shared__ Acc warp_total[2][kFusedRowWarps][4];
+  using Raw = typename Pixels::Raw;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int y = blockIdx.x;
   const std::size_t plane = static_cast<std::size_t>(width) * height;
@@ -72,34 +76,48 @@ __global__ void __launch_bounds__(32 * kFusedRowWarps)
   int parity = 0;
   for (int base = 0; base < width; base += round_px, parity ^= 1) {
     const int warp_base = base + warp * group * kChunk + lane * 4;
-    uint32_t px[G][4];
+    Raw px[G][4];
 #pragma unroll
     for (int g = 0; g < G; ++g) {
       const int x0 = warp_base + g * kChunk;
       if (VEC) {
         if (g < group && x0 < width) {
-          const uint4 q = pixels.quad(x0, y);
-          px[g][0] = q.x;
-          px[g][1] = q.y;
-          px[g][2] = q.z;
-          px[g][3] = q.w;
+          pixels.quad(x0, y, px[g]);
         } else {
-          px[g][0] = px[g][1] = px[g][2] = px[g][3] = 0u;
+#pragma unroll
+          for (int i = 0; i < 4; ++i) px[g][i] = Raw{};
         }
       } else {
 #pragma unroll
         for (int i = 0; i < 4; ++i)
-          px[g][i] = (g < group && x0 + i < width) ? pack_pixel(pixels.pixel(x0 + i, y)) : 0u;
+          px[g][i] = (g < group && x0 + i < width) ? pixels.pixel(x0 + i, y) : Raw{};
       }
     }
+    // This pass reads the pixels first: clamps (HDR into uint32) are counted here. Pixels outside
+    // the row load as +0, which never clamps.
+    if constexpr (Pixels::kHalf && std::is_same<Acc, uint32_t>::value) {
+      uint32_t n = 0;
+#pragma unroll
+      for (int g = 0; g < G; ++g)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          bool cl = false;
+#pragma unroll
+          for (int c = 0; c < 4; ++c)
+            if (c < channels) (void)pixels.template value<Acc>(px[g][i], c, cl);
+          n += cl ? 1u : 0u;
+        }
+      pixels.count_clamped(n);
+    }
+    bool unused = false;  // later decodes of the same pixels are not counted again
+    const auto val = [&](const Raw& p, int c) { return pixels.template value<Acc>(p, c, unused); };
     Acc prefix[G][4];  // exclusive prefix of this lane's 4 pixels within the warp's chunks
     Acc wsum[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
 #pragma unroll
     for (int g = 0; g < G; ++g) {
 #pragma unroll
       for (int c = 0; c < 4; ++c) {
-        const Acc s = Acc(channel_of(px[g][0], c)) + Acc(channel_of(px[g][1], c)) +
-                      Acc(channel_of(px[g][2], c)) + Acc(channel_of(px[g][3], c));
+        const Acc s = val(px[g][0], c) + val(px[g][1], c) + val(px[g][2], c) + val(px[g][3], c);
         Acc incl = s;
         if (c < channels && g < group) {
 #pragma unroll
@@ -139,7 +157,7 @@ __global__ void __launch_bounds__(32 * kFusedRowWarps)
           Acc run = off[c] + prefix[g][c];
 #pragma unroll
           for (int i = 0; i < 4; ++i) {
-            run += Acc(channel_of(px[g][i], c));
+            run += val(px[g][i], c);
             res[i][c] = c < channels ? run : Acc(0);
           }
         }
@@ -159,9 +177,9 @@ __global__ void __launch_bounds__(32 * kFusedRowWarps)
           if (c >= channels) continue;
           const Acc add = off[c] + prefix[g][c];
           Acc v[4];
-          v[0] = add + Acc(channel_of(px[g][0], c));
+          v[0] = add + val(px[g][0], c);
 #pragma unroll
-          for (int i = 1; i < 4; ++i) v[i] = v[i - 1] + Acc(channel_of(px[g][i], c));
+          for (int i = 1; i < 4; ++i) v[i] = v[i - 1] + val(px[g][i], c);
           Acc* dst = row_out + c * plane + x0;
           if (VEC) {
             typename Vec4Of<Acc>::type o;

@@ -136,12 +136,12 @@ __global__ void __launch_bounds__(32 * kTileWarps,
   const auto tile_word = [&](int tl, int c) {
     return st.tsum + static_cast<std::size_t>(tl) * C + c;
   };
-  uint32_t px[kRowsPerWarp][4];
+  TilePixels<Pixels> px;
   load_tile<Pixels, VEC>(pixels, bx, by, width, height, px);
 
   // 1. Aggregates: published as they are summed, and kept for step 2.
   tile_sums(
-      px, channels,
+      pixels, px, channels,
       [&](int yl, int c, uint32_t s) {
         s_row_agg[c][yl] = s;
         publish(row_word(tile, yl, c), epoch_base + kFlagAggregate, s);
@@ -203,7 +203,7 @@ __global__ void __launch_bounds__(32 * kTileWarps,
 
   // 4. The tile's table, as the three-kernel path's last step writes it.
   const SharedOffsets off{s_left, s_above, s_corner};
-  tile_scan<Out, VEC, INTERLEAVED>(px, bx, by, width, height, channels, off, out);
+  tile_scan<Out, VEC, INTERLEAVED>(pixels, px, bx, by, width, height, channels, off, out);
 }
 
 // Host side of the look-back state: the scratch (its own allocation, so no other method's use of

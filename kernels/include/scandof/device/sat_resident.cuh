@@ -40,8 +40,13 @@ namespace scandof {
 namespace sat_detail {
 
 constexpr int kResidentThreads = 32 * kTileWarps;
-constexpr int kStashWordsPerTile = kRowsPerWarp * 4 * kResidentThreads;  // 16 KiB
-static_assert(kStashWordsPerTile * 4 == kTileW * kTileH * 4, "a stashed tile is its RGBA8 pixels");
+// A stashed tile is its raw pixels, kQuadVecs 16-byte vectors per lane and row: 16 KiB RGBA8,
+// 32 KiB RGBA16F.
+template <class Pixels>
+constexpr int stash_bytes_per_tile() {
+  return kRowsPerWarp * kQuadVecs<Pixels> * 16 * kResidentThreads;
+}
+static_assert(stash_bytes_per_tile<Rgba8Format>() == kTileW * kTileH * 4, "RGBA8: 4 B a pixel");
 
 // One tile's offsets, copied into shared memory while the tile before it is scanned: the scanned
 // Ct of its columns and Rt of its rows as they lie in global memory ([x][C], [y][C]), and the
@@ -90,7 +95,9 @@ __global__ void __launch_bounds__(kResidentThreads,
     resident_sat_kernel(Pixels pixels, int width, int height, int channels, TileArrays a, int stash,
                         uint32_t* __restrict__ out) {
   namespace cg = cooperative_groups;
-  extern __shared__ uint4 s_stash[];  // [stash][kRowsPerWarp][kResidentThreads]: 16 B per lane
+  // [stash][kRowsPerWarp][kVecs][kResidentThreads]: 16 B per lane and vector
+  extern __shared__ uint4 s_stash[];
+  constexpr int kVecs = kQuadVecs<Pixels>;
   __shared__ uint32_t s_corner[4];
   __shared__ StagedOffsetWords s_off[2];
   const int tiles_x = (width + kTileW - 1) / kTileW, tiles_y = (height + kTileH - 1) / kTileH;
@@ -107,12 +114,12 @@ __global__ void __launch_bounds__(kResidentThreads,
     bx = t % tiles_x;
     by = t / tiles_x;
   };
-  uint32_t px[kRowsPerWarp][4], nx[kRowsPerWarp][4];
+  TilePixels<Pixels> px, nx;
   // (Tried: every stashed tile's quads copied to shared memory by cp.async at the start, all in
   // flight at once: slower, 4.5 against 3.8 us at 1080p and 23.7 against 19.4 at 4K.)
   // Tiles that will be stashed are read here for the last time: evict-first loads, so they do not
   // push out of L2 the ones phase 3 reloads (H100, 4K: 0.071-0.072 -> 0.066-0.069 ms).
-  auto load = [&](int k, uint32_t(&dst)[kRowsPerWarp][4]) {
+  auto load = [&](int k, TilePixels<Pixels>& dst) {
     int bx, by;
     coords(k, bx, by);
     if (k < stash)
@@ -127,11 +134,15 @@ __global__ void __launch_bounds__(kResidentThreads,
     coords(k, bx, by);
     if (k < stash) {
 #pragma unroll
-      for (int r = 0; r < kRowsPerWarp; ++r)
-        s_stash[(k * kRowsPerWarp + r) * kResidentThreads + tid] =
-            make_uint4(px[r][0], px[r][1], px[r][2], px[r][3]);
+      for (int r = 0; r < kRowsPerWarp; ++r) {
+        uint4 v[kVecs];
+        Pixels::pack(px[r], v);
+#pragma unroll
+        for (int j = 0; j < kVecs; ++j)
+          s_stash[((k * kRowsPerWarp + r) * kVecs + j) * kResidentThreads + tid] = v[j];
+      }
     }
-    tile_sums_to_arrays(px, bx, by, width, height, channels, tiles_x, a.rt, a.ct, a.st);
+    tile_sums_to_arrays(pixels, px, bx, by, width, height, channels, tiles_x, a.rt, a.ct, a.st);
     __syncthreads();  // tile_sums' shared partials are rewritten by the next tile
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r)
@@ -166,15 +177,15 @@ __global__ void __launch_bounds__(kResidentThreads,
   // 3. Scan, in reverse: the reloaded tiles (k >= stash) first, latest loaded first (most likely
   // still in L2), then the stashed ones; again the next tile's pixels are fetched before this
   // one is scanned.
-  auto fetch = [&](int k, uint32_t(&dst)[kRowsPerWarp][4]) {
+  auto fetch = [&](int k, TilePixels<Pixels>& dst) {
     if (k < stash) {
 #pragma unroll
       for (int r = 0; r < kRowsPerWarp; ++r) {
-        const uint4 q = s_stash[(k * kRowsPerWarp + r) * kResidentThreads + tid];
-        dst[r][0] = q.x;
-        dst[r][1] = q.y;
-        dst[r][2] = q.z;
-        dst[r][3] = q.w;
+        uint4 v[kVecs];
+#pragma unroll
+        for (int j = 0; j < kVecs; ++j)
+          v[j] = s_stash[((k * kRowsPerWarp + r) * kVecs + j) * kResidentThreads + tid];
+        Pixels::unpack(v, dst[r]);
       }
     } else {
       int bx, by;
@@ -224,7 +235,7 @@ __global__ void __launch_bounds__(kResidentThreads,
         },
         s_corner);
     const StagedOffsets off{&s_off[buf], s_corner, channels};
-    tile_scan<Out, VEC, INTERLEAVED>(px, bx, by, width, height, channels, off, out);
+    tile_scan<Out, VEC, INTERLEAVED>(pixels, px, bx, by, width, height, channels, off, out);
     __syncthreads();  // s_off[buf] is staged into again two tiles on, tile_scan's buffers next
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r)
@@ -242,7 +253,7 @@ struct ResidentLaunch {
 // The launch shape of `kernel` for `tiles` tiles on the current device, worked out once per
 // (kernel, device, tiles) instead of a handful of attribute and occupancy queries per build.
 template <class Kernel>
-ResidentLaunch resident_launch(Kernel kernel, int tiles) {
+ResidentLaunch resident_launch(Kernel kernel, int tiles, int tile_bytes) {
   static std::mutex mu;
   static std::map<std::tuple<const void*, int, int>, ResidentLaunch> cache;
   static std::map<std::pair<const void*, int>, int> dyn_limit;  // per kernel and device
@@ -262,7 +273,7 @@ ResidentLaunch resident_launch(Kernel kernel, int tiles) {
   if (coop) {
     cudaFuncAttributes fa;
     CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
-    const int fixed = static_cast<int>(fa.sharedSizeBytes), tile_bytes = kStashWordsPerTile * 4;
+    const int fixed = static_cast<int>(fa.sharedSizeBytes);
     // Stash what a block holds at the intended residency, no more than its tiles need.
     const int per_sm = kResidentBlocksPerSm;
     const int per_block = (tiles + per_sm * sms - 1) / (per_sm * sms);
@@ -293,7 +304,8 @@ bool resident_sat(Pixels pixels, int width, int height, int channels, TileArrays
                   cudaStream_t stream) {
   auto kernel = resident_sat_kernel<Pixels, Out, VEC, INTERLEAVED>;
   const TileGrid g = tile_grid(width, height);
-  const ResidentLaunch r = resident_launch(kernel, g.tiles_x * g.tiles_y);
+  const ResidentLaunch r =
+      resident_launch(kernel, g.tiles_x * g.tiles_y, stash_bytes_per_tile<Pixels>());
   if (r.grid < 1) return false;
   int stash = r.stash;
   void* args[] = {&pixels, &width, &height, &channels, &a, &stash, &out};

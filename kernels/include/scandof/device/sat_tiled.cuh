@@ -102,24 +102,28 @@ __device__ __forceinline__ void table_store(T* p, T v) {
 // Loads the 4 pixels x0..x0+3 of row y (zeros outside the image); LAST: their last read.
 template <class Pixels, bool VEC, bool LAST = false>
 __device__ __forceinline__ void load_quad(const Pixels& pixels, int x0, int y, int width,
-                                          int height, uint32_t (&px)[4]) {
+                                          int height, typename Pixels::Raw (&px)[4]) {
+  using Raw = typename Pixels::Raw;
   if (y < height && VEC && x0 < width) {
-    const uint4 q = LAST ? pixels.quad_last(x0, y) : pixels.quad(x0, y);
-    px[0] = q.x;
-    px[1] = q.y;
-    px[2] = q.z;
-    px[3] = q.w;
+    if (LAST)
+      pixels.quad_last(x0, y, px);
+    else
+      pixels.quad(x0, y, px);
   } else {
 #pragma unroll
     for (int i = 0; i < 4; ++i)
-      px[i] = (!VEC && y < height && x0 + i < width) ? pack_pixel(pixels.pixel(x0 + i, y)) : 0u;
+      px[i] = (!VEC && y < height && x0 + i < width) ? pixels.pixel(x0 + i, y) : Raw{};
   }
 }
 
-// The pixels a lane of tile (bx, by) covers: 4 adjacent ones in each of its warp's rows.
+// A lane's pixels of one tile: 4 adjacent ones in each of its warp's rows.
+template <class Pixels>
+using TilePixels = typename Pixels::Raw[kRowsPerWarp][4];
+
+// The pixels a lane of tile (bx, by) covers.
 template <class Pixels, bool VEC, bool LAST = false>
 __device__ __forceinline__ void load_tile(const Pixels& pixels, int bx, int by, int width,
-                                          int height, uint32_t (&px)[kRowsPerWarp][4]) {
+                                          int height, TilePixels<Pixels>& px) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 #pragma unroll
   for (int r = 0; r < kRowsPerWarp; ++r)
@@ -136,19 +140,7 @@ __device__ __forceinline__ uint32_t warp_inclusive_sum(uint32_t v, int lane) {
   return v;
 }
 
-// Two 8-bit channels of a packed RGBA8 pixel in the two 16-bit halves of a word: pair 0 holds
-// R | B << 16, pair 1 holds G | A << 16. Sums of up to 257 pixels fit each half, so a tile row
-// (128 pixels) or a tile column (32) is summed or scanned for two channels in one word: one
-// shuffle chain where there were two.
-__device__ __forceinline__ uint32_t channel_pair(uint32_t packed, int p) {
-  return (p == 0 ? packed : packed >> 8) & 0x00FF00FFu;
-}
-// Channel c (0 R, 1 G, 2 B, 3 A) of pair-0 and pair-1 sums; selects, not an indexed array, so
-// that a run-time c keeps everything in registers.
-__device__ __forceinline__ uint32_t pair_channel(uint32_t p0, uint32_t p1, int c) {
-  const uint32_t w = (c & 1) ? p1 : p0;
-  return c < 2 ? (w & 0xFFFFu) : (w >> 16);
-}
+// RGBA8's channel pairs (sat_pixels.cuh) hold a tile row's or column's sums in 16 bits.
 static_assert(kTileW <= 257 && kTileH <= 257, "a tile row's or column's pair sums fit 16 bits");
 static_assert(4 * kRowsPerWarp <= 32 && (kRowsPerWarp & (kRowsPerWarp - 1)) == 0,
               "a lane per (row, channel) of a warp's rows");
@@ -159,62 +151,76 @@ static_assert(4 * kRowsPerWarp <= 32 && (kRowsPerWarp & (kRowsPerWarp - 1)) == 0
 //   col(xl, c, s)   by one thread per (column, channel), xl < kTileW
 //   tile(c, s)      by thread c.
 // Rows and columns outside the image sum to 0 (their pixels load as 0); sinks that must not write
-// there check. Every thread of the block calls it (it has a __syncthreads).
-// The channels travel as pairs (channel_pair), and a warp's 4 x 2 row reductions run side by side:
-// the first version reduced 12 sums one after another, 5 dependent shuffles each.
-template <class RowSink, class ColSink, class TileSink>
-__device__ __forceinline__ void tile_sums(const uint32_t (&px)[kRowsPerWarp][4], int channels,
-                                          RowSink&& row, ColSink&& col_sink, TileSink&& tile) {
-  __shared__ uint32_t col_part[kTileWarps][2][kTileW];  // pair sums of the warp's rows
+// there check. Every thread of the block calls it (it has a __syncthreads). Every tiled method
+// reads a tile's pixels first here, so HDR clamps are counted here.
+// The channels travel as the format's words (RGBA8: pairs, channel_pair; HDR: one each), and a
+// warp's 4 x kWords row reductions run side by side: the first version reduced 12 sums one after
+// another, 5 dependent shuffles each.
+template <class Pixels, class RowSink, class ColSink, class TileSink>
+__device__ __forceinline__ void tile_sums(const Pixels& pixels, const TilePixels<Pixels>& px,
+                                          int channels, RowSink&& row, ColSink&& col_sink,
+                                          TileSink&& tile) {
+  constexpr int W = Pixels::kWords;
+  // Word sums of the warp's rows, two words per round: RGBA8 takes one round, HDR two (8 KiB more
+  // would put the interleaved one-pass and resident kernels over 48 KiB of static shared memory).
+  constexpr int kRound = 2;
+  __shared__ uint32_t col_part[kTileWarps][kRound][kTileW];
   __shared__ uint32_t row_part[kTileWarps][4];
-  static_assert(2 * kTileW == 32 * kTileWarps, "one thread per (pair, column)");
+  static_assert(kRound * kTileW == 32 * kTileWarps && W % kRound == 0,
+                "a thread per (word, column)");
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  uint32_t col[2][4] = {};            // [pair][pixel]
-  uint32_t rs[kRowsPerWarp][2] = {};  // [row][pair], this lane's 4 pixels, then the warp's 128
+  uint32_t col[W][4] = {};            // [word][pixel]
+  uint32_t rs[kRowsPerWarp][W] = {};  // [row][word], this lane's 4 pixels, then the warp's 128
+  uint32_t clamped = 0;
 #pragma unroll
   for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 4; ++i) {
+      bool any = false;
 #pragma unroll
-      for (int p = 0; p < 2; ++p) {
-        const uint32_t v = channel_pair(px[r][i], p);
+      for (int p = 0; p < W; ++p) {
+        const uint32_t v = pixels.word(px[r][i], p, any);
         col[p][i] += v;
         rs[r][p] += v;
       }
-      // Both pairs even for one channel: a shuffle under a run-time condition costs a branch each.
+      clamped += any ? 1u : 0u;
+    }
+  pixels.count_clamped(clamped);
+  // Every word even past the channels: a shuffle under a run-time condition costs a branch each.
 #pragma unroll
   for (int d = 16; d > 0; d >>= 1)
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
-      for (int p = 0; p < 2; ++p) rs[r][p] += __shfl_xor_sync(0xFFFFFFFFu, rs[r][p], d);
+      for (int p = 0; p < W; ++p) rs[r][p] += __shfl_xor_sync(0xFFFFFFFFu, rs[r][p], d);
   // Every lane holds every row's sums: lane 4 r + c writes row r's channel c.
   {
     const int r = (lane >> 2) & (kRowsPerWarp - 1), c = lane & 3;
     uint32_t mine = 0;
 #pragma unroll
     for (int rr = 0; rr < kRowsPerWarp; ++rr)
-      if (rr == r) mine = pair_channel(rs[rr][0], rs[rr][1], c);
+      if (rr == r) mine = Pixels::channel(rs[rr], c);
     if (lane < 4 * kRowsPerWarp && c < channels) row(warp * kRowsPerWarp + r, c, mine);
   }
-#pragma unroll
-  for (int p = 0; p < 2; ++p)
-#pragma unroll
-    for (int i = 0; i < 4; ++i) col_part[warp][p][lane * 4 + i] = col[p][i];
   if (lane < 4) {
-    uint32_t s = 0;  // 4 rows of 128 pixels can pass 16 bits: unpacked first
+    uint32_t s = 0;  // RGBA8: 4 rows of 128 pixels can pass 16 bits: unpacked first
 #pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r) s += pair_channel(rs[r][0], rs[r][1], lane);
+    for (int r = 0; r < kRowsPerWarp; ++r) s += Pixels::channel(rs[r], lane);
     row_part[warp][lane] = s;
   }
-  __syncthreads();
-  {
+#pragma unroll
+  for (int p0 = 0; p0 < W; p0 += kRound) {
+    if (p0 > 0) __syncthreads();  // the last round's partials are read
+#pragma unroll
+    for (int p = 0; p < kRound; ++p)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) col_part[warp][p][lane * 4 + i] = col[p0 + p][i];
+    __syncthreads();
     const int p = threadIdx.x / kTileW, xl = threadIdx.x % kTileW;
-    uint32_t w = 0;  // 32 rows of one column stay within 16 bits
+    uint32_t w = 0;  // RGBA8: 32 rows of one column stay within 16 bits
 #pragma unroll
     for (int wp = 0; wp < kTileWarps; ++wp) w += col_part[wp][p][xl];
-    if (p < channels) col_sink(xl, p, w & 0xFFFFu);
-    if (p + 2 < channels) col_sink(xl, p + 2, w >> 16);
+    Pixels::word_channels(p0 + p, w, channels, [&](int c, uint32_t s) { col_sink(xl, c, s); });
   }
   if (threadIdx.x < channels) {
     uint32_t s = 0;
@@ -226,13 +232,15 @@ __device__ __forceinline__ void tile_sums(const uint32_t (&px)[kRowsPerWarp][4],
 
 // tile_sums of tile (bx, by) into the arrays the small scans read: Rt [tiles_x][height][C],
 // Ct [tiles_y][width][C], St [tiles_y][tiles_x][C] (rows and columns outside the image skipped).
-__device__ __forceinline__ void tile_sums_to_arrays(const uint32_t (&px)[kRowsPerWarp][4], int bx,
-                                                    int by, int width, int height, int channels,
+template <class Pixels>
+__device__ __forceinline__ void tile_sums_to_arrays(const Pixels& pixels,
+                                                    const TilePixels<Pixels>& px, int bx, int by,
+                                                    int width, int height, int channels,
                                                     int tiles_x, uint32_t* __restrict__ rt,
                                                     uint32_t* __restrict__ ct,
                                                     uint32_t* __restrict__ st) {
   tile_sums(
-      px, channels,
+      pixels, px, channels,
       [&](int yl, int c, uint32_t s) {
         const int y = by * kTileH + yl;
         if (y < height) rt[(static_cast<std::size_t>(bx) * height + y) * channels + c] = s;
@@ -253,9 +261,10 @@ __global__ void __launch_bounds__(32 * kTileWarps)
                        uint32_t* __restrict__ st) {
   allow_dependents();  // the small scans may launch and wait
   const int bx = blockIdx.x, by = blockIdx.y;
-  uint32_t px[kRowsPerWarp][4];
+  TilePixels<Pixels> px;
   load_tile<Pixels, VEC>(pixels, bx, by, width, height, px);
-  tile_sums_to_arrays(px, bx, by, width, height, channels, static_cast<int>(gridDim.x), rt, ct, st);
+  tile_sums_to_arrays(pixels, px, bx, by, width, height, channels, static_cast<int>(gridDim.x), rt,
+                      ct, st);
 }
 
 // In place: exclusive scan of the n elements p[0], p[stride], ... by the 4 threads of a quad
@@ -353,12 +362,16 @@ __device__ __forceinline__ void tile_corner_to_shared(int bx, int channels, StAt
 //   off.above(c, xl) sum over y < y0 of column x0 + xl   (an exclusive column sum)
 //   off.corner(c)    sum over x < x0, y < y0
 // Every thread of the block calls it (it has __syncthreads).
-template <class Out, bool VEC, bool INTERLEAVED, class Offsets>
-__device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4], int bx, int by,
-                                          int width, int height, int channels, const Offsets& off,
-                                          uint32_t* __restrict__ out) {
-  // Each warp's bottom row per channel, then its exclusive sum over the warps above.
-  __shared__ __align__(16) uint32_t bottoms[4][kTileWarps][kTileW];
+template <class Out, bool VEC, bool INTERLEAVED, class Pixels, class Offsets>
+__device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels<Pixels>& px,
+                                          int bx, int by, int width, int height, int channels,
+                                          const Offsets& off, uint32_t* __restrict__ out) {
+  constexpr int W = Pixels::kWords;
+  // Each warp's bottom row per channel, then its exclusive sum over the warps above. [warp][c][x]:
+  // a warp's 2 KiB slab is its own after the second barrier below, and doubles as its interleaved
+  // store staging (16 KiB less static shared memory: HDR's one-pass and resident kernels fit 48).
+  __shared__ __align__(16) uint32_t bottoms[kTileWarps][4][kTileW];
+  static_assert(sizeof(bottoms[0]) == kTileW * sizeof(uint4), "a warp's slab stages one row");
   __shared__ uint32_t left_in[4][kTileH];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int x0 = bx * kTileW + lane * 4;
@@ -381,36 +394,40 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
     const uint32_t l = y < height ? off.left(warp, lane) : 0u;
     left_in[warp][lane] = warp_inclusive_sum(l, lane);
   }
-  // Local row scans of the channel pairs (a row's prefix sums fit 16 bits), all of the warp's rows
-  // side by side: 8 shuffle chains per tile row where per-channel scans took 12 one by one.
-  uint32_t pr[kRowsPerWarp][2][4];  // [row][pair][pixel]: inclusive along the tile row
+  // Local row scans of the format's words (RGBA8: channel pairs, a row's prefix sums fit 16 bits),
+  // all of the warp's rows side by side: 8 shuffle chains per tile row where per-channel scans
+  // took 12 one by one. The pixels are decoded again here (HDR: quantized a second time, a few
+  // instructions per value, not counted again).
+  uint32_t pr[kRowsPerWarp][4][W];  // [row][pixel][word]: inclusive along the tile row
   {
-    uint32_t tot[kRowsPerWarp][2];
+    uint32_t tot[kRowsPerWarp][W];
+    bool unused = false;
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
-      for (int p = 0; p < 2; ++p) {
-        pr[r][p][0] = channel_pair(px[r][0], p);
+      for (int p = 0; p < W; ++p) {
+        pr[r][0][p] = pixels.word(px[r][0], p, unused);
 #pragma unroll
-        for (int i = 1; i < 4; ++i) pr[r][p][i] = pr[r][p][i - 1] + channel_pair(px[r][i], p);
-        tot[r][p] = pr[r][p][3];
+        for (int i = 1; i < 4; ++i)
+          pr[r][i][p] = pr[r][i - 1][p] + pixels.word(px[r][i], p, unused);
+        tot[r][p] = pr[r][3][p];
       }
 #pragma unroll
     for (int d = 1; d < 32; d <<= 1)
 #pragma unroll
       for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
-        for (int p = 0; p < 2; ++p) {
+        for (int p = 0; p < W; ++p) {
           const uint32_t up = __shfl_up_sync(0xFFFFFFFFu, tot[r][p], d);
           if (lane >= d) tot[r][p] += up;
         }
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
-      for (int p = 0; p < 2; ++p) {
-        const uint32_t ex = tot[r][p] - pr[r][p][3];
+      for (int p = 0; p < W; ++p) {
+        const uint32_t ex = tot[r][p] - pr[r][3][p];
 #pragma unroll
-        for (int i = 0; i < 4; ++i) pr[r][p][i] += ex;
+        for (int i = 0; i < 4; ++i) pr[r][i][p] += ex;
       }
   }
   // top(x), the in-tile scan of the column sums above the tile, for every channel in place in
@@ -450,20 +467,20 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
     for (int i = 0; i < 4; ++i) {
       b[i] = 0;
 #pragma unroll
-      for (int r = 0; r < kRowsPerWarp; ++r) b[i] += pair_channel(pr[r][0][i], pr[r][1][i], c);
+      for (int r = 0; r < kRowsPerWarp; ++r) b[i] += Pixels::channel(pr[r][i], c);
     }
-    *reinterpret_cast<uint4*>(&bottoms[c][warp][lane * 4]) = make_uint4(b[0], b[1], b[2], b[3]);
+    *reinterpret_cast<uint4*>(&bottoms[warp][c][lane * 4]) = make_uint4(b[0], b[1], b[2], b[3]);
   }
   __syncthreads();
   for (int t = threadIdx.x; t < channels * kTileW; t += blockDim.x) {
     const int c = t / kTileW, x = t % kTileW;
     uint32_t b[kTileWarps];
 #pragma unroll
-    for (int w = 0; w < kTileWarps; ++w) b[w] = bottoms[c][w][x];
+    for (int w = 0; w < kTileWarps; ++w) b[w] = bottoms[w][c][x];
     uint32_t run = 0;
 #pragma unroll
     for (int w = 0; w < kTileWarps; ++w) {
-      bottoms[c][w][x] = run;
+      bottoms[w][c][x] = run;
       run += b[w];
     }
   }
@@ -471,18 +488,18 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
 #pragma unroll
   for (int c = 0; c < 4; ++c) {
     if (c >= channels) break;
-    // This channel's row scans out of the pairs, then the column scan down this warp's 4 rows.
+    // This channel's row scans out of the words, then the column scan down this warp's 4 rows.
     uint32_t v[kRowsPerWarp][4];
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r) {
 #pragma unroll
-      for (int i = 0; i < 4; ++i) v[r][i] = pair_channel(pr[r][0][i], pr[r][1][i], c);
+      for (int i = 0; i < 4; ++i) v[r][i] = Pixels::channel(pr[r][i], c);
       if (r > 0) {
 #pragma unroll
         for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
       }
     }
-    const uint4 above = *reinterpret_cast<const uint4*>(&bottoms[c][warp][lane * 4]);
+    const uint4 above = *reinterpret_cast<const uint4*>(&bottoms[warp][c][lane * 4]);
     const uint32_t corner = off.corner(c);  // shared memory, published by the barriers above
     uint32_t base[4];
     base[0] = corner + above_v[c][0] + above.x;
@@ -518,15 +535,17 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
     // Written straight from the registers, a lane's 4 pixels are 64 contiguous bytes, so each
     // 16-byte store instruction of the warp touches 32 separate 64-byte runs (measured 0.056 ms
     // against 0.031 ms planar at 1080p). Staging one row of the warp's 128 pixels in shared
-    // memory lets every store instruction write 512 contiguous bytes.
-    __shared__ uint4 stage[kTileWarps][kTileW];
+    // memory lets every store instruction write 512 contiguous bytes. The staging is this warp's
+    // slab of `bottoms`, which its lanes have read (another lane's words: hence the __syncwarp).
+    uint4* stage = reinterpret_cast<uint4*>(&bottoms[warp][0][0]);
+    __syncwarp();
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r) {
       const int y = y0 + warp * kRowsPerWarp + r;
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         const auto& p = res[r][i];
-        stage[warp][lane * 4 + i] = make_uint4(p[0], p[1], p[2], p[3]);
+        stage[lane * 4 + i] = make_uint4(p[0], p[1], p[2], p[3]);
       }
       __syncwarp();
       if (y < height) {
@@ -534,7 +553,7 @@ __device__ __forceinline__ void tile_scan(const uint32_t (&px)[kRowsPerWarp][4],
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
           const int xl = k * 32 + lane, x = bx * kTileW + xl;
-          if (x < width) dst[x] = stage[warp][xl];  // plain: see table_store
+          if (x < width) dst[x] = stage[xl];  // plain: see table_store
         }
       }
       __syncwarp();
@@ -560,16 +579,22 @@ struct GlobalOffsets {
 
 // Residency: interleaved, a lane holds 4 rows x 4 pixels x 4 channels of results until its
 // stores, and left to itself ptxas gives that 144-155 registers, one block per SM; asking for two
-// caps it at 128. Planar asks for three (80 registers; ptxas would take 127 otherwise).
+// caps it at 128. Planar asks for three (80 registers; ptxas would take 127 otherwise). HDR holds
+// a word per channel (64 registers of row prefixes where RGBA8's pairs take 32): two.
+template <class Pixels>
+constexpr int tile_scan_blocks_per_sm(bool interleaved) {
+  return interleaved || Pixels::kWords > 2 ? 2 : 3;
+}
 template <class Pixels, class Out, bool VEC, bool INTERLEAVED = false>
-__global__ void __launch_bounds__(32 * kTileWarps,
-                                  arch::min_blocks_per_sm(32 * kTileWarps, INTERLEAVED ? 2 : 3))
+__global__ void __launch_bounds__(
+    32 * kTileWarps,
+    arch::min_blocks_per_sm(32 * kTileWarps, tile_scan_blocks_per_sm<Pixels>(INTERLEAVED)))
     tile_scan_kernel(Pixels pixels, int width, int height, int channels,
                      const uint32_t* __restrict__ left_ex, const uint32_t* __restrict__ above_ex,
                      const uint32_t* __restrict__ st_col, uint32_t* __restrict__ out) {
   __shared__ uint32_t s_corner[4];
   const int bx = blockIdx.x, by = blockIdx.y, tiles_x = static_cast<int>(gridDim.x);
-  uint32_t px[kRowsPerWarp][4];
+  TilePixels<Pixels> px;
   // The pixels' last read (the reduce read them first): evict-first loads keep the tiles not yet
   // scanned in L2. H100: 4K 0.0753 -> 0.0698 ms, 1080p 0.0245 -> 0.0229.
   load_tile<Pixels, VEC, true>(pixels, bx, by, width, height, px);
@@ -581,7 +606,7 @@ __global__ void __launch_bounds__(32 * kTileWarps,
       },
       s_corner);
   const GlobalOffsets off{left_ex, above_ex, s_corner, width, height, channels, bx, by};
-  tile_scan<Out, VEC, INTERLEAVED>(px, bx, by, width, height, channels, off, out);
+  tile_scan<Out, VEC, INTERLEAVED>(pixels, px, bx, by, width, height, channels, off, out);
 }
 
 // Rt, Ct, St in the scratch (tile_scratch_words(w, h, channels) words).
