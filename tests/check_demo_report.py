@@ -38,6 +38,12 @@ TOP = {
     "focus": (NUM, lambda v, r: v > 0, True),
     "aperture": (NUM, lambda v, r: v >= 0, True),
     "max_radius": (NUM, lambda v, r: v >= 0, True),
+    "pipeline": (str, lambda v, r: v in ("hdr", "ldr"), True),
+    "hdr": (dict, lambda v, r: r["pipeline"] == "hdr" and set(v) == {
+        "tone_mapper", "auto_exposure", "exposure_ev", "highlight", "fraction_bits",
+        "limit_radiance", "clamped_pixels"} and v["tone_mapper"] in ("aces", "agx", "reinhard")
+        and 0 <= v["fraction_bits"] <= 24 and v["limit_radiance"] > 0
+        and v["clamped_pixels"] >= 0, False),
     "format": (str, lambda v, r: v in ("u32", "f32"), True),
     "method": (str, lambda v, r: v in ("paper", "fused", "fused-two-pass", "fused-one-pass",
                                        "fused-resident"), True),
@@ -68,7 +74,7 @@ TOP = {
 }
 DOF_PASSES = {"fragment": "dof_fragment_ms", "compute (GL)": "dof_compute_ms",
               "compute (CUDA)": "dof_compute_ms", "cpu": "dof_cpu_ms"}
-COMMON_STAGES = ["scene_gl_ms", "sat_total_ms", "interop_ms", "sat_ms", "frame_gpu_ms",
+COMMON_STAGES = ["scene_gl_ms", "tonemap_gl_ms", "sat_total_ms", "interop_ms", "sat_ms", "frame_gpu_ms",
                  "frame_gpu_all_ms", "frame_cpu_ms", "frame_interval_ms"]
 CPU_STAGES = ["readback_ms", "cpu_sat_ms", "upload_ms"]
 GPU_STAGES = ["interop_map_host_ms", "interop_unmap_host_ms", "interop_map_unmap_host_ms",
@@ -76,6 +82,9 @@ GPU_STAGES = ["interop_map_host_ms", "interop_unmap_host_ms", "interop_map_unmap
               "row_scan_ms", "transpose_ms", "column_scan_ms", "transpose_back_ms"]
 QUALITY = {"psnr_db", "ssim", "edge_psnr_db", "edge_ssim", "reference_samples", "dof_pass",
            "reference_ms", "reference_render_ms", "edge_pixels", "edge_radius_px", "lens_radius"}
+# The radiance scores an HDR run adds to its quality.
+QUALITY_HDR = {"exposure_ev", "highlight_energy_error", "highlight_energy_signed",
+               "highlight_pixels", "log_luminance_psnr_db"}
 
 
 def check_top(r, fail):
@@ -125,8 +134,9 @@ def check_run(i, run, r, fail):
         fail.append(f"{where}: dof_ms {run.get('dof_ms')} is not {dof_key} {run.get(dof_key)}")
     if "quality" in run:
         q = run["quality"]
-        if set(q) != QUALITY:
-            fail.append(f"{where}: quality fields {sorted(q)}, want {sorted(QUALITY)}")
+        want_q = QUALITY | (QUALITY_HDR if r.get("pipeline") == "hdr" else set())
+        if set(q) != want_q:
+            fail.append(f"{where}: quality fields {sorted(q)}, want {sorted(want_q)}")
         elif q["reference_samples"] != r.get("reference_samples"):
             fail.append(f"{where}: quality.reference_samples {q['reference_samples']}")
 

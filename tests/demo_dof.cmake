@@ -17,7 +17,7 @@ if(TARGET scandof)
     message(STATUS "demo DoF tests skipped: /usr/bin/python3 missing")
   else()
     set(_dof ${CMAKE_CURRENT_BINARY_DIR}/demo_dof)
-    set(_dofc --headless --size 160x90 --frames 2 --view-preset near-blur --anisotropy 1 --tess 4)
+    set(_dofc --headless --size 160x90 --frames 2 --view-preset near-blur --anisotropy 1 --tess 4 --ldr)
     string(JOIN " " _dofc_s ${_dofc})
     set(_chk "'${SCANDOF_SYS_PYTHON}' '${CMAKE_CURRENT_SOURCE_DIR}/check_dof_report.py'")
     add_test(NAME demo_reference_aperture0
@@ -45,7 +45,7 @@ ${_chk} --methods '${_m}/f32.json' '${_m}/f32' fragment gather/box")
     set(_p ${_dof}/plane)
     add_test(NAME demo_dof_lens_plane
       COMMAND sh -c "set -e; rm -rf '${_p}'; mkdir -p '${_p}'; \
-'$<TARGET_FILE:scandof>' --headless --size 160x90 --frames 2 --view-preset wall --anisotropy 1 --tess 4 --aperture 10 --reference 256 --report '${_p}/wall.json' --method-images '${_p}' --method-gold; \
+'$<TARGET_FILE:scandof>' --ldr --headless --size 160x90 --frames 2 --view-preset wall --anisotropy 1 --tess 4 --aperture 10 --reference 256 --report '${_p}/wall.json' --method-images '${_p}' --method-gold; \
 ${_chk} --plane '${_p}/wall.json' '${_p}'")
     set_tests_properties(demo_dof_lens_plane PROPERTIES TIMEOUT 300 LABELS "demo;dof")
   endif()

@@ -37,7 +37,7 @@ if(TARGET scandof)
     message(STATUS "demo_logic tests skipped: /usr/bin/python3 missing")
   else()
     set(_dl ${CMAKE_CURRENT_BINARY_DIR}/demo_logic)
-    set(_S "'$<TARGET_FILE:scandof>' --headless --no-animate")
+    set(_S "'$<TARGET_FILE:scandof>' --headless --no-animate --ldr")
     set(_report "${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_demo_report.py'")
     set(_dump "${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_dump_sat.py'")
 

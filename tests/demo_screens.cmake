@@ -12,8 +12,8 @@ if(TARGET scandof)
     string(JOIN " " _common_s ${_common})
     add_test(NAME demo_screenshot
       COMMAND sh -c "mkdir -p '${_dir}' && \
-${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' ${_common_s} --screenshot '${_dir}/dof.png' && \
-${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' ${_common_s} --view sharp --screenshot '${_dir}/sharp.png' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --ldr ${_common_s} --screenshot '${_dir}/dof.png' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --ldr ${_common_s} --view sharp --screenshot '${_dir}/sharp.png' && \
 ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' '${_dir}/dof.png' '${_dir}/sharp.png'")
     set_tests_properties(demo_screenshot PROPERTIES TIMEOUT 600 LABELS "demo;screenshot")
     # Resize while running (targets and registrations re-created at odd sizes), then screenshot:
@@ -25,8 +25,8 @@ ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' '${_dir}
     # region of a few thousand pixels.
     add_test(NAME demo_resize
       COMMAND sh -c "mkdir -p '${_dir}' && \
-${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 800x450 --frames 25 --exit --no-vsync --no-animate --exercise-resize --screenshot '${_dir}/resized.png' && \
-${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 517x389 --frames 25 --exit --no-vsync --no-animate --screenshot '${_dir}/resized_ref.png' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --ldr --size 800x450 --frames 25 --exit --no-vsync --no-animate --exercise-resize --screenshot '${_dir}/resized.png' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --ldr --size 517x389 --frames 25 --exit --no-vsync --no-animate --screenshot '${_dir}/resized_ref.png' && \
 ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --size 517x389 '${_dir}/resized.png' && \
 ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --match '${_dir}/resized_ref.png' '${_dir}/resized.png'")
     set_tests_properties(demo_resize PROPERTIES TIMEOUT 300 LABELS "demo")
@@ -39,10 +39,10 @@ ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --match 
     # panel 13.9 levels and 18.2%. Limits of 1.5 levels and 1.5% sit between with room both ways.
     add_test(NAME demo_primitives
       COMMAND sh -c "mkdir -p '${_dir}' && \
-'$<TARGET_FILE:scandof>' --headless --size 320x240 --frames 3 --primitives --prim-size 16 --report '${_dir}/primitives.json' && \
+'$<TARGET_FILE:scandof>' --ldr --headless --size 320x240 --frames 3 --primitives --prim-size 16 --report '${_dir}/primitives.json' && \
 ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --primitives '${_dir}/primitives.json' && \
-${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 960x540 --frames 10 --exit --no-vsync --no-animate --primitives --prim-size 12 --screenshot-ui '${_dir}/primitives_ui.png' && \
-${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 960x540 --frames 10 --exit --no-vsync --no-animate --primitives --prim-size 12 --screenshot-ui '${_dir}/primitives_ui_ref.png' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --ldr --size 960x540 --frames 10 --exit --no-vsync --no-animate --primitives --prim-size 12 --screenshot-ui '${_dir}/primitives_ui.png' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --ldr --size 960x540 --frames 10 --exit --no-vsync --no-animate --primitives --prim-size 12 --screenshot-ui '${_dir}/primitives_ui_ref.png' && \
 ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --size 960x540 '${_dir}/primitives_ui.png' && \
 ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --match '${_dir}/primitives_ui_ref.png' '${_dir}/primitives_ui.png' --max-mean 1.5 --max-off 0.015")
     set_tests_properties(demo_primitives PROPERTIES TIMEOUT 300 LABELS "demo")
@@ -54,12 +54,12 @@ ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --match 
     # run whose --frames ran out before the self-test finished exits 1 saying it did not finish.
     add_test(NAME demo_ui_coverage
       COMMAND sh -c "mkdir -p '${_dir}' && \
-${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 1280x720 --frames 8 --exit --no-animate --no-vsync --screenshot '${_dir}/ui_scene.png' --screenshot-ui '${_dir}/ui_panels.png' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --ldr --size 1280x720 --frames 8 --exit --no-animate --no-vsync --screenshot '${_dir}/ui_scene.png' --screenshot-ui '${_dir}/ui_panels.png' && \
 ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --ui-coverage 0.25 '${_dir}/ui_scene.png' '${_dir}/ui_panels.png'")
     set_tests_properties(demo_ui_coverage PROPERTIES TIMEOUT 300 LABELS "demo;ui")
     add_test(NAME demo_ui_reach
       COMMAND sh -c "mkdir -p '${_dir}' || exit 1; \
-out=$(${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 900x560 --frames 1000 --no-animate --no-vsync --primitives --ui-selftest --screenshot-ui '${_dir}/ui_reach.png' 2>&1); rc=$?; \
+out=$(${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --ldr --size 900x560 --frames 1000 --no-animate --no-vsync --primitives --ui-selftest --screenshot-ui '${_dir}/ui_reach.png' 2>&1); rc=$?; \
 echo \"$out\"; [ $rc -eq 0 ] || { echo \"scandof exited $rc\"; exit 1; }; \
 echo \"$out\" | grep -q 'UI selftest: all [0-9][0-9]* controls reachable' || { echo 'no UI selftest verdict'; exit 1; }")
     set_tests_properties(demo_ui_reach PROPERTIES TIMEOUT 300 LABELS "demo;ui"

@@ -1,4 +1,5 @@
 #include "automation/automation.hpp"
+#include "scandof/tonemap.hpp"
 
 #include <glad/gl.h>
 #include <imgui.h>
@@ -298,7 +299,15 @@ void Automation::finish(App& app, ReportInput* report) {
   if (headless_ && !o_.out.empty()) app.screenshot(o_.out);
   if (!o_.screenshot.empty()) app.screenshot(o_.screenshot);
   if (headless_ && !o_.out_frame.empty()) {
-    const std::vector<uint8_t> px = app.targets().read_rgba(app.targets().color());
+    // The sharp frame as shown: the HDR radiance through the frame's own tone mapping.
+    std::vector<uint8_t> px;
+    if (app.targets().hdr()) {
+      const std::vector<float> r = app.targets().read_rgba_f32(app.targets().color());
+      px.resize(r.size());
+      scandof::tone_map(r.data(), 4, app.width(), app.height(), app.display_tone(), px.data());
+    } else {
+      px = app.targets().read_rgba(app.targets().color());
+    }
     write_png_bottom_up(o_.out_frame, app.width(), app.height(), px.data());
   }
   if (!o_.dump_sat.empty()) app.dump_sat(o_.dump_sat);

@@ -9,6 +9,7 @@
 #include "scandof/dof.hpp"
 #include "scandof/image_metrics.hpp"
 #include "scandof/npy.hpp"
+#include "scandof/tonemap.hpp"
 #include "scandof/util/file_io.hpp"
 
 namespace demo {
@@ -26,14 +27,42 @@ void save_f32(const std::string& path, const std::vector<float>& v,
 // z read back from the same targets the pass that drew the image read: whichever pass that was
 // (GL compute, GL fragment, CUDA, the CPU fallback), the image must equal this within 1/255.
 // RGB float32, shape (h, w, 3).
-void write_gold(const App& app, const std::string& path) {
+// In the HDR pipeline the gold blurs the frame's radiance and goes through the tone mapping the
+// frame had (`tone`), so it compares with the displayed image like the LDR gold.
+void write_gold(const App& app, const std::string& path, const scandof::ToneMapSettings& tone) {
   const int w = app.width(), h = app.height();
-  const std::vector<uint8_t> sharp = app.targets().read_rgba(app.targets().color());
   const std::vector<float> z = app.targets().read_viewz();
   std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
-  scandof::dof::render(app.settings().dof_method, sharp.data(), z.data(), w, h,
-                       dof_params(app.settings()), rgb.data());
+  if (app.targets().hdr()) {
+    const std::vector<float> sharp = app.targets().read_rgba_f32(app.targets().color());
+    scandof::dof::render(app.settings().dof_method, sharp.data(), z.data(), w, h,
+                         dof_params(app.settings()), fixed_point(app.settings()), rgb.data());
+    std::vector<uint8_t> px(static_cast<std::size_t>(w) * h * 4);
+    scandof::tone_map(rgb.data(), 3, w, h, tone, px.data());
+    scandof::metrics::rgba8_to_rgb(px.data(), w, h, rgb.data());
+  } else {
+    const std::vector<uint8_t> sharp = app.targets().read_rgba(app.targets().color());
+    scandof::dof::render(app.settings().dof_method, sharp.data(), z.data(), w, h,
+                         dof_params(app.settings()), rgb.data());
+  }
   save_f32(path, rgb, {static_cast<std::size_t>(h), static_cast<std::size_t>(w), 3});
+}
+
+// The tone mapping of a scored frame: its mapper, the EV it was exposed with, no metering.
+scandof::ToneMapSettings tone_of(const App& app, const QualityResult& q) {
+  scandof::ToneMapSettings t;
+  t.mapper = app.settings().tone_mapper;
+  t.exposure_ev = q.exposure_ev;
+  return t;
+}
+
+// The sharp frame as shown: RGBA8 as it is, or the radiance tone mapped like the scored frames.
+std::vector<uint8_t> sharp_display(const App& app, const QualityResult& q) {
+  if (!app.targets().hdr()) return app.targets().read_rgba(app.targets().color());
+  const std::vector<float> r = app.targets().read_rgba_f32(app.targets().color());
+  std::vector<uint8_t> px(r.size());
+  scandof::tone_map(r.data(), 4, app.width(), app.height(), tone_of(app, q), px.data());
+  return px;
 }
 }  // namespace
 
@@ -85,7 +114,7 @@ void MethodImages::add(const App& app, const QualityResult& q) {
   if (std::find(methods_.begin(), methods_.end(), q.method) != methods_.end()) return;
   methods_.push_back(q.method);
   const int w = app.width(), h = app.height();
-  const std::vector<uint8_t> px = app.targets().read_rgba(app.targets().output());
+  const std::vector<uint8_t> px = app.targets().read_rgba(app.targets().display());
   std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
   scandof::metrics::rgba8_to_rgb(px.data(), w, h, rgb.data());
   const std::vector<uint8_t> err = app.error_map(rgb);
@@ -95,7 +124,7 @@ void MethodImages::add(const App& app, const QualityResult& q) {
       if (c == '/' && &c > &base[dir_.size()]) c = '_';
     write_png_bottom_up(base + ".png", w, h, px.data());
     write_png_bottom_up(base + "_error.png", w, h, err.data());
-    if (gold_) write_gold(app, base + "_gold.npy");
+    if (gold_) write_gold(app, base + "_gold.npy", tone_of(app, q));
   }
   if (!sheet_path_.empty()) {
     tiles_.add(px.data());
@@ -105,7 +134,7 @@ void MethodImages::add(const App& app, const QualityResult& q) {
 
 void MethodImages::finish(App& app) {
   if (!app.quality().valid) return;
-  const std::vector<uint8_t> sharp = app.targets().read_rgba(app.targets().color());
+  const std::vector<uint8_t> sharp = sharp_display(app, app.quality());
   if (!sheet_path_.empty()) {
     // Sharp frame and reference first: they head the sheet.
     SheetTiles sheet;

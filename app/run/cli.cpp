@@ -400,7 +400,8 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
       ->type_name("N");
   app.add_option("--out", o.out, "headless: screenshot of the last frame")->type_name("FILE.png");
   app.add_option("--out-frame", o.out_frame,
-                 "headless: the sharp frame the last SAT was built from")
+                 "headless: the sharp frame the last SAT was built from (HDR: tone mapped\n"
+                 "as the frame was)")
       ->type_name("FILE.png");
   app.add_option("--screenshot", o.screenshot,
                  "window: screenshot after the last frame (needs --frames)")

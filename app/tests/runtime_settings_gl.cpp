@@ -8,6 +8,7 @@
 // the demo's own sources (not a *_test.cpp: scandof_app_tests has no GL).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -30,6 +31,8 @@ class RuntimeSettings : public ::testing::Test {
     s.animate = false;
     s.backend = SatBackend::Cpu;
     s.anisotropy = 1;  // llvmpipe's anisotropic filtering is slow and not what this tests
+    // The paper's RGBA8 pipeline: tests A..G compare 8-bit images exactly; H switches to HDR.
+    s.pipeline = Pipeline::Ldr;
     app_ = new App(find_resources(""), s, kW, kH);
   }
   static void TearDownTestSuite() {
@@ -144,6 +147,39 @@ TEST_F(RuntimeSettings, G_PerFrameSettingsRebuildNothing) {
   frames();
   EXPECT_EQ(app_->comparison().size(), n) << "a per-frame setting dropped the comparison";
   EXPECT_EQ(output(), sharp()) << "the sharp view does not show the sharp frame";
+}
+
+// The pipeline switched at runtime: HDR targets (RGBA16F colour and output, an RGBA8 display),
+// the HDR programs, the SAT stage re-registered; the tables equal sat_gold_hdr of the radiance
+// frame, the bulbs are far brighter than white, the display differs from the LDR frame; and back.
+TEST_F(RuntimeSettings, H_PipelineSwitchRebuildsTargetsAndPrograms) {
+  app_->settings().view = View::DepthOfField;
+  frames();
+  const std::vector<uint8_t> ldr = app_->targets().read_rgba(app_->targets().display());
+  EXPECT_FALSE(app_->targets().hdr());
+  app_->settings().pipeline = Pipeline::Hdr;
+  frames();
+  EXPECT_TRUE(app_->targets().hdr());
+  EXPECT_NE(app_->targets().display(), app_->targets().output());
+  expect_verified("LDR -> HDR");
+  float brightest = 0;
+  const std::vector<float> r = app_->targets().read_rgba_f32(app_->targets().color());
+  for (std::size_t i = 0; i < r.size(); i += 4) brightest = std::max(brightest, r[i + 1]);
+  EXPECT_GT(brightest, 4.0f) << "no light brighter than white in the HDR frame";
+  EXPECT_NE(app_->targets().read_rgba(app_->targets().display()), ldr);
+  for (auto f : {scandof::SatFormat::F32, scandof::SatFormat::U32}) {
+    app_->settings().format = f;
+    frames();
+  }
+  app_->settings().backend = SatBackend::Gl;  // the GL backend's RGBA16F path, then back to LDR
+  frames();
+  expect_verified("HDR, GL");
+  app_->settings().pipeline = Pipeline::Ldr;
+  app_->settings().backend = SatBackend::Cpu;
+  frames();
+  EXPECT_FALSE(app_->targets().hdr());
+  expect_verified("HDR -> LDR");
+  EXPECT_EQ(app_->targets().read_rgba(app_->targets().display()), ldr);
 }
 
 }  // namespace
