@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The HDR pipeline's figures for results/dof/ and results/frame/, on the GPU machine from a folder
+# made by pack.sh (PACK_BINS="app/scandof bench/satbench bench/glsatbench"; copy this file next to
+# it):
+#   bash .gpu-final/hdr.sh [sat] [frame] [verify] [highlights] [ldr] [hdr-views]   (default: all)
+# -> $OUT/hdr/: sat/ (satbench RGBA8 and RGBA16F at 1080p, uint32 fused and the rest),
+#    glsat/ (glsatbench likewise), frame_{cuda,gl}_{hdr,ldr}.json (300 frames at 1080p),
+#    highlights.json + highlights_sheet.png (every method against a 256-sample HDR reference),
+#    ldr_{default,near-blur,focus8}.json (the LDR table of results/dof re-measured in this run),
+#    hdr_near-blur.json, hdr.log.
+# Then, here: copy $OUT/hdr/* to results/ and write the tables (scripts/dof_compare.py --no-run).
+set -u
+D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=${OUT:-/tmp/out}/hdr; mkdir -p "$O"
+for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
+if ! ls /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json >/dev/null 2>&1; then
+  echo '{"file_format_version":"1.0.0","ICD":{"library_path":"libEGL_nvidia.so.0"}}' > /tmp/10_nvidia.json
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/tmp/10_nvidia.json
+fi
+S="$R $D/scandof --resources $D --headless --size 1920x1080"
+steps=${*:-sat frame verify highlights ldr hdr-views}
+{
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  for step in $steps; do
+    echo "== $step"
+    case $step in
+    sat)  # the CUDA and GL builds of the same frames in one run
+      "$R" "$D/satbench" --sizes 1920x1080 --pixels rgba8,rgba16f --out "$O/sat" > "$O/satbench.log" 2>&1
+      echo "satbench rc=$?"
+      shaders=$D/glsat/shaders; [[ -d $shaders ]] || shaders=$D/shaders
+      "$R" "$D/glsatbench" --shaders "$shaders" --sizes 1920x1080 --formats u32 \
+        --pixels rgba8,rgba16f --out "$O/glsat" > "$O/glsatbench.log" 2>&1
+      echo "glsatbench rc=$?"
+      grep -E "fused" "$O/satbench.log" | grep -E "u32"; grep -E "fused|floor" "$O/glsatbench.log" ;;
+    frame)  # GPU frame (scene .. tone-mapped display), medians over 300 frames
+      for b in cuda gl; do
+        for p in hdr ldr; do
+          $S --frames 300 --backend $b --pipeline $p --method fused --report "$O/frame_${b}_$p.json" \
+            2>&1 | grep -E "frame_gpu|rror"
+        done
+      done ;;
+    verify)
+      for b in cuda gl; do
+        for m in paper fused fused-one-pass; do
+          $S --frames 2 --backend $b --method $m --verify 2>&1 | grep -E "verify|DoF passes|rror"
+        done
+      done ;;
+    highlights)
+      $S --frames 30 --view-preset highlights --all-methods --reference 256 \
+        --report "$O/highlights.json" --method-sheet "$O/highlights_sheet.png" 2>&1 | \
+        grep -E "quality|lens reference|rror|not on the GPU" ;;
+    ldr)  # the LDR table of results/dof, re-measured beside the HDR one
+      for view in default near-blur focus8; do
+        $S --ldr --frames 30 --view-preset $view --all-methods --reference 256 \
+          --report "$O/ldr_$view.json" 2>&1 | grep -E "quality|rror|not on the GPU"
+      done ;;
+    hdr-views)
+      $S --frames 30 --view-preset near-blur --all-methods --reference 256 \
+        --report "$O/hdr_near-blur.json" --method-sheet "$O/hdr_near-blur_sheet.png" 2>&1 | \
+        grep -E "quality|rror|not on the GPU" ;;
+    esac
+  done
+} 2>&1 | tee "$O/hdr.log"
