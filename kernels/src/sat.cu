@@ -350,7 +350,9 @@ void SatBuilder::build(const SatInput& in, void* d_out, SatFormat format, SatMet
                  in.width, in.height, channels, d_out, format, method, algo, stream, timed, il);
   };
   if (hdr)
-    run_with(sat_detail::HalfFormat{in.fixed, quantized ? in.clamp_count : nullptr, channels});
+    // (Float tables ignore the fixed point, which was not checked: a harmless one stands in.)
+    run_with(quantized ? sat_detail::HalfFormat::make(in.fixed, in.clamp_count, channels)
+                       : sat_detail::HalfFormat::make(SatFixedPoint{0, 1}, nullptr, channels));
   else
     run_with(sat_detail::Rgba8Format{});
   if (timed) {

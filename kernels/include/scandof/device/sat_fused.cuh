@@ -125,7 +125,17 @@ __global__ void __launch_bounds__(32 * kFusedRowWarps)
             const Acc up = __shfl_up_sync(0xFFFFFFFFu, incl, d);
             if (lane >= d) incl += up;
           }
-          prefix[g][c] = wsum[c] + (incl - s);
+          // The exclusive prefix: integers subtract (exact); float takes the previous lane's
+          // inclusive sum, since incl - s rounds relative to incl, and a bright pixel right of a
+          // dark run put its rounding into the run's sums (HDR float tables: 26 ulps off).
+          Acc ex;
+          if constexpr (std::is_integral<Acc>::value) {
+            ex = incl - s;
+          } else {
+            ex = __shfl_up_sync(0xFFFFFFFFu, incl, 1);
+            if (lane == 0) ex = Acc(0);
+          }
+          prefix[g][c] = wsum[c] + ex;
           wsum[c] += __shfl_sync(0xFFFFFFFFu, incl, 31);
         }
       }

@@ -97,9 +97,25 @@ struct HalfFormat {
   using Raw = uint2;
   static constexpr bool kHalf = true;
   static constexpr int kWords = 4;
-  SatFixedPoint fixed;
+  float scale;            // 2^frac_bits
+  float max_q;            // max_value (<= 2^24: exact in float)
   uint32_t* clamp_count;  // null: not counted (float tables, or the caller asked for no count)
   int channels;
+  static HalfFormat make(const SatFixedPoint& fp, uint32_t* clamp_count, int channels) {
+    return {static_cast<float>(1u << fp.frac_bits), static_cast<float>(fp.max_value), clamp_count,
+            channels};
+  }
+
+  // quantize_radiance (scandof/hdr.hpp) bit for bit, without its branches: the same float product
+  // v * 2^F; fmaxf turns NaN and negative products into 0, fminf clamps to max_value exactly, and
+  // __float2uint_rn rounds half to even as it does. `clamped` as quantize_radiance sets it: NaN,
+  // negative (not -0) or above the limit. Five instructions from the half: the tiled kernels
+  // decode every value twice (reduce, scan), and the branchy form cost more there.
+  __device__ __forceinline__ uint32_t quantize(float v, bool& clamped) const {
+    const float x = v * scale;
+    clamped = clamped || !(v >= 0.0f && x <= max_q);
+    return __float2uint_rn(fminf(fmaxf(x, 0.0f), max_q));
+  }
 
   __device__ __forceinline__ static float radiance(Raw p, int c) {
     const uint32_t h = ((c < 2 ? p.x : p.y) >> (16 * (c & 1))) & 0xFFFFu;
@@ -111,7 +127,7 @@ struct HalfFormat {
     if constexpr (std::is_same<T, float>::value) {
       return v > 0.0f ? v : 0.0f;  // NaN and negative as 0, as sat_gold_hdr's float tables
     } else {
-      return quantize_radiance(v, fixed, &clamped);
+      return quantize(v, clamped);
     }
   }
   __device__ __forceinline__ uint32_t word(Raw p, int k, bool& clamped) const {
