@@ -8,11 +8,12 @@
 //   PIXELS_RGBA8    pixels through an rgba8 image (else an r32ui image view of the texture)
 //   FUSED_SUBGROUP  teams are subgroups of 32 (subgroupInclusiveAdd / subgroupAdd); without it the
 //                   teams are 32-lane slices of the workgroup, scanned in shared memory.
-//   PIXELS_RGBA16F  HDR pixels through an rgba16f image into uint32 tables (sat_hdr.glsl, which the
-//                   including shader #includes first): a pixel is its R, G, B in fixed point (PX
-//                   is uvec3, not one packed word) and the channel pairs are plain uvec3 (PAIRS),
-//                   since a fixed-point value takes up to 25 bits. Costs 3x the registers for the
-//                   pixels; the RGBA8 programs are unchanged (PX = uint, PAIRS = uvec2).
+//   PIXELS_RGBA16F  HDR pixels into uint32 tables (sat_hdr.glsl, which the including shader
+//                   #includes first): a pixel is kept as its raw halves (PX = uvec2: R | G << 16,
+//                   B | A << 16; by textureGather from an rg32ui view with PIXELS_GATHER, else
+//                   through an rgba16f image) and quantized where it is summed (pairs_of); the
+//                   channel "pairs" are plain uvec3 (PAIRS), since a fixed-point value takes up to
+//                   25 bits. The RGBA8 programs are unchanged (PX = uint, PAIRS = uvec2).
 #define WG 256
 #define TILE_W 128
 #define TILE_H 32
@@ -31,15 +32,16 @@ layout(local_size_x = WG) in;
 // conflict-free.
 #define PAD8(k) ((k) + ((k) >> 4))
 #define PADDED8(n) ((n) + (n) / 16)
-#if defined(PIXELS_RGBA16F)
-// Declared by sat_hdr.glsl.
-uvec3 load_pixel(ivec2 p) {
-  return load_radiance(p);
-}
-#elif defined(PIXELS_GATHER)
+#if defined(PIXELS_GATHER)
 // An r32ui texture view of the RGBA8 texture (nearest, clamped) through the texture path: one
-// gather returns a 2x2 block of packed pixels, a quarter of the instructions of image loads.
+// gather returns a 2x2 block of packed pixels, a quarter of the instructions of image loads. For
+// RGBA16F an rg32ui view of the same texel size: two gathers (components 0 and 1) a 2x2 block.
 layout(binding = SAT_UNIT_PIXELS) uniform usampler2D u_pixels;
+#elif defined(PIXELS_RGBA16F)
+// Declared by sat_hdr.glsl.
+uvec2 load_pixel(ivec2 p) {
+  return load_halves(p);
+}
 #elif defined(PIXELS_RGBA8)
 // Where the driver matches image formats by class (RGBA8 is not R32UI's class): the texels as
 // normalized colours, packed back to bytes exactly (round(c * 255)).
@@ -109,12 +111,23 @@ uvec3 unpack_rgb(uint p) {
 // R | B << 16, y holds G (and A) | ... << 16. Sums of up to 257 pixels fit each half, so a tile row
 // (128 pixels) or a tile column (32) is reduced or scanned as 2 words where uvec3 took 3.
 #ifdef PIXELS_RGBA16F
-#define PX uvec3
+// Raw halves (2 words a pixel through the look-back of sat_fused_single.comp, where quantized
+// pixels took 3) quantized at each use: about 15 ALU steps a pixel, twice in the one pass.
+#define PX uvec2
 #define PAIRS uvec3
 #define PAIR_WORDS 3
-#define PX_ZERO uvec3(0u)
-uvec3 pairs_of(uvec3 p) {
-  return p;
+#define PX_ZERO uvec2(0u)
+uvec3 pairs_of(uvec2 p) {
+  bool clamped = false;  // not counted: see pairs_counted
+  return quantize_halves(p, clamped);
+}
+// pairs_of, counting the pixel when it clamps: the pass that sums each pixel first calls it, once
+// per pixel, then FLUSH_CLAMPS().
+uvec3 pairs_counted(uvec2 p) {
+  bool clamped = false;
+  const uvec3 q = quantize_halves(p, clamped);
+  if (clamped) ++g_clamped;
+  return q;
 }
 uvec3 rgb_of_pairs(uvec3 w) {
   return w;
@@ -133,6 +146,7 @@ uvec3 team_sum2(uvec3 v) {
 uvec2 pairs_of(uint p) {
   return uvec2(p & 0x00FF00FFu, (p >> 8) & 0x00FF00FFu);
 }
+#define pairs_counted pairs_of
 uvec3 rgb_of_pairs(uvec2 w) {
   return uvec3(w.x & 0xFFFFu, w.y & 0xFFFFu, w.x >> 16);
 }
@@ -164,19 +178,26 @@ void row_scan(PX px[4], out PAIRS wr[4]) {
 
 #ifdef PIXELS_GATHER
 // Pixels x0..x0+3 of rows y0..y0+3 (zeros outside the image), one packed word each, by four
-// gathers. A gather at the corner shared by texels (x, y) .. (x+1, y+1) returns them as
-// (x, y+1), (x+1, y+1), (x+1, y), (x, y).
-void load_block(int x0, int y0, out uint px[ROWS_PER_TEAM][4]) {
+// gathers (RGBA16F: two words each, by eight). A gather at the corner shared by texels (x, y) ..
+// (x+1, y+1) returns them as (x, y+1), (x+1, y+1), (x+1, y), (x, y).
+void load_block(int x0, int y0, out PX px[ROWS_PER_TEAM][4]) {
   const vec2 inv = 1.0 / vec2(textureSize(u_pixels, 0));
   for (int r = 0; r < ROWS_PER_TEAM; r += 2)
     for (int i = 0; i < 4; i += 2) {
+#ifdef PIXELS_RGBA16F
+      const vec2 at = vec2(x0 + i + 1, y0 + r + 1) * inv;
+      const uvec4 rg = textureGather(u_pixels, at, 0), ba = textureGather(u_pixels, at, 1);
+      const uvec2 g[4] = uvec2[4](uvec2(rg.x, ba.x), uvec2(rg.y, ba.y), uvec2(rg.z, ba.z),
+                                  uvec2(rg.w, ba.w));
+#else
       const uvec4 g = textureGather(u_pixels, vec2(x0 + i + 1, y0 + r + 1) * inv);
+#endif
       const bool x_in = x0 + i < u_width, x1_in = x0 + i + 1 < u_width;
       const bool y_in = y0 + r < u_height, y1_in = y0 + r + 1 < u_height;
-      px[r][i] = x_in && y_in ? g.w : 0u;
-      px[r][i + 1] = x1_in && y_in ? g.z : 0u;
-      px[r + 1][i] = x_in && y1_in ? g.x : 0u;
-      px[r + 1][i + 1] = x1_in && y1_in ? g.y : 0u;
+      px[r][i] = x_in && y_in ? g[3] : PX_ZERO;
+      px[r][i + 1] = x1_in && y_in ? g[2] : PX_ZERO;
+      px[r + 1][i] = x_in && y1_in ? g[0] : PX_ZERO;
+      px[r + 1][i + 1] = x1_in && y1_in ? g[1] : PX_ZERO;
     }
 }
 #else

@@ -28,17 +28,17 @@ void main() {
   PX px[ROWS_PER_TEAM][4];
   const int x0 = bx * TILE_W + int(lane) * 4;
   load_block(x0, by * TILE_H + int(team) * ROWS_PER_TEAM, px);
-  FLUSH_CLAMPS();  // this pass counts the clamped pixels; the tile scan reads them again
   PAIRS col[4] = PAIRS[4](PAIRS(0u), PAIRS(0u), PAIRS(0u), PAIRS(0u));
   PAIRS s[ROWS_PER_TEAM];
   for (int r = 0; r < ROWS_PER_TEAM; ++r) {
     s[r] = PAIRS(0u);
     for (int i = 0; i < 4; ++i) {
-      const PAIRS v = pairs_of(px[r][i]);
+      const PAIRS v = pairs_counted(px[r][i]);
       col[i] += v;
       s[r] += v;
     }
   }
+  FLUSH_CLAMPS();  // this pass counts the clamped pixels; the tile scan reads them again
   // The team's 4 row reductions one after another in the source, independent of each other.
   for (int r = 0; r < ROWS_PER_TEAM; ++r) s[r] = team_sum2(s[r]);
   uvec3 rows = uvec3(0u);  // 4 rows of 128 pixels can pass 16 bits: unpacked first

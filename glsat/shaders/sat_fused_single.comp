@@ -244,7 +244,6 @@ void main() {
   const int y0 = by * TILE_H;
   PX px[ROWS_PER_TEAM][4];
   load_block(x0, y0 + int(team) * ROWS_PER_TEAM, px);
-  FLUSH_CLAMPS();
 
   // The team's column sums (4 rows: up to 1020) and row sums, as channel pairs.
   {
@@ -252,13 +251,14 @@ void main() {
     for (int r = 0; r < ROWS_PER_TEAM; ++r) {
       PAIRS row = PAIRS(0u);
       for (int i = 0; i < 4; ++i) {
-        const PAIRS v = pairs_of(px[r][i]);
+        const PAIRS v = pairs_counted(px[r][i]);
         col[i] += v;
         row += v;
       }
       row = team_sum2(row);
       if (lane == 0u) s_row_agg[team * ROWS_PER_TEAM + uint(r)] = row;
     }
+    FLUSH_CLAMPS();
     for (int i = 0; i < 4; ++i) col_put(team, lane * 4u + uint(i), col[i]);
   }
   barrier();

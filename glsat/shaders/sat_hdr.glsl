@@ -1,7 +1,10 @@
 // RGBA16F pixels (linear radiance, the HDR frame), for the shaders that read pixels (sat_lines.comp,
 // sat_fused_*.comp), which #include it before their pixel declarations. Without PIXELS_RGBA16F it
-// declares nothing, so the RGBA8 programs are the ones they were. The pixels come through an
-// rgba16f image (every half is a float exactly), then:
+// declares nothing, so the RGBA8 programs are the ones they were. The paper's row pass reads the
+// pixels through an rgba16f image (every half is a float exactly, load_radiance); the fused path
+// takes them as raw halves, two words a pixel (R | G << 16, B | A << 16): by textureGather from an
+// rg32ui view where the texture is immutable (PIXELS_GATHER, the view declared by
+// sat_fused_common.glsl), else through the image (load_halves). Then:
 //   uint32 tables: the fixed point of kernels/include/scandof/hdr.hpp, the GLSL twin of
 //     scandof::quantize_radiance (round half to even of v * 2^F, at most max_value; NaN and
 //     negative values 0; -0 and +0 0), F and max_value at uniform locations SAT_LOC_FIXED_BITS and
@@ -13,7 +16,9 @@
 // NaN and sign are tested on the bits: GLSL does not promise IEEE comparisons with NaN, and a
 // compiler may turn !(v > 0.0) into v <= 0.0.
 #ifdef PIXELS_RGBA16F
+#ifndef PIXELS_GATHER
 layout(binding = 0, rgba16f) uniform readonly image2D u_pixels;
+#endif
 
 // v's bits: 0 for +0 and -0, 1 for NaN or negative (nonzero), 2 for positive (inf included).
 uint radiance_class(float v) {
@@ -53,6 +58,38 @@ uint quantize_radiance(float v, inout bool clamped) {
   return uint(roundEven(x));
 }
 
+// A half's bits h (16 bits) and x = its value * 2^F (inf for +inf, anything for NaN), quantized as
+// quantize_radiance does, the class tested on the bits: h - 1 < 0x7C00 is exactly the positive
+// halves, +inf included. Branch-free (selects): the fused path quantizes 16 pixels a lane twice.
+uint quantize_half(uint h, float x, inout bool clamped) {
+  const bool pos = h - 1u < 0x7C00u;
+  const bool over = pos && x > float(u_fixed_max);
+  clamped = clamped || over || (!pos && (h & 0x7FFFu) != 0u);
+  return !pos ? 0u : over ? u_fixed_max : uint(roundEven(x));
+}
+
+// A pixel as raw halves (x: R | G << 16, y: B | A << 16) in fixed point.
+uvec3 quantize_halves(uvec2 p, inout bool clamped) {
+  const float scale = float(1u << uint(u_fixed_bits));
+  const vec2 rg = unpackHalf2x16(p.x) * scale;
+  const float b = unpackHalf2x16(p.y).x * scale;
+  return uvec3(quantize_half(p.x & 0xFFFFu, rg.x, clamped), quantize_half(p.x >> 16, rg.y, clamped),
+               quantize_half(p.y & 0xFFFFu, b, clamped));
+}
+
+#ifndef PIXELS_GATHER
+// The image path's pixel as raw halves: packHalf2x16 of a half's own value is exact; NaN and
+// negative values become the NaN half 0xFFFF (GLSL does not promise what packHalf2x16 makes of a
+// NaN), which quantizes as they do.
+uint half_bits(float v) {
+  const uint k = radiance_class(v);
+  return k == 0u ? 0u : k == 1u ? 0xFFFFu : packHalf2x16(vec2(v, 0.0));
+}
+uvec2 load_halves(ivec2 p) {
+  const vec4 c = imageLoad(u_pixels, p);
+  return uvec2(half_bits(c.r) | (half_bits(c.g) << 16), half_bits(c.b));
+}
+
 uvec3 load_radiance(ivec2 p) {
   const vec3 c = imageLoad(u_pixels, p).rgb;
   bool clamped = false;
@@ -61,6 +98,7 @@ uvec3 load_radiance(ivec2 p) {
   if (clamped) ++g_clamped;
   return q;
 }
+#endif  // !PIXELS_GATHER
 #define FLUSH_CLAMPS() \
   if (g_clamped != 0u) atomicAdd(clamp_count, g_clamped)
 #endif

@@ -337,17 +337,22 @@ GlTexture GlSatBuilder::bind_pixels(GLuint tex, bool gather, std::vector<std::st
   // The RGBA8 texels read as one packed uint32 each where image formats match by size.
   const bool packed = support_.pixels_by_size;
   glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, packed ? GL_R32UI : GL_RGBA8);
+  GlTexture view;
+  if (gather) view = bind_gather_view(tex, GL_R32UI, defines);
+  if (!view.get() && !packed) defines.push_back("PIXELS_RGBA8");
+  return view;
+}
+
+GlTexture GlSatBuilder::bind_gather_view(GLuint tex, GLenum format,
+                                         std::vector<std::string>& defines) {
   GLint immutable = GL_FALSE;
-  if (gather) glGetTextureParameteriv(tex, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
-  if (!immutable) {
-    if (!packed) defines.push_back("PIXELS_RGBA8");
-    return GlTexture();
-  }
+  glGetTextureParameteriv(tex, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
+  if (!immutable) return GlTexture();
   // A view shares the texture's storage, so it is made per build: a cached one would keep
   // showing a deleted texture whose name GL has since handed out again.
   GLuint view = 0;
   glGenTextures(1, &view);  // glTextureView wants a name that was never bound
-  glTextureView(view, GL_TEXTURE_2D, tex, GL_R32UI, 0, 1, 0, 1);
+  glTextureView(view, GL_TEXTURE_2D, tex, format, 0, 1, 0, 1);
   glTextureParameteri(view, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTextureParameteri(view, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTextureParameteri(view, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
@@ -392,12 +397,15 @@ void GlSatBuilder::build_impl(GLuint tex, int width, int height, GlSatVariant va
   if (timed) last_one_pass_ = one_pass;  // what stage_times() reports follows the last timed build
   // How the shaders read the pixels (PIXELS_GATHER, PIXELS_RGBA8 or nothing); gathers only on the
   // fused path, whose shaders have them. On the H100 the gathers took the 1080p three-pass build
-  // from 0.071 to 0.064-0.067 ms (results/sat/gl/README.md).
+  // from 0.071 to 0.064-0.067 ms (results/sat/gl/README.md). RGBA16F on the fused path: raw halves
+  // by gathers from an rg32ui view (PIXELS_GATHER) where the texture is immutable, else through
+  // the rgba16f image, which the paper's row pass reads too.
   std::vector<std::string> pixel_defs;
   GlTexture view;
   if (hdr) {
     glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA16F);
     pixel_defs.push_back("PIXELS_RGBA16F");
+    if (variant == GlSatVariant::Fused) view = bind_gather_view(tex, GL_RG32UI, pixel_defs);
   } else {
     view = bind_pixels(tex, variant == GlSatVariant::Fused, pixel_defs);
   }

@@ -59,11 +59,13 @@ def main():
             continue
         jobs.append(("sat_lines.comp", "sat_block_scan.glsl",
                      ["SAT_F32"] + px + scan + ["SCAN_NO_SUBTRACT", lines, p]))
-    for sg in [[], ["FUSED_SUBGROUP"]]:
+    # Raw halves through the rgba16f image (mutable textures) or by gathers from an rg32ui view.
+    for px, sg in itertools.product([["PIXELS_RGBA16F"], ["PIXELS_RGBA16F", "PIXELS_GATHER"]],
+                                    [[], ["FUSED_SUBGROUP"]]):
         for comp in ("sat_fused_reduce.comp", "sat_fused_scan.comp", "sat_fused_single.comp"):
-            jobs.append((comp, "sat_fused_common.glsl", ["PIXELS_RGBA16F"] + sg))
+            jobs.append((comp, "sat_fused_common.glsl", px + sg))
         jobs.append(("sat_fused_single.comp", "sat_fused_common.glsl",
-                     ["PIXELS_RGBA16F", "SOFTWARE_WAIT"] + sg))
+                     px + ["SOFTWARE_WAIT"] + sg))
     jobs.append(("sat_fused_aux.comp", "", []))
     # glsatbench's copy floor: image loads only (packed r32ui or rgba8), one format.
     for px, sg in itertools.product(pixels[:2], [[], ["FUSED_SUBGROUP"]]):

@@ -20,10 +20,11 @@
 // sums in uint32; float tables of more than 2^32/255 pixels take the work-efficient pipeline
 // (float sums), as on the CUDA side. Pixels are read as packed r32ui where the driver matches
 // image formats by size (else through an rgba8 image), by textureGather from an r32ui view where
-// the texture is immutable (else by image loads). RGBA16F pixels come through an rgba16f image
-// (3 words a pixel in registers where RGBA8 keeps one packed word, so the fused path holds 3x the
-// registers for them); the paper's pipeline reads them in its row pass only, and float tables of
-// them take the work-efficient pipeline rather than the fused path (whose sums are uint32).
+// the texture is immutable (else by image loads). RGBA16F pixels: the fused path takes their raw
+// halves (2 words a pixel where RGBA8 keeps one packed word) by textureGather from an rg32ui view
+// where the texture is immutable (else through an rgba16f image) and quantizes them where it sums
+// them; the paper's pipeline reads them through the rgba16f image in its row pass only, and float
+// tables of them take the work-efficient pipeline rather than the fused path (sums in uint32).
 //
 // Needs a current GL >= 4.3 context (glad loaded) and the shader folder (glsat/shaders).
 #pragma once
@@ -185,6 +186,10 @@ class GlSatBuilder {
   // SAT_UNIT_PIXELS where the texture is immutable, returned so it lives through the build) and
   // adds the matching define.
   GlTexture bind_pixels(GLuint tex, bool gather, std::vector<std::string>& defines);
+  // Where `tex` is immutable: a `format` view of it (GL_R32UI for RGBA8, GL_RG32UI for RGBA16F:
+  // the same texel size) bound on texture unit SAT_UNIT_PIXELS, nearest and clamped, with
+  // PIXELS_GATHER added and the view returned; otherwise nothing.
+  GlTexture bind_gather_view(GLuint tex, GLenum format, std::vector<std::string>& defines);
   // The next clamp counter of the ring, cleared and bound at SAT_BINDING_CLAMPS.
   void begin_clamp_count();
   void end_clamp_count(bool counted);
