@@ -18,7 +18,7 @@ if(TARGET scandof_glsat)
   # built again, three times at most (GlSatBuilder::waits_cut_short). A skip fails these: they
   # exist to run the one pass. The timeout covers llvmpipe compiling the one-pass programs (a
   # minute or two each on a busy machine, seconds from Mesa's shader cache) and the hammer. The
-  # filter takes GlSat.FusedOnePassHdr too: the RGBA16F one pass (3 words a pixel where RGBA8
+  # filter takes GlSat.FusedOnePassHdr too: the RGBA16F one pass (2 words a pixel where RGBA8
   # has one, its own program, about three minutes to compile on a busy 2-core machine).
   foreach(_threads 1 2 4 8)
     add_test(NAME test_gl_sat_lookback_threads_${_threads}
