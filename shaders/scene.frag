@@ -1,8 +1,8 @@
 #version 450 core
 // The scene's surfaces (scene_shading.glsl); optional albedo texture. With DEFER_PLANES (the
-// sharp frame without MSAA) the textured floor and wall are only marked here, colour (0, 0, 0,
-// plane / 255), and shaded by shade_planes.comp: on GPUs whose graphics units are few (the H100)
-// their anisotropic texture fetches were a third of the scene pass.
+// sharp frame without MSAA) the textured floor and wall are only marked here, view z =
+// PLANE_MARK_Z(plane) (shared.h), and shaded by shade_planes.comp: on GPUs whose graphics units
+// are few (the H100) their anisotropic texture fetches were a third of the scene pass.
 #include "scene_shading.glsl"
 in vec3 v_world;
 in vec3 v_normal;
@@ -30,7 +30,11 @@ void main() {
   frag_viewz = v_viewz;
 #ifdef DEFER_PLANES
   if (u_textured) {
-    frag = vec4(0.0, 0.0, 0.0, float(u_plane) / 255.0);
+    // The mark goes into view z; the plane is drawn with colour writes masked off (ScenePass), so
+    // the frame's colour is written once, by the planes pass: in an RGBA16F frame those raster
+    // writes were most of the scene pass's extra cost on the H100.
+    frag_viewz = PLANE_MARK_Z(u_plane);
+    frag = vec4(0.0);
     return;
   }
 #endif

@@ -1,6 +1,7 @@
 #version 450 core
 // The floor and wall of the sharp frame, shaded after rasterisation. scene.frag (DEFER_PLANES)
-// writes only their view z and a mark, colour (0, 0, 0, plane / 255); this pass finds each marked
+// writes only a mark into their view z (PLANE_MARK_Z, negative) and no colour; this pass finds
+// each marked
 // pixel's point on its plane by casting the pixel's ray (exact for a plane: what the rasteriser
 // interpolates), takes its texture coordinates and their screen derivatives from the rays of the
 // neighbouring pixels, and shades it with the same scene_shading.glsl as the forward path.
@@ -12,7 +13,9 @@
 // from 2x2 quads): App::verify compares the two.
 #include "scene_shading.glsl"
 layout(local_size_x = PLANES_GROUP_X, local_size_y = PLANES_GROUP_Y) in;
-layout(binding = PLANES_IMAGE_COLOR, COLOR_FORMAT) uniform image2D u_color;
+layout(binding = PLANES_IMAGE_COLOR, COLOR_FORMAT) uniform writeonly image2D u_color;
+layout(binding = PLANES_IMAGE_VIEWZ, r32f) uniform image2D u_viewz;
+layout(location = PLANES_LOC_VIEW_DIR) uniform vec3 u_view_dir;  // unit view axis (world)
 layout(binding = PLANES_UNIT_FLOOR) uniform sampler2D u_floor;
 layout(binding = PLANES_UNIT_WALL) uniform sampler2D u_wall;
 layout(location = PLANES_LOC_INV_VIEW_PROJ) uniform mat4 u_inv_view_proj;
@@ -45,9 +48,9 @@ vec2 uv_of(vec3 p, int k) {
 void main() {
   ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (any(greaterThanEqual(p, imageSize(u_color)))) return;
-  vec4 c = imageLoad(u_color, p);
-  int mark = int(c.a * 255.0 + 0.5);
-  bool marked = mark < NUM_PLANES && c.rgb == vec3(0.0);  // else sky or teapot: already final
+  float z = imageLoad(u_viewz, p).r;
+  int mark = int(-1.0 - z + 0.5);
+  bool marked = z < 0.0 && mark < NUM_PLANES;  // else sky or teapot: already final
   int k = marked ? mark : PLANE_FLOOR;
   vec2 q = vec2(p) + 0.5;
   vec3 world = on_plane(q, k);
@@ -69,4 +72,7 @@ void main() {
   vec3 rgb = shade_surface(u_normal[k], world, u_eye, albedo, u_material[k].x, u_material[k].y,
                            k == PLANE_FLOOR ? u_blob_count : 0, u_blobs, u_spec_gain);
   imageStore(u_color, p, vec4(rgb, 1.0));
+  // The distance along the view axis the rasteriser would have interpolated (clip w): exact for
+  // a point of the plane, within float rounding of it.
+  imageStore(u_viewz, p, vec4(dot(world - u_eye, u_view_dir), 0.0, 0.0, 0.0));
 }

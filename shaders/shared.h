@@ -52,6 +52,10 @@
 #define PLANES_GROUP_X 16
 #define PLANES_GROUP_Y 8
 #define PLANES_IMAGE_COLOR 0
+#define PLANES_IMAGE_VIEWZ 1
+// A deferred plane's pixel carries its mark in the view-z target, colour untouched: view z =
+// PLANE_MARK_Z(plane), negative, which no real distance is.
+#define PLANE_MARK_Z(k) (-1.0 - float(k))
 #define PLANES_UNIT_FLOOR 0
 #define PLANES_UNIT_WALL 1
 #define PLANES_LOC_INV_VIEW_PROJ 0
@@ -65,6 +69,7 @@
 #define PLANES_LOC_UV_SCALE 19
 #define PLANES_LOC_MATERIAL 21     // vec2: shininess, specular
 #define PLANES_LOC_SPEC_GAIN 23    // float: as SCENE_LOC_SPEC_GAIN
+#define PLANES_LOC_VIEW_DIR 24     // vec3: the unit view axis, for the view z it writes
 
 // accum.comp (the lens reference): adds one lens sample's frame into the float accumulator.
 #define ACCUM_UNIT_SAMPLE 0

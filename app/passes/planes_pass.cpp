@@ -24,6 +24,8 @@ void PlanesPass::shade(const FrameTargets& t, const Camera& cam, GLuint floor_te
   const glm::mat4 inv_vp = glm::mat4(glm::inverse(glm::dmat4(vp)));
   glUniformMatrix4fv(PLANES_LOC_INV_VIEW_PROJ, 1, GL_FALSE, glm::value_ptr(inv_vp));
   glUniform3fv(PLANES_LOC_EYE, 1, glm::value_ptr(cam.eye()));
+  const glm::vec3 view_dir = glm::normalize(cam.target - cam.eye());
+  glUniform3fv(PLANES_LOC_VIEW_DIR, 1, glm::value_ptr(view_dir));
   glm::vec3 blobs[MAX_BLOBS] = {};
   const int nblob = teapot_blobs(blobs);
   glUniform3fv(PLANES_LOC_BLOBS, nblob, glm::value_ptr(blobs[0]));
@@ -41,8 +43,9 @@ void PlanesPass::shade(const FrameTargets& t, const Camera& cam, GLuint floor_te
   }
   glBindTextureUnit(PLANES_UNIT_FLOOR, floor_texture);
   glBindTextureUnit(PLANES_UNIT_WALL, wall_texture);
-  glBindImageTexture(PLANES_IMAGE_COLOR, t.color(), 0, GL_FALSE, 0, GL_READ_WRITE,
+  glBindImageTexture(PLANES_IMAGE_COLOR, t.color(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
                      t.color_format());
+  glBindImageTexture(PLANES_IMAGE_VIEWZ, t.viewz(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_R32F);
   // The scene's colour writes must land before the pass reads them, its stores before anything
   // samples, maps or draws into the colour texture next.
   glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);

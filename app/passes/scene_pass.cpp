@@ -209,8 +209,13 @@ void ScenePass::draw_scene(int width, int height, const Camera& cam, float time_
     glUniform2fv(l_uv, 1, glm::value_ptr(kPlanes[k].uv_scale));
     glBindTextureUnit(SCENE_UNIT_ALBEDO, tex);
     glUniform1i(l_nblob, blob_count);
-    if (deferred) glUniform1i(SCENE_LOC_PLANE, k);
+    if (deferred) {
+      // Only the mark in view z: the planes pass writes these pixels' colour.
+      glUniform1i(SCENE_LOC_PLANE, k);
+      glColorMaski(SCENE_OUT_COLOR, GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    }
     draw(d, glm::mat4(1.0f));
+    if (deferred) glColorMaski(SCENE_OUT_COLOR, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   };
   plane(PLANE_FLOOR, grids ? floor_grid_ : floor_, floor_tex_.get(), nblob);
   plane(PLANE_WALL, grids ? wall_grid_ : wall_, wall_tex_.get(), 0);
