@@ -307,7 +307,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_option("--view-preset", o.view_preset,
                  "default (the start focus) | near-blur (focus 30, red teapot blurred\n"
                  "in front) | focus8: the results/dof views; still scene | highlights:\n"
-                 "focus 12, the wall's bulbs far behind it and one in front | wall\n"
+                 "focus 12, aperture 20, the wall's bulbs far behind and one in front | wall\n"
                  "(headless): square to the back wall, one depth (20), focus 10")
       ->check(CLI::IsMember({"default", "near-blur", "focus8", "highlights", "wall"}))
       ->type_name("NAME");
@@ -472,6 +472,8 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
                          : o.view_preset == "highlights" ? 12.0f
                          : o.view_preset == "wall"    ? 10.0f
                                                       : Settings{}.focus_distance;
+    // The highlights view opens the lens to 20 px: the wall's bulbs become discs of about 14 px.
+    if (o.view_preset == "highlights" && app.count("--aperture") == 0) s.aperture = 20.0f;
   }
   // Flags that would be ignored without a word are refused instead: a scripted run that asked for
   // an output and silently got none would pass for a success.

@@ -116,6 +116,7 @@ TEST(Cli, ViewPresetStillsTheSceneAndKeepsAnExplicitFocus) {
   ASSERT_EQ(parse({"--headless", "--view-preset", "highlights"}, &h), -1);
   EXPECT_FALSE(h.settings.animate);
   EXPECT_EQ(h.settings.focus_distance, 12.0f);
+  EXPECT_EQ(h.settings.aperture, 20.0f);
   EXPECT_EQ(h.settings.pipeline, Pipeline::Hdr);
 }
 
