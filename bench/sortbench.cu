@@ -350,6 +350,101 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
   }
 }
 
+// --probe: where the library's time depends on memory layout, for uint32 keys at each size. Per
+// layout (kLayouts) it prints each buffer's address (MiB, and MiB modulo 1 GiB), CUB's size_t
+// call, and the library's sort with its workspace moved (ws+S: the whole workspace S MiB later)
+// or rearranged (alt+S: control block and look-back status first, the spare keys S MiB after
+// them); in the first layout also the histogram kernels on their own (grid = SMs x G).
+void probe(const Options& o, const bench::DeviceInfo& dev, cudaStream_t s) {
+  using K = std::uint32_t;
+  bench::EventTimer timer(s);
+  bench::TimingOptions topt;
+  topt.min_reps = 20;
+  int sms = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  (void)dev;
+  const std::size_t kMiB = std::size_t(1) << 20;
+  const std::size_t shifts[] = {2, 32, 64, 128, 256, 512};
+  for (int lg = o.min_log; lg <= o.max_log; lg += o.step_log) {
+    const std::size_t n = std::size_t(1) << lg;
+    std::size_t cub_bytes = 0;
+    CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, static_cast<const K*>(nullptr),
+                                              static_cast<K*>(nullptr), n, 0, 32, s));
+    const std::size_t our_bytes = sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, n);
+    for (int li = 0; li < o.layouts; ++li) {
+      const Layout& lay = kLayouts[li];
+      DeviceBuffer<unsigned char> pad(std::size_t(lay.pad_mib) << 20);
+      DeviceBuffer<K> in, out;
+      DeviceBuffer<unsigned char> cub_tmp, ws;
+      for (const char* c = lay.order; *c; ++c) {
+        if (*c == 'k') in = DeviceBuffer<K>(n);
+        if (*c == 'o') out = DeviceBuffer<K>(n);
+        if (*c == 'c') cub_tmp = DeviceBuffer<unsigned char>(cub_bytes);
+        if (*c == 'l') ws = DeviceBuffer<unsigned char>(our_bytes + 1024 * kMiB);
+      }
+      bench::fill(in.get(), n, 0x5EED, KeyValue<K>{Dist::Uniform, 0x5EED}, s);
+      auto mib = [&](const void* q) {
+        const auto a = reinterpret_cast<std::uintptr_t>(q);
+        return bench::fmt("%zu(%zu)", static_cast<std::size_t>(a / kMiB),
+                          static_cast<std::size_t>((a / kMiB) % 1024));
+      };
+      std::string line = bench::fmt("probe 2^%d %s/%d keys=%s out=%s cub=%s ws=%s", lg, lay.order,
+                                    lay.pad_mib, mib(in.get()).c_str(), mib(out.get()).c_str(),
+                                    mib(cub_tmp.get()).c_str(), mib(ws.get()).c_str());
+      auto t = [&](const char* name, auto&& go) {
+        const bench::Stats st = timer.measure([&](int) { go(); }, topt);
+        line += bench::fmt(" | %s %.4f", name, st.median_ms);
+      };
+      t("cub", [&] {
+        std::size_t b = cub_bytes;
+        CUDA_CHECK(cub::DeviceRadixSort::SortKeys(cub_tmp.get(), b, in.get(), out.get(), n, 0, 32,
+                                                  s));
+      });
+      auto lsd = [&](std::size_t off, detail::lsd::Placement pl) {
+        detail::lsd::sort<K, detail::lsd::NoValue, false>(in.get(), out.get(), nullptr, nullptr,
+                                                          n, ws.get() + off, our_bytes, s, 0, 32,
+                                                          pl);
+      };
+      t("lsd", [&] { lsd(0, {}); });
+      for (std::size_t sh : shifts)
+        t(bench::fmt("ws+%zu", sh).c_str(), [&] { lsd(sh * kMiB, {}); });
+      for (std::size_t sh : {std::size_t(0), std::size_t(2), std::size_t(64), std::size_t(256),
+                             std::size_t(512)})
+        t(bench::fmt("alt+%zu", sh).c_str(), [&] { lsd(0, {true, sh * kMiB}); });
+      std::printf("%s\n", line.c_str());
+      std::fflush(stdout);
+      if (li != 0) continue;
+      DeviceBuffer<unsigned long long> tot(detail::lsd::kMaxPasses * detail::lsd::kRadix);
+      std::vector<unsigned long long> ref, got(tot.size());
+      std::string h = bench::fmt("probe-hist 2^%d", lg);
+      auto hist = [&](const char* name, int grid, auto kernel) {
+        CUDA_CHECK(cudaMemsetAsync(tot.get(), 0, tot.size() * 8, s));
+        kernel<<<grid, detail::lsd::kThreads, 0, s>>>(in.get(), n, 0, 32, tot.get());
+        CUDA_CHECK(cudaMemcpyAsync(got.data(), tot.get(), tot.size() * 8, cudaMemcpyDeviceToHost,
+                                   s));
+        CUDA_CHECK(cudaStreamSynchronize(s));
+        if (ref.empty()) ref = got;
+        const bench::Stats st = timer.measure(
+            [&](int) { kernel<<<grid, detail::lsd::kThreads, 0, s>>>(in.get(), n, 0, 32,
+                                                                      tot.get()); },
+            topt);
+        h += bench::fmt(" | %s %.4f%s", name, st.median_ms, got == ref ? "" : " MISMATCH");
+      };
+      for (int g : {4, 8, 16}) {
+        hist(bench::fmt("old/%d", g).c_str(), sms * g, detail::lsd::histogram_kernel<K>);
+        hist(bench::fmt("vec2/%d", g).c_str(), sms * g, detail::lsd::histogram_vec_kernel<K, 2>);
+        hist(bench::fmt("vec4/%d", g).c_str(), sms * g, detail::lsd::histogram_vec_kernel<K, 4>);
+        hist(bench::fmt("vec8/%d", g).c_str(), sms * g, detail::lsd::histogram_vec_kernel<K, 8>);
+      }
+      h += bench::fmt(" | memcpy %.4f", timer.measure([&](int) {
+        bench::memcpy_d2d(out.get(), in.get(), n * sizeof(K), s);
+      }, topt).median_ms);
+      std::printf("%s\n", h.c_str());
+      std::fflush(stdout);
+    }
+  }
+}
+
 int run(int argc, char** argv) {
   Options o;
   CLI::App app(
@@ -372,6 +467,10 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(1, kMaxLayouts));
   app.add_option("--step-log", o.step_log, "n = 2^min-log, 2^(min-log + K), ... up to 2^max-log")
       ->check(CLI::Range(1, 30));
+  bool probe_mode = false;
+  app.add_flag("--probe", probe_mode,
+               "instead of the comparison: the library's uint32 sort with its workspace moved or "
+               "rearranged in each layout, and the histogram kernels alone (see probe())");
   bench::add_list(app, "--keys", o.keys, "key types, comma-separated",
                   CLI::IsMember({"uint32", "int32", "float", "uint64", "pairs", "pairs64"}));
   bench::add_list(app, "--dists", o.dists, "key distributions, comma-separated",
@@ -379,6 +478,11 @@ int run(int argc, char** argv) {
   if (const auto rc = bench::parse_command_line(app, argc, argv)) return *rc;
   if (const auto rc = bench::check_sweep_options("sortbench", o)) return *rc;
   const bench::DeviceInfo dev = util::current_device();
+  if (probe_mode) {
+    util::Stream ps;
+    probe(o, dev, ps);
+    return 0;
+  }
   bench::print_banner("sortbench", dev);
   std::printf("each sort timed in %d memory layout(s), each with its own allocations; CUB %d.%d.%d\n",
               o.layouts, CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);

@@ -2,12 +2,12 @@
 // kernel for all digits, then one kernel per digit that ranks a tile and finds its digit offsets
 // by decoupled look-back; n <= one tile runs every pass in one block. Read + write of the keys per
 // digit. On the H100 against cub::DeviceRadixSort's faster call, each with its own allocations,
-// medians over six memory layouts (results/sort/README.md): uniform uint32 1.09x / 1.03x / 0.95x
-// at 2^24 / 2^26 / 2^28, int32 1.06 / 1.01 / 0.96x, float 1.11 / 1.07 / 1.04x, pairs 0.96 / 0.91
-// / 0.91x, 1.16-1.28x at 2^20. What got it there: a digit match of half the instructions, early
+// medians over six memory layouts (results/sort/README.md): uniform uint32 1.08x / 1.05x / 0.97x
+// at 2^24 / 2^26 / 2^28, int32 1.06 / 1.04 / 1.00x, float 1.12 / 1.11 / 1.09x, pairs 0.96 / 0.92
+// / 0.92x, 1.22-1.32x at 2^20. What got it there: a digit match of half the instructions, early
 // digit counts, batched look-back loads, tiles of 4096-8192 keys, a bounds-free copy for whole
 // tiles, single-digit tiles skipping the ranking, a padded staging tile (sorted keys' bank
-// conflicts).
+// conflicts), a histogram of 16-byte loads, no memsets between passes.
 //
 // The shape of the per-digit kernel is a policy type (OnesweepPolicy): the library sorts with
 // DefaultOnesweepPolicy, or SmallTilesPolicy where a block's shared memory cannot stage the
@@ -370,6 +370,65 @@ __global__ void __launch_bounds__(kThreads)
     if (h[p][t]) atomicAdd(totals + p * kRadix + t, static_cast<unsigned long long>(h[p][t]));
 }
 
+// The same counts with 16-byte loads (4 keys of 4 bytes, 2 of 8) and kVecs of them per thread
+// and loop: fewer load instructions and more bytes in flight per thread. The library's histogram
+// (histogram_kernel above is kept for sortbench --probe's comparison). Keys before the first
+// 16-byte boundary and after the last whole vector (fewer than 16 / sizeof(K) each) are counted
+// one by one in block 0.
+template <class K, int kVecs>
+__global__ void __launch_bounds__(kThreads)
+    histogram_vec_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
+                         unsigned long long* totals) {
+  constexpr int kPer = 16 / sizeof(K);
+  constexpr int kKeyPasses = 8 * sizeof(K) / kRadixBits;
+  __shared__ unsigned h[kKeyPasses][kRadix];  // one block's keys: < 2^32 while n < 2^41
+  const int t = threadIdx.x;
+  const int passes = num_passes_dev(begin_bit, end_bit);
+  for (int i = t; i < kKeyPasses * kRadix; i += kThreads) (&h[0][0])[i] = 0;
+  __syncthreads();
+  auto count = [&](K key) {
+    const typename RadixTraits<K>::Bits b = RadixTraits<K>::to_bits(key);
+#pragma unroll
+    for (int p = 0; p < kKeyPasses; ++p) {
+      if (p >= passes) break;
+      const int shift = begin_bit + p * kRadixBits;
+      const int width = min(kRadixBits, end_bit - shift);
+      atomicAdd(&h[p][static_cast<unsigned>(b >> shift) & ((1u << width) - 1u)], 1u);
+    }
+  };
+  const auto addr = reinterpret_cast<std::uintptr_t>(in);
+  const std::uint64_t head = std::min<std::uint64_t>(n, ((16 - (addr & 15)) & 15) / sizeof(K));
+  const std::uint64_t nvec = (n - head) / kPer;
+  const std::uint64_t tail = head + nvec * kPer;
+  if (blockIdx.x == 0) {
+    if (static_cast<std::uint64_t>(t) < head) count(in[t]);
+    if (tail + t < n) count(in[tail + t]);
+  }
+  const uint4* __restrict__ vin = reinterpret_cast<const uint4*>(in + head);
+  const std::uint64_t chunk = std::uint64_t(kThreads) * kVecs;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * chunk; base < nvec;
+       base += std::uint64_t(gridDim.x) * chunk) {
+    uint4 v[kVecs];
+#pragma unroll
+    for (int j = 0; j < kVecs; ++j) {
+      const std::uint64_t i = base + j * kThreads + t;
+      v[j] = i < nvec ? vin[i] : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int j = 0; j < kVecs; ++j) {
+      if (base + j * kThreads + t < nvec) {
+        K keys[kPer];
+        memcpy(keys, &v[j], 16);
+#pragma unroll
+        for (int e = 0; e < kPer; ++e) count(keys[e]);
+      }
+    }
+  }
+  __syncthreads();
+  for (int p = 0; p < passes; ++p)
+    if (h[p][t]) atomicAdd(totals + p * kRadix + t, static_cast<unsigned long long>(h[p][t]));
+}
+
 // The onesweep kernel's shape, a policy type: keys per thread (tiles of kThreads x Items), the
 // __launch_bounds__ residency, whether pairs load their values with the keys (registers for both
 // through the ranking) or once the keys are staged, how many predecessor words a look-back walk
@@ -524,7 +583,7 @@ __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P:
     onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
                     V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
                     const unsigned long long* __restrict__ digit_totals, W* status,
-                    unsigned* counter, unsigned spin_ns) {
+                    W* clear, unsigned* counter, unsigned spin_ns) {
   static_assert(sizeof(Off) <= sizeof(W), "status words must hold any global position");
   constexpr int kTile = P::TILE;
   // Dynamic shared memory (onesweep_smem_bytes): pairs' staging passes the 48 KiB static limit.
@@ -536,6 +595,9 @@ __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P:
   const std::uint64_t tile = s.tile_id;
   const std::uint64_t base = tile * kTile;
   const int valid = static_cast<int>(std::min<std::uint64_t>(kTile, n - base));
+  // This tile's row of the other status set (used by the previous pass, which has ended), zero
+  // for the next pass: one coalesced 1 KiB store per tile instead of a memset between passes.
+  if (clear != nullptr) clear[tile * kRadix + t] = 0;
   // Whole tiles (all but the last) take a copy of the body without bounds tests: the ranking
   // loses a ballot and the range checks per row.
   constexpr int kBatch = P::LOOKBACK_BATCH;
@@ -595,11 +657,18 @@ inline int num_passes(int begin_bit, int end_bit) {
   return (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
 }
 
-// Look-back status: one row of 256 words per tile. Every pass gets its own rows (one memset per
-// sort) while that stays small; beyond 32 MiB one set of rows is cleared before each pass.
+// Look-back status: one row of 256 words per tile. Two sets of rows while a set is at most
+// 128 MiB (n <= 2^29): passes alternate between them, one memset before the first pass clears
+// both (with the control block in front of them), and each tile of a later pass clears its row
+// of the set the pass before used, for the pass after. That replaced a memset before every pass
+// from 2^26 keys on (four of 43 MiB at 2^28 uint32, and one of the control block); below 2^26
+// it was one memset of a set per pass. Measured only together with histogram_vec_kernel: uint32
+// 2^26 1.406 -> 1.379 ms, 2^28 5.769 -> 5.676 (H100, medians over 6 layouts,
+// results/sort/README.md). Beyond 128 MiB a set, one set cleared before each pass (a second set
+// would cost up to 2 GiB more at 2^32 keys, where the memsets are a small part of the sort).
 struct StatusPlan {
   std::size_t word_bytes = 4, tiles = 0;
-  bool per_pass = true;
+  int sets = 2;
   std::size_t bytes = 0;
 };
 template <class K>
@@ -609,9 +678,8 @@ StatusPlan status_plan(std::size_t n) {
   constexpr std::size_t kTileKeys = static_cast<std::size_t>(kThreads) * kMinOnesweepItems;
   p.tiles = (n + kTileKeys - 1) / kTileKeys;
   const std::size_t row_set = p.tiles * kRadix * p.word_bytes;
-  const std::size_t max_passes = 8 * sizeof(K) / kRadixBits;
-  p.per_pass = row_set * max_passes <= (std::size_t(32) << 20);
-  p.bytes = align_up(p.per_pass ? row_set * max_passes : row_set);
+  p.sets = row_set <= (std::size_t(128) << 20) ? 2 : 1;
+  p.bytes = align_up(row_set * p.sets);
   return p;
 }
 
@@ -640,14 +708,20 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   const std::size_t tiles = (n + P::TILE - 1) / P::TILE;
   if (tiles > sp.tiles)
     throw std::logic_error("sort: onesweep tile smaller than the status rows were planned for");
-  const std::size_t row_set_bytes = tiles * kRadix * sizeof(W);
-  CUDA_CHECK(cudaMemsetAsync(ctrl, 0, sizeof(Ctrl), stream));
-  CUDA_CHECK(
-      cudaMemsetAsync(status, 0, sp.per_pass ? row_set_bytes * passes : row_set_bytes, stream));
-  const std::size_t chunks = (n + kThreads * 8 - 1) / (kThreads * 8);
-  const int hblocks = static_cast<int>(
-      std::max<std::size_t>(1, std::min<std::size_t>(chunks, static_cast<std::size_t>(sms) * 8)));
-  histogram_kernel<K><<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl->totals);
+  const std::size_t row_set_words = tiles * kRadix;
+  // The status rows follow the control block (sort()), so one memset clears both.
+  const std::size_t status_off = reinterpret_cast<unsigned char*>(status) -
+                                 reinterpret_cast<unsigned char*>(ctrl);
+  CUDA_CHECK(cudaMemsetAsync(ctrl, 0, status_off + row_set_words * sizeof(W) * sp.sets, stream));
+  // 16-byte loads, 8 keys a thread and loop, 16 blocks an SM: 2^28 uint32 0.459 ms against 0.568
+  // for the scalar kernel at 8 blocks an SM (0.512 at 16), 2^26 0.121 against 0.148; 16 keys a
+  // thread or 4 / 8 blocks an SM within 1 % (H100, sortbench --probe, results/sort/README.md).
+  constexpr int kHistVecs = sizeof(K) == 4 ? 2 : 4;
+  const std::size_t hchunk = static_cast<std::size_t>(kThreads) * kHistVecs * (16 / sizeof(K));
+  const int hblocks = static_cast<int>(std::max<std::size_t>(
+      1, std::min<std::size_t>((n + hchunk - 1) / hchunk, static_cast<std::size_t>(sms) * 16)));
+  histogram_vec_kernel<K, kHistVecs>
+      <<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl->totals);
   CUDA_CHECK_LAUNCH();
   auto kernel = onesweep_kernel<K, V, kHasValues, W, Off, P>;
   constexpr std::size_t smem = onesweep_smem_bytes<K, V, kHasValues, Off, P>();
@@ -661,13 +735,17 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     K* kdst = to_out ? kout : kalt;
     V* vdst = to_out ? vout : valt;
     W* st = status;
-    if (sp.per_pass) {
-      st += static_cast<std::size_t>(pass) * tiles * kRadix;
+    W* clear = nullptr;  // rows this pass clears for the next one
+    if (sp.sets == 2) {
+      st += static_cast<std::size_t>(pass & 1) * row_set_words;
+      // Pass 0's other set is still clear from the memset; the last pass leaves its rows.
+      if (pass > 0 && pass + 1 < passes)
+        clear = status + static_cast<std::size_t>((pass + 1) & 1) * row_set_words;
     } else if (pass > 0) {
-      CUDA_CHECK(cudaMemsetAsync(status, 0, row_set_bytes, stream));
+      CUDA_CHECK(cudaMemsetAsync(status, 0, row_set_words * sizeof(W), stream));
     }
     kernel<<<static_cast<unsigned>(tiles), kThreads, smem, stream>>>(
-        ksrc, kdst, vsrc, vdst, n, shift, mask, ctrl->totals + pass * kRadix, st,
+        ksrc, kdst, vsrc, vdst, n, shift, mask, ctrl->totals + pass * kRadix, st, clear,
         ctrl->counters + pass, P::SPIN_NS);
     CUDA_CHECK_LAUNCH();
     ksrc = kdst;
@@ -697,11 +775,21 @@ void onesweep_sort(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* v
                                                end_bit, passes, ctrl, status, sp, sms, stream);
 }
 
+// Where sort() puts its buffers inside the workspace: by default the spare keys (and values)
+// first, then the control block and the look-back status. status_first puts the control block
+// and status first and the spare buffers alt_shift bytes after them (the benchmark's --probe
+// times placements; the caller sizes the workspace for the shift).
+struct Placement {
+  bool status_first = false;
+  std::size_t alt_shift = 0;
+};
+
 // P: the onesweep policy (the library's DefaultOnesweepPolicy; the benchmark and the tests pass
 // others).
 template <class K, class V, bool kHasValues, class P = DefaultOnesweepPolicy<K, kHasValues>>
 void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
-          std::size_t ws_bytes, cudaStream_t stream, int begin_bit, int end_bit) {
+          std::size_t ws_bytes, cudaStream_t stream, int begin_bit, int end_bit,
+          Placement pl = {}) {
   const int passes = num_passes(begin_bit, end_bit);
   if (passes == 0) {
     if (kin != kout)
@@ -717,7 +805,18 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     return;
   }
   (void)ws_bytes;
+  const StatusPlan sp = status_plan<K>(n);
   auto* p = static_cast<unsigned char*>(ws);
+  Ctrl* ctrl = nullptr;
+  void* status = nullptr;
+  auto take_ctrl_status = [&] {
+    ctrl = reinterpret_cast<Ctrl*>(p);
+    p += align_up(sizeof(Ctrl));
+    status = p;
+    p += sp.bytes;
+  };
+  if (pl.status_first) take_ctrl_status();
+  p += pl.alt_shift;
   K* kalt = reinterpret_cast<K*>(p);
   p += align_up(n * sizeof(K));
   V* valt = nullptr;
@@ -725,9 +824,7 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     valt = reinterpret_cast<V*>(p);
     p += align_up(n * sizeof(V));
   }
-  auto* ctrl = reinterpret_cast<Ctrl*>(p);
-  p += align_up(sizeof(Ctrl));
-  void* status = p;
+  if (!pl.status_first) take_ctrl_status();
 
   // Ping-pong so that the last pass lands in kout. Sorting in place with an odd pass count
   // first moves the input to the spare buffer (one extra copy).
@@ -744,7 +841,6 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
 
   // Status words of 32 bits while n < 2^30 (half the status traffic), 64 beyond; global
   // positions of 32 bits while n < 2^32.
-  const StatusPlan sp = status_plan<K>(n);
   using U64 = unsigned long long;
   if (sp.word_bytes == 4)
     onesweep_sort<P, K, V, kHasValues, unsigned, unsigned>(
