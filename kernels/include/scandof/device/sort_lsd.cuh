@@ -715,7 +715,7 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   CUDA_CHECK(cudaMemsetAsync(ctrl, 0, status_off + row_set_words * sizeof(W) * sp.sets, stream));
   // 16-byte loads, 8 keys a thread and loop, 16 blocks an SM: 2^28 uint32 0.459 ms against 0.568
   // for the scalar kernel at 8 blocks an SM (0.512 at 16), 2^26 0.121 against 0.148; 16 keys a
-  // thread or 4 / 8 blocks an SM within 1 % (H100, sortbench --probe, results/sort/README.md).
+  // thread or 4 / 8 blocks an SM within 1.6 % (H100, sortbench --probe, results/sort/README.md).
   constexpr int kHistVecs = sizeof(K) == 4 ? 2 : 4;
   const std::size_t hchunk = static_cast<std::size_t>(kThreads) * kHistVecs * (16 / sizeof(K));
   const int hblocks = static_cast<int>(std::max<std::size_t>(
