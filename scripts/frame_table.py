@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """The table of results/frame/README.md from the headless demo's reports (scripts/gpu/frame.sh):
-one row per frame_WxH_BACKEND_PASS[_forward|_paper].json, every column a median over the run's
+one row per frame_WxH_BACKEND_PASS[_forward|_paper|_ldr].json (HDR, the default pipeline,
+unless _ldr), every column a median over the run's
 frames as the report gives it (GPU timers; "interval" is host time).
 
 usage: scripts/frame_table.py DIR > TABLE.md
@@ -12,12 +13,13 @@ import re
 import sys
 
 COLUMNS = [("scene", "scene_gl_ms"), ("interop", "interop_ms"), ("SAT", "sat_ms"),
-           ("DoF", "dof_ms"), ("frame GPU", "frame_gpu_ms"), ("all GPU", "frame_gpu_all_ms"),
+           ("DoF", "dof_ms"), ("tone map", "tonemap_gl_ms"), ("frame GPU", "frame_gpu_ms"), ("all GPU", "frame_gpu_all_ms"),
            ("interval", "frame_interval_ms")]
 
 
 def label(name):
-    m = re.match(r"frame_(\d+)x(\d+)_(cuda|gl)_(compute|fragment)(_forward|_paper)?\.json$", name)
+    m = re.match(r"frame_(\d+)x(\d+)_(cuda|gl)_(compute|fragment)(_forward|_paper|_ldr)?\.json$",
+                 name)
     if not m:
         return None
     w, h, backend, dof_pass, extra = m.groups()
@@ -29,6 +31,8 @@ def label(name):
         text += ", floor and wall shaded forward"
     if extra == "_paper":
         text = text.replace("backend,", "backend, paper pipeline (work-efficient),")
+    if extra == "_ldr":
+        text += ", LDR (paper) frame"
     order = (int(w), extra or "", backend, dof_pass)
     return order, text
 

@@ -4,8 +4,10 @@
 #   bash .gpu-final/frame.sh        -> $OUT/frame.tgz (frame/*.json, *.png, frame.log)
 # Headless, still scene, medians over 120 frames (after the runner's warm-up): the CUDA backend
 # (fused SAT, single-pass variant) with each DoF pass, and the GL compute backend (fused) with
-# each DoF pass, at 1080p and 4K (and the compute passes with the floor and wall shaded forward); then --verify (SAT exact; compute passes == fragment pass within
-# 1/255) for every variant and method at awkward sizes, on both GPU backends.
+# each DoF pass, at 1080p and 4K, in the HDR pipeline (the default; the GPU frame ends with the
+# tone map) and the compute passes again in the LDR (paper) one and with the floor and wall shaded
+# forward; then --verify (SAT exact; compute passes == fragment pass within 1/255) for every
+# variant and method at awkward sizes, on both GPU backends.
 set -u
 D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=/tmp/frame-out/frame; rm -rf /tmp/frame-out; mkdir -p "$O"
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
@@ -34,6 +36,14 @@ pack() { (cd /tmp/frame-out && tar czf "${OUT:-/tmp}/frame.tgz" frame); }
       $S --size $size --frames 120 --backend $backend --method fused --variant single-pass \
         --dof-pass compute --scene-shading forward \
         --report "$O/frame_${size}_${backend}_compute_forward.json" 2>&1 | \
+        grep -vE "screenshot written|report written"
+    done
+  done
+  for size in 1920x1080 3840x2160; do
+    for backend in cuda gl; do
+      echo "== $size $backend compute, LDR (paper) frame (--ldr)"
+      $S --size $size --frames 120 --backend $backend --method fused --variant single-pass \
+        --dof-pass compute --ldr --report "$O/frame_${size}_${backend}_compute_ldr.json" 2>&1 | \
         grep -vE "screenshot written|report written"
     done
   done
