@@ -4,6 +4,7 @@
 //   glsatbench [--out DIR] [--sizes 512x512,1024x1024,1920x1080,3840x2160] [--reps 200]
 //              [--warmup 20] [--formats u32,f32] [--shaders DIR] [--no-verify] [--l2-mb 50]
 //              [--variants naive,...,fused,fused-1pass,floor] [--pixels rgba8,rgba16f]
+//              [--dump-programs DIR]
 //
 // Rows: the paper's four variants; "fused", the fused path in three passes, and "fused-1pass", in
 // one pass with decoupled look-back (GlSatPolicy set from here; the one pass only where
@@ -213,6 +214,10 @@ int main(int argc, char** argv) {
                  "comma-separated texture formats: rgba8, rgba16f (default both)")
       ->delimiter(',')
       ->check(CLI::IsMember({"rgba8", "rgba16f"}));
+  std::string dump_dir;
+  app.add_option("--dump-programs", dump_dir,
+                 "write every program built, as glGetProgramBinary returns it, to this folder "
+                 "(GlSatBuilder::dump_programs)");
   CLI11_PARSE(app, argc, argv);
   auto runs = [&](const std::string& name) {
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
@@ -379,8 +384,9 @@ int main(int argc, char** argv) {
             if (hdr && f == SatFormat::F32 && v == GlSatVariant::Fused) continue;
             const std::string vname = one_pass ? "fused-1pass" : scandof::gl::to_string(v);
             if (!runs(vname)) continue;
-            builder.set_policy(
-                {one_pass ? GlSatFusedBuild::OnePass : GlSatFusedBuild::ThreePasses});
+            scandof::gl::GlSatPolicy policy;  // this row's shape for both pixel formats
+            policy.fused = one_pass ? GlSatFusedBuild::OnePass : GlSatFusedBuild::ThreePasses;
+            builder.set_policy(policy);
             std::string check = "skip";
             if (!no_verify) {
               const std::uint32_t poison = 0xDEADBEEFu;
@@ -439,6 +445,9 @@ int main(int argc, char** argv) {
         }
       }
     }
+    if (!dump_dir.empty())
+      for (const auto& path : builder.dump_programs(dump_dir))
+        std::printf("wrote %s\n", path.c_str());
     if (const GLenum e = glGetError())
       throw std::runtime_error("OpenGL error " + std::to_string(e));
     scandof::util::write_text_file(out_dir + "/glsatbench.json", j.dump(2) + "\n");

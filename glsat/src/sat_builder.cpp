@@ -1,11 +1,13 @@
 #include "scandof/gl/sat_builder.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
 
 #include "shared.h"
+#include "scandof/util/file_io.hpp"
 
 namespace scandof::gl {
 
@@ -138,6 +140,7 @@ GlSatSupport query_gl_sat_support() {
 GlSatPolicy default_policy(const GlSatSupport& support) {
   GlSatPolicy p;
   p.fused = support.one_pass ? GlSatFusedBuild::OnePass : GlSatFusedBuild::ThreePasses;
+  p.fused_rgba16f = GlSatFusedBuild::ThreePasses;  // see default_policy's note
   return p;
 }
 
@@ -166,7 +169,9 @@ GlSatBuilder::GlSatBuilder(std::string shader_dir, const GlSatPolicy& policy,
 }
 
 void GlSatBuilder::set_policy(const GlSatPolicy& policy) {
-  if (policy.fused == GlSatFusedBuild::OnePass && !support_.lookback)
+  if ((policy.fused_for(false) == GlSatFusedBuild::OnePass ||
+       policy.fused_for(true) == GlSatFusedBuild::OnePass) &&
+      !support_.lookback)
     throw std::invalid_argument(
         "GlSatPolicy: the one-pass fused build needs running workgroups to progress while one "
         "waits (GlSatSupport::lookback), which this context does not give: " +
@@ -190,6 +195,37 @@ GLuint GlSatBuilder::program(const std::string& file, const std::vector<std::str
   const GLuint id = prog.get();
   programs_.emplace(key, std::move(prog));
   return id;
+}
+
+std::vector<std::string> GlSatBuilder::dump_programs(const std::string& dir) const {
+  scandof::util::make_output_folder(dir);
+  std::vector<std::string> written;
+  for (const auto& [key, prog] : programs_) {
+    GLint len = 0;
+    glGetProgramiv(prog.get(), GL_PROGRAM_BINARY_LENGTH, &len);
+    if (len <= 0) continue;
+    std::string blob(static_cast<std::size_t>(len), '\0');
+    GLenum format = 0;
+    GLsizei got = 0;
+    glGetProgramBinary(prog.get(), len, &got, &format, blob.data());
+    blob.resize(static_cast<std::size_t>(std::max(got, 0)));
+    // "sat_fused_scan.comp|FUSED_SUBGROUP|PIXELS_RGBA16F" ->
+    // "sat_fused_scan.comp__FUSED_SUBGROUP__PIXELS_RGBA16F"
+    std::string name;
+    for (char c : key) {
+      if (c == '|') {
+        name += "__";
+      } else {
+        const bool keep =
+            std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+        name += keep ? c : '_';
+      }
+    }
+    const std::string path = dir + "/" + name + ".bin";
+    scandof::util::write_text_file(path, blob);
+    written.push_back(path);
+  }
+  return written;
 }
 
 void GlSatBuilder::ensure_lookback_flags(std::size_t tiles) {
@@ -393,7 +429,8 @@ void GlSatBuilder::build_impl(GLuint tex, int width, int height, GlSatVariant va
     glUniform1ui(SAT_LOC_FIXED_MAX, fixed->max_value);
   };
 
-  const bool one_pass = variant == GlSatVariant::Fused && policy_.fused == GlSatFusedBuild::OnePass;
+  const bool one_pass =
+      variant == GlSatVariant::Fused && policy_.fused_for(hdr) == GlSatFusedBuild::OnePass;
   if (timed) last_one_pass_ = one_pass;  // what stage_times() reports follows the last timed build
   // How the shaders read the pixels (PIXELS_GATHER, PIXELS_RGBA8 or nothing); gathers only on the
   // fused path, whose shaders have them. On the H100 the gathers took the 1080p three-pass build

@@ -33,6 +33,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,7 +89,14 @@ enum class GlSatFusedBuild { ThreePasses, OnePass };
 
 // What the builder chooses among correct ways; benchmarks and tests set it from outside.
 struct GlSatPolicy {
+  // RGBA8 textures' fused build, and RGBA16F ones' unless fused_rgba16f is set.
   GlSatFusedBuild fused = GlSatFusedBuild::ThreePasses;
+  // RGBA16F textures' own fused build (their one pass holds twice the pixel words through the
+  // look-back and quantizes each pixel twice, so its best shape may differ); nullopt: `fused`.
+  std::optional<GlSatFusedBuild> fused_rgba16f;
+  GlSatFusedBuild fused_for(bool rgba16f) const {
+    return rgba16f && fused_rgba16f ? *fused_rgba16f : fused;
+  }
 };
 
 // One pass where support.one_pass (lookback on NVIDIA's driver): on the H100 1080p 0.0382 ms
@@ -96,6 +104,9 @@ struct GlSatPolicy {
 // commit 2d8ac9a). Three passes elsewhere: GL promises no forward progress between workgroups. A
 // ticket-ordered phased build (the three passes as phases of one dispatch; see commit 2d8ac9a)
 // measured 0.0424 ms at 1080p against the one pass's 0.0382 on the H100, and was removed.
+// RGBA16F textures: three passes everywhere, since their one pass is the slower one on the H100 at
+// 1080p: 0.1009 ms against the three passes' 0.0920 (1.10x; commit e10bb13's shaders,
+// results/sat/gl/README.md).
 GlSatPolicy default_policy(const GlSatSupport& support);
 
 class GlSatBuilder {
@@ -117,7 +128,7 @@ class GlSatBuilder {
   const GlSatSupport& support() const { return support_; }
   const GlSatPolicy& policy() const { return policy_; }
   // Throws std::invalid_argument with support().reason where the policy asks for the one pass
-  // and support().lookback is false.
+  // (for either pixel format) and support().lookback is false.
   void set_policy(const GlSatPolicy& policy);
 
   // Bytes of the output buffer: width * height * 16.
@@ -173,6 +184,13 @@ class GlSatBuilder {
   // Compiles every program for both formats now (so the first frame does not hitch); with
   // `with_rgba16f`, those of RGBA16F textures too (about a third more programs).
   void warm_up(bool with_rgba16f = false);
+
+  // Writes every program built so far, as the driver returns it from glGetProgramBinary, to
+  // dir/<shader>[__<define>...].bin (dir is created), for reading what the compiler made of a
+  // shader (NVIDIA's blobs carry the generated assembly as text: local-memory arrays show there).
+  // Returns the paths written; throws std::runtime_error where a write fails. Programs whose
+  // driver offers no binary format are skipped.
+  std::vector<std::string> dump_programs(const std::string& dir) const;
 
  private:
   GLuint program(const std::string& file, const std::vector<std::string>& defines);
