@@ -350,9 +350,9 @@ __device__ __forceinline__ void tile_corner_to_shared(int bx, int channels, StAt
 }
 
 // INTERLEAVED: the table holds 4 words per pixel (R, G, B, A sums; words >= channels are 0), so a
-// reader gets all channels of one corner in one 16-byte load. The lane then keeps its 4 rows x 4
-// pixels x 4 channels of results in registers and writes one 16-byte word per pixel after the
-// channel loop: a warp's stores cover 2 KB contiguously, as the planar path's do.
+// reader gets all channels of one corner in one 16-byte load. The lane finishes one row of its 4
+// pixels x 4 channels at a time and the warp writes it through shared memory: a warp's stores
+// cover 2 KB contiguously, as the planar path's do.
 // The scan step of one tile (bx, by), shared by the three-kernel path and the one-pass kernel: the
 // local 2D scan of the pixels plus the parts from outside the tile, which `off` gives per channel
 // in tile-local coordinates (only asked inside the image; left and above are read before
@@ -377,7 +377,6 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
   const int x0 = bx * kTileW + lane * 4;
   const int y0 = by * kTileH;
   const std::size_t plane = static_cast<std::size_t>(width) * height;
-  uint32_t res[INTERLEAVED ? kRowsPerWarp : 1][4][4] = {};  // [row][pixel][channel]
   // Every offset the tile needs is fetched here, before any barrier: loads are not hoisted above
   // a __syncthreads, and fetching the column sums and the corner inside the channel loop made
   // each tile wait two L2 round trips per channel (6 at RGB) before its stores.
@@ -485,67 +484,49 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
     }
   }
   __syncthreads();
-#pragma unroll
-  for (int c = 0; c < 4; ++c) {
-    if (c >= channels) break;
-    // This channel's row scans out of the words, then the column scan down this warp's 4 rows.
-    uint32_t v[kRowsPerWarp][4];
-#pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r) {
-#pragma unroll
-      for (int i = 0; i < 4; ++i) v[r][i] = Pixels::channel(pr[r][i], c);
-      if (r > 0) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
-      }
-    }
-    const uint4 above = *reinterpret_cast<const uint4*>(&bottoms[warp][c][lane * 4]);
-    const uint32_t corner = off.corner(c);  // shared memory, published by the barriers above
-    uint32_t base[4];
-    base[0] = corner + above_v[c][0] + above.x;
-    base[1] = corner + above_v[c][1] + above.y;
-    base[2] = corner + above_v[c][2] + above.z;
-    base[3] = corner + above_v[c][3] + above.w;
-#pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r) {
-      const int yl = warp * kRowsPerWarp + r, y = y0 + yl;
-      if (INTERLEAVED) {
-        const uint32_t l = left_in[c][yl];
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-          res[INTERLEAVED ? r : 0][i][c] = out_bits(v[r][i] + base[i] + l, Out{});
-        continue;
-      }
-      if (y >= height || x0 >= width) continue;
-      const uint32_t l = left_in[c][yl];
-      uint32_t* dst = out + c * plane + static_cast<std::size_t>(y) * width + x0;
-      uint32_t o[4];
-#pragma unroll
-      for (int i = 0; i < 4; ++i) o[i] = out_bits(v[r][i] + base[i] + l, Out{});
-      if (VEC) {
-        table_store(reinterpret_cast<uint4*>(dst), make_uint4(o[0], o[1], o[2], o[3]));
-      } else {
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-          if (x0 + i < width) table_store(dst + i, o[i]);
-      }
-    }
-  }
   if constexpr (INTERLEAVED) {
+    // Row by row, all channels at once: a lane carries each pixel's column sum down its warp's 4
+    // rows (16 words) and writes a row as soon as it is done, where holding the 4 x 4 x 4 results
+    // until after a channel loop spilled at the 128 registers of two blocks per SM (HDR: 200 bytes
+    // a thread; RGBA8: 16).
     // Written straight from the registers, a lane's 4 pixels are 64 contiguous bytes, so each
     // 16-byte store instruction of the warp touches 32 separate 64-byte runs (measured 0.056 ms
     // against 0.031 ms planar at 1080p). Staging one row of the warp's 128 pixels in shared
     // memory lets every store instruction write 512 contiguous bytes. The staging is this warp's
-    // slab of `bottoms`, which its lanes have read (another lane's words: hence the __syncwarp).
+    // slab of `bottoms`, which its lanes read first (another lane's words: hence the __syncwarp).
+    uint32_t run[4][4];  // [pixel][channel]: corner + top + the warps above, then + this column
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      if (c < channels) {
+        const uint4 above = *reinterpret_cast<const uint4*>(&bottoms[warp][c][lane * 4]);
+        const uint32_t corner = off.corner(c);  // shared memory, published by the barriers above
+        run[0][c] = corner + above_v[c][0] + above.x;
+        run[1][c] = corner + above_v[c][1] + above.y;
+        run[2][c] = corner + above_v[c][2] + above.z;
+        run[3][c] = corner + above_v[c][3] + above.w;
+      } else {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) run[i][c] = 0;
+      }
+    }
     uint4* stage = reinterpret_cast<uint4*>(&bottoms[warp][0][0]);
     __syncwarp();
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r) {
-      const int y = y0 + warp * kRowsPerWarp + r;
+      const int yl = warp * kRowsPerWarp + r, y = y0 + yl;
+      uint32_t l[4];
+#pragma unroll
+      for (int c = 0; c < 4; ++c) l[c] = c < channels ? left_in[c][yl] : 0u;
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
-        const auto& p = res[r][i];
-        stage[lane * 4 + i] = make_uint4(p[0], p[1], p[2], p[3]);
+        uint32_t o[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+          // Words past the channels stay 0 (run and l are 0 there; the pixel's word is not).
+          run[i][c] += c < channels ? Pixels::channel(pr[r][i], c) : 0u;
+          o[c] = c < channels ? out_bits(run[i][c] + l[c], Out{}) : 0u;
+        }
+        stage[lane * 4 + i] = make_uint4(o[0], o[1], o[2], o[3]);
       }
       __syncwarp();
       if (y < height) {
@@ -557,6 +538,46 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
         }
       }
       __syncwarp();
+    }
+  } else {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      if (c >= channels) break;
+      // This channel's row scans out of the words, then the column scan down this warp's 4 rows.
+      uint32_t v[kRowsPerWarp][4];
+#pragma unroll
+      for (int r = 0; r < kRowsPerWarp; ++r) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) v[r][i] = Pixels::channel(pr[r][i], c);
+        if (r > 0) {
+#pragma unroll
+          for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
+        }
+      }
+      const uint4 above = *reinterpret_cast<const uint4*>(&bottoms[warp][c][lane * 4]);
+      const uint32_t corner = off.corner(c);  // shared memory, published by the barriers above
+      uint32_t base[4];
+      base[0] = corner + above_v[c][0] + above.x;
+      base[1] = corner + above_v[c][1] + above.y;
+      base[2] = corner + above_v[c][2] + above.z;
+      base[3] = corner + above_v[c][3] + above.w;
+#pragma unroll
+      for (int r = 0; r < kRowsPerWarp; ++r) {
+        const int yl = warp * kRowsPerWarp + r, y = y0 + yl;
+        if (y >= height || x0 >= width) continue;
+        const uint32_t l = left_in[c][yl];
+        uint32_t* dst = out + c * plane + static_cast<std::size_t>(y) * width + x0;
+        uint32_t o[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) o[i] = out_bits(v[r][i] + base[i] + l, Out{});
+        if (VEC) {
+          table_store(reinterpret_cast<uint4*>(dst), make_uint4(o[0], o[1], o[2], o[3]));
+        } else {
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+            if (x0 + i < width) table_store(dst + i, o[i]);
+        }
+      }
     }
   }
 }
@@ -577,10 +598,11 @@ struct GlobalOffsets {
   __device__ uint32_t corner(int c) const { return s_corner[c]; }
 };
 
-// Residency: interleaved, a lane holds 4 rows x 4 pixels x 4 channels of results until its
-// stores, and left to itself ptxas gives that 144-155 registers, one block per SM; asking for two
-// caps it at 128. Planar asks for three (80 registers; ptxas would take 127 otherwise). HDR holds
-// a word per channel (64 registers of row prefixes where RGBA8's pairs take 32): two.
+// Residency: interleaved asks for two blocks per SM (128 registers; writing rows as they are done,
+// RGBA8 takes 86-88 without spills and HDR 128). Three for RGBA8 interleaved (80) measured no
+// gain (H100 1080p: 0.0278 -> 0.0277 ms per call, its scan stage 0.0174 -> 0.0180). Planar asks
+// for three (80 registers; ptxas would take 127 otherwise). HDR holds a word per channel (64
+// registers of row prefixes where RGBA8's pairs take 32): two.
 template <class Pixels>
 constexpr int tile_scan_blocks_per_sm(bool interleaved) {
   return interleaved || Pixels::kWords > 2 ? 2 : 3;
