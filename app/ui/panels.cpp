@@ -37,7 +37,8 @@ constexpr const char* kDof = "depth of field";
 // Frame-budget colours (the stacked bar and its legend).
 const ImU32 kBudgetCol[] = {IM_COL32(90, 160, 230, 255),  IM_COL32(200, 200, 90, 255),
                             IM_COL32(90, 210, 120, 255),  IM_COL32(230, 120, 80, 255),
-                            IM_COL32(180, 120, 220, 255), IM_COL32(110, 110, 110, 255)};
+                            IM_COL32(240, 200, 150, 255), IM_COL32(180, 120, 220, 255),
+                            IM_COL32(110, 110, 110, 255)};
 
 void stage_row(const char* name, float ms, const char* timer, const char* tip) {
   ImGui::TableNextRow();
@@ -51,12 +52,16 @@ void stage_row(const char* name, float ms, const char* timer, const char* tip) {
 }
 
 // The frame budget from FrameTimes, with fallbacks while the lead's per-stage fields are zero.
+constexpr int kBudgetParts = 6;  // named stages; "other" follows them
 struct Budget {
-  float part[5] = {};  // scene, interop, SAT, DoF, UI
+  float part[kBudgetParts] = {};  // scene, interop, SAT, DoF, tone map, UI
   float frame = 0;     // the bar's full width
   const char* frame_name = "";
 };
-constexpr const char* kBudgetNames[] = {"scene", "interop", "SAT", "DoF", "UI", "other"};
+constexpr const char* kBudgetNames[] = {"scene", "interop", "SAT", "DoF", "tone map", "UI",
+                                        "other"};
+static_assert(sizeof kBudgetNames / sizeof *kBudgetNames == kBudgetParts + 1, "one name each");
+static_assert(sizeof kBudgetCol / sizeof *kBudgetCol == kBudgetParts + 1, "one colour each");
 
 Budget budget(const App& app, const UiInfo& info) {
   const FrameTimes& t = app.last();
@@ -68,11 +73,12 @@ Budget budget(const App& app, const UiInfo& info) {
                                : t.sat.readback_ms + t.sat.upload_ms;
   b.part[2] = t.sat_ms > 0 ? t.sat_ms : cuda ? t.sat.build_ms : t.sat.cpu_build_ms;
   b.part[3] = t.dof_ms;
-  b.part[4] = t.ui_ms > 0 ? t.ui_ms : info.ui_cpu_ms;
+  b.part[4] = t.tonemap_ms;
+  b.part[5] = t.ui_ms > 0 ? t.ui_ms : info.ui_cpu_ms;
   float sum = 0;
   for (float x : b.part) sum += x;
   if (t.frame_gpu_ms > 0) {
-    b.frame = t.frame_gpu_ms + b.part[4];
+    b.frame = t.frame_gpu_ms + b.part[5];
     b.frame_name = "GPU frame + UI";
   } else {
     b.frame = t.frame_cpu_ms + info.ui_cpu_ms;
@@ -90,11 +96,11 @@ void budget_bar(const App& app, const UiInfo& info, float width) {
   const float h = ImGui::GetTextLineHeight();
   dl->AddRectFilled(p, ImVec2(p.x + width, p.y + h), IM_COL32(40, 40, 40, 255));
   float x = p.x;
-  float parts[6];
+  float parts[kBudgetParts + 1];
   float sum = 0;
-  for (int i = 0; i < 5; ++i) sum += parts[i] = b.part[i];
-  parts[5] = std::max(0.0f, b.frame - sum);
-  for (int i = 0; i < 6 && b.frame > 0; ++i) {
+  for (int i = 0; i < kBudgetParts; ++i) sum += parts[i] = b.part[i];
+  parts[kBudgetParts] = std::max(0.0f, b.frame - sum);
+  for (int i = 0; i <= kBudgetParts && b.frame > 0; ++i) {
     const float w = width * parts[i] / b.frame;
     if (w > 0.5f) dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + w, p.y + h), kBudgetCol[i]);
     x += w;
@@ -103,7 +109,7 @@ void budget_bar(const App& app, const UiInfo& info, float width) {
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::Text("Frame budget: each stage's share of the %s (%.3f ms)", b.frame_name, b.frame);
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i <= kBudgetParts; ++i)
       ImGui::Text("  %-8s %8.3f ms  %5.1f %%", kBudgetNames[i], parts[i],
                   b.frame > 0 ? 100.0f * parts[i] / b.frame : 0.0f);
     ImGui::TextDisabled("other: what the frame spends outside the named stages");
@@ -111,7 +117,8 @@ void budget_bar(const App& app, const UiInfo& info, float width) {
   }
   // Legend: a swatch and the share of each stage, wrapped to the width.
   const float x0 = ImGui::GetCursorPosX();
-  for (int i = 0; i < 6; ++i) {
+  for (int i = 0; i <= kBudgetParts; ++i) {
+    if (i == 4 && parts[i] <= 0) continue;  // no tone map in the LDR frame
     char lbl[48];
     std::snprintf(lbl, sizeof lbl, "%s %.0f%%", kBudgetNames[i],
                   b.frame > 0 ? 100.0f * parts[i] / b.frame : 0.0f);
@@ -157,10 +164,14 @@ void timings_table(const App& app, const UiInfo& info) {
     }
     stage_row(kDof, t.dof_ms, "GL",
               ("The DoF pass (" + t.dof_pass_name() + ") reading the tables.").c_str());
+    if (t.tonemap_ms > 0)
+      stage_row("tone map", t.tonemap_ms, "GL",
+                "HDR: the auto-exposure reduction and the tone map into the 8-bit image.");
     stage_row("App::frame (CPU)", t.frame_cpu_ms, "host",
               "CPU time of one App::frame call (the stages above are queued, not waited for).");
     if (t.frame_gpu_ms > 0)
-      stage_row("frame (GPU)", t.frame_gpu_ms, "GL", "GPU time, scene start to DoF end.");
+      stage_row("frame (GPU)", t.frame_gpu_ms, "GL",
+                "GPU time, scene start to the end of the DoF pass (HDR: of the tone map).");
     stage_row("UI (CPU)", info.ui_cpu_ms, "host", "Building and rendering the panels.");
     stage_row("between frames", info.frame_interval_ms, "host",
               "1000 / fps: App::frame + UI + swap (vsync waits here).");
@@ -333,7 +344,8 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
     ImGui::SliderFloat("max radius", &s.max_radius, 0.0f, 64.0f, "%.1f px");
     ui_tip("Largest blur radius in pixels (the circle of confusion is clamped to it).");
   }
-  if (header("HDR and exposure", true,
+  // Open at start in the HDR pipeline, where its controls act.
+  if (header("HDR and exposure", hdr(s),
              "Linear radiance, exact fixed-point tables, exposure and a tone mapper; or the "
              "paper's 8-bit frame.")) {
     bool on = hdr(s);
