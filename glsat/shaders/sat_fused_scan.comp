@@ -52,7 +52,17 @@ void main() {
   // Each row's inclusive sums within the tile, kept as pairs: 2 words a pixel live until the
   // stores, not 3.
   PAIRS w[ROWS_PER_TEAM][4];
+#ifdef PIXELS_RGBA16F
+  // By constant index: NVIDIA's compiler left this loop rolled for RGBA16F (its subgroup scans and
+  // quantization make the body long) and kept px and w in local memory (the program binary's
+  // lmem0); RGBA8's program is left as it was.
+  row_scan(px[0], w[0]);
+  row_scan(px[1], w[1]);
+  row_scan(px[2], w[2]);
+  row_scan(px[3], w[3]);
+#else
   for (int r = 0; r < ROWS_PER_TEAM; ++r) row_scan(px[r], w[r]);
+#endif
   // The scans of top and left, after the row scans, whose pixels arrive first. Column t's scan
   // stays with invocation t, which adds it to its start below.
   const uvec3 top = scan_top_left(above, left, 0u);

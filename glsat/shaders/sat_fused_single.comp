@@ -222,6 +222,21 @@ void store_row_of(inout uvec3 acc[4], PX px[4], int r, int y0, int bx) {
   stage_half(v, r, y0, bx, 4u);
 }
 
+#ifdef PIXELS_RGBA16F
+// Row r of the team: its pixels summed into the columns' sums and across the team into the tile's
+// row sum (each pixel quantized here, its clamp counted).
+void sum_team_row(PX px[4], int r, inout PAIRS col[4]) {
+  PAIRS row = PAIRS(0u);
+  for (int i = 0; i < 4; ++i) {
+    const PAIRS v = pairs_counted(px[i]);
+    col[i] += v;
+    row += v;
+  }
+  row = team_sum2(row);
+  if (LANE == 0u) s_row_agg[TEAM * ROWS_PER_TEAM + uint(r)] = row;
+}
+#endif
+
 // Roles after the aggregates: invocations t < TILE_W (teams 0-3) own tile column t (its
 // aggregate, its look-back sum, its scan across the tile); team 4 owns the tile's rows (lane =
 // row); team 5 scouts the columns' chain and lane 0 of it sums the tile chain; team 6 sums the
@@ -248,6 +263,14 @@ void main() {
   // The team's column sums (4 rows: up to 1020) and row sums, as channel pairs.
   {
     PAIRS col[4] = PAIRS[4](PAIRS(0u), PAIRS(0u), PAIRS(0u), PAIRS(0u));
+#ifdef PIXELS_RGBA16F
+    // By constant index: NVIDIA's compiler left the row loop rolled for RGBA16F and kept the
+    // pixels in local memory through the whole build (the program binary's lmem0).
+    sum_team_row(px[0], 0, col);
+    sum_team_row(px[1], 1, col);
+    sum_team_row(px[2], 2, col);
+    sum_team_row(px[3], 3, col);
+#else
     for (int r = 0; r < ROWS_PER_TEAM; ++r) {
       PAIRS row = PAIRS(0u);
       for (int i = 0; i < 4; ++i) {
@@ -258,6 +281,7 @@ void main() {
       row = team_sum2(row);
       if (lane == 0u) s_row_agg[team * ROWS_PER_TEAM + uint(r)] = row;
     }
+#endif
     FLUSH_CLAMPS();
     for (int i = 0; i < 4; ++i) col_put(team, lane * 4u + uint(i), col[i]);
   }

@@ -241,9 +241,10 @@ TEST(GlSat, FusedDefaultAndThreePasses) {
   const auto& s = gl().builder->support();
   EXPECT_EQ(scandof::gl::default_policy(s).fused,
             s.one_pass ? GlSatFusedBuild::OnePass : GlSatFusedBuild::ThreePasses);
-  // RGBA16F textures take the three passes everywhere (their one pass is the slower one on the
-  // H100); a policy without its own RGBA16F choice gives them `fused`.
-  EXPECT_EQ(scandof::gl::default_policy(s).fused_for(true), GlSatFusedBuild::ThreePasses);
+  // RGBA16F textures have their own choice, the same one today; a policy without it gives them
+  // `fused`.
+  EXPECT_EQ(scandof::gl::default_policy(s).fused_for(true),
+            s.one_pass ? GlSatFusedBuild::OnePass : GlSatFusedBuild::ThreePasses);
   EXPECT_EQ(GlSatPolicy{GlSatFusedBuild::OnePass}.fused_for(true), GlSatFusedBuild::OnePass);
   EXPECT_TRUE(!s.one_pass || s.lookback);
   std::printf("[glsat] fused path by default: %s\n", s.one_pass ? "one pass" : "three passes");

@@ -104,9 +104,9 @@ struct GlSatPolicy {
 // commit 2d8ac9a). Three passes elsewhere: GL promises no forward progress between workgroups. A
 // ticket-ordered phased build (the three passes as phases of one dispatch; see commit 2d8ac9a)
 // measured 0.0424 ms at 1080p against the one pass's 0.0382 on the H100, and was removed.
-// RGBA16F textures: three passes everywhere, since their one pass is the slower one on the H100 at
-// 1080p: 0.1009 ms against the three passes' 0.0920 (1.10x; commit e10bb13's shaders,
-// results/sat/gl/README.md).
+// RGBA16F textures: the same rule, chosen on its own measurement: on the H100 at 1080p their one
+// pass 0.0803 ms against the three passes' 0.0920 (1.15x; before its pixels left local memory it
+// was the slower one, 0.1018; results/sat/gl/README.md).
 GlSatPolicy default_policy(const GlSatSupport& support);
 
 class GlSatBuilder {
