@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace demo {
 
@@ -135,6 +136,24 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
         },
         help);
   };
+  // An enum flag whose names are to_string's of the values 0 .. count - 1; `names` lists them in
+  // the error.
+  auto choice = [&](const std::string& flag, auto* target, int count, const std::string& names,
+                    const std::string& help) {
+    using E = std::remove_pointer_t<decltype(target)>;
+    return app.add_option_function<std::string>(
+        flag,
+        [flag, target, count, names](const std::string& v) {
+          for (int k = 0; k < count; ++k) {
+            if (v == to_string(static_cast<E>(k))) {
+              *target = static_cast<E>(k);
+              return;
+            }
+          }
+          throw CLI::ValidationError(flag, names + ", got '" + v + "'");
+        },
+        help);
+  };
   named("--variant", &s.variant, scandof::parse_scan_algorithm,
         "naive|work-efficient|conflict-free|optimized|warp-shuffle|\n"
         "single-pass|cub (default work-efficient)")
@@ -144,61 +163,20 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
       ->type_name("NAME");
   named("--format", &s.format, scandof::parse_sat_format, "SAT element type (default u32, exact)")
       ->type_name("u32|f32");
-  app.add_option_function<std::string>(
-         "--view",
-         [&](const std::string& v) {
-           for (int k = 0; k < kNumViews; ++k) {
-             if (v == to_string(static_cast<View>(k))) {
-               s.view = static_cast<View>(k);
-               return;
-             }
-           }
-           throw CLI::ValidationError(
-               "--view", "dof, sharp, coc, sat, split, reference or error, got '" + v + "'");
-         },
+  choice("--view", &s.view, kNumViews, "dof, sharp, coc, sat, split, reference or error",
          "dof|sharp|coc|sat|split|reference|error (default dof)")
       ->type_name("NAME");
-  app.add_option_function<std::string>(
-         "--dof-pass",
-         [&](const std::string& v) {
-           for (int k = 0; k < kNumDofPasses; ++k) {
-             if (v == to_string(static_cast<DofPass>(k))) {
-               s.dof_pass = static_cast<DofPass>(k);
-               return;
-             }
-           }
-           throw CLI::ValidationError("--dof-pass", "fragment or compute, got '" + v + "'");
-         },
+  choice("--dof-pass", &s.dof_pass, kNumDofPasses, "fragment or compute",
          "where the blur runs: compute (CUDA kernel; the default, and the fragment\n"
          "shader where CUDA is not in use) or fragment (shaders/dof.frag)")
       ->type_name("NAME");
-  app.add_option_function<std::string>(
-         "--backend",
-         [&](const std::string& v) {
-           for (int k = 0; k < kNumSatBackends; ++k) {
-             if (v == to_string(static_cast<SatBackend>(k))) {
-               s.backend = static_cast<SatBackend>(k);
-               return;
-             }
-           }
-           throw CLI::ValidationError("--backend", "auto, cuda, gl or cpu, got '" + v + "'");
-         },
+  choice("--backend", &s.backend, kNumSatBackends, "auto, cuda, gl or cpu",
          "who builds the SATs: auto (CUDA if a device is usable, else GL compute,\n"
          "else the CPU; the default), cuda, gl (GL 4.3 compute shaders) or cpu")
       ->type_name("NAME");
   app.add_flag_callback(
       "--cpu", [&] { s.backend = SatBackend::Cpu; }, "the same as --backend cpu");
-  app.add_option_function<std::string>(
-         "--pipeline",
-         [&](const std::string& v) {
-           for (int k = 0; k < kNumPipelines; ++k) {
-             if (v == to_string(static_cast<Pipeline>(k))) {
-               s.pipeline = static_cast<Pipeline>(k);
-               return;
-             }
-           }
-           throw CLI::ValidationError("--pipeline", "hdr or ldr, got '" + v + "'");
-         },
+  choice("--pipeline", &s.pipeline, kNumPipelines, "hdr or ldr",
          "hdr (linear radiance, exact fixed-point tables, exposure and a tone\n"
          "mapper; the default) or ldr (the paper's RGBA8 frame and tables)")
       ->type_name("NAME");
