@@ -11,10 +11,6 @@
 set -u
 D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=/tmp/frame-out/frame; rm -rf /tmp/frame-out; mkdir -p "$O"
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
-if ! ls /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json >/dev/null 2>&1; then
-  echo '{"file_format_version":"1.0.0","ICD":{"library_path":"libEGL_nvidia.so.0"}}' > /tmp/10_nvidia.json
-  export __EGL_VENDOR_LIBRARY_FILENAMES=/tmp/10_nvidia.json
-fi
 S="$R $D/scandof --resources $D --headless --no-animate"
 pack() { (cd /tmp/frame-out && tar czf "${OUT:-/tmp}/frame.tgz" frame); }
 {

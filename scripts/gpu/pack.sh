@@ -53,6 +53,11 @@ export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 for f in /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json; do
   if [[ -f $f ]]; then export __EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES:-$f}; break; fi
 done
+# A machine whose driver installed no vendor file: name the driver's EGL library directly.
+if [[ -z ${__EGL_VENDOR_LIBRARY_FILENAMES:-} ]]; then
+  echo '{"file_format_version":"1.0.0","ICD":{"library_path":"libEGL_nvidia.so.0"}}' > /tmp/10_nvidia.json
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/tmp/10_nvidia.json
+fi
 exec "$@"
 RUN
 chmod +x "$out/rt/run"
