@@ -15,8 +15,10 @@ add_custom_command(
   COMMENT "Generating the OpenGL 4.5 core loader with glad"
   VERBATIM)
 add_library(scandof_glad STATIC ${_glad_out}/src/gl.c)
-target_include_directories(scandof_glad PUBLIC ${_glad_out}/include)
-set_target_properties(scandof_glad PROPERTIES POSITION_INDEPENDENT_CODE ON)
+# Installed with scandof::glsat, whose headers include <glad/gl.h> (cmake/install.cmake).
+target_include_directories(scandof_glad PUBLIC $<BUILD_INTERFACE:${_glad_out}/include>
+                                               $<INSTALL_INTERFACE:include/scandof/third_party>)
+set_target_properties(scandof_glad PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME glad)
 
 # --- glm: the camera's and the scene's matrices ----------------------------------------------------
 find_package(glm CONFIG REQUIRED)
@@ -29,6 +31,7 @@ pkg_check_modules(SCANDOF_GLFW REQUIRED IMPORTED_TARGET glfw3)
 find_path(SCANDOF_EGL_INCLUDE EGL/egl.h REQUIRED)
 find_library(SCANDOF_EGL_LIB EGL REQUIRED)
 add_library(scandof_egl INTERFACE)
+set_target_properties(scandof_egl PROPERTIES EXPORT_NAME egl)
 target_include_directories(scandof_egl INTERFACE ${SCANDOF_EGL_INCLUDE})
 target_link_libraries(scandof_egl INTERFACE ${SCANDOF_EGL_LIB})
 

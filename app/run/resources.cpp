@@ -30,11 +30,16 @@ std::string find_resources(const std::string& flag) {
     const std::string exe(buf, static_cast<std::size_t>(n));
     const std::string dir = exe.substr(0, exe.rfind('/'));
     if (holds_resources(dir)) return dir;
+    // An installed demo (cmake --install, the scandof .deb): <prefix>/bin/scandof with its
+    // resources in <prefix>/share/scandof (cmake/install.cmake).
+    const std::string installed = dir + "/../share/scandof";
+    if (holds_resources(installed)) return installed;
   }
   const std::string src = SCANDOF_SOURCE_DIR;
   if (holds_resources(src)) return src;
-  throw std::runtime_error("cannot find shaders/ and assets/ next to the executable or in " + src +
-                           " (pass --resources DIR)");
+  throw std::runtime_error(
+      "cannot find shaders/ and assets/ next to the executable, in ../share/scandof or in " + src +
+      " (pass --resources DIR)");
 }
 
 }  // namespace demo
