@@ -14,9 +14,10 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(SCANDOF_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/scandof)
-# Where the installed demo finds shaders/ and assets/ (app/run/resources.cpp looks in
-# <bin>/../share/scandof) and where glsat users find the GL SAT shaders.
+# Where the installed demo finds shaders/, assets/ and glsat/shaders/ (app/run/resources.cpp
+# looks in <bin>/../share/scandof), and where glsat users find the GL SAT shaders.
 set(SCANDOF_INSTALL_DATADIR ${CMAKE_INSTALL_DATADIR}/scandof)
+set(SCANDOF_INSTALL_GLSAT_SHADERDIR ${CMAKE_INSTALL_DATADIR}/scandof-glsat/shaders)
 
 # --- headers: the public API. scan.cuh (for user-defined types and operators) includes block/,
 # device/ and warp/, so those ship too; util/ is the programs' own helpers and stays out.
@@ -34,8 +35,10 @@ if(TARGET scandof_glsat)
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
   install(DIRECTORY ${CMAKE_BINARY_DIR}/generated/glad/include/
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/scandof/third_party COMPONENT dev)
+  # The shaders glsat's SatBuilder reads at run time, for glsat users (scandof_GLSAT_SHADER_DIR).
+  # Apart from the demo's copy under share/scandof: the two .debs must not own the same files.
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/glsat/shaders/
-          DESTINATION ${SCANDOF_INSTALL_DATADIR}/glsat/shaders COMPONENT dev)
+          DESTINATION ${SCANDOF_INSTALL_GLSAT_SHADERDIR} COMPONENT dev)
 endif()
 install(TARGETS ${_scandof_export_targets} EXPORT scandofTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
@@ -58,7 +61,7 @@ endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/scandofConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/scandofConfig.cmake
   INSTALL_DESTINATION ${SCANDOF_INSTALL_CMAKEDIR}
-  PATH_VARS SCANDOF_INSTALL_DATADIR)
+  PATH_VARS SCANDOF_INSTALL_GLSAT_SHADERDIR)
 # 0.x: a minor release may break the API, so only the same major.minor matches.
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/scandofConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)

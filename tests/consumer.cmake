@@ -6,6 +6,7 @@
 #   consumer_add_subdirectory  tests/consumer built with add_subdirectory(<source>): recompiles the
 #                              library's CUDA sources with this build's flags, which ccache (when
 #                              present) serves from this build's objects
+#   demo_installed             the installed demo renders a frame with its installed resources
 #   package_deb                cpack -G DEB into <build>/consumer/deb, dpkg-deb -c lists checked
 # The consumer is plain C++ linking the static library: one small .cpp, no nvcc of its own.
 if(NOT SCANDOF_INSTALL)
@@ -36,6 +37,17 @@ endif()
 add_test(NAME consumer_install
   COMMAND ${CMAKE_COMMAND} --install ${CMAKE_BINARY_DIR} --prefix ${_consumer_dir}/prefix)
 set_tests_properties(consumer_install PROPERTIES FIXTURES_SETUP scandof_prefix TIMEOUT 300)
+
+# The installed demo, away from the build folder: one headless frame (EGL; llvmpipe without a GPU)
+# with the shaders and assets it finds in <prefix>/share/scandof, written to a PNG.
+if(TARGET scandof)
+  add_test(NAME demo_installed
+    COMMAND sh -c "d='${_consumer_dir}/prefix'; rm -f '${_consumer_dir}/installed.png'; \
+\"$d/bin/scandof\" --headless --size 64x48 --frames 1 --no-animate \
+  --out '${_consumer_dir}/installed.png' && test -s '${_consumer_dir}/installed.png'")
+  set_tests_properties(demo_installed PROPERTIES FIXTURES_REQUIRED scandof_prefix TIMEOUT 300
+                                                 LABELS "demo")
+endif()
 
 add_test(NAME consumer_find_package
   COMMAND ${CMAKE_CTEST_COMMAND} --build-and-test ${_consumer_src} ${_consumer_dir}/find_package

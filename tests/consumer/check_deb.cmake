@@ -1,6 +1,7 @@
 # package_deb (tests/consumer.cmake): builds the .deb packages of a configured and built tree and
 # checks what dpkg-deb -c lists in each. cmake -DCPACK= -DDPKG_DEB= -DCONFIG=<build>/CPackConfig.cmake
 # -DOUT=<folder> -DDEMO=0|1 -DGLSAT=0|1 -P check_deb.cmake
+cmake_policy(VERSION 3.25)
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 execute_process(COMMAND ${CPACK} -G DEB --config ${CONFIG} -B ${OUT}
@@ -40,7 +41,8 @@ set(dev_expect
   "\\./usr/lib[^ \n]*/cmake/scandof/scandofTargets\\.cmake")
 if(GLSAT)
   list(APPEND dev_expect "\\./usr/include/scandof/gl/sat_builder\\.hpp"
-       "\\./usr/lib[^ \n]*/libscandof_glsat\\.a" "\\./usr/include/scandof/third_party/glad/gl\\.h")
+       "\\./usr/lib[^ \n]*/libscandof_glsat\\.a" "\\./usr/include/scandof/third_party/glad/gl\\.h"
+       "\\./usr/share/scandof-glsat/shaders/[^ \n]+")
 endif()
 check_deb("libscandof-dev_*.deb" ${dev_expect})
 set(bin_expect "\\./usr/bin/scantool")
@@ -49,3 +51,18 @@ if(DEMO)
        "\\./usr/share/scandof/assets/[^ \n]+" "\\./usr/share/scandof/glsat/shaders/[^ \n]+")
 endif()
 check_deb("scandof_*.deb" ${bin_expect})
+
+# Both packages install together: no path may be in both (dpkg refuses a file two packages own).
+file(GLOB debs ${OUT}/*.deb)
+set(seen "")
+foreach(deb IN LISTS debs)
+  execute_process(COMMAND ${DPKG_DEB} -c ${deb} OUTPUT_VARIABLE listing)
+  string(REGEX MATCHALL "\\./[^ \n]*[^/\n]\n" files "${listing}")
+  foreach(f IN LISTS files)
+    if(f IN_LIST seen)
+      string(STRIP "${f}" f)
+      message(SEND_ERROR "${f} is in more than one package")
+    endif()
+  endforeach()
+  list(APPEND seen ${files})
+endforeach()
