@@ -361,8 +361,10 @@ __device__ __forceinline__ void tile_corner_to_shared(int bx, int channels, StAt
 //   off.left(c, yl)  sum over x < x0 of row y0 + yl      (an exclusive row sum)
 //   off.above(c, xl) sum over y < y0 of column x0 + xl   (an exclusive column sum)
 //   off.corner(c)    sum over x < x0, y < y0
-// Every thread of the block calls it (it has __syncthreads).
-template <class Out, bool VEC, bool INTERLEAVED, class Pixels, class Offsets>
+// Every thread of the block calls it (it has __syncthreads). RGBA8_CHANNEL_LOOP: RGBA8 interleaved
+// tables by the channel loop (see there), for the three-kernel path only.
+template <class Out, bool VEC, bool INTERLEAVED, bool RGBA8_CHANNEL_LOOP = false, class Pixels,
+          class Offsets>
 __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels<Pixels>& px,
                                           int bx, int by, int width, int height, int channels,
                                           const Offsets& off, uint32_t* __restrict__ out) {
@@ -484,7 +486,63 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
     }
   }
   __syncthreads();
-  if constexpr (INTERLEAVED) {
+  if constexpr (INTERLEAVED && RGBA8_CHANNEL_LOOP && W == 2) {
+    // RGBA8 in the three-kernel path: the channel loop, holding the 4 rows x 4 pixels x 4 channels
+    // of results until the stores (128 registers and 16 bytes of spill at two blocks per SM), beat
+    // the row-by-row form below there (H100 1080p, fused interleaved per call 0.0269 -> 0.0274 ms
+    // with row by row, 0.0274 -> 0.0269 back; the resident kernel the other way: 0.0268 -> 0.0293
+    // with this loop, so it keeps row by row).
+    uint32_t res[kRowsPerWarp][4][4] = {};  // [row][pixel][channel]
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      if (c >= channels) break;
+      uint32_t v[kRowsPerWarp][4];
+#pragma unroll
+      for (int r = 0; r < kRowsPerWarp; ++r) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) v[r][i] = Pixels::channel(pr[r][i], c);
+        if (r > 0) {
+#pragma unroll
+          for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
+        }
+      }
+      const uint4 above = *reinterpret_cast<const uint4*>(&bottoms[warp][c][lane * 4]);
+      const uint32_t corner = off.corner(c);  // shared memory, published by the barriers above
+      uint32_t base[4];
+      base[0] = corner + above_v[c][0] + above.x;
+      base[1] = corner + above_v[c][1] + above.y;
+      base[2] = corner + above_v[c][2] + above.z;
+      base[3] = corner + above_v[c][3] + above.w;
+#pragma unroll
+      for (int r = 0; r < kRowsPerWarp; ++r) {
+        const uint32_t l = left_in[c][warp * kRowsPerWarp + r];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) res[r][i][c] = out_bits(v[r][i] + base[i] + l, Out{});
+      }
+    }
+    // Staged through this warp's slab of `bottoms` as below.
+    uint4* stage = reinterpret_cast<uint4*>(&bottoms[warp][0][0]);
+    __syncwarp();
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r) {
+      const int y = y0 + warp * kRowsPerWarp + r;
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const auto& q = res[r][i];
+        stage[lane * 4 + i] = make_uint4(q[0], q[1], q[2], q[3]);
+      }
+      __syncwarp();
+      if (y < height) {
+        uint4* dst = reinterpret_cast<uint4*>(out) + static_cast<std::size_t>(y) * width;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+          const int xl = k * 32 + lane, x = bx * kTileW + xl;
+          if (x < width) dst[x] = stage[xl];  // plain: see table_store
+        }
+      }
+      __syncwarp();
+    }
+  } else if constexpr (INTERLEAVED) {
     // Row by row, all channels at once: a lane carries each pixel's column sum down its warp's 4
     // rows (16 words) and writes a row as soon as it is done, where holding the 4 x 4 x 4 results
     // until after a channel loop spilled at the 128 registers of two blocks per SM (HDR: 200 bytes
@@ -598,8 +656,8 @@ struct GlobalOffsets {
   __device__ uint32_t corner(int c) const { return s_corner[c]; }
 };
 
-// Residency: interleaved asks for two blocks per SM (128 registers; writing rows as they are done,
-// RGBA8 takes 86-88 without spills and HDR 128). Three for RGBA8 interleaved (80) measured no
+// Residency: interleaved asks for two blocks per SM (128 registers; HDR writing rows as they are
+// done takes 128 without spills, RGBA8's channel loop 128 and 16 bytes of spill). Three for RGBA8 interleaved (80) measured no
 // gain (H100 1080p: 0.0278 -> 0.0277 ms per call, its scan stage 0.0174 -> 0.0180). Planar asks
 // for three (80 registers; ptxas would take 127 otherwise). HDR holds a word per channel (64
 // registers of row prefixes where RGBA8's pairs take 32): two.
@@ -628,7 +686,7 @@ __global__ void __launch_bounds__(
       },
       s_corner);
   const GlobalOffsets off{left_ex, above_ex, s_corner, width, height, channels, bx, by};
-  tile_scan<Out, VEC, INTERLEAVED>(pixels, px, bx, by, width, height, channels, off, out);
+  tile_scan<Out, VEC, INTERLEAVED, true>(pixels, px, bx, by, width, height, channels, off, out);
 }
 
 // Rt, Ct, St in the scratch (tile_scratch_words(w, h, channels) words).
