@@ -39,15 +39,7 @@ namespace {
 using scandof::util::DeviceBuffer;
 
 // A 2D cudaArray (the demo's GL textures are arrays too) with a texture or surface view.
-struct Array2D {
-  cudaArray_t array = nullptr;
-  Array2D(cudaChannelFormatDesc d, int w, int h, unsigned flags = 0) {
-    CUDA_CHECK(cudaMallocArray(&array, &d, w, h, flags));
-  }
-  ~Array2D() { cudaFreeArray(array); }
-  Array2D(const Array2D&) = delete;
-  Array2D& operator=(const Array2D&) = delete;
-};
+using Array2D = scandof::util::CudaArray;
 
 }  // namespace
 
@@ -94,12 +86,12 @@ int main(int argc, char** argv) {
       Array2D color_a(cudaCreateChannelDesc<uchar4>(), w, h);
       Array2D depth_a(cudaCreateChannelDesc<float>(), w, h);
       Array2D out_a(cudaCreateChannelDesc<uchar4>(), w, h, cudaArraySurfaceLoadStore);
-      CUDA_CHECK(cudaMemcpy2DToArray(color_a.array, 0, 0, img.data(), w * 4, w * 4, h,
+      CUDA_CHECK(cudaMemcpy2DToArray(color_a.get(), 0, 0, img.data(), w * 4, w * 4, h,
                                      cudaMemcpyHostToDevice));
-      CUDA_CHECK(cudaMemcpy2DToArray(depth_a.array, 0, 0, z.data(), w * 4, w * 4, h,
+      CUDA_CHECK(cudaMemcpy2DToArray(depth_a.get(), 0, 0, z.data(), w * 4, w * 4, h,
                                      cudaMemcpyHostToDevice));
-      const scandof::util::TextureObject color_tex(color_a.array), depth_tex(depth_a.array);
-      const scandof::util::SurfaceObject surf(out_a.array);
+      const scandof::util::TextureObject color_tex(color_a.get()), depth_tex(depth_a.get());
+      const scandof::util::SurfaceObject surf(out_a.get());
       scandof::SatInput in;
       in.pixels = px.get();
       in.pitch_bytes = static_cast<std::size_t>(w) * 4;
@@ -229,10 +221,10 @@ int main(int argc, char** argv) {
         hdr_f32.upload(host_table.data(), host_table.size());
         Array2D color16(cudaCreateChannelDescHalf4(), w, h);
         Array2D out16(cudaCreateChannelDescHalf4(), w, h, cudaArraySurfaceLoadStore);
-        CUDA_CHECK(cudaMemcpy2DToArray(color16.array, 0, 0, halves.data(), w * 8, w * 8, h,
+        CUDA_CHECK(cudaMemcpy2DToArray(color16.get(), 0, 0, halves.data(), w * 8, w * 8, h,
                                        cudaMemcpyHostToDevice));
-        const scandof::util::TextureObject color16_tex(color16.array);
-        const scandof::util::SurfaceObject surf16(out16.array);
+        const scandof::util::TextureObject color16_tex(color16.get());
+        const scandof::util::SurfaceObject surf16(out16.get());
         scandof::DofFrame hf = frame;
         hf.rgba = color16_tex.get();
         hf.sat = hdr_u32.get();

@@ -29,13 +29,7 @@ using scandof::dof::Params;
 using scandof::dof::Shape;
 
 
-struct Array2D {
-  cudaArray_t a = nullptr;
-  Array2D(cudaChannelFormatDesc d, int w, int h, unsigned flags = 0) {
-    CUDA_CHECK(cudaMallocArray(&a, &d, w, h, flags));
-  }
-  ~Array2D() { cudaFreeArray(a); }
-};
+using Array2D = scandof::util::CudaArray;
 
 struct Scene {
   int w, h;
@@ -63,16 +57,16 @@ std::vector<uint8_t> run_gpu(const Scene& s, Method m, const Params& p) {
   Array2D color(cudaCreateChannelDesc<uchar4>(), s.w, s.h);
   Array2D depth(cudaCreateChannelDesc<float>(), s.w, s.h);
   Array2D out(cudaCreateChannelDesc<uchar4>(), s.w, s.h, cudaArraySurfaceLoadStore);
-  CUDA_CHECK(cudaMemcpy2DToArray(color.a, 0, 0, s.rgba.data(), s.w * 4, s.w * 4, s.h,
+  CUDA_CHECK(cudaMemcpy2DToArray(color.get(), 0, 0, s.rgba.data(), s.w * 4, s.w * 4, s.h,
                                  cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy2DToArray(depth.a, 0, 0, s.depth.data(), s.w * 4, s.w * 4, s.h,
+  CUDA_CHECK(cudaMemcpy2DToArray(depth.get(), 0, 0, s.depth.data(), s.w * 4, s.w * 4, s.h,
                                  cudaMemcpyHostToDevice));
   // Poison the output: a pixel the kernel misses shows.
   std::vector<uint8_t> poison(static_cast<std::size_t>(s.w) * s.h * 4, 0xA5);
-  CUDA_CHECK(cudaMemcpy2DToArray(out.a, 0, 0, poison.data(), s.w * 4, s.w * 4, s.h,
+  CUDA_CHECK(cudaMemcpy2DToArray(out.get(), 0, 0, poison.data(), s.w * 4, s.w * 4, s.h,
                                  cudaMemcpyHostToDevice));
-  scandof::util::TextureObject ctex(color.a), dtex(depth.a);
-  scandof::util::SurfaceObject surf(out.a);
+  scandof::util::TextureObject ctex(color.get()), dtex(depth.get());
+  scandof::util::SurfaceObject surf(out.get());
   scandof::util::DeviceBuffer<uint32_t> px(static_cast<std::size_t>(s.w) * s.h);
   px.upload(reinterpret_cast<const uint32_t*>(s.rgba.data()), px.size());
   scandof::util::DeviceBuffer<uint32_t> sat(static_cast<std::size_t>(s.w) * s.h * 4);
@@ -95,7 +89,7 @@ std::vector<uint8_t> run_gpu(const Scene& s, Method m, const Params& p) {
   gpu.render(m, p, f, 0);
   CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<uint8_t> got(poison.size());
-  CUDA_CHECK(cudaMemcpy2DFromArray(got.data(), s.w * 4, out.a, 0, 0, s.w * 4, s.h,
+  CUDA_CHECK(cudaMemcpy2DFromArray(got.data(), s.w * 4, out.get(), 0, 0, s.w * 4, s.h,
                                    cudaMemcpyDeviceToHost));
   return got;
 }

@@ -36,13 +36,7 @@ using scandof::dof::Method;
 using scandof::dof::Params;
 using scandof::dof::Shape;
 
-struct Array2D {
-  cudaArray_t a = nullptr;
-  Array2D(cudaChannelFormatDesc d, int w, int h, unsigned flags = 0) {
-    CUDA_CHECK(cudaMallocArray(&a, &d, w, h, flags));
-  }
-  ~Array2D() { cudaFreeArray(a); }
-};
+using Array2D = scandof::util::CudaArray;
 
 struct HdrScene {
   int w, h;
@@ -82,16 +76,16 @@ std::vector<float> run_gpu(const HdrScene& s, Method m, const Params& p,
   Array2D color(cudaCreateChannelDescHalf4(), s.w, s.h);
   Array2D depth(cudaCreateChannelDesc<float>(), s.w, s.h);
   Array2D out(cudaCreateChannelDescHalf4(), s.w, s.h, cudaArraySurfaceLoadStore);
-  CUDA_CHECK(cudaMemcpy2DToArray(color.a, 0, 0, s.half.data(), s.w * 8, s.w * 8, s.h,
+  CUDA_CHECK(cudaMemcpy2DToArray(color.get(), 0, 0, s.half.data(), s.w * 8, s.w * 8, s.h,
                                  cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy2DToArray(depth.a, 0, 0, s.depth.data(), s.w * 4, s.w * 4, s.h,
+  CUDA_CHECK(cudaMemcpy2DToArray(depth.get(), 0, 0, s.depth.data(), s.w * 4, s.w * 4, s.h,
                                  cudaMemcpyHostToDevice));
   // Poison the output (a NaN half pattern): a pixel the kernel misses shows.
   std::vector<uint16_t> poison(static_cast<std::size_t>(s.w) * s.h * 4, 0x7E55u);
-  CUDA_CHECK(cudaMemcpy2DToArray(out.a, 0, 0, poison.data(), s.w * 8, s.w * 8, s.h,
+  CUDA_CHECK(cudaMemcpy2DToArray(out.get(), 0, 0, poison.data(), s.w * 8, s.w * 8, s.h,
                                  cudaMemcpyHostToDevice));
-  scandof::util::TextureObject ctex(color.a), dtex(depth.a);
-  scandof::util::SurfaceObject surf(out.a);
+  scandof::util::TextureObject ctex(color.get()), dtex(depth.get());
+  scandof::util::SurfaceObject surf(out.get());
   // The table: sat_gold_hdr's, which every backend's build equals bit for bit (U32), so the DoF
   // pass is tested apart from the table build.
   const std::size_t words = static_cast<std::size_t>(s.w) * s.h * 4;
@@ -120,7 +114,7 @@ std::vector<float> run_gpu(const HdrScene& s, Method m, const Params& p,
   gpu.render(m, p, f, 0);
   CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<uint16_t> got(poison.size());
-  CUDA_CHECK(cudaMemcpy2DFromArray(got.data(), s.w * 8, out.a, 0, 0, s.w * 8, s.h,
+  CUDA_CHECK(cudaMemcpy2DFromArray(got.data(), s.w * 8, out.get(), 0, 0, s.w * 8, s.h,
                                    cudaMemcpyDeviceToHost));
   std::vector<float> v(got.size());
   for (std::size_t i = 0; i < got.size(); ++i) v[i] = scandof::half_to_float(got[i]);

@@ -20,6 +20,23 @@ inline cudaResourceDesc array_resource(cudaArray_t array) {
   return rd;
 }
 
+// An owned 2D cudaArray, for tests and benchmarks (the demo's arrays belong to GL, mapped).
+class CudaArray {
+ public:
+  CudaArray(cudaChannelFormatDesc d, int w, int h, unsigned flags = 0) {
+    CUDA_CHECK(cudaMallocArray(&a_, &d, w, h, flags));
+  }
+  ~CudaArray() {
+    if (a_) cudaFreeArray(a_);  // no throw from a destructor
+  }
+  CudaArray(const CudaArray&) = delete;
+  CudaArray& operator=(const CudaArray&) = delete;
+  cudaArray_t get() const { return a_; }
+
+ private:
+  cudaArray_t a_ = nullptr;
+};
+
 class TextureObject {
  public:
   TextureObject() = default;
