@@ -33,12 +33,12 @@ set(CPACK_COMPONENT_BIN_DESCRIPTION
     "scandof depth-of-field demo (scandof) and scan command-line tool (scantool).\n\
 The CUDA runtime is linked statically: an NVIDIA driver is enough for the GPU paths, and\n\
 without one both programs take their CPU paths.")
-# The demo's shared libraries as `ldd` lists them, by Debian package (libglfw3-dev, libegl-dev,
-# libstb-dev of scripts/setup.sh at run time); libgl1 because GLFW opens libGL.so.1 by dlopen.
-# Without the demo, scantool needs the C and C++ runtimes only.
-set(_scandof_bin_depends "libc6, libgcc-s1, libstdc++6")
+# What dpkg-shlibdeps gives for the demo and scantool built on Debian 12 (libglfw3-dev, libegl-dev,
+# libstb-dev of scripts/setup.sh at run time), plus libgl1, which GLFW opens by dlopen (invisible
+# to dpkg-shlibdeps). Without the demo, scantool needs the C and C++ runtimes only.
+set(_scandof_bin_depends "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libstdc++6 (>= 11)")
 if(TARGET scandof)
-  string(APPEND _scandof_bin_depends ", libglfw3, libegl1, libgl1, libstb0")
+  string(APPEND _scandof_bin_depends ", libglfw3 (>= 3.2), libegl1, libgl1, libstb0")
 endif()
 set(CPACK_DEBIAN_BIN_PACKAGE_DEPENDS "${_scandof_bin_depends}")
 include(CPack)
