@@ -54,50 +54,16 @@ void check_gold_args(const uint8_t* rgba, int width, int height, const void* out
     throw std::invalid_argument("sat_gold: null image or output");
 }
 
-// One pass per channel with a running row sum: S(x,y) = S(x,y-1) + rowsum(0..x, y). The row sum is
-// kept in the accumulator type Acc so the float table rounds exactly as a sequential sum would;
-// the uint32 table wraps modulo 2^32, which box sums tolerate (see sat.hpp).
-template <class T, class Acc>
-void sat_gold_impl(const uint8_t* rgba, int width, int height, T* out, int channels) {
-  check_gold_args(rgba, width, height, out, channels);
-  const std::size_t plane = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
-  for (int c = 0; c < channels; ++c) {
-    T* o = out + c * plane;
-    for (int y = 0; y < height; ++y) {
-      const uint8_t* row = rgba + static_cast<std::size_t>(y) * width * 4;
-      T* orow = o + static_cast<std::size_t>(y) * width;
-      const T* above = y > 0 ? orow - width : nullptr;
-      Acc run = Acc(0);
-      for (int x = 0; x < width; ++x) {
-        run = run + Acc(row[4 * x + c]);
-        orow[x] = above ? T(above[x] + T(run)) : T(run);
-      }
-    }
-  }
-}
-
 }  // namespace
-
-// Interleaved tables are the planar ones with the planes zipped (4 words per pixel, zeros past
-// `channels`): the reference stays one algorithm, the layout one copy.
-template <class T>
-void sat_gold_layout(const uint8_t* rgba, int width, int height, T* out, int channels,
-                     SatLayout layout) {
-  if (layout == SatLayout::Planar) {
-    sat_gold_impl<T, T>(rgba, width, height, out, channels);
-    return;
-  }
-  const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
-  std::vector<T> planes(n * static_cast<std::size_t>(channels));
-  sat_gold_impl<T, T>(rgba, width, height, planes.data(), channels);
-  for (std::size_t i = 0; i < n; ++i)
-    for (int c = 0; c < 4; ++c) out[4 * i + c] = c < channels ? planes[c * n + i] : T(0);
-}
 
 namespace {
 
 // Sums per-pixel values (4 per pixel, already in the table's type) into planar or interleaved
-// tables: the same running-row-sum order as sat_gold_impl, so float tables round alike.
+// tables, one pass per channel with a running row sum: S(x,y) = S(x,y-1) + rowsum(0..x, y). The
+// row sum is kept in the table's type so a float table rounds exactly as a sequential sum would;
+// a uint32 table wraps modulo 2^32, which box sums tolerate (see sat.hpp). Interleaved tables are
+// the planar ones with the planes zipped (4 words per pixel, zeros past `channels`): the reference
+// stays one algorithm, the layout one copy.
 template <class T>
 void sat_of_values(const T* v, int width, int height, T* out, int channels, SatLayout layout) {
   const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
@@ -174,6 +140,17 @@ uint64_t sat_gold_hdr(const float* rgba, int width, int height, float* out, int 
   for (std::size_t i = 0; i < 4 * n; ++i) v[i] = rgba[i] > 0.0f ? rgba[i] : 0.0f;
   sat_of_values<float>(v.data(), width, height, out, channels, layout);
   return 0;
+}
+
+// The 8-bit frame: its bytes as the table's type, then the one summation above.
+template <class T>
+void sat_gold_layout(const uint8_t* rgba, int width, int height, T* out, int channels,
+                     SatLayout layout) {
+  check_gold_args(rgba, width, height, out, channels);
+  const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  std::vector<T> v(4 * n);
+  for (std::size_t i = 0; i < 4 * n; ++i) v[i] = T(rgba[i]);
+  sat_of_values<T>(v.data(), width, height, out, channels, layout);
 }
 
 void sat_gold(const uint8_t* rgba, int width, int height, uint32_t* out, int channels,
