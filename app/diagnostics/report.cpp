@@ -113,7 +113,8 @@ void write_report(const std::string& path, const ReportInput& in) {
   if (app.float_error() >= 0) j["float32_max_box_error"] = app.float_error();
   if (in.verify_ok >= 0) j["verify"] = {{"ok", in.verify_ok == 1}, {"message", in.verify_message}};
   j["note"] =
-      "medians over frames after 5 warm-up frames; GL stages from GL timestamp queries, SAT and "
+      "medians over frames after 5 warm-up frames (over a uniform sample of 8192 of them where a "
+      "run measures more); GL stages from GL timestamp queries, SAT and "
       "compute-DoF stages from CUDA events (both read a few frames late, never waiting), interop "
       "map/unmap as host wall time (one map call per frame for colour, SAT buffer, view z and "
       "output) and as stream time (interop_ms); frame_gpu_ms = GPU time from scene start to DoF "

@@ -8,6 +8,7 @@
 
 #include "automation/automation.hpp"
 #include "diagnostics/report.hpp"
+#include "diagnostics/reservoir.hpp"
 #include "frame/app.hpp"
 #include "scandof/gl/context.hpp"
 
@@ -31,9 +32,14 @@ int run_headless(const Options& o, const std::string& res) {
                app.sat().backend().c_str());
   const float dt = 1.0f / 60.0f;
 
-  // One measured run: warm-up frames, then o.frames frames whose stage times are kept.
+  // One measured run: warm-up frames, then o.frames frames whose stage times are kept: all of
+  // them up to kSampledFrames, a uniform sample of that many beyond (bounded memory for runs of
+  // any length; a median of 8192 frames is within a fraction of a percentile of the whole run's).
+  constexpr std::size_t kSampledFrames = 8192;
   auto measure = [&](const std::string& name) {
-    std::vector<FrameTimes> kept;
+    Reservoir<FrameTimes> kept(kSampledFrames);
+    FrameTimes pending;  // the last frame, kept once the next one's start gives its interval
+    bool have_pending = false;
     // At most kFramesInFlight frames queued, as a swap chain allows a window: without it the host
     // runs arbitrarily far ahead of the GPU (nothing else blocks it on the GL backend), the timer
     // rings are overwritten before their results arrive, and the CPU frame time means nothing.
@@ -47,21 +53,28 @@ int run_headless(const Options& o, const std::string& res) {
         glDeleteSync(f);
       }
       const auto start = std::chrono::steady_clock::now();
-      if (i > kWarmupFrames)
-        kept.back().frame_interval_ms =
+      if (have_pending) {
+        pending.frame_interval_ms =
             std::chrono::duration<float, std::milli>(start - last_start).count();
+        kept.add(pending);
+      }
       last_start = start;
       app.frame(o.width, o.height, dt);
       f = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-      if (i >= kWarmupFrames) kept.push_back(app.last());
+      if (i >= kWarmupFrames) {
+        pending = app.last();
+        have_pending = true;
+      }
     }
-    if (!kept.empty()) kept.pop_back();  // the last frame has no successor to time it by
+    // The last frame has no successor to time it by: it is not kept.
     for (GLsync f : fences)
       if (f) glDeleteSync(f);
     // GL and CUDA timer results arrive a few frames late (no stalls); over many frames the
     // median is the same.
     glFinish();
-    return run_medians(name, kept, app.sat().kind() != SatBackend::Cpu);
+    RunMedians m = run_medians(name, kept.items(), app.sat().kind() != SatBackend::Cpu);
+    m.frames = static_cast<int>(kept.seen());
+    return m;
   };
 
   automation.run_plan(app, measure, &report);
