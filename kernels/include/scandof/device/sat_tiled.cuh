@@ -486,6 +486,26 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
     }
   }
   __syncthreads();
+  // Channel c of this warp's 4 rows: each pixel's sum down the rows (v) and what its column
+  // starts from (base: the tile's corner, the column sums above the tile and the warps above).
+  // The two channel loops below share it.
+  auto channel_columns = [&](int c, uint32_t (&v)[kRowsPerWarp][4], uint32_t (&base)[4]) {
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) v[r][i] = Pixels::channel(pr[r][i], c);
+      if (r > 0) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
+      }
+    }
+    const uint4 above = *reinterpret_cast<const uint4*>(&bottoms[warp][c][lane * 4]);
+    const uint32_t corner = off.corner(c);  // shared memory, published by the barriers above
+    base[0] = corner + above_v[c][0] + above.x;
+    base[1] = corner + above_v[c][1] + above.y;
+    base[2] = corner + above_v[c][2] + above.z;
+    base[3] = corner + above_v[c][3] + above.w;
+  };
   if constexpr (INTERLEAVED && RGBA8_CHANNEL_LOOP && W == 2) {
     // RGBA8 in the three-kernel path: the channel loop, holding the 4 rows x 4 pixels x 4 channels
     // of results until the stores (128 registers and 16 bytes of spill at two blocks per SM), beat
@@ -497,23 +517,8 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
       if (c >= channels) break;
-      uint32_t v[kRowsPerWarp][4];
-#pragma unroll
-      for (int r = 0; r < kRowsPerWarp; ++r) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) v[r][i] = Pixels::channel(pr[r][i], c);
-        if (r > 0) {
-#pragma unroll
-          for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
-        }
-      }
-      const uint4 above = *reinterpret_cast<const uint4*>(&bottoms[warp][c][lane * 4]);
-      const uint32_t corner = off.corner(c);  // shared memory, published by the barriers above
-      uint32_t base[4];
-      base[0] = corner + above_v[c][0] + above.x;
-      base[1] = corner + above_v[c][1] + above.y;
-      base[2] = corner + above_v[c][2] + above.z;
-      base[3] = corner + above_v[c][3] + above.w;
+      uint32_t v[kRowsPerWarp][4], base[4];
+      channel_columns(c, v, base);
 #pragma unroll
       for (int r = 0; r < kRowsPerWarp; ++r) {
         const uint32_t l = left_in[c][warp * kRowsPerWarp + r];
@@ -603,23 +608,8 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
     for (int c = 0; c < 4; ++c) {
       if (c >= channels) break;
       // This channel's row scans out of the words, then the column scan down this warp's 4 rows.
-      uint32_t v[kRowsPerWarp][4];
-#pragma unroll
-      for (int r = 0; r < kRowsPerWarp; ++r) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) v[r][i] = Pixels::channel(pr[r][i], c);
-        if (r > 0) {
-#pragma unroll
-          for (int i = 0; i < 4; ++i) v[r][i] += v[r - 1][i];
-        }
-      }
-      const uint4 above = *reinterpret_cast<const uint4*>(&bottoms[warp][c][lane * 4]);
-      const uint32_t corner = off.corner(c);  // shared memory, published by the barriers above
-      uint32_t base[4];
-      base[0] = corner + above_v[c][0] + above.x;
-      base[1] = corner + above_v[c][1] + above.y;
-      base[2] = corner + above_v[c][2] + above.z;
-      base[3] = corner + above_v[c][3] + above.w;
+      uint32_t v[kRowsPerWarp][4], base[4];
+      channel_columns(c, v, base);
 #pragma unroll
       for (int r = 0; r < kRowsPerWarp; ++r) {
         const int yl = warp * kRowsPerWarp + r, y = y0 + yl;
