@@ -16,6 +16,14 @@ ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --ldr
 ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --ldr ${_common_s} --view sharp --screenshot '${_dir}/sharp.png' && \
 ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' '${_dir}/dof.png' '${_dir}/sharp.png'")
     set_tests_properties(demo_screenshot PROPERTIES TIMEOUT 600 LABELS "demo;screenshot")
+    # The same check on the window's default pipeline, HDR (RGBA16F radiance, the tone-map pass,
+    # auto exposure): the frame the window shows is the tone-mapped display image.
+    add_test(NAME demo_screenshot_hdr
+      COMMAND sh -c "mkdir -p '${_dir}' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' ${_common_s} --screenshot '${_dir}/dof_hdr.png' && \
+${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' ${_common_s} --view sharp --screenshot '${_dir}/sharp_hdr.png' && \
+${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' '${_dir}/dof_hdr.png' '${_dir}/sharp_hdr.png'")
+    set_tests_properties(demo_screenshot_hdr PROPERTIES TIMEOUT 600 LABELS "demo;screenshot;hdr")
     # Resize while running (targets and registrations re-created at odd sizes), then screenshot:
     # the picture must have the final window size and match a fresh start at that size with the
     # same settings. Both stills (--no-animate) render the same frame, so on one renderer they came
