@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "dof_test_util.hpp"
 #include "gpu_skip.hpp"
 
 #include <cmath>
@@ -44,12 +45,7 @@ Scene make_scene(int w, int h, uint64_t seed) {
           std::vector<float>(static_cast<std::size_t>(w) * h)};
   for (std::size_t i = 0; i < s.rgba.size(); ++i)
     s.rgba[i] = static_cast<uint8_t>(scandof::util::hash_at(seed, i));
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const uint64_t cell = scandof::util::hash_at(seed + 1, (y / 7) * 1000 + x / 5);
-      s.depth[static_cast<std::size_t>(y) * w + x] =
-          1.0f + 39.0f * static_cast<float>(scandof::util::unit_double(cell));
-    }
+  dof_test::block_depth(w, h, seed + 1, s.depth.data());
   return s;
 }
 

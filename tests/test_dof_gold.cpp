@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "dof_test_util.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/image_metrics.hpp"
 
@@ -42,25 +43,7 @@ std::vector<float> random_depth(int w, int h, uint32_t seed) {
   return v;
 }
 
-// Independent formulation of a shape's weight at pixel offset (dx, dy) from dof.hpp's definition:
-// 1D fractional weights w_h(d) = 1 for |d| <= floor(h), frac(h) at floor(h) + 1; staircase
-// sum_i w_{h_i}(dy) (w_{w_i}(dx) - w_{w_{i+1}}(dx)), w_{k+1} = 0.
-double w1(double h, int d) {
-  const double f = std::floor(h);
-  d = std::abs(d);
-  return d <= f ? 1.0 : (d == f + 1 ? h - f : 0.0);
-}
-double shape_weight(const dof::Params& p, float r, int dx, int dy) {
-  if (p.shape == dof::Shape::Box) return w1(r, dx) * w1(r, dy);
-  const int k = p.shape == dof::Shape::Octagon ? 2 : p.disc_boxes;
-  double s = 0;
-  for (int i = 1; i <= k; ++i) {
-    const float hy = r * dof::disc_stair(k, i), wx = r * dof::disc_stair(k, k + 1 - i);
-    const double next = i < k ? w1(r * dof::disc_stair(k, k - i), dx) : 0.0;
-    s += w1(hy, dy) * (w1(wx, dx) - next);
-  }
-  return s;
-}
+using dof_test::shape_weight;
 
 const std::pair<int, int> kSizes[] = {{1, 1}, {33, 17}, {64, 1}, {1, 64}, {7, 5}};
 const dof::Shape kShapes[] = {dof::Shape::Box, dof::Shape::Octagon, dof::Shape::Disc};

@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "dof_test_util.hpp"
 #include "gpu_skip.hpp"
 
 #include <algorithm>
@@ -61,12 +62,7 @@ HdrScene make_scene(int w, int h, uint64_t seed) {
       s.rgba[4 * i + c] = scandof::half_to_float(s.half[4 * i + c]);
     }
   }
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const uint64_t cell = scandof::util::hash_at(seed + 1, (y / 7) * 1000 + x / 5);
-      s.depth[static_cast<std::size_t>(y) * w + x] =
-          1.0f + 39.0f * static_cast<float>(scandof::util::unit_double(cell));
-    }
+  dof_test::block_depth(w, h, seed + 1, s.depth.data());
   return s;
 }
 

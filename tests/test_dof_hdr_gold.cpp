@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "dof_test_util.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/hdr.hpp"
 #include "scandof/sat.hpp"
@@ -73,23 +74,7 @@ std::string name(dof::Method m, dof::Shape s, int w, int h) {
          std::to_string(h);
 }
 
-// The same independent per-offset weights as tests/test_dof_gold.cpp.
-double w1(double h, int d) {
-  const double f = std::floor(h);
-  d = std::abs(d);
-  return d <= f ? 1.0 : (d == f + 1 ? h - f : 0.0);
-}
-double shape_weight(const dof::Params& p, float r, int dx, int dy) {
-  if (p.shape == dof::Shape::Box) return w1(r, dx) * w1(r, dy);
-  const int k = p.shape == dof::Shape::Octagon ? 2 : p.disc_boxes;
-  double s = 0;
-  for (int i = 1; i <= k; ++i) {
-    const float hy = r * dof::disc_stair(k, i), wx = r * dof::disc_stair(k, k + 1 - i);
-    const double next = i < k ? w1(r * dof::disc_stair(k, k - i), dx) : 0.0;
-    s += w1(hy, dy) * (w1(wx, dx) - next);
-  }
-  return s;
-}
+using dof_test::shape_weight;
 
 }  // namespace
 

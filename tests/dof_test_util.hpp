@@ -1,0 +1,47 @@
+// Shared by the depth-of-field tests: an independent formulation of a kernel shape's per-offset
+// weights (from dof.hpp's definition, not its code), and the blocky depth maps the GPU tests use.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+#include "scandof/dof.hpp"
+#include "scandof/util/rng.hpp"
+
+namespace dof_test {
+
+// 1D fractional weights w_h(d) = 1 for |d| <= floor(h), frac(h) at floor(h) + 1; a shape's weight
+// at offset (dx, dy) is the staircase sum_i w_{h_i}(dy) (w_{w_i}(dx) - w_{w_{i+1}}(dx)),
+// w_{k+1} = 0.
+inline double w1(double h, int d) {
+  const double f = std::floor(h);
+  d = std::abs(d);
+  return d <= f ? 1.0 : (d == f + 1 ? h - f : 0.0);
+}
+inline double shape_weight(const scandof::dof::Params& p, float r, int dx, int dy) {
+  namespace dof = scandof::dof;
+  if (p.shape == dof::Shape::Box) return w1(r, dx) * w1(r, dy);
+  const int k = p.shape == dof::Shape::Octagon ? 2 : p.disc_boxes;
+  double s = 0;
+  for (int i = 1; i <= k; ++i) {
+    const float hy = r * dof::disc_stair(k, i), wx = r * dof::disc_stair(k, k + 1 - i);
+    const double next = i < k ? w1(r * dof::disc_stair(k, k - i), dx) : 0.0;
+    s += w1(hy, dy) * (w1(wx, dx) - next);
+  }
+  return s;
+}
+
+// Depth in blocks of 5 x 7 pixels, each a random depth in [1, 40) (discontinuities between
+// blocks, runs of equal radius inside), w * h floats.
+inline void block_depth(int w, int h, std::uint64_t seed, float* depth) {
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const std::uint64_t cell = scandof::util::hash_at(seed, (y / 7) * 1000 + x / 5);
+      depth[static_cast<std::size_t>(y) * w + x] =
+          1.0f + 39.0f * static_cast<float>(scandof::util::unit_double(cell));
+    }
+}
+
+}  // namespace dof_test
