@@ -64,6 +64,19 @@ void LensReference::ensure(const FrameTargets& t, ScenePass& scene, const Camera
   ms_ = ms_since(t0);
   key_ = k;
   hdr_ = t.hdr();
+  // What the reference view uploads every frame, made once per reference: RGBA8 (LDR) or the
+  // radiance as RGBA float (HDR, tone mapped like the frame).
+  const std::size_t n = rgb_.size() / 3;
+  view_rgba8_.clear();
+  view_f32_.clear();
+  if (hdr_) {
+    view_f32_.assign(n * 4, 1.0f);
+    for (std::size_t i = 0; i < n; ++i)
+      for (int c = 0; c < 3; ++c) view_f32_[4 * i + c] = rgb_[3 * i + c];
+  } else {
+    view_rgba8_.resize(n * 4);
+    scandof::metrics::rgb_to_rgba8(rgb_.data(), t.width(), t.height(), view_rgba8_.data());
+  }
   std::fprintf(stderr,
                "[scandof] lens reference: %d samples, lens radius %.4g, %dx%d in %.1f ms "
                "(GL render %.1f ms + read back)\n",
@@ -176,16 +189,10 @@ void LensReference::show_before_tonemap(View v, FrameTargets& t) const {
   if (v != View::Reference) return;
   const int w = t.width(), h = t.height();
   if (rgb_.size() != static_cast<std::size_t>(w) * h * 3 || hdr_ != t.hdr()) return;
-  if (!hdr_) {
-    std::vector<uint8_t> px(static_cast<std::size_t>(w) * h * 4);
-    scandof::metrics::rgb_to_rgba8(rgb_.data(), w, h, px.data());
-    t.upload_output(px.data());
-    return;
-  }
-  std::vector<float> rgba(static_cast<std::size_t>(w) * h * 4, 1.0f);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(w) * h; ++i)
-    for (int c = 0; c < 3; ++c) rgba[4 * i + c] = rgb_[3 * i + c];
-  t.upload_output(rgba.data());
+  if (hdr_)
+    t.upload_output(view_f32_.data());
+  else
+    t.upload_output(view_rgba8_.data());
 }
 
 void LensReference::show_after_tonemap(View v, FrameTargets& t, float error_scale,

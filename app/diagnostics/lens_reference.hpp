@@ -72,6 +72,8 @@ class LensReference {
   std::vector<float> rgb_, key_;
   bool hdr_ = false;
   GLenum format_ = GL_RGBA8;  // of color_
+  std::vector<uint8_t> view_rgba8_;  // the reference view's upload (LDR)
+  std::vector<float> view_f32_;      // the same in HDR: RGBA float radiance
   float ms_ = 0, render_ms_ = 0;
 };
 
