@@ -13,6 +13,9 @@ pkgs=(cmake ninja-build g++ pkg-config ccache
       python3-numpy python3-matplotlib
       xvfb xauth libgl1-mesa-dri libegl-mesa0
       glslang-tools)  # glslangValidator: the GL SAT shaders' subgroup variants compiled in CI
+# glTF 2.0 scenes (--scene): tinygltf reads them (it pulls in its library and stb); the glTF
+# corpus of the loader's tests and its fuzz test (valid and malformed files).
+pkgs+=(libtinygltf-dev assimp-testmodels)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -137,4 +137,25 @@
 #define TONEMAP_LOC_TAU 7          // float: adaptation time constant, seconds (0: none)
 #define TONEMAP_LOC_RESET 8        // int: 1 = take this frame's EV, no history
 
+// scene_gltf.frag (a loaded glTF scene, app/scene/mesh_scene.*): metallic-roughness materials and
+// up to GLTF_MAX_LIGHTS punctual lights. scene.vert's locations (SCENE_LOC_*) are shared with it;
+// these follow them.
+#define GLTF_MAX_LIGHTS 8
+#define GLTF_LOC_BASE_COLOR 23     // vec4: baseColorFactor (linear)
+#define GLTF_LOC_METAL_ROUGH 24    // vec2: metallicFactor, roughnessFactor
+#define GLTF_LOC_EMISSIVE 25       // vec3: emissiveFactor x strength x highlight (HDR)
+#define GLTF_LOC_NORMAL_SCALE 26   // float
+#define GLTF_LOC_ALPHA_CUTOFF 27   // float: < 0 opaque, else MASK
+#define GLTF_LOC_TEXTURES 28       // ivec4: base colour, metallic-roughness, normal, emissive bound
+#define GLTF_LOC_LIGHT_COUNT 29    // int
+#define GLTF_LOC_AMBIENT 30        // vec3: sky-like fill, radiance units
+#define GLTF_LOC_LIGHT_POS 31      // vec4[GLTF_MAX_LIGHTS]: position, type (0 dir, 1 point, 2 spot)
+#define GLTF_LOC_LIGHT_DIR 39      // vec4[GLTF_MAX_LIGHTS]: direction of travel, range (0: none)
+#define GLTF_LOC_LIGHT_COLOR 47    // vec4[GLTF_MAX_LIGHTS]: colour x intensity
+#define GLTF_LOC_LIGHT_CONE 55     // vec4[GLTF_MAX_LIGHTS]: cos outer, 1 / (cos inner - cos outer)
+#define GLTF_UNIT_BASE 0
+#define GLTF_UNIT_METAL_ROUGH 1
+#define GLTF_UNIT_NORMAL 2
+#define GLTF_UNIT_EMISSIVE 3
+
 #endif  // SCANDOF_SHADERS_SHARED_H

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "automation/faults.hpp"
 #include "frame/frame_times.hpp"
 #include "passes/scene_layout.hpp"
 #include "scandof/dof.hpp"
@@ -23,7 +24,7 @@ LensReference::LensReference(const std::string& resources)
       accum_ms_prog_(gl::build_compute_program(resources + "/shaders", "accum.comp", {"MSAA 1"})) {}
 
 std::vector<float> LensReference::key(const FrameTargets& t, const Camera& cam, float time_s,
-                                      const Settings& s) {
+                                      const Settings& s, const ScenePass& scene) {
   const glm::vec3 e = cam.eye();
   return {static_cast<float>(t.width()),
           static_cast<float>(t.height()),
@@ -44,7 +45,8 @@ std::vector<float> LensReference::key(const FrameTargets& t, const Camera& cam, 
           static_cast<float>(s.msaa),
           s.anisotropy,
           static_cast<float>(s.pipeline),
-          demo::hdr(s) ? s.highlight : 0.0f};
+          demo::hdr(s) ? s.highlight : 0.0f,
+          static_cast<float>(scene.scene_id())};
 }
 
 void LensReference::drop_targets() {
@@ -56,7 +58,7 @@ void LensReference::drop_targets() {
 
 void LensReference::ensure(const FrameTargets& t, ScenePass& scene, const Camera& cam,
                            float time_s, const Settings& s) {
-  const std::vector<float> k = key(t, cam, time_s, s);
+  const std::vector<float> k = key(t, cam, time_s, s, scene);
   if (current(k)) return;
   glFinish();  // the frame's own work is not the reference's
   const auto t0 = std::chrono::steady_clock::now();
@@ -111,6 +113,13 @@ std::vector<float> LensReference::render(const FrameTargets& t, ScenePass& scene
   glViewport(0, 0, w, h);
   glDisable(GL_CULL_FACE);
   for (int i = 0; i < samples; ++i) {
+    if (i == samples / 2 && take_fault(Fault::ReferenceCancel)) {
+      // Cancelled half-way (--inject-fault reference-cancel): the partial sum is dropped and the
+      // reference kept before (if any) stays, with its key, so the next use renders afresh.
+      glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      throw ReferenceCancelled("lens reference cancelled after " + std::to_string(i) + " of " +
+                               std::to_string(samples) + " samples");
+    }
     float lx = 0, ly = 0;
     scandof::dof::lens_sample(i, samples, &lx, &ly);
     glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());

@@ -35,9 +35,10 @@ class LensReference {
  public:
   explicit LensReference(const std::string& resources);
 
-  // What the reference depends on: frame size, camera, animation time, lens, scene detail.
+  // What the reference depends on: frame size, camera, animation time, lens, scene detail, and
+  // what the scene pass draws (ScenePass::scene_id: the teapots or a loaded scene).
   static std::vector<float> key(const FrameTargets& t, const Camera& cam, float time_s,
-                                const Settings& s);
+                                const Settings& s, const ScenePass& scene);
   bool current(const std::vector<float>& key) const { return !rgb_.empty() && key_ == key; }
   // Renders it (glFinish'd, timed) unless the one kept has this key; says so on stderr.
   void ensure(const FrameTargets& t, ScenePass& scene, const Camera& cam, float time_s,

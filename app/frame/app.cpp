@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "automation/faults.hpp"
 #include "diagnostics/verify.hpp"
 #include "frame/focus_pull.hpp"
 #include "frame/physical_lens.hpp"
@@ -13,6 +14,7 @@
 #include "passes/scene_layout.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/image_metrics.hpp"
+#include "scene/gltf_loader.hpp"
 
 namespace demo {
 
@@ -37,6 +39,11 @@ App::App(const std::string& resources, const Settings& initial, int width, int h
   deferred_planes_ = deferred_planes(settings_.scene_shading);
   make_sat_stage();
   primitives_.probe();
+  // A scene named at start: a file that cannot be read stops here (headless: exit 1).
+  if (!settings_.scene_file.empty()) {
+    load_scene();
+    place_scene_camera();
+  }
 }
 
 // ---- One frame: the list of passes ---------------------------------------------------------------
@@ -181,15 +188,115 @@ void App::apply_settings() {
     make_sat_stage();
     comparison_.clear();
   }
+  if (c.scene) {
+    bool placed = true;
+    if (settings_.scene_file != applied_.scene_file) {
+      try {
+        load_scene();
+        settings_.scene_camera = std::min(settings_.scene_camera, 
+            scene_.model() ? static_cast<int>(scene_.model()->cameras().size()) - 1 : -1);
+      } catch (const SceneLoadError& e) {
+        // The previous scene stays, and with it its path and camera.
+        scene_message_ = e.what();
+        scene_error_ = true;
+        std::fprintf(stderr, "[scandof] scene not loaded: %s\n", e.what());
+        settings_.scene_file = applied_.scene_file;
+        settings_.scene_camera = applied_.scene_camera;
+        placed = false;
+      }
+    }
+    if (placed) place_scene_camera();
+  }
   applied_ = settings_;
 }
 
+void App::load_scene() {
+  if (settings_.scene_file.empty()) {
+    scene_.set_model(nullptr);
+    scene_message_ = "the teapots";
+    scene_error_ = false;
+    return;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const LoadedScene s = load_gltf(settings_.scene_file);
+  const float read_ms = ms_since(t0);
+  const auto t1 = std::chrono::steady_clock::now();
+  auto model = std::make_unique<MeshScene>(s);
+  glFinish();  // the upload's time, not the next frame's
+  const float upload_ms = ms_since(t1);
+  scene_.set_model(std::move(model));
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "%zu triangles, %zu draws, %zu materials, %zu lights%s, %zu cameras; "
+                "read %.1f ms, upload %.1f ms",
+                s.triangles(), s.primitives.size(), s.materials.size(), s.lights.size(),
+                s.lights.empty() ? " (a key light added)" : "", s.cameras.size(), read_ms,
+                upload_ms);
+  scene_message_ = buf;
+  scene_error_ = false;
+  std::fprintf(stderr, "[scandof] scene %s: %s\n", s.path.c_str(), buf);
+  for (const std::string& n : s.notes) std::fprintf(stderr, "[scandof] scene note: %s\n", n.c_str());
+}
+
+void App::place_scene_camera() {
+  camera_ = Camera{};
+  scene_fovy_ = Camera::kFovY;
+  const MeshScene* m = scene_.model();
+  if (!m) return;  // the teapots' start view
+  const glm::vec3 centre = 0.5f * (m->lo() + m->hi());
+  float d = 0;
+  const std::vector<LoadedCamera>& cams = m->cameras();
+  const int k = settings_.scene_camera;
+  if (k >= 0 && k < static_cast<int>(cams.size())) {
+    // The orbit camera through the file camera's eye along its view: the target is the point of
+    // the view axis nearest the scene's centre (the orbit and the focus have a middle to hold).
+    const LoadedCamera& c = cams[k];
+    d = std::clamp(glm::dot(centre - c.eye, c.forward), Camera::kMinDistance, Camera::kMaxDistance);
+    camera_.target = c.eye + c.forward * d;
+    camera_.distance = d;
+    camera_.pitch = std::asin(std::clamp(-c.forward.y, -1.0f, 1.0f));
+    camera_.yaw = std::atan2(-c.forward.x, -c.forward.z);
+    scene_fovy_ = c.yfov;
+  } else {
+    if (k >= 0)
+      std::fprintf(stderr, "[scandof] scene camera %d: the file has %zu; the bounds are framed\n", k,
+                   cams.size());
+    // The bounding sphere (radius kSceneRadius) fills the view's height, seen from a little
+    // above and to the right, as the teapots are.
+    d = std::min(Camera::kMaxDistance, 1.05f * kSceneRadius / std::sin(0.5f * Camera::kFovY));
+    camera_.target = centre;
+    camera_.distance = d;
+    camera_.yaw = -0.45f;
+    camera_.pitch = 0.35f;
+  }
+  if (settings_.scene_focus) settings_.focus_distance = d;
+}
+
 void App::resize(int width, int height) {
+  // Refused before anything is released (FrameSizeRefused): past the GL limits, or more than the
+  // free memory holds; the frame goes on at the size it has.
+  const int old_w = targets_.width(), old_h = targets_.height();
+  check_frame_size(width, height);
+  check_frame_memory(width, height, targets_.msaa(), targets_.hdr(),
+                     frame_bytes_estimate(old_w, old_h, targets_.msaa(), targets_.hdr()));
   // New GL targets need new CUDA registrations: the stage drops its old ones first.
   sat_->release();
-  targets_.resize(width, height);
-  reference_.drop_targets();
-  sat_->resize(width, height, frame_textures());
+  try {
+    targets_.resize(width, height);
+    reference_.drop_targets();
+    if (take_fault(Fault::AllocResize)) fail_allocation();  // --inject-fault alloc@resize
+    sat_->resize(width, height, frame_textures());
+  } catch (const std::exception& e) {
+    // An allocation failed half-way: back to the old size with a fresh SAT stage (its buffers
+    // and registrations may be half made). If that fails too, the error ends the run.
+    const std::string why = e.what();
+    targets_.resize(old_w, old_h);
+    reference_.drop_targets();
+    make_sat_stage();
+    throw FrameSizeRefused("resizing to " + std::to_string(width) + "x" + std::to_string(height) +
+                           " failed (" + why + "); back at " + std::to_string(old_w) + "x" +
+                           std::to_string(old_h));
+  }
 }
 
 FrameTextures App::frame_textures() const {
@@ -204,7 +311,7 @@ void App::make_sat_stage() {
 
 void App::apply_camera() {
   if (!settings_.physical) {
-    camera_.fovy = Camera::kFovY;
+    camera_.fovy = scene_fovy_;
     return;
   }
   const PhysicalLens p =
@@ -291,7 +398,7 @@ void App::carry_out(const Requests& req) {
 float App::lens_radius() const { return demo::lens_radius(camera_, targets_.height(), settings_); }
 
 bool App::reference_current() const {
-  return reference_.current(LensReference::key(targets_, camera_, time_s_, settings_));
+  return reference_.current(LensReference::key(targets_, camera_, time_s_, settings_, scene_));
 }
 
 void App::ensure_reference() {

@@ -62,7 +62,14 @@ class App {
   gl::GlTimer& ui_timer() { return ui_timer_; }  // wrapped around the ImGui draw by its drawer
   float max_anisotropy() const { return scene_.max_anisotropy(); }
   // The floor and wall are shaded deferred this frame (MSAA frames shade forward).
-  bool deferred_planes_active() const { return deferred_planes_ && targets_.msaa() == 1; }
+  bool deferred_planes_active() const {
+    return deferred_planes_ && targets_.msaa() == 1 && scene_.has_planes();
+  }
+  // The loaded glTF scene (nullptr: the teapots) and what the last load said: the error that kept
+  // the previous scene, or the scene's summary; scene_error() says which.
+  const MeshScene* scene_model() const { return scene_.model(); }
+  const std::string& scene_message() const { return scene_message_; }
+  bool scene_error() const { return scene_error_; }
 
   const FrameTimes& last() const { return last_; }
   const std::deque<FrameTimes>& history() const { return history_; }
@@ -113,6 +120,12 @@ class App {
   // any, unregistered first).
   void make_sat_stage();
   void apply_camera();  // physical mode: aperture and field of view from the lens
+  // Loads settings_.scene_file into the scene pass (empty: the teapots); throws SceneLoadError
+  // naming the file and what is wrong, the scene pass untouched.
+  void load_scene();
+  // The camera for the scene: the teapots' start view, the loaded scene's bounds framed, or the
+  // file's camera settings_.scene_camera; the focus on the scene where settings_.scene_focus.
+  void place_scene_camera();
   void pull_focus(float dt_s);
   // The scene pass, the planes pass where deferred, the resolve; `frame_timer` as ScenePass::begin.
   void render_scene(gl::GlTimer* frame_timer);
@@ -153,6 +166,9 @@ class App {
   double float_error_ = -1;
   QualityResult quality_;
   std::string dof_message_;  // why the frame's method did not run where asked
+  std::string scene_message_;
+  bool scene_error_ = false;
+  float scene_fovy_ = Camera::kFovY;  // a file camera's field of view (not in physical mode)
   bool hover_ = false;       // last known cursor over the scene (autofocus "cursor")
   int hover_x_ = 0, hover_y_ = 0;
 };

@@ -60,7 +60,9 @@ const char* to_string(SceneShading m) {
 
 scandof::dof::Params dof_params(const Settings& s) {
   // In Params' field order; the spread border keeps its default.
-  return {s.aperture, s.focus_distance, s.max_radius, s.dof_shape, s.disc_boxes, s.layers};
+  return {s.aperture,   s.focus_distance, s.max_radius,
+          s.dof_shape,  s.disc_boxes,     s.layers,
+          scandof::dof::SpreadBorder::Reflect, s.dof_rings};
 }
 
 SettingsChange changes(const Settings& was, const Settings& now) {
@@ -72,6 +74,7 @@ SettingsChange changes(const Settings& was, const Settings& now) {
   c.scene_shading = now.scene_shading != was.scene_shading;
   c.backend = now.backend != was.backend;
   c.pipeline = now.pipeline != was.pipeline;
+  c.scene = now.scene_file != was.scene_file || now.scene_camera != was.scene_camera;
   return c;
 }
 
@@ -97,14 +100,16 @@ bool Settings::operator==(const Settings& o) const {
          vsync == o.vsync && show_ui == o.show_ui && show_overlay == o.show_overlay &&
          show_help == o.show_help && show_primitives == o.show_primitives &&
          primitives == o.primitives && dof_method == o.dof_method && dof_shape == o.dof_shape &&
-         disc_boxes == o.disc_boxes && layers == o.layers &&
+         disc_boxes == o.disc_boxes && layers == o.layers && dof_rings == o.dof_rings &&
          reference_samples == o.reference_samples && reference_clamp == o.reference_clamp &&
          error_scale == o.error_scale && physical == o.physical && lens == o.lens &&
          autofocus == o.autofocus && autofocus_teapot == o.autofocus_teapot &&
          focus_speed == o.focus_speed && anisotropy == o.anisotropy && msaa == o.msaa &&
          scene_shading == o.scene_shading && pipeline == o.pipeline &&
          exposure_ev == o.exposure_ev && auto_exposure == o.auto_exposure &&
-         tone_mapper == o.tone_mapper && highlight == o.highlight && hdr_limit == o.hdr_limit;
+         tone_mapper == o.tone_mapper && highlight == o.highlight && hdr_limit == o.hdr_limit &&
+         scene_file == o.scene_file && scene_camera == o.scene_camera &&
+         scene_focus == o.scene_focus;
 }
 
 }  // namespace demo

@@ -4,6 +4,8 @@
 // (screenshot, "time every variant", ...) are Requests (requests.hpp), not settings.
 #pragma once
 
+#include <string>
+
 #include "primitives/bench.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/hdr.hpp"
@@ -95,6 +97,7 @@ struct Settings {
   scandof::dof::Shape dof_shape = scandof::dof::Shape::Box;
   int disc_boxes = 4;  // k of the disc shape, 1..8
   int layers = 3;      // K of layered, 2..8; 3 keeps an in-focus object out of the far layer
+  int dof_rings = 3;   // rings of engine/hybrid's half-resolution gathers, 1..8 (1 + 4N(N+1) samples)
   // The lens reference (accumulation over lens samples) for "Compare with reference".
   int reference_samples = 256;
   bool reference_clamp = true;  // lens shifts clamped at max_radius, as the CoC of the methods
@@ -135,6 +138,14 @@ struct Settings {
   // else; changing it rebuilds nothing.
   bool show_primitives = false;
   PrimRequest primitives;
+  // What the scene pass draws: the teapots (empty) or a glTF 2.0 file (.gltf / .glb,
+  // scene/gltf_loader.*). App loads it when it changes; a file it cannot read leaves the previous
+  // scene and path in place (window) or stops the run (headless, exit 1). scene_camera: -1 frames
+  // the scene's bounds, 0.. picks one of the file's cameras. scene_focus: a load also puts the
+  // focus on the scene (off when --focus was given).
+  std::string scene_file;
+  int scene_camera = -1;
+  bool scene_focus = true;
 
   bool operator==(const Settings& o) const;
   bool operator!=(const Settings& o) const { return !(*this == o); }
@@ -150,9 +161,10 @@ struct SettingsChange {
   bool scene_shading = false;  // forward or deferred planes
   bool backend = false;        // a new SAT stage (buffer, CUDA registrations); comparison stale
   bool pipeline = false;  // target formats, the HDR programs, the SAT stage's registrations
+  bool scene = false;     // scene_file or scene_camera: load the file, place the camera
   bool any() const {
     return sat_format || tessellation || anisotropy || msaa || scene_shading || backend ||
-           pipeline;
+           pipeline || scene;
   }
 };
 SettingsChange changes(const Settings& was, const Settings& now);

@@ -56,6 +56,13 @@ void ScenePass::build_programs() {
   scene_prog_ = gl::build_program(res_ + "/shaders", "scene.vert", "scene.frag", defs);
   scene_deferred_prog_ = gl::build_program(res_ + "/shaders", "scene.vert", "scene.frag", deferred);
   clear_prog_ = gl::build_compute_program(res_ + "/shaders", "clear_scene.comp", defs);
+  gltf_prog_ = gl::build_program(res_ + "/shaders", "scene.vert", "scene_gltf.frag", defs);
+}
+
+void ScenePass::set_model(std::unique_ptr<MeshScene> model) {
+  model_ = std::move(model);
+  ++scene_id_;
+  if (model_) model_->set_anisotropy(aniso_, max_aniso_ > 1.0f);
 }
 
 void ScenePass::set_hdr(bool hdr) {
@@ -117,6 +124,7 @@ float ScenePass::set_anisotropy(float a) {
   if (max_aniso_ > 1.0f)
     for (GLuint t : {floor_tex_.get(), wall_tex_.get()})
       glTextureParameterf(t, kTextureMaxAnisotropy, aniso_);
+  if (model_) model_->set_anisotropy(aniso_, max_aniso_ > 1.0f);
   return aniso_;
 }
 
@@ -151,7 +159,7 @@ void ScenePass::begin(const FrameTargets& t, gl::GlTimer* frame_timer) {
 }
 
 void ScenePass::draw(const FrameTargets& t, const Camera& cam, float time_s, bool deferred) {
-  glUseProgram(deferred ? scene_deferred_prog_.get() : scene_prog_.get());
+  glUseProgram(model_ ? gltf_prog_.get() : deferred ? scene_deferred_prog_.get() : scene_prog_.get());
   glUniform4f(SCENE_LOC_LENS, 0.0f, 1.0f, -1.0f, 0.0f);  // pinhole
   draw_scene(t.width(), t.height(), cam, time_s, false, deferred);
 }
@@ -174,7 +182,7 @@ void ScenePass::end(const FrameTargets& t) {
 
 void ScenePass::draw_lens_sample(int width, int height, const Camera& cam, float time_s, float lx,
                                  float ly, float aperture_px, float focus, float clamp_radius) {
-  glUseProgram(scene_prog_.get());
+  glUseProgram(model_ ? gltf_prog_.get() : scene_prog_.get());
   glUniform2f(SCENE_LOC_LENS_SAMPLE, lx, ly);
   glUniform4f(SCENE_LOC_LENS, aperture_px, focus, clamp_radius, 0.0f);
   draw_scene(width, height, cam, time_s, true, false);
@@ -187,6 +195,10 @@ void ScenePass::draw_scene(int width, int height, const Camera& cam, float time_
   glUniform2f(SCENE_LOC_VIEWPORT, static_cast<float>(width), static_cast<float>(height));
   glUniformMatrix4fv(SCENE_LOC_VIEW_PROJ, 1, GL_FALSE, glm::value_ptr(vp));
   glUniform3fv(SCENE_LOC_EYE, 1, glm::value_ptr(eye));
+  if (model_) {  // a loaded scene replaces the teapots, floor, wall and bulbs
+    model_->draw(highlight_, hdr_);
+    return;
+  }
   const GLint l_color = SCENE_LOC_COLOR, l_tex = SCENE_LOC_TEXTURED, l_uv = SCENE_LOC_UV_SCALE,
               l_shin = SCENE_LOC_SHININESS, l_spec = SCENE_LOC_SPECULAR,
               l_nblob = SCENE_LOC_BLOB_COUNT;

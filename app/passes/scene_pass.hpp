@@ -1,16 +1,20 @@
 // The scene pass: five teapots (tessellated from Newell's patches, teapot.*), the floor and the
-// wall (scene_layout.*) into the frame targets' colour, view z and depth with shaders/scene.vert /
+// wall (scene_layout.*), or a loaded glTF scene in their place (set_model: scene/mesh_scene.*,
+// drawn with shaders/scene_gltf.frag), into the frame targets' colour, view z and depth with shaders/scene.vert /
 // scene.frag. Its GL timer spans the draw, the deferred planes pass (planes_pass.*) where it runs,
 // and the MSAA resolve (shaders/resolve.frag: colour = mean of the samples, view z = the nearest).
 // The lens reference (diagnostics/lens_reference.*) draws the same scene through draw_lens_sample.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string>
 
 #include "frame/camera.hpp"
 #include "passes/frame_targets.hpp"
 #include "passes/teapot.hpp"
 #include "scandof/gl/util.hpp"
+#include "scene/mesh_scene.hpp"
 
 namespace demo {
 
@@ -21,6 +25,14 @@ class ScenePass {
   ScenePass(const std::string& resources, int tessellation);
 
   void set_tessellation(int level);
+  // What the pass draws: a loaded scene (its textures get the pass's anisotropy), or, with
+  // nullptr, the teapots, floor and wall. Every draw (sharp frame, lens samples) follows it.
+  void set_model(std::unique_ptr<MeshScene> model);
+  const MeshScene* model() const { return model_.get(); }
+  // Changes whenever what is drawn changes (the lens reference's key holds it).
+  std::uint64_t scene_id() const { return scene_id_; }
+  // The floor and wall are drawn (the teapot scene): only then has the planes pass work.
+  bool has_planes() const { return !model_; }
   // The HDR frame (shaders built with HDR: linear radiance, the bulbs of scene_layout drawn) or the
   // paper's LDR one. Rebuilds the programs when it changes.
   void set_hdr(bool hdr);
@@ -74,6 +86,9 @@ class ScenePass {
   Drawable teapot_, floor_, wall_, floor_grid_, wall_grid_, sphere_;
   gl::GlTexture floor_tex_, wall_tex_;
   gl::GlProgram scene_prog_, scene_deferred_prog_, resolve_prog_, clear_prog_;
+  gl::GlProgram gltf_prog_;  // scene.vert + scene_gltf.frag
+  std::unique_ptr<MeshScene> model_;
+  std::uint64_t scene_id_ = 0;
   gl::GlVertexArray empty_vao_;
   float aniso_ = 1.0f, max_aniso_ = 1.0f;
   bool hdr_ = false;

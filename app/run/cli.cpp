@@ -224,10 +224,12 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          "--dof",
          [&](const std::string& v) {
            if (!scandof::dof::parse_method(v, &s.dof_method))
-             throw CLI::ValidationError("--dof", "gather, spread or layered, got '" + v + "'");
+             throw CLI::ValidationError(
+                 "--dof", "gather, spread, layered, engine or hybrid, got '" + v + "'");
          },
          "depth-of-field method: gather (the paper's, default), spread\n"
-         "(rectangle spreading), layered (spread per depth layer)")
+         "(rectangle spreading), layered (spread per depth layer), engine (near/far\n"
+         "half-resolution ring gathers, as game engines), hybrid (SAT gather + engine near field)")
       ->type_name("NAME");
   app.add_option_function<std::string>(
          "--shape",
@@ -245,6 +247,13 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          },
          "boxes stacked into the disc shape, 1..8 (default 4)")
       ->type_name("K");
+  app.add_option_function<std::string>(
+         "--dof-rings",
+         [&](const std::string& v) {
+           s.dof_rings = static_cast<int>(checked_int("--dof-rings", v, 1, scandof::dof::kMaxRings));
+         },
+         "sample rings of --dof engine / hybrid's gathers, 1..8 (default 3: 49 samples)")
+      ->type_name("N");
   app.add_option_function<std::string>(
          "--layers",
          [&](const std::string& v) {
@@ -376,6 +385,17 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          },
          "teapot patch subdivisions (default 10)")
       ->type_name("N");
+  app.add_option("--scene", s.scene_file,
+                 "a glTF 2.0 scene (.gltf or .glb) in place of the teapots, framed by the\n"
+                 "camera, focus on its centre; a file that cannot be read: exit 1")
+      ->type_name("FILE");
+  app.add_option_function<std::string>(
+         "--scene-camera",
+         [&](const std::string& v) {
+           s.scene_camera = static_cast<int>(checked_int("--scene-camera", v, -1, 1 << 16));
+         },
+         "with --scene: the file's camera N (0-based); -1 (default) frames the bounds")
+      ->type_name("N");
   app.add_option("--out", o.out, "headless: screenshot of the last frame")->type_name("FILE.png");
   app.add_option("--out-frame", o.out_frame,
                  "headless: the sharp frame the last SAT was built from (HDR: tone mapped\n"
@@ -418,6 +438,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_flag("--ui-selftest", o.ui_selftest,
                "window: expand every panel section, scroll through the panels and check\n"
                "that every control was visible; exit 1 if one was not (tests)");
+  add_soak_flags(app, &o.soak);  // --soak, --soak-*, --inject-fault (automation/soak_options.*)
   app.add_option("--resources", o.resources,
                  "folder with shaders/ and assets/ (default: next to the binary)")
       ->type_name("DIR");
@@ -440,6 +461,11 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
     return rc == 0 ? 0 : kExitBadArguments;
   }
   if (o.headless && o.frames < 0) o.frames = 60;
+  if (app.count("--focus")) s.scene_focus = false;  // a loaded scene keeps the focus asked for
+  if (app.count("--scene-camera") && s.scene_file.empty())
+    return std::optional<int>(
+        (std::fprintf(stderr, "scandof: --scene-camera picks a camera of --scene FILE\n"),
+         kExitBadArguments));
   if (!o.view_preset.empty()) {
     // The three views of results/dof: the default camera, a still scene, and a focal distance
     // (unless --focus says otherwise).
@@ -463,8 +489,9 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
     return refuse(
         "--exit and --screenshot in window mode need --frames N (else the window never "
         "ends; a person takes screenshots with F12)");
-  if (!o.headless && !o.report.empty())
-    return refuse("--report is written by headless runs only (add --headless)");
+  if (const std::string why = finish_soak_options(&o.soak); !why.empty()) return refuse(why);
+  if (!o.headless && !o.report.empty() && !o.soak.on)
+    return refuse("--report is written by headless runs and soaks only (add --headless or --soak)");
   if (!o.headless && o.view_preset == "wall")
     return refuse("--view-preset wall places the camera of headless runs only (add --headless)");
   if (o.method_gold && o.method_images.empty())

@@ -265,6 +265,51 @@ bool header(const char* name, bool open_at_start, const char* tip) {
   return open;
 }
 
+// The Scene section: a glTF file's path and Open (or drop a file on the window), back to the
+// teapots, the file's cameras, and what the last load said (its error in red: the scene shown is
+// still the previous one).
+void scene_section(App& app) {
+  Settings& s = app.settings();
+  UiLayout& l = layout();
+  if (!l.scene_path_set) {
+    std::snprintf(l.scene_path, sizeof l.scene_path, "%s", s.scene_file.c_str());
+    l.scene_path_set = true;
+  }
+  ImGui::InputText("glTF file", l.scene_path, sizeof l.scene_path);
+  ui_tip("Path of a glTF 2.0 scene (.gltf or .glb); Open loads it in place of the teapots. "
+         "Dropping a file on the window does the same.");
+  if (ImGui::Button("Open")) s.scene_file = l.scene_path;
+  ui_tip("Load the file: the camera frames it and the focus goes to its centre. A file that "
+         "cannot be read leaves the current scene.");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(s.scene_file.empty());
+  if (ImGui::Button("Teapots")) {
+    s.scene_file.clear();
+    s.scene_camera = -1;
+  }
+  ImGui::EndDisabled();
+  ui_tip("Back to the built-in teapot scene.");
+  const MeshScene* m = app.scene_model();
+  std::vector<std::string> names = {"framed on bounds"};
+  if (m)
+    for (const LoadedCamera& c : m->cameras()) names.push_back(c.name);
+  int cam = std::clamp(s.scene_camera + 1, 0, static_cast<int>(names.size()) - 1);
+  ImGui::BeginDisabled(names.size() < 2);
+  if (ImGui::BeginCombo("camera", names[cam].c_str())) {
+    for (int i = 0; i < static_cast<int>(names.size()); ++i)
+      if (ImGui::Selectable(names[i].c_str(), i == cam)) s.scene_camera = i - 1;
+    ImGui::EndCombo();
+  }
+  ImGui::EndDisabled();
+  ui_tip("The file's perspective cameras, or a view framing the scene's bounds.");
+  if (!app.scene_message().empty()) {
+    if (app.scene_error())
+      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", app.scene_message().c_str());
+    else
+      ImGui::TextDisabled("%s", app.scene_message().c_str());
+  }
+}
+
 void sidebar(App& app, const UiInfo& info, Requests* req) {
   Settings& s = app.settings();
   const ImGuiIO& io = ImGui::GetIO();
@@ -468,6 +513,8 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
     if (ImGui::Button("Screenshot (F12 / P)")) req->screenshot = true;
     ui_tip("Save the scene without panels as PNG (the path is shown in the window).");
   }
+  if (header("Scene", false, "Your own scene: a glTF 2.0 file in place of the teapots."))
+    scene_section(app);
   if (header("Timings", false, "Per-stage times of the last frame, history, frame budget.")) {
     timings_table(app, info);
     history_plot(app);

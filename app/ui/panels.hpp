@@ -55,6 +55,8 @@ struct UiLayout {
   float side_x = 0, side_y = 0, side_w = 0, side_h = 0;
   float overlay_bottom = 0;  // the timing overlay's lower edge (0 when hidden)
   float sidebar_content_h = 0;
+  char scene_path[1024] = {};  // the Scene section's text field
+  bool scene_path_set = false;  // filled from the settings once
 };
 
 // Every panel of the window (and of headless --screenshot-ui), drawn once per frame.
