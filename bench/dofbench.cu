@@ -184,6 +184,12 @@ int main(int argc, char** argv) {
           {"spread disc k=4", scandof::dof::Method::Spread, scandof::dof::Shape::Disc, 2},
           {"layered box K=2", scandof::dof::Method::Layered, scandof::dof::Shape::Box, 2},
           {"layered box K=3", scandof::dof::Method::Layered, scandof::dof::Shape::Box, 3},
+          // rings in the layers slot: the engine's half-resolution gathers (1 + 4N(N+1) samples)
+          {"engine rings=3", scandof::dof::Method::Engine, scandof::dof::Shape::Box, 3},
+          {"engine rings=5", scandof::dof::Method::Engine, scandof::dof::Shape::Box, 5},
+          {"hybrid octagon rings=3", scandof::dof::Method::Hybrid, scandof::dof::Shape::Octagon, 3},
+          {"hybrid disc k=4 rings=3", scandof::dof::Method::Hybrid, scandof::dof::Shape::Disc, 3},
+          {"hybrid disc k=4 rings=5", scandof::dof::Method::Hybrid, scandof::dof::Shape::Disc, 5},
       };
       {
         scandof::DofGpu gpu;
@@ -191,7 +197,8 @@ int main(int argc, char** argv) {
         for (const Cfg& c : cfgs) {
           scandof::dof::Params p = lens;
           p.shape = c.shape;
-          p.layers = c.layers;
+          p.layers = c.m == scandof::dof::Method::Layered ? c.layers : 2;
+          p.rings = c.layers;
           row(c.name, timer.measure([&](int) { gpu.render(c.m, p, frame, stream); }),
               il_bytes + 4.0 * n + 4.0 * n);
         }
@@ -237,7 +244,8 @@ int main(int argc, char** argv) {
         for (const Cfg& c : cfgs) {
           scandof::dof::Params p = lens;
           p.shape = c.shape;
-          p.layers = c.layers;
+          p.layers = c.m == scandof::dof::Method::Layered ? c.layers : 2;
+          p.rings = c.layers;
           const std::string name = std::string("hdr ") + c.name;
           row(name.c_str(), timer.measure([&](int) { gpu.render(c.m, p, hf, stream); }),
               hdr_bytes);

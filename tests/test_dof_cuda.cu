@@ -140,6 +140,29 @@ TEST(DofCuda, LayeredTwoLayersAndNoBorder) {
   expect_matches_gold(s, Method::Spread, p, "spread no border");
 }
 
+// The engine-style near/far gather and the SAT hybrid (scandof/dof_engine.hpp): the same per-pixel
+// functions on both sides, float on both, so each channel within one 8-bit step too. Ring counts
+// 1 (9 samples), 3 and 8 (the most); focus 8 puts blocks in front (near field) and behind.
+TEST(DofCuda, EngineAndHybridMatchGold) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  const int sizes[][2] = {{1, 1}, {33, 17}, {64, 1}, {1, 64}, {203, 121}, {150, 97}};
+  for (const auto& sz : sizes) {
+    const Scene s = make_scene(sz[0], sz[1], 700 + sz[0] * 7 + sz[1]);
+    for (Method m : {Method::Engine, Method::Hybrid})
+      for (int rings : {1, 3, 8}) {
+        Params p;
+        p.aperture_px = 14.0f;
+        p.focus = 8.0f;
+        p.max_radius = 11.5f;
+        p.shape = rings == 3 ? Shape::Disc : (rings == 1 ? Shape::Octagon : Shape::Box);
+        p.rings = rings;
+        expect_matches_gold(s, m, p,
+                            std::string(scandof::dof::to_string(m)) + " rings " +
+                                std::to_string(rings) + "/" + scandof::dof::to_string(p.shape));
+      }
+  }
+}
+
 TEST(DofCuda, BadArgumentsThrow) {
   SCANDOF_SKIP_WITHOUT_GPU();
   scandof::DofGpu gpu;
@@ -149,6 +172,9 @@ TEST(DofCuda, BadArgumentsThrow) {
   bad.max_radius = 1000.0f;  // beyond kSpreadMaxRadius
   f.width = f.height = 4;
   EXPECT_THROW(gpu.render(Method::Spread, bad, f, 0), std::invalid_argument);
+  Params no_rings;
+  no_rings.rings = 0;
+  EXPECT_THROW(gpu.render(Method::Engine, no_rings, f, 0), std::invalid_argument);
 }
 
 }  // namespace

@@ -195,8 +195,10 @@ void Automation::run_plan(App& app,
     return r;
   };
   if (o_.all_methods) {
-    for (int m = 0; m < 3; ++m) {
+    for (int m = 0; m < scandof::dof::kNumMethods; ++m) {
       for (int sh = 0; sh < 3; ++sh) {
+        // The engine method has no kernel shape (its gathers sample rings): one run.
+        if (m == static_cast<int>(scandof::dof::Method::Engine) && sh > 0) continue;
         app.settings().dof_method = static_cast<scandof::dof::Method>(m);
         app.settings().dof_shape = static_cast<scandof::dof::Shape>(sh);
         RunMedians r = measured();

@@ -46,7 +46,8 @@ std::string settings_diff(const Settings& a, const Settings& b) {
   SCANDOF_FIELD(focus_distance) SCANDOF_FIELD(aperture) SCANDOF_FIELD(max_radius)
   SCANDOF_FIELD(variant) SCANDOF_FIELD(method) SCANDOF_FIELD(format) SCANDOF_FIELD(backend)
   SCANDOF_FIELD(dof_pass) SCANDOF_FIELD(dof_method) SCANDOF_FIELD(dof_shape)
-  SCANDOF_FIELD(disc_boxes) SCANDOF_FIELD(layers) SCANDOF_FIELD(reference_samples)
+  SCANDOF_FIELD(disc_boxes) SCANDOF_FIELD(layers) SCANDOF_FIELD(dof_rings)
+  SCANDOF_FIELD(reference_samples)
   SCANDOF_FIELD(reference_clamp) SCANDOF_FIELD(error_scale) SCANDOF_FIELD(physical)
   SCANDOF_FIELD(lens.focal_length_mm) SCANDOF_FIELD(lens.f_number)
   SCANDOF_FIELD(lens.sensor_width_mm) SCANDOF_FIELD(autofocus) SCANDOF_FIELD(autofocus_teapot)
@@ -145,6 +146,8 @@ const std::vector<FlagCase>& cases() {
        {"--shape", "hexagon"}},
       {"--disc-k", {"--disc-k", "7"}, [](Options& e) { e.settings.disc_boxes = 7; },
        {"--disc-k", "2.5"}},
+      {"--dof-rings", {"--dof-rings", "5"}, [](Options& e) { e.settings.dof_rings = 5; },
+       {"--dof-rings", "9"}},
       {"--layers", {"--layers", "5"}, [](Options& e) { e.settings.layers = 5; },
        {"--layers", "0x5"}},
       {"--reference", {"--reference", "32"},

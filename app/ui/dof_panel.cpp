@@ -77,14 +77,18 @@ void draw_dof_panel(App& app, Requests* req) {
   const bool open = ImGui::CollapsingHeader("Depth-of-field method");
   ui_tip("The blur method and its kernel shape, held against a lens reference.");
   if (!open) return;
-  const char* methods[] = {"gather", "spread", "layered"};
+  const char* methods[] = {"gather", "spread", "layered", "engine", "hybrid"};
   int m = static_cast<int>(s.dof_method);
-  if (ImGui::Combo("method", &m, methods, 3)) s.dof_method = static_cast<Method>(m);
+  if (ImGui::Combo("method", &m, methods, scandof::dof::kNumMethods))
+    s.dof_method = static_cast<Method>(m);
   ui_tip(
       "gather: each pixel averages its own circle of confusion (the paper's).\n"
       "spread: each pixel spreads its colour over its circle (Kosloff, Tao & Barsky 2009), so a "
       "blurred foreground covers what lies behind it.\n"
-      "layered: spread per depth layer, composited front to back.");
+      "layered: spread per depth layer, composited front to back.\n"
+      "engine: a game engine's DoF: half-resolution near and far ring gathers, the near field's "
+      "coverage over the rest (no table read).\n"
+      "hybrid: the SAT gather of the shape with the engine's near field over it.");
   const char* shapes[] = {"box", "octagon", "disc"};
   int sh = static_cast<int>(s.dof_shape);
   if (ImGui::Combo("shape", &sh, shapes, 3)) s.dof_shape = static_cast<Shape>(sh);
@@ -94,6 +98,10 @@ void draw_dof_panel(App& app, Requests* req) {
   if (s.dof_shape == Shape::Disc) {
     ImGui::SliderInt("disc k", &s.disc_boxes, 1, scandof::dof::kMaxDiscBoxes);
     ui_tip("Boxes stacked into the disc (more: rounder, slower).");
+  }
+  if (s.dof_method == Method::Engine || s.dof_method == Method::Hybrid) {
+    ImGui::SliderInt("rings", &s.dof_rings, 1, scandof::dof::kMaxRings);
+    ui_tip("Sample rings of the half-resolution gathers: 1 + 4 N (N + 1) samples (3: 49).");
   }
   if (s.dof_method == Method::Layered) {
     ImGui::SliderInt("layers K", &s.layers, 2, scandof::dof::kMaxLayers);

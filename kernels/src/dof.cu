@@ -16,6 +16,7 @@
 #include "scandof/device/sat_fused.cuh"
 #include "scandof/device/sat_row_scan.cuh"
 #include "scandof/dof_cuda.hpp"
+#include "scandof/dof_engine.hpp"
 
 namespace scandof {
 namespace {
@@ -490,13 +491,192 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
       out, x * static_cast<int>(sizeof(uchar4)), y);
 }
 
+
+// ---- Engine and Hybrid (scandof/dof_engine.hpp): the same per-pixel functions as the CPU gold,
+// one kernel per pass. The ring pattern lives in constant memory (every thread of a warp reads the
+// same sample offset at once: a broadcast).
+namespace eng = dof::fields;
+__constant__ eng::RingTable c_ring;
+
+template <bool Hdr>
+__device__ __forceinline__ eng::F4 engine_colour(cudaTextureObject_t rgba, int x, int y,
+                                                 const SatFixedPoint& fp, float step) {
+  if constexpr (Hdr) {
+    const uint4 q = SourceColour<true>::read(rgba, x, y, fp);
+    return eng::F4{static_cast<float>(q.x) * step, static_cast<float>(q.y) * step,
+                   static_cast<float>(q.z) * step, 1.f};
+  } else {
+    const uchar4 c = tex2D<uchar4>(rgba, x + 0.5f, y + 0.5f);
+    return eng::F4{static_cast<float>(c.x) / 255.f, static_cast<float>(c.y) / 255.f,
+                   static_cast<float>(c.z) / 255.f, 1.f};
+  }
+}
+
+// Pass 1 and 2: half pixel (x, y) from its four full pixels; its near radius into its tile's
+// maximum (float bits compare as int for values >= 0; tiles zeroed first).
+template <bool Hdr>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    engine_downsample_kernel(cudaTextureObject_t rgba, cudaTextureObject_t depth, int w, int h,
+                             int w2, int h2, int tw, dof::Params p, SatFixedPoint fp, float step,
+                             eng::F4* __restrict__ nearf, eng::F4* __restrict__ farf,
+                             int* __restrict__ tile) {
+  const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
+  if (x >= w2 || y >= h2) return;
+  eng::F4 c[4];
+  float s[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const int fx = min(2 * x + (k & 1), w - 1), fy = min(2 * y + (k >> 1), h - 1);
+    c[k] = engine_colour<Hdr>(rgba, fx, fy, fp, step);
+    s[k] = eng::signed_coc(tex2D<float>(depth, fx + 0.5f, fy + 0.5f), p);
+  }
+  const std::size_t o = static_cast<std::size_t>(y) * w2 + x;
+  eng::F4 nr, fr;
+  eng::downsample(c, s, &nr, &fr);
+  nearf[o] = nr;
+  farf[o] = fr;
+  if (nr.w > 0.f) atomicMax(tile + (y / eng::kTile) * tw + x / eng::kTile, __float_as_int(nr.w));
+}
+
+// Pass 3.
+__global__ void engine_dilate_kernel(const int* __restrict__ tile, float* __restrict__ dil, int tw,
+                                     int th, int reach) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= tw || y >= th) return;
+  float m = 0.f;
+  for (int dy = -reach; dy <= reach; ++dy)
+    for (int dx = -reach; dx <= reach; ++dx) {
+      const int xx = x + dx, yy = y + dy;
+      if (xx >= 0 && yy >= 0 && xx < tw && yy < th) m = fmaxf(m, __int_as_float(tile[yy * tw + xx]));
+    }
+  dil[y * tw + x] = m;
+}
+
+// Pass 4: both gathers of half pixel (x, y).
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    engine_gather_kernel(const eng::F4* __restrict__ nearf, const eng::F4* __restrict__ farf,
+                         const float* __restrict__ dil, int w2, int h2, int tw,
+                         eng::F4* __restrict__ nearg, eng::F4* __restrict__ farg, bool need_far) {
+  const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
+  if (x >= w2 || y >= h2) return;
+  const std::size_t o = static_cast<std::size_t>(y) * w2 + x;
+  const float R = dil[(y / eng::kTile) * tw + x / eng::kTile];
+  nearg[o] = eng::near_gather(nearf, w2, h2, x, y, R, c_ring);
+  if (need_far) farg[o] = eng::far_gather(farf, w2, h2, x, y, c_ring);
+}
+
+// Pass 5. Hybrid: the base is the SAT gather of the shape (dof_gather_shape_kernel's sums,
+// clamped as the gather's output is); Engine: the sharp pixel blended into the far field.
+template <bool Hdr, bool Hybrid>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    engine_composite_kernel(cudaTextureObject_t rgba, cudaTextureObject_t depth,
+                            const uint4* __restrict__ sat, int w, int h, int w2, int h2,
+                            dof::Params p, SatFixedPoint fp, float step,
+                            const eng::F4* __restrict__ nearg, const eng::F4* __restrict__ farg,
+                            cudaSurfaceObject_t out) {
+  const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
+  if (x >= w || y >= h) return;
+  const float s = eng::signed_coc(tex2D<float>(depth, x + 0.5f, y + 0.5f), p);
+  eng::F4 base;
+  if constexpr (Hybrid) {
+    const float r = fabsf(s);
+    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+    if (p.shape == dof::Shape::Box) {
+      add_rect_sum(sat, w, h, x, y, r, r, 1.f, &acc);
+    } else {
+      const int k = p.shape == dof::Shape::Octagon ? 2 : p.disc_boxes;
+      for (int i = 1; i <= k; ++i)
+        add_rect_sum(sat, w, h, x, y, r * dof::disc_stair(k, k + 1 - i), r * dof::disc_stair(k, i),
+                     1.f, &acc);
+      for (int i = 1; i < k; ++i)
+        add_rect_sum(sat, w, h, x, y, r * dof::disc_stair(k, k - i), r * dof::disc_stair(k, i),
+                     -1.f, &acc);
+    }
+    const float inv = Hdr ? step / acc.w : 1.f / (255.f * acc.w);
+    base = eng::F4{acc.x * inv, acc.y * inv, acc.z * inv, 1.f};
+    if (!Hdr) {
+      base.x = eng::saturate(base.x);
+      base.y = eng::saturate(base.y);
+      base.z = eng::saturate(base.z);
+    } else {
+      base.x = fmaxf(base.x, 0.f);
+      base.y = fmaxf(base.y, 0.f);
+      base.z = fmaxf(base.z, 0.f);
+    }
+  } else {
+    base = eng::engine_base(engine_colour<Hdr>(rgba, x, y, fp, step), fabsf(s),
+                            eng::upsample(farg, w2, h2, x, y));
+  }
+  const eng::F4 o = eng::composite(base, eng::upsample(nearg, w2, h2, x, y));
+  if constexpr (Hdr) {
+    write_hdr(out, x, y, o.x, o.y, o.z);
+  } else {
+    surf2Dwrite(make_uchar4(to_unorm8(o.x), to_unorm8(o.y), to_unorm8(o.z), 255), out,
+                x * static_cast<int>(sizeof(uchar4)), y);
+  }
+}
+
 }  // namespace
 
 struct DofGpu::Impl {
+  // Engine / Hybrid scratch: four half-resolution F4 fields and two tile grids.
+  void* eng_scratch = nullptr;
+  std::size_t eng_bytes = 0;
+  int ring_rings = 0;  // the ring table in constant memory (0: none yet)
+  template <bool Hdr>
+  void engine_pass(dof::Method m, const dof::Params& p, const DofFrame& f, cudaStream_t s) {
+    const int w = f.width, h = f.height, w2 = eng::half_size(w), h2 = eng::half_size(h);
+    const int tw = (w2 + eng::kTile - 1) / eng::kTile, th = (h2 + eng::kTile - 1) / eng::kTile;
+    const std::size_t n2 = static_cast<std::size_t>(w2) * h2, nt = static_cast<std::size_t>(tw) * th;
+    const std::size_t need = 4 * n2 * sizeof(eng::F4) + 2 * nt * sizeof(float);
+    if (need > eng_bytes) {
+      if (eng_scratch) CUDA_CHECK(cudaFree(eng_scratch));
+      eng_scratch = nullptr;
+      eng_bytes = 0;
+      CUDA_CHECK(cudaMalloc(&eng_scratch, need));
+      eng_bytes = need;
+    }
+    auto* nearf = static_cast<eng::F4*>(eng_scratch);
+    eng::F4* farf = nearf + n2;
+    eng::F4* nearg = farf + n2;
+    eng::F4* farg = nearg + n2;
+    int* tile = reinterpret_cast<int*>(farg + n2);
+    float* dil = reinterpret_cast<float*>(tile + nt);
+    if (ring_rings != p.rings) {
+      // Pageable source: the copy is staged before the call returns, so `t` may go.
+      const eng::RingTable t = eng::RingTable::make(p.rings);
+      CUDA_CHECK(cudaMemcpyToSymbolAsync(c_ring, &t, sizeof(t), 0, cudaMemcpyHostToDevice, s));
+      ring_rings = p.rings;
+    }
+    const float step = Hdr ? std::ldexp(1.0f, -f.fixed.frac_bits) : 1.f;
+    const dim3 block(kBlockX, kBlockY);
+    const dim3 grid2((w2 + kBlockX - 1) / kBlockX, (h2 + kBlockY - 1) / kBlockY);
+    const dim3 grid((w + kBlockX - 1) / kBlockX, (h + kBlockY - 1) / kBlockY);
+    CUDA_CHECK(cudaMemsetAsync(tile, 0, nt * sizeof(int), s));
+    engine_downsample_kernel<Hdr><<<grid2, block, 0, s>>>(f.rgba, f.depth, w, h, w2, h2, tw, p,
+                                                          f.fixed, step, nearf, farf, tile);
+    CUDA_CHECK_LAUNCH();
+    const dim3 tb(16, 16), tg((tw + 15) / 16, (th + 15) / 16);
+    engine_dilate_kernel<<<tg, tb, 0, s>>>(tile, dil, tw, th, eng::tile_reach(p.max_radius));
+    CUDA_CHECK_LAUNCH();
+    const bool hybrid = m == dof::Method::Hybrid;
+    engine_gather_kernel<<<grid2, block, 0, s>>>(nearf, farf, dil, w2, h2, tw, nearg, farg,
+                                                 !hybrid);
+    CUDA_CHECK_LAUNCH();
+    const auto* sat = static_cast<const uint4*>(f.sat);
+    if (hybrid)
+      engine_composite_kernel<Hdr, true><<<grid, block, 0, s>>>(
+          f.rgba, f.depth, sat, w, h, w2, h2, p, f.fixed, step, nearg, farg, f.out);
+    else
+      engine_composite_kernel<Hdr, false><<<grid, block, 0, s>>>(
+          f.rgba, f.depth, sat, w, h, w2, h2, p, f.fixed, step, nearg, farg, f.out);
+    CUDA_CHECK_LAUNCH();
+  }
   void* scratch = nullptr;
   std::size_t bytes = 0;
   ~Impl() {
     if (scratch) cudaFree(scratch);
+    if (eng_scratch) cudaFree(eng_scratch);
   }
   uint64_t* reserve(std::size_t b) {
     if (b > bytes) {
@@ -563,6 +743,16 @@ void DofGpu::render(dof::Method m, const dof::Params& p, const DofFrame& f, cuda
   const bool hdr = f.pixels == SatPixels::Rgba16F;
   const dim3 block(kBlockX, kBlockY);
   const dim3 grid((f.width + kBlockX - 1) / kBlockX, (f.height + kBlockY - 1) / kBlockY);
+  if (m == dof::Method::Engine || m == dof::Method::Hybrid) {
+    if (f.rgba == 0) throw std::invalid_argument("DofGpu::render: engine/hybrid need the frame");
+    if (m == dof::Method::Hybrid && (f.sat == nullptr || f.format != SatFormat::U32))
+      throw std::invalid_argument("DofGpu::render: hybrid needs the fixed-point (U32) SAT");
+    if (hdr)
+      impl_->engine_pass<true>(m, p, f, stream);
+    else
+      impl_->engine_pass<false>(m, p, f, stream);
+    return;
+  }
   if (m == dof::Method::Gather) {
     if (f.sat == nullptr) throw std::invalid_argument("DofGpu::render: gather needs the SAT");
     if (p.shape == dof::Shape::Box || f.format == SatFormat::F32) {

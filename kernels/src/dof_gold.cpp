@@ -27,6 +27,10 @@ const char* to_string(Method m) {
       return "spread";
     case Method::Layered:
       return "layered";
+    case Method::Engine:
+      return "engine";
+    case Method::Hybrid:
+      return "hybrid";
   }
   return "?";
 }
@@ -54,7 +58,7 @@ const char* to_string(SpreadBorder b) {
 }
 
 bool parse_method(const std::string& name, Method* out) {
-  for (Method m : {Method::Gather, Method::Spread, Method::Layered})
+  for (Method m : {Method::Gather, Method::Spread, Method::Layered, Method::Engine, Method::Hybrid})
     if (name == to_string(m)) {
       *out = m;
       return true;
@@ -78,7 +82,9 @@ void validate(const Params& p, Method m) {
   if (!(p.max_radius >= 0.0f) || !std::isfinite(p.max_radius)) bad("max_radius must be >= 0");
   if (p.disc_boxes < 1 || p.disc_boxes > kMaxDiscBoxes) bad("disc_boxes must be 1..8");
   if (m == Method::Layered && (p.layers < 2 || p.layers > kMaxLayers)) bad("layers must be 2..8");
-  if (m != Method::Gather && p.max_radius > kSpreadMaxRadius)
+  if ((m == Method::Engine || m == Method::Hybrid) && (p.rings < 1 || p.rings > kMaxRings))
+    bad("rings must be 1..8");
+  if ((m == Method::Spread || m == Method::Layered) && p.max_radius > kSpreadMaxRadius)
     bad("max_radius above 256 would overflow the spreading sums");
 }
 
@@ -590,6 +596,9 @@ void render(Method m, const uint8_t* rgba, const float* depth, int w, int h, con
       return spread(rgba, depth, w, h, p, rgb);
     case Method::Layered:
       return layered(rgba, depth, w, h, p, rgb);
+    case Method::Engine:
+    case Method::Hybrid:
+      return engine(m, rgba, depth, w, h, p, rgb);
   }
   throw std::invalid_argument("dof::render: unknown method");
 }
@@ -603,6 +612,9 @@ void render(Method m, const float* rgba, const float* depth, int w, int h, const
       return spread(rgba, depth, w, h, p, fp, rgb);
     case Method::Layered:
       return layered(rgba, depth, w, h, p, fp, rgb);
+    case Method::Engine:
+    case Method::Hybrid:
+      return engine(m, rgba, depth, w, h, p, fp, rgb);
   }
   throw std::invalid_argument("dof::render: unknown method");
 }

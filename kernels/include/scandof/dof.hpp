@@ -137,11 +137,14 @@
 namespace scandof {
 namespace dof {
 
-enum class Method : int { Gather = 0, Spread = 1, Layered = 2 };
+// Engine and Hybrid: the engine-style near/far gather of scandof/dof_engine.hpp (Engine), and the
+// SAT gather of the shape with that method's near field over it (Hybrid).
+enum class Method : int { Gather = 0, Spread = 1, Layered = 2, Engine = 3, Hybrid = 4 };
+constexpr int kNumMethods = 5;
 enum class Shape : int { Box = 0, Octagon = 1, Disc = 2 };
 enum class SpreadBorder : int { Reflect = 0, None = 1 };
 
-// "gather", "spread", "layered"; "box", "octagon", "disc"; "reflect", "none".
+// "gather", "spread", "layered", "engine", "hybrid"; "box", "octagon", "disc"; "reflect", "none".
 const char* to_string(Method m);
 const char* to_string(Shape s);
 const char* to_string(SpreadBorder b);
@@ -151,6 +154,7 @@ bool parse_shape(const std::string& name, Shape* out);
 
 constexpr int kMaxDiscBoxes = 8;  // k of Shape::Disc: 1..8
 constexpr int kMaxLayers = 8;     // K of Method::Layered: 2..8
+constexpr int kMaxRings = 8;      // Params::rings of Method::Engine / Hybrid: 1..8
 // Integer boxes of one shape, before merging equal ones: 4 per fractional rectangle, 2k - 1
 // rectangles for the disc.
 constexpr int kMaxShapeBoxes = 4 * (2 * kMaxDiscBoxes - 1);
@@ -166,6 +170,7 @@ struct Params {
   int disc_boxes = 4;  // k for Shape::Disc
   int layers = 2;      // K for Method::Layered
   SpreadBorder border = SpreadBorder::Reflect;
+  int rings = 3;  // Engine, Hybrid: sample rings of the half-resolution gathers, 1..kMaxRings
 };
 
 // Throws std::invalid_argument naming the bad field (negative radius or aperture, focus <= 0,
@@ -379,6 +384,11 @@ void spread(const uint8_t* rgba, const float* depth, int w, int h, const Params&
 void layered_composite(const int32_t* const* layer_sums, int layers, int w, int h, float* rgb);
 void layered(const uint8_t* rgba, const float* depth, int w, int h, const Params& p, float* rgb);
 
+// Engine (m = Method::Engine) and Hybrid (Method::Hybrid): scandof/dof_engine.hpp; the CPU gold
+// in kernels/src/dof_engine_gold.cpp.
+void engine(Method m, const uint8_t* rgba, const float* depth, int w, int h, const Params& p,
+            float* rgb);
+
 // Any method by name (validates p for it).
 void render(Method m, const uint8_t* rgba, const float* depth, int w, int h, const Params& p,
             float* rgb);
@@ -416,6 +426,8 @@ void layered_composite(const int64_t* const* layer_sums, int layers, int w, int 
                        const SatFixedPoint& fp, float* rgb);
 void layered(const float* rgba, const float* depth, int w, int h, const Params& p,
              const SatFixedPoint& fp, float* rgb);
+void engine(Method m, const float* rgba, const float* depth, int w, int h, const Params& p,
+            const SatFixedPoint& fp, float* rgb);
 void render(Method m, const float* rgba, const float* depth, int w, int h, const Params& p,
             const SatFixedPoint& fp, float* rgb);
 
