@@ -224,12 +224,10 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          "--dof",
          [&](const std::string& v) {
            if (!scandof::dof::parse_method(v, &s.dof_method))
-             throw CLI::ValidationError(
-                 "--dof", "gather, spread, layered, engine or hybrid, got '" + v + "'");
+             throw CLI::ValidationError("--dof", "gather, spread or layered, got '" + v + "'");
          },
          "depth-of-field method: gather (the paper's, default), spread\n"
-         "(rectangle spreading), layered (spread per depth layer), engine (near/far\n"
-         "half-resolution ring gathers, as game engines), hybrid (SAT gather + engine near field)")
+         "(rectangle spreading), layered (spread per depth layer)")
       ->type_name("NAME");
   app.add_option_function<std::string>(
          "--shape",
@@ -247,13 +245,6 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          },
          "boxes stacked into the disc shape, 1..8 (default 4)")
       ->type_name("K");
-  app.add_option_function<std::string>(
-         "--dof-rings",
-         [&](const std::string& v) {
-           s.dof_rings = static_cast<int>(checked_int("--dof-rings", v, 1, scandof::dof::kMaxRings));
-         },
-         "sample rings of --dof engine / hybrid's gathers, 1..8 (default 3: 49 samples)")
-      ->type_name("N");
   app.add_option_function<std::string>(
          "--layers",
          [&](const std::string& v) {
@@ -438,7 +429,6 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_flag("--ui-selftest", o.ui_selftest,
                "window: expand every panel section, scroll through the panels and check\n"
                "that every control was visible; exit 1 if one was not (tests)");
-  add_soak_flags(app, &o.soak);  // --soak, --soak-*, --inject-fault (automation/soak_options.*)
   app.add_option("--resources", o.resources,
                  "folder with shaders/ and assets/ (default: next to the binary)")
       ->type_name("DIR");
@@ -489,9 +479,8 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
     return refuse(
         "--exit and --screenshot in window mode need --frames N (else the window never "
         "ends; a person takes screenshots with F12)");
-  if (const std::string why = finish_soak_options(&o.soak); !why.empty()) return refuse(why);
-  if (!o.headless && !o.report.empty() && !o.soak.on)
-    return refuse("--report is written by headless runs and soaks only (add --headless or --soak)");
+  if (!o.headless && !o.report.empty())
+    return refuse("--report is written by headless runs only (add --headless)");
   if (!o.headless && o.view_preset == "wall")
     return refuse("--view-preset wall places the camera of headless runs only (add --headless)");
   if (o.method_gold && o.method_images.empty())
