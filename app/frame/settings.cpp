@@ -60,7 +60,9 @@ const char* to_string(SceneShading m) {
 
 scandof::dof::Params dof_params(const Settings& s) {
   // In Params' field order; the spread border keeps its default.
-  return {s.aperture, s.focus_distance, s.max_radius, s.dof_shape, s.disc_boxes, s.layers};
+  return {s.aperture,   s.focus_distance, s.max_radius,
+          s.dof_shape,  s.disc_boxes,     s.layers,
+          scandof::dof::SpreadBorder::Reflect, s.dof_rings};
 }
 
 SettingsChange changes(const Settings& was, const Settings& now) {
@@ -98,7 +100,7 @@ bool Settings::operator==(const Settings& o) const {
          vsync == o.vsync && show_ui == o.show_ui && show_overlay == o.show_overlay &&
          show_help == o.show_help && show_primitives == o.show_primitives &&
          primitives == o.primitives && dof_method == o.dof_method && dof_shape == o.dof_shape &&
-         disc_boxes == o.disc_boxes && layers == o.layers &&
+         disc_boxes == o.disc_boxes && layers == o.layers && dof_rings == o.dof_rings &&
          reference_samples == o.reference_samples && reference_clamp == o.reference_clamp &&
          error_scale == o.error_scale && physical == o.physical && lens == o.lens &&
          autofocus == o.autofocus && autofocus_teapot == o.autofocus_teapot &&

@@ -97,6 +97,7 @@ struct Settings {
   scandof::dof::Shape dof_shape = scandof::dof::Shape::Box;
   int disc_boxes = 4;  // k of the disc shape, 1..8
   int layers = 3;      // K of layered, 2..8; 3 keeps an in-focus object out of the far layer
+  int dof_rings = 3;   // rings of engine/hybrid's half-resolution gathers, 1..8 (1 + 4N(N+1) samples)
   // The lens reference (accumulation over lens samples) for "Compare with reference".
   int reference_samples = 256;
   bool reference_clamp = true;  // lens shifts clamped at max_radius, as the CoC of the methods

@@ -224,10 +224,12 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          "--dof",
          [&](const std::string& v) {
            if (!scandof::dof::parse_method(v, &s.dof_method))
-             throw CLI::ValidationError("--dof", "gather, spread or layered, got '" + v + "'");
+             throw CLI::ValidationError(
+                 "--dof", "gather, spread, layered, engine or hybrid, got '" + v + "'");
          },
          "depth-of-field method: gather (the paper's, default), spread\n"
-         "(rectangle spreading), layered (spread per depth layer)")
+         "(rectangle spreading), layered (spread per depth layer), engine (near/far\n"
+         "half-resolution ring gathers, as game engines), hybrid (SAT gather + engine near field)")
       ->type_name("NAME");
   app.add_option_function<std::string>(
          "--shape",
@@ -245,6 +247,13 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          },
          "boxes stacked into the disc shape, 1..8 (default 4)")
       ->type_name("K");
+  app.add_option_function<std::string>(
+         "--dof-rings",
+         [&](const std::string& v) {
+           s.dof_rings = static_cast<int>(checked_int("--dof-rings", v, 1, scandof::dof::kMaxRings));
+         },
+         "sample rings of --dof engine / hybrid's gathers, 1..8 (default 3: 49 samples)")
+      ->type_name("N");
   app.add_option_function<std::string>(
          "--layers",
          [&](const std::string& v) {
