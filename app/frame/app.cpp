@@ -260,13 +260,29 @@ void App::place_scene_camera() {
     if (k >= 0)
       std::fprintf(stderr, "[scandof] scene camera %d: the file has %zu; the bounds are framed\n", k,
                    cams.size());
-    // The bounding sphere (radius kSceneRadius) fills the view's height, seen from a little
-    // above and to the right, as the teapots are.
-    d = std::min(Camera::kMaxDistance, 1.05f * kSceneRadius / std::sin(0.5f * Camera::kFovY));
+    // Seen from a little above and to the right, as the teapots are, from the nearest distance
+    // at which all eight corners of the bounds are inside the view (a corner c at depth d - f
+    // needs |right| <= (d - f) tan(fov_x / 2), and likewise up), with a 6% margin.
     camera_.target = centre;
-    camera_.distance = d;
     camera_.yaw = -0.45f;
     camera_.pitch = 0.35f;
+    camera_.distance = 1.0f;
+    const glm::vec3 fwd = glm::normalize(centre - camera_.eye());
+    const glm::vec3 right = glm::normalize(glm::cross(fwd, glm::vec3(0.0f, 1.0f, 0.0f)));
+    const glm::vec3 up = glm::cross(right, fwd);
+    const float ty = std::tan(0.5f * Camera::kFovY);
+    const float tx = ty * static_cast<float>(targets_.width()) / std::max(1, targets_.height());
+    d = Camera::kMinDistance;
+    for (int i = 0; i < 8; ++i) {
+      const glm::vec3 c((i & 1) ? m->hi().x : m->lo().x, (i & 2) ? m->hi().y : m->lo().y,
+                        (i & 4) ? m->hi().z : m->lo().z);
+      const glm::vec3 r = c - centre;
+      const float towards = -glm::dot(r, fwd);
+      d = std::max(d, towards + std::max(std::abs(glm::dot(r, right)) / tx,
+                                         std::abs(glm::dot(r, up)) / ty));
+    }
+    d = std::min(Camera::kMaxDistance, 1.06f * d);
+    camera_.distance = d;
   }
   if (settings_.scene_focus) settings_.focus_distance = d;
 }
