@@ -2,12 +2,15 @@
 //
 //   sortbench [--min-log 10] [--max-log 28] [--keys uint32,int32,float,uint64,pairs,pairs64]
 //             [--dists uniform,equal,few,sorted] [--split-max-log 24] [--csv FILE] [--json FILE]
-//             [--layouts 6] [--step-log 1] [--quick]
+//             [--layouts 6] [--step-log 1] [--quick] [--variants [--variant-filter 8-bit,11-bit]]
 //
 // Implementations: "lsd" (8-bit digits, one onesweep kernel per digit), "split" (the chapter's 1
 // bit per pass split + bitonic merge; keys only, up to --split-max-log because its merge costs
 // O(log^2 n) passes), cub::DeviceRadixSort::SortKeys / SortPairs. "pairs" means uint32 keys with
-// uint32 values, "pairs64" uint64 keys with uint32 values. Every output is compared with CUB's
+// uint32 values, "pairs64" uint64 keys with uint32 values. --variants adds the onesweep policies
+// behind the default for 4-byte keys (8- and 11-bit digits side by side, then the 8-bit tuning);
+// --variant-filter keeps those whose name holds one of its words, and then times them on every
+// distribution asked for. Every output is compared with CUB's
 // (exact); a mismatch makes the exit code 1. Gkeys/s = n / time; GB/s counts the minimum traffic of
 // one sort, n keys (+ values) read and written once.
 //
@@ -84,6 +87,7 @@ struct Iota {
 };
 
 struct Options : bench::SweepOptions {
+  std::vector<std::string> variant_filter;  // --variant-filter: names containing one of these
   int split_max_log = 24;
   int layouts = kMaxLayouts;
   int step_log = 1;
@@ -115,7 +119,16 @@ struct Variant {
   std::string name;
   void (*sort)(const K* in, K* out, const std::uint32_t* vin, std::uint32_t* vout, std::size_t n,
                void* ws, std::size_t ws_bytes, cudaStream_t s);
+  std::size_t (*workspace)(std::size_t n);  // its scratch (11-bit policies need more)
 };
+
+template <class P, class K, bool kPairs>
+std::size_t workspace_of_policy(std::size_t n) {
+  if constexpr (kPairs)
+    return detail::lsd::workspace_bytes<K, std::uint32_t, true, P>(n);
+  else
+    return detail::lsd::workspace_bytes<K, detail::lsd::NoValue, false, P>(n);
+}
 
 template <class P, class K, bool kPairs>
 void sort_with_policy(const K* in, K* out, const std::uint32_t* vin, std::uint32_t* vout,
@@ -128,43 +141,66 @@ void sort_with_policy(const K* in, K* out, const std::uint32_t* vin, std::uint32
                                                          s, 0, 8 * sizeof(K));
 }
 
+template <class P, class K, bool kPairs>
+Variant<K> variant(const char* name) {
+  return {name, sort_with_policy<P, K, kPairs>, workspace_of_policy<P, K, kPairs>};
+}
+
 // The policies timed beside the default, for 4-byte keys (the tuning of results/sort/README.md;
-// none for 8-byte keys).
+// none for 8-byte keys): the 8-bit and 11-bit digit kernels side by side, then the 8-bit tuning.
 template <class K, bool kPairs>
 std::vector<Variant<K>> policy_variants() {
   using detail::lsd::OnesweepPolicy;
+  using detail::lsd::WideOnesweepPolicy;
+  using EightBit = detail::lsd::EightBitOnesweepPolicy<K, kPairs>;
   using Small = detail::lsd::SmallTilesPolicy<K, kPairs>;
   const char* const small_name = "lsd[small-tiles (GPUs with < 75 KB shared memory per block)]";
   if constexpr (sizeof(K) != 4) {
     return {};
   } else if constexpr (kPairs) {
-    // Where the values are loaded, and residency.
+    // Digit width, where the values are loaded, and residency.
     return {
-        {"lsd[values-with-keys,24-keys-per-thread,minblocks2]",
-         sort_with_policy<OnesweepPolicy<24, 2, true>, K, true>},
-        {"lsd[values-with-keys,24-keys-per-thread,minblocks3]",
-         sort_with_policy<OnesweepPolicy<24, 3, true>, K, true>},
-        {"lsd[values-after-key-staging,24-keys,minblocks3]",
-         sort_with_policy<OnesweepPolicy<24, 3, false>, K, true>},
-        {"lsd[values-after-key-staging,24-keys,minblocks2]",
-         sort_with_policy<OnesweepPolicy<24, 2, false>, K, true>},
-        {small_name, sort_with_policy<Small, K, true>},
+        variant<EightBit, K, true>("lsd[8-bit,values-with-keys,32-keys,minblocks2]"),
+        variant<WideOnesweepPolicy<24, 2, true>, K, true>(
+            "lsd[11-bit,values-with-keys,24-keys,minblocks2]"),
+        variant<WideOnesweepPolicy<32, 2, true>, K, true>(
+            "lsd[11-bit,values-with-keys,32-keys,minblocks2]"),
+        variant<WideOnesweepPolicy<24, 3, false>, K, true>(
+            "lsd[11-bit,values-after-key-staging,24-keys,minblocks3]"),
+        variant<OnesweepPolicy<24, 2, true>, K, true>(
+            "lsd[values-with-keys,24-keys-per-thread,minblocks2]"),
+        variant<OnesweepPolicy<24, 3, true>, K, true>(
+            "lsd[values-with-keys,24-keys-per-thread,minblocks3]"),
+        variant<OnesweepPolicy<24, 3, false>, K, true>(
+            "lsd[values-after-key-staging,24-keys,minblocks3]"),
+        variant<OnesweepPolicy<24, 2, false>, K, true>(
+            "lsd[values-after-key-staging,24-keys,minblocks2]"),
+        variant<Small, K, true>(small_name),
     };
   } else {
     return {
-        {"lsd[minblocks2]", sort_with_policy<OnesweepPolicy<24, 2, false>, K, false>},
-        {"lsd[minblocks3]", sort_with_policy<OnesweepPolicy<24, 3, false>, K, false>},
-        {"lsd[spin100ns]", sort_with_policy<OnesweepPolicy<24, 4, false, 4, 100>, K, false>},
-        {"lsd[lookback-batch=1]", sort_with_policy<OnesweepPolicy<24, 4, false, 1>, K, false>},
-        {"lsd[lookback-batch=2]", sort_with_policy<OnesweepPolicy<24, 4, false, 2>, K, false>},
-        {"lsd[lookback-batch=8]", sort_with_policy<OnesweepPolicy<24, 4, false, 8>, K, false>},
-        {"lsd[16-keys-per-thread,minblocks4]",
-         sort_with_policy<OnesweepPolicy<16, 4, false>, K, false>},
-        {"lsd[32-keys-per-thread,minblocks2]",
-         sort_with_policy<OnesweepPolicy<32, 2, false>, K, false>},
-        {small_name, sort_with_policy<Small, K, false>},
+        variant<EightBit, K, false>("lsd[8-bit,24-keys,minblocks4]"),
+        variant<WideOnesweepPolicy<24, 4, false>, K, false>("lsd[11-bit,24-keys,minblocks4]"),
+        variant<WideOnesweepPolicy<24, 3, false>, K, false>("lsd[11-bit,24-keys,minblocks3]"),
+        variant<WideOnesweepPolicy<32, 3, false>, K, false>("lsd[11-bit,32-keys,minblocks3]"),
+        variant<OnesweepPolicy<24, 2, false>, K, false>("lsd[minblocks2]"),
+        variant<OnesweepPolicy<24, 3, false>, K, false>("lsd[minblocks3]"),
+        variant<OnesweepPolicy<24, 4, false, 4, 100>, K, false>("lsd[spin100ns]"),
+        variant<OnesweepPolicy<24, 4, false, 1>, K, false>("lsd[lookback-batch=1]"),
+        variant<OnesweepPolicy<24, 4, false, 2>, K, false>("lsd[lookback-batch=2]"),
+        variant<OnesweepPolicy<24, 4, false, 8>, K, false>("lsd[lookback-batch=8]"),
+        variant<OnesweepPolicy<16, 4, false>, K, false>("lsd[16-keys-per-thread,minblocks4]"),
+        variant<OnesweepPolicy<32, 2, false>, K, false>("lsd[32-keys-per-thread,minblocks2]"),
+        variant<Small, K, false>(small_name),
     };
   }
+}
+
+bool variant_selected(const Options& o, const std::string& name) {
+  if (o.variant_filter.empty()) return true;
+  for (const std::string& f : o.variant_filter)
+    if (name.find(f) != std::string::npos) return true;
+  return false;
 }
 
 // Per-call medians of one implementation, one per layout, and CUB's in the same layouts.
@@ -219,6 +255,9 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
         our_bytes = std::max(our_bytes, kPairs ? sort_pairs_workspace_bytes<K, V>(a, n)
                                                : sort_keys_workspace_bytes<K>(a, n));
       }
+      if (o.variants)
+        for (const Variant<K>& var : policy_variants<K, kPairs>())
+          if (variant_selected(o, var.name)) our_bytes = std::max(our_bytes, var.workspace(n));
       // name -> medians over the layouts, in the order first timed.
       std::vector<std::pair<std::string, Timed>> timed;
       auto slot = [&](const std::string& name) -> Timed& {
@@ -311,13 +350,17 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
               sort_keys<K>(a, in, out, n, our_ws.get(), wb, s);
           });
         }
-        if (o.variants && dist == Dist::Uniform && lg >= 20 && lg % 2 == 0) {
-          const std::size_t wb = kPairs ? sort_pairs_workspace_bytes<K, V>(SortAlgorithm::Lsd, n)
-                                        : sort_keys_workspace_bytes<K>(SortAlgorithm::Lsd, n);
-          for (const Variant<K>& var : policy_variants<K, kPairs>())
+        // The policies on uniform keys, or on every distribution asked for when a filter names
+        // a few of them.
+        if (o.variants && (dist == Dist::Uniform || !o.variant_filter.empty()) && lg >= 20 &&
+            lg % 2 == 0) {
+          for (const Variant<K>& var : policy_variants<K, kPairs>()) {
+            if (!variant_selected(o, var.name)) continue;
+            const std::size_t wb = var.workspace(n);
             time_and_check(var.name, [&](const K* in, K* out, V* vo) {
               var.sort(in, out, vals.get(), vo, n, our_ws.get(), wb, s);
             });
+          }
         }
         if (dist == Dist::Uniform) {
           const bench::Stats cp = timer.measure(
@@ -471,6 +514,10 @@ int run(int argc, char** argv) {
   app.add_flag("--probe", probe_mode,
                "instead of the comparison: the library's uint32 sort with its workspace moved or "
                "rearranged in each layout, and the histogram kernels alone (see probe())");
+  app.add_option("--variant-filter", o.variant_filter,
+                 "with --variants: only the policies whose name contains one of these "
+                 "(comma-separated), e.g. 8-bit,11-bit")
+      ->delimiter(',');
   bench::add_list(app, "--keys", o.keys, "key types, comma-separated",
                   CLI::IsMember({"uint32", "int32", "float", "uint64", "pairs", "pairs64"}));
   bench::add_list(app, "--dists", o.dists, "key distributions, comma-separated",

@@ -192,12 +192,23 @@ TEST(Sort, InPlace) {
 }
 
 // Calls f(policy, name) for each onesweep policy behind the public default (the benchmark times
-// them): every residency, look-back batch and tile size, values loaded with or after the keys,
-// look-back sleeps, and the small-tiles shape of GPUs with little shared memory per block.
+// them): 8- and 11-bit digits, every residency, look-back batch and tile size, values loaded with
+// or after the keys, look-back sleeps, and the small-tiles shape of GPUs with little shared memory
+// per block.
 template <bool kPairs, class F>
 void for_each_policy(F&& f) {
   using detail::lsd::OnesweepPolicy;
+  using detail::lsd::WideOnesweepPolicy;
   f(detail::lsd::DefaultOnesweepPolicy<std::uint32_t, kPairs>{}, "default");
+  f(detail::lsd::EightBitOnesweepPolicy<std::uint32_t, kPairs>{}, "8-bit");
+  if constexpr (kPairs) {
+    f(WideOnesweepPolicy<24, 2, true>{}, "11-bit, values with the keys");
+    f(WideOnesweepPolicy<32, 2, true>{}, "11-bit, 32 keys, values with the keys");
+    f(WideOnesweepPolicy<24, 3, false, 1>{}, "11-bit, values after staging, look-back batch 1");
+  } else {
+    f(WideOnesweepPolicy<24, 4, false>{}, "11-bit, 24 keys, 4 blocks");
+    f(WideOnesweepPolicy<32, 3, false, 4>{}, "11-bit, 32 keys, look-back batch 4");
+  }
   f(detail::lsd::SmallTilesPolicy<std::uint32_t, kPairs>{}, "small tiles");
   f(OnesweepPolicy<24, 2, kPairs>{}, "24 keys, 2 blocks");
   f(OnesweepPolicy<24, 3, !kPairs>{}, "24 keys, 3 blocks, values the other way");
@@ -213,7 +224,7 @@ TEST(Sort, LsdPolicies) {
   using K = std::uint32_t;
   using V = std::uint32_t;
   test::Stream stream;
-  for (std::size_t n : test::capped({1, 777, 4096, 4097, 100003, 3000017})) {
+  for (std::size_t n : test::capped({1, 777, 4096, 4097, 40009, 100003, 3000017})) {
     const auto keys = make_keys<K>(n, Dist::FewDistinct, test::derive_seed(26, n));
     std::vector<V> vals(n);
     for (std::size_t i = 0; i < n; ++i) vals[i] = static_cast<V>(test::hash_at(27, i));
@@ -222,10 +233,10 @@ TEST(Sort, LsdPolicies) {
     sort_pairs_gold(keys.data(), wk.data(), vals.data(), wv.data(), n, 2, 29);
     DeviceBuffer<K> d_kin(keys), d_kout(n);
     DeviceBuffer<V> d_vin(vals), d_vout(n);
-    const std::size_t wb = detail::lsd::workspace_bytes<K, V, true>(n);
-    DeviceBuffer<unsigned char> scratch(wb);
     for_each_policy<true>([&](auto policy, const char* name) {
       SCOPED_TRACE(std::string(name) + " n=" + std::to_string(n));
+      const std::size_t wb = detail::lsd::workspace_bytes<K, V, true, decltype(policy)>(n);
+      DeviceBuffer<unsigned char> scratch(wb);
       d_kout.poison(stream);
       d_vout.poison(stream);
       detail::lsd::sort<K, V, true, decltype(policy)>(d_kin.data(), d_kout.data(), d_vin.data(),
@@ -247,18 +258,21 @@ TEST(Sort, LsdPoliciesSkewedKeys) {
   // All-equal and sorted keys take the single-digit tile shortcut (all tiles, or the top digits'
   // tiles), next to tiles that rank.
   for (Dist dist : {Dist::Uniform, Dist::FewDistinct, Dist::AllEqual, Dist::Sorted}) {
-    for (std::size_t n : test::capped({4097, 100003, 1048583})) {
+    for (std::size_t n : test::capped({4097, 30011, 100003, 1048583})) {
       const auto keys = make_keys<K>(n, dist, test::derive_seed(28, n));
       for (const std::pair<int, int>& bits : {std::pair{0, 32}, std::pair{3, 30}}) {
         const int b0 = bits.first, b1 = bits.second;  // plain ints: the lambda below captures them
         std::vector<K> want(n);
         sort_keys_gold(keys.data(), want.data(), n, b0, b1);
         DeviceBuffer<K> d_in(keys), d_out(n);
-        const std::size_t wb = detail::lsd::workspace_bytes<K, NoValue, false>(n);
-        DeviceBuffer<unsigned char> scratch(wb);
         for_each_policy<false>([&](auto policy, const char* name) {
           SCOPED_TRACE(std::string(dist_name(dist)) + " n=" + std::to_string(n) + " bits " +
                        std::to_string(b0) + ".." + std::to_string(b1) + " " + name);
+          const std::size_t wb =
+              detail::lsd::workspace_bytes<K, NoValue, false, decltype(policy)>(n);
+          // Poisoned scratch: the wide kernel's status words must not be read as published.
+          DeviceBuffer<unsigned char> scratch(wb);
+          CUDA_CHECK(cudaMemsetAsync(scratch.data(), 0xff, wb, stream));
           d_out.poison(stream);
           detail::lsd::sort<K, NoValue, false, decltype(policy)>(
               d_in.data(), d_out.data(), nullptr, nullptr, n, scratch.data(), wb, stream, b0, b1);
@@ -288,6 +302,24 @@ TEST(Sort, StatusRowsPlannedForTheSmallestTile) {
     EXPECT_EQ(p32.bytes, lsd::align_up(2 * tiles * lsd::kRadix * 4));
     EXPECT_EQ(p64.bytes, lsd::align_up(2 * tiles * lsd::kRadix * 4));
   }
+}
+
+// Host only: the 11-bit policies' status, one row of 2048 32-bit words per tile of the policy in
+// one set, and none from kWideMaxKeys keys on, where they sort with the 8-bit policy (whose
+// plan the workspace then holds).
+TEST(Sort, WideStatusRowsPerTile) {
+  namespace lsd = detail::lsd;
+  using P = lsd::WideOnesweepPolicy<24, 4, false>;
+  using NoValue = lsd::NoValue;
+  const std::size_t n = (std::size_t(1) << 28) + 7;
+  const std::size_t tiles = (n + P::TILE - 1) / P::TILE;
+  EXPECT_EQ(lsd::wide_status_plan<P>(n).bytes, lsd::align_up(tiles * 2048 * 4));
+  EXPECT_EQ((lsd::status_bytes<std::uint32_t, P>(n)), lsd::align_up(tiles * 2048 * 4));
+  EXPECT_EQ(lsd::wide_status_plan<P>(lsd::kWideMaxKeys).bytes, 0u);
+  EXPECT_EQ((lsd::workspace_bytes<std::uint32_t, NoValue, false, P>(lsd::kWideMaxKeys)),
+            (lsd::workspace_bytes<std::uint32_t, NoValue, false,
+                                  lsd::EightBitOnesweepPolicy<std::uint32_t, false>>(
+                lsd::kWideMaxKeys)));
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 //
 // The shape of the per-digit kernel is a policy type (OnesweepPolicy): the library sorts with
 // DefaultOnesweepPolicy, or SmallTilesPolicy where a block's shared memory cannot stage the
-// default tile; the benchmark (bench/sortbench.cu) and the tests pass their own to sort().
+// default tile; the benchmark (bench/sortbench.cu) and the tests pass their own to sort(),
+// 11-bit digits (WideOnesweepPolicy, wide_onesweep_kernel: three passes for 32-bit keys) among
+// them, which measured at about half the 8-bit kernel's speed and are not the default.
 // The classic three kernels per digit (upsweep histogram, scan of the per-block counts,
 // downsweep), which read the keys twice per digit, sorted 2^28 uint32 in 17.79 ms against
 // onesweep's 8.35 at the time (H100, results/sort/README.md); removed after a4930a6.
@@ -58,8 +60,11 @@ struct Tuning {
 // twice the rows they use (128 MiB too many at 2^28 uint64).
 constexpr int kMinOnesweepItems = 16;
 
-__host__ __device__ __forceinline__ int num_passes_dev(int begin_bit, int end_bit) {
-  return (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
+// Digit passes over bits [begin_bit, end_bit) with digits of `bits` bits (8, or 11 for the wide
+// policies: 11 + 11 + 10 for 32-bit keys).
+__host__ __device__ __forceinline__ int num_passes_dev(int begin_bit, int end_bit,
+                                                      int bits = kRadixBits) {
+  return (end_bit - begin_bit + bits - 1) / bits;
 }
 
 template <class K>
@@ -185,10 +190,15 @@ __device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V*
 // ever waits on tiles that already started), so loads of new tiles overlap the ranking of others.
 
 constexpr int kMaxPasses = 8;  // 64-bit keys
+// Digit totals of every pass of any policy: 8 passes of 256 digits, or 6 of 2048 (11-bit digits
+// of 64-bit keys; 32-bit keys take 3). Pass p's totals start at p << radix bits.
+constexpr int kWideRadixBits = 11;
+constexpr int kMaxTotals = 6 * (1 << kWideRadixBits);
+static_assert(kMaxTotals >= kMaxPasses * kRadix, "the 8-bit passes' totals fit too");
 // Control block: 64-bit digit totals per pass (a digit may hold 2^32 keys or more), then one tile
 // counter per pass.
 struct Ctrl {
-  unsigned long long totals[kMaxPasses * kRadix];
+  unsigned long long totals[kMaxTotals];
   unsigned counters[kMaxPasses];
 };
 
@@ -375,24 +385,29 @@ __global__ void __launch_bounds__(kThreads)
 // (histogram_kernel above is kept for sortbench --probe's comparison). Keys before the first
 // 16-byte boundary and after the last whole vector (fewer than 16 / sizeof(K) each) are counted
 // one by one in block 0.
-template <class K, int kVecs>
+// kBits: the digit width (8, or 11 for the wide policies: 2048 counters a digit, 24 KiB of shared
+// memory for 32-bit keys); pass p's totals at totals[p << kBits].
+template <class K, int kVecs, int kBits = kRadixBits>
 __global__ void __launch_bounds__(kThreads)
     histogram_vec_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
                          unsigned long long* totals) {
   constexpr int kPer = 16 / sizeof(K);
-  constexpr int kKeyPasses = 8 * sizeof(K) / kRadixBits;
-  __shared__ unsigned h[kKeyPasses][kRadix];  // one block's keys: < 2^32 while n < 2^41
+  constexpr int kR = 1 << kBits;
+  constexpr int kKeyPasses = (8 * sizeof(K) + kBits - 1) / kBits;
+  static_assert(kKeyPasses * kR * sizeof(unsigned) <= 48 * 1024,
+                "the counters of every digit fit static shared memory");
+  __shared__ unsigned h[kKeyPasses][kR];  // one block's keys: < 2^32 while n < 2^41
   const int t = threadIdx.x;
-  const int passes = num_passes_dev(begin_bit, end_bit);
-  for (int i = t; i < kKeyPasses * kRadix; i += kThreads) (&h[0][0])[i] = 0;
+  const int passes = num_passes_dev(begin_bit, end_bit, kBits);
+  for (int i = t; i < kKeyPasses * kR; i += kThreads) (&h[0][0])[i] = 0;
   __syncthreads();
   auto count = [&](K key) {
     const typename RadixTraits<K>::Bits b = RadixTraits<K>::to_bits(key);
 #pragma unroll
     for (int p = 0; p < kKeyPasses; ++p) {
       if (p >= passes) break;
-      const int shift = begin_bit + p * kRadixBits;
-      const int width = min(kRadixBits, end_bit - shift);
+      const int shift = begin_bit + p * kBits;
+      const int width = min(kBits, end_bit - shift);
       atomicAdd(&h[p][static_cast<unsigned>(b >> shift) & ((1u << width) - 1u)], 1u);
     }
   };
@@ -426,7 +441,8 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
   for (int p = 0; p < passes; ++p)
-    if (h[p][t]) atomicAdd(totals + p * kRadix + t, static_cast<unsigned long long>(h[p][t]));
+    for (int d = t; d < kR; d += kThreads)
+      if (h[p][d]) atomicAdd(totals + p * kR + d, static_cast<unsigned long long>(h[p][d]));
 }
 
 // The onesweep kernel's shape, a policy type: keys per thread (tiles of kThreads x Items), the
@@ -434,7 +450,10 @@ __global__ void __launch_bounds__(kThreads)
 // through the ranking) or once the keys are staged, how many predecessor words a look-back walk
 // loads at once (lookback::thread_lookback_count), and the sleep between polls of an unpublished
 // tile. Ranks are packed two 16-bit positions per register, hence even Items and tiles < 2^16.
-template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 4, unsigned SpinNs = 0>
+// RadixBits: 8 (onesweep_kernel, 256 digits, one a thread) or 11 (wide_onesweep_kernel, 2048
+// digits, 8 a thread; 32-bit keys in 3 passes of 11 + 11 + 10 bits instead of 4 of 8).
+template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 4, unsigned SpinNs = 0,
+          int RadixBits = kRadixBits>
 struct OnesweepPolicy {
   static constexpr int ITEMS = Items;
   static constexpr int TILE = kThreads * Items;
@@ -442,11 +461,25 @@ struct OnesweepPolicy {
   static constexpr bool VALUES_FIRST = ValuesFirst;
   static constexpr int LOOKBACK_BATCH = LookbackBatch;
   static constexpr unsigned SPIN_NS = SpinNs;
+  static constexpr int RADIX_BITS = RadixBits;
   static_assert(Items >= kMinOnesweepItems, "status rows are planned for the smallest tile");
   static_assert(Items % 2 == 0 && TILE <= 65535, "two 16-bit tile positions per register");
   static_assert(MinBlocks >= 1 && LookbackBatch >= 1 && LookbackBatch <= 16,
                 "a residency, and a look-back batch that lives in registers");
+  static_assert(RadixBits == kRadixBits || RadixBits == kWideRadixBits,
+                "the 8-bit kernel or the 11-bit one");
+  // The wide kernel keeps a tile's keys and their packed ranks in registers through the ranking
+  // (24 keys: 36 registers) and 8 digits' look-back words and prefixes in the walk: below 64
+  // registers a thread (5 or more blocks of 256 threads an SM) it spills.
+  static_assert(RadixBits == kRadixBits || MinBlocks <= 4,
+                "wide kernel: at least 64 registers a thread");
 };
+
+// The 11-bit policies' shape (look-back batch 2: each step loads 2 predecessors' words for all 8
+// digits of a thread, 16 loads in flight).
+template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 2>
+using WideOnesweepPolicy =
+    OnesweepPolicy<Items, MinBlocks, ValuesFirst, LookbackBatch, 0, kWideRadixBits>;
 
 // The library's policy, tuned on the H100 (results/sort/README.md, every figure against
 // cub::DeviceRadixSort in the same run). 4-byte keys: 24 keys per thread (tiles of 6144), at 4
@@ -471,9 +504,19 @@ struct OnesweepPolicy {
 // its own 5.40-5.96 spread). (In the single shared scratch of the earlier benchmark int32 had
 // not gained.)
 template <class K, bool kHasValues>
-struct DefaultOnesweepPolicy
+struct EightBitOnesweepPolicy
     : OnesweepPolicy<sizeof(K) == 4 ? (kHasValues ? 32 : 24) : 16,
                      kHasValues ? 2 : (sizeof(K) == 4 ? 4 : 3), kHasValues> {};
+
+// 8-bit digits for every key type: the 11-bit policies (WideOnesweepPolicy) took 1.7-2.0x the
+// time for 32-bit keys and pairs at 2^24-2^28 (H100, sortbench --variants, results/sort/README.md).
+template <class K, bool kHasValues>
+struct DefaultOnesweepPolicy : EightBitOnesweepPolicy<K, kHasValues> {};
+
+// The wide kernel's status rows cost 2048 words a tile (1.3 bytes a key in tiles of 6144): from
+// 2^29 keys on, where that passes 700 MB and the count would need 64-bit words, an 11-bit policy
+// sorts with EightBitOnesweepPolicy instead.
+constexpr std::size_t kWideMaxKeys = std::size_t(1) << 29;
 
 // 4-byte keys on GPUs whose blocks cannot have the default tile's shared memory (the pairs'
 // 75 KB: sm_75 allows 64 KB): tiles of 4096 (43 KB of staging with values), values loaded after
@@ -610,6 +653,426 @@ __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P:
                                                status, spin_ns, tile, valid);
 }
 
+// ---------------------------------------------------------------- 11-bit onesweep
+// The same pass with 2048 digits (WideOnesweepPolicy): 32-bit keys sort in three passes (11 + 11 +
+// 10 bits) instead of four. Thread t owns digits 8t .. 8t + 7 in every per-digit step (counts,
+// scans, status rows, look-back), so its status words are two 16-byte loads or stores.
+// Not the default: on the H100 it sorts at about half the 8-bit kernel's speed (2^28 uint32 9.68
+// ms against 5.69, pairs 16.70 against 9.57; 2^24 0.686 against 0.399 ms), because a tile's work
+// per digit (counters, scans, status words, look-back walks) grows eightfold while its keys do
+// not: with equal keys, where no tile ranks or stages, a pass takes 2.7 ms at 2^28 against 0.96
+// for 8 bits (results/sort/README.md). Kept as a policy for that comparison (sortbench
+// --variants).
+
+// The lanes whose (valid) digit of kBits bits equals this lane's: match_digit_vote for any width.
+template <int kBits, bool kAllValid>
+__device__ __forceinline__ unsigned match_digit_vote_bits(unsigned d, bool valid) {
+  unsigned same[kBits];
+#pragma unroll
+  for (int b = 0; b < kBits; ++b)
+    asm("{\n\t"
+        ".reg .pred p;\n\t"
+        "and.b32 %0, %1, %2;\n\t"
+        "setp.ne.u32 p, %0, 0;\n\t"
+        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+        "@!p not.b32 %0, %0;\n\t"
+        "}"
+        : "=r"(same[b])
+        : "r"(d), "r"(1u << b));
+  unsigned acc = kAllValid ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
+#pragma unroll
+  for (int b = 0; b + 1 < kBits; b += 2) acc = and3(acc, same[b], same[b + 1]);
+  if constexpr (kBits % 2 == 1) acc &= same[kBits - 1];
+  return acc;
+}
+
+// Status word of the wide kernel: a 3-bit tag on top, a count below. Tag 0: nothing published
+// (the memset before the first pass); pass parity e: 1 + 2e the tile's own count (aggregate),
+// 2 + 2e the inclusive prefix. Every pass has the same tiles and each tile writes all 2048 words
+// of its row, so a word a pass has not yet written holds the previous pass's parity: one row set
+// serves every pass, with no clearing between passes (the 8-bit kernel's two alternating sets
+// would be 716 MB at 2^28 keys).
+template <class W>
+struct WideWord {
+  static constexpr int kShift = 8 * sizeof(W) - 3;
+  static constexpr W kValueMask = (W(1) << kShift) - 1;
+  static __device__ __forceinline__ W aggregate(unsigned e, W v) {
+    return (W(1 + 2 * e) << kShift) | v;
+  }
+  static __device__ __forceinline__ W prefix(unsigned e, W v) {
+    return (W(2 + 2 * e) << kShift) | v;
+  }
+  static __device__ __forceinline__ unsigned tag(W w) { return static_cast<unsigned>(w >> kShift); }
+  static __device__ __forceinline__ W value(W w) { return w & kValueMask; }
+  // Written in the pass of parity e (aggregate or prefix).
+  static __device__ __forceinline__ bool published(W w, unsigned e) {
+    return tag(w) - (1u + 2u * e) < 2u;
+  }
+  static __device__ __forceinline__ bool is_prefix(W w, unsigned e) {
+    return tag(w) == 2u + 2u * e;
+  }
+};
+
+// kD consecutive status words (16-byte aligned) loaded / stored with relaxed 16-byte accesses.
+template <int kD, class W>
+__device__ __forceinline__ void ld_row_relaxed(const W* p, W (&w)[kD]) {
+  if constexpr (sizeof(W) == 4) {
+#pragma unroll
+    for (int i = 0; i < kD; i += 4)
+      asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(w[i]), "=r"(w[i + 1]), "=r"(w[i + 2]), "=r"(w[i + 3])
+                   : "l"(p + i)
+                   : "memory");
+  } else {
+#pragma unroll
+    for (int i = 0; i < kD; i += 2) {
+      unsigned long long a, b;
+      asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                   : "=l"(a), "=l"(b)
+                   : "l"(p + i)
+                   : "memory");
+      w[i] = static_cast<W>(a);
+      w[i + 1] = static_cast<W>(b);
+    }
+  }
+}
+template <int kD, class W>
+__device__ __forceinline__ void st_row_relaxed(W* p, const W (&w)[kD]) {
+  if constexpr (sizeof(W) == 4) {
+#pragma unroll
+    for (int i = 0; i < kD; i += 4)
+      asm volatile("st.relaxed.gpu.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p + i),
+                   "r"(w[i]), "r"(w[i + 1]), "r"(w[i + 2]), "r"(w[i + 3])
+                   : "memory");
+  } else {
+#pragma unroll
+    for (int i = 0; i < kD; i += 2)
+      asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p + i),
+                   "l"(static_cast<unsigned long long>(w[i])),
+                   "l"(static_cast<unsigned long long>(w[i + 1]))
+                   : "memory");
+  }
+}
+
+// Shared memory of wide_onesweep_kernel. The digit counters are 16 bits (tile positions < 2^16),
+// two warps to a word (warp w: half w & 1 of row w / 2), 32 KiB for 2048 digits; they are dead
+// once the ranks are in registers, so the staged tile takes the same memory. Unpacked and
+// separate they would be 64 KiB + the staging (two blocks an SM for keys).
+template <class K, class V, bool kHasValues, class Off, int kTileKeys>
+struct WideTileSmem {
+  static constexpr int kR = 1 << kWideRadixBits;
+  static_assert(kTileKeys % kThreads == 0 && (kTileKeys / kThreads) % 2 == 0,
+                "whole rows per thread, ranks packed two per register");
+  static_assert(kTileKeys <= 65535, "tile positions are packed into 16 bits");
+  struct Staging {
+    StagedTile<K, kTileKeys> kst;
+    StagedTile<V, kHasValues ? kTileKeys : 1> vst;
+  };
+  union Shared {
+    unsigned wh[kWarps / 2][kR];
+    Staging st;
+  };
+  Shared u;
+  unsigned tile_start[kR + 1];  // first staged position of each digit; [kR] = the tile's keys
+  Off run_off[kR];              // global position of digit d's first key, minus tile_start[d]
+  unsigned warp_sum[kWarps];
+  Off scan_sum[kWarps];
+  unsigned tile_id;
+  unsigned first_digit;
+  unsigned single;  // 1: all of the tile's keys share one digit
+};
+
+// Dynamic shared memory of wide_onesweep_kernel under policy P.
+template <class K, class V, bool kHasValues, class Off, class P>
+constexpr std::size_t wide_smem_bytes() {
+  return sizeof(WideTileSmem<K, V, kHasValues, Off, P::TILE>);
+}
+
+template <int kBatch, bool kValuesFirst, bool kFull, class K, class V, bool kHasValues, class W,
+          class Off, int kTile>
+__device__ __forceinline__ void wide_tile(WideTileSmem<K, V, kHasValues, Off, kTile>& s,
+                                          const K* __restrict__ kin, K* __restrict__ kout,
+                                          const V* __restrict__ vin, V* __restrict__ vout,
+                                          int shift, unsigned mask,
+                                          const unsigned long long* __restrict__ digit_totals,
+                                          W* status, unsigned epoch, std::uint64_t tile,
+                                          int valid) {
+  constexpr int kItems = kTile / kThreads;
+  constexpr int kR = 1 << kWideRadixBits;
+  constexpr int kD = kR / kThreads;  // digits a thread owns: 8t .. 8t + kD - 1
+  static_assert(kD % 4 == 0, "status rows move 16 bytes at a time");
+  using SW = WideWord<W>;
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const int wbase = warp * 32 * kItems;
+  const std::uint64_t base = tile * kTile;
+  K k[kItems];
+  V v[kHasValues ? kItems : 1];
+  unsigned rk[kItems / 2];
+  V no_values[1];
+  if constexpr (kValuesFirst)
+    load_striped<K, V, kHasValues, kFull>(kin, vin, base, valid, k, v);
+  else
+    load_striped<K, V, false, kFull>(kin, vin, base, valid, k, no_values);
+
+  // Counts: one shared atomicAdd a key on its warp's 16-bit half.
+  {
+    uint4* z = reinterpret_cast<uint4*>(&s.u.wh[0][0]);
+#pragma unroll
+    for (int i = t; i < kWarps / 2 * kR / 4; i += kThreads) z[i] = make_uint4(0, 0, 0, 0);
+  }
+  if (t == 0) {
+    s.first_digit = digit_of(k[0], shift, mask);
+    s.single = 0;
+    s.tile_start[kR] = static_cast<unsigned>(valid);
+  }
+  __syncthreads();
+  const unsigned half = 16u * (warp & 1);
+  unsigned* wrow = s.u.wh[warp >> 1];
+#pragma unroll
+  for (int j = 0; j < kItems; ++j)
+    if (kFull || wbase + j * 32 + lane < valid)
+      atomicAdd(&wrow[digit_of(k[j], shift, mask)], 1u << half);
+  __syncthreads();
+  // Thread t: its digits' counts, their exclusive offsets in the tile, and each warp's start.
+  unsigned c[kD];
+#pragma unroll
+  for (int i = 0; i < kD; ++i) c[i] = 0;
+#pragma unroll
+  for (int p = 0; p < kWarps / 2; ++p) {
+#pragma unroll
+    for (int i = 0; i < kD; i += 4) {
+      const uint4 w = *reinterpret_cast<const uint4*>(&s.u.wh[p][kD * t + i]);
+      c[i] += (w.x & 0xffffu) + (w.x >> 16);
+      c[i + 1] += (w.y & 0xffffu) + (w.y >> 16);
+      c[i + 2] += (w.z & 0xffffu) + (w.z >> 16);
+      c[i + 3] += (w.w & 0xffffu) + (w.w >> 16);
+    }
+  }
+  // Tiles after the first publish their counts before they rank.
+  W* row = status + tile * kR + kD * t;
+  if (tile != 0) {
+    W words[kD];
+#pragma unroll
+    for (int i = 0; i < kD; ++i) words[i] = SW::aggregate(epoch, c[i]);
+    st_row_relaxed<kD>(row, words);
+  }
+  unsigned sum = 0;
+#pragma unroll
+  for (int i = 0; i < kD; ++i) sum += c[i];
+  // c becomes the exclusive tile positions of the digits (in place: registers are short at 64).
+  {
+    unsigned acc = block_exclusive_256(sum, s.warp_sum);
+#pragma unroll
+    for (int i = 0; i < kD; ++i) {
+      const unsigned ci = c[i];
+      c[i] = acc;
+      acc += ci;
+    }
+  }
+  unsigned (&run)[kD] = c;
+#pragma unroll
+  for (int i = 0; i < kD; ++i) s.tile_start[kD * t + i] = run[i];
+#pragma unroll
+  for (int p = 0; p < kWarps / 2; ++p) {
+#pragma unroll
+    for (int i = 0; i < kD; i += 4) {
+      uint4* at = reinterpret_cast<uint4*>(&s.u.wh[p][kD * t + i]);
+      uint4 w = *at;
+      unsigned* e = &w.x;
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const unsigned lo = e[q] & 0xffffu, hi = e[q] >> 16;
+        e[q] = run[i + q] | ((run[i + q] + lo) << 16);
+        run[i + q] += lo + hi;
+      }
+      *at = w;
+    }
+  }
+  // run[i] is now the end of digit kD * t + i: the tile's keys if it is all of them.
+#pragma unroll
+  for (int i = 0; i < kD; ++i)
+    if (run[i] - s.tile_start[kD * t + i] == static_cast<unsigned>(valid)) s.single = 1;
+  __syncthreads();
+  if (tile == 0) {
+    // The first tile's prefixes: the digits' global starts (exclusive scan of the histogram).
+    Off g[kD];
+    Off gsum = 0;
+#pragma unroll
+    for (int i = 0; i < kD; ++i) {
+      g[i] = gsum;
+      gsum += static_cast<Off>(digit_totals[kD * t + i]);
+    }
+    const Off gs = block_exclusive_256(gsum, s.scan_sum);
+    W words[kD];
+#pragma unroll
+    for (int i = 0; i < kD; ++i) {
+      const unsigned st = s.tile_start[kD * t + i];
+      const Off glob = gs + g[i];
+      words[i] = SW::prefix(epoch, static_cast<W>(glob) + (s.tile_start[kD * t + i + 1] - st));
+      s.run_off[kD * t + i] = glob - static_cast<Off>(st);
+    }
+    st_row_relaxed<kD>(row, words);
+  }
+
+  // Thread t walks back over its 8 digit columns together, kBatch predecessors a step, until each
+  // meets an inclusive prefix; then publishes its prefixes and the digits' run offsets.
+  auto look_back = [&]() {
+    if (tile == 0) return;
+    W pre[kD];
+#pragma unroll
+    for (int i = 0; i < kD; ++i) pre[i] = 0;
+    unsigned pending = (1u << kD) - 1u;
+    for (std::uint64_t next = tile; pending != 0; next -= kBatch) {
+      W w[kBatch][kD];
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) {
+        if (next > std::uint64_t(b)) {
+          ld_row_relaxed<kD>(status + (next - 1 - b) * kR + kD * t, w[b]);
+        } else {
+#pragma unroll
+          for (int i = 0; i < kD; ++i) w[b][i] = SW::prefix(epoch, 0);
+        }
+      }
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) {
+        // Poll until every digit still walking has this predecessor's word of this pass.
+        while (true) {
+          bool wait = false;
+#pragma unroll
+          for (int i = 0; i < kD; ++i)
+            wait |= ((pending >> i) & 1u) && !SW::published(w[b][i], epoch);
+          if (!wait) break;
+          ld_row_relaxed<kD>(status + (next - 1 - b) * kR + kD * t, w[b]);
+        }
+#pragma unroll
+        for (int i = 0; i < kD; ++i) {
+          if ((pending >> i) & 1u) {
+            pre[i] += SW::value(w[b][i]);
+            if (SW::is_prefix(w[b][i], epoch)) pending &= ~(1u << i);
+          }
+        }
+      }
+    }
+    W words[kD];
+#pragma unroll
+    for (int i = 0; i < kD; ++i) {
+      const unsigned st = s.tile_start[kD * t + i];
+      const unsigned cnt = s.tile_start[kD * t + i + 1] - st;
+      words[i] = SW::prefix(epoch, pre[i] + cnt);
+      s.run_off[kD * t + i] = static_cast<Off>(pre[i]) - static_cast<Off>(st);
+    }
+    st_row_relaxed<kD>(row, words);
+  };
+
+  if (s.single) {
+    // All keys share one digit: no ranking, the tile is already in order. It is staged as loaded
+    // (the counters are dead), so that the keys do not hold registers through the look-back walk
+    // (at 64 registers the wide kernel spilled with them live there).
+    const int lane0 = wbase + lane;
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      if (kFull || lane0 + j * 32 < valid) {
+        s.u.st.kst[lane0 + j * 32] = k[j];
+        if constexpr (kHasValues && kValuesFirst) s.u.st.vst[lane0 + j * 32] = v[j];
+      }
+    look_back();
+    __syncthreads();
+    const Off start = s.run_off[s.first_digit];  // tile_start of that digit is 0
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const int i = j * kThreads + t;
+      if (kFull || i < valid) {
+        kout[start + static_cast<Off>(i)] = s.u.st.kst[i];
+        if constexpr (kHasValues)
+          vout[start + static_cast<Off>(i)] = kValuesFirst ? s.u.st.vst[i] : vin[base + i];
+      }
+    }
+    return;
+  }
+
+  // Ranks: the highest lane of each digit's peers adds their number to its warp's counter, whose
+  // old value (the tile position of the first of them) it shuffles to them.
+  const unsigned lt = (1u << lane) - 1u;
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const bool ok = kFull || wbase + j * 32 + lane < valid;
+    const unsigned d = ok ? digit_of(k[j], shift, mask) : 0u;
+    const unsigned peers = match_digit_vote_bits<kWideRadixBits, kFull>(d, ok);
+    const int leader = 31 - __clz(peers);
+    const unsigned below = __popc(peers & lt);
+    const unsigned cnt =
+        atomic_add_shared_if(ok && lane == leader, &wrow[d], (below + 1u) << half);
+    const unsigned r = ((__shfl_sync(0xffffffffu, cnt, leader) >> half) & 0xffffu) + below;
+    if (j & 1)
+      rk[j / 2] |= r << 16;
+    else
+      rk[j / 2] = r;
+  }
+  __syncthreads();  // the counters are dead: the staged tile takes their memory
+#pragma unroll
+  for (int j = 0; j < kItems; ++j)
+    if (kFull || wbase + j * 32 + lane < valid)
+      s.u.st.kst[(rk[j / 2] >> (16 * (j & 1))) & 0xffffu] = k[j];
+  if constexpr (kHasValues) {
+    if constexpr (!kValuesFirst) {
+#pragma unroll
+      for (int j = 0; j < kItems; ++j)
+        if (kFull || wbase + j * 32 + lane < valid) v[j] = vin[base + wbase + j * 32 + lane];
+    }
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      if (kFull || wbase + j * 32 + lane < valid)
+        s.u.st.vst[(rk[j / 2] >> (16 * (j & 1))) & 0xffffu] = v[j];
+  }
+  look_back();
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int i = j * kThreads + t;
+    if (kFull || i < valid) {
+      const K key = s.u.st.kst[i];
+      const Off dst = s.run_off[digit_of(key, shift, mask)] + static_cast<Off>(i);
+      kout[dst] = key;
+      if (kHasValues) vout[dst] = s.u.st.vst[kHasValues ? i : 0];
+    }
+  }
+}
+
+// One 11-bit digit pass over the tiles of policy P, one block per tile; epoch: the pass's parity.
+template <class K, class V, bool kHasValues, class W, class Off, class P>
+__global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P::MIN_BLOCKS))
+    wide_onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout,
+                         const V* __restrict__ vin, V* __restrict__ vout, std::uint64_t n,
+                         int shift, unsigned mask,
+                         const unsigned long long* __restrict__ digit_totals, W* status,
+                         unsigned* counter, unsigned epoch) {
+  static_assert(sizeof(Off) <= sizeof(W), "status words must hold any global position");
+  static_assert(P::RADIX_BITS == kWideRadixBits, "an 11-bit policy");
+  constexpr int kTile = P::TILE;
+  using Smem = WideTileSmem<K, V, kHasValues, Off, kTile>;
+  // The H100's 228 KiB an SM, less 1 KiB the system reserves a block, for MIN_BLOCKS blocks (with
+  // 64-bit positions, from 2^32 keys on, the run offsets take 8 KiB more and fewer blocks fit).
+  static_assert(sizeof(Smem) <= 227 * 1024, "a block's shared memory");
+  static_assert(sizeof(Off) == 8 || (sizeof(Smem) + 1024) * P::MIN_BLOCKS <= 228 * 1024,
+                "2048 digit counters, run offsets and the staged tile fit MIN_BLOCKS blocks an SM");
+  extern __shared__ __align__(16) unsigned char wide_smem[];
+  auto& s = *reinterpret_cast<Smem*>(wide_smem);
+  const int t = threadIdx.x;
+  if (t == 0) s.tile_id = atomicAdd(counter, 1u);
+  __syncthreads();
+  const std::uint64_t tile = s.tile_id;
+  const std::uint64_t base = tile * kTile;
+  const int valid = static_cast<int>(std::min<std::uint64_t>(kTile, n - base));
+  constexpr int kBatch = P::LOOKBACK_BATCH;
+  constexpr bool kValuesFirst = P::VALUES_FIRST;
+  if (valid == kTile)
+    wide_tile<kBatch, kValuesFirst, true>(s, kin, kout, vin, vout, shift, mask, digit_totals,
+                                          status, epoch, tile, valid);
+  else
+    wide_tile<kBatch, kValuesFirst, false>(s, kin, kout, vin, vout, shift, mask, digit_totals,
+                                           status, epoch, tile, valid);
+}
+
 // n <= one tile: one block runs every digit pass in shared memory (one launch instead of a
 // histogram, memsets and one kernel per digit). The staged tile of one pass is the next pass's
 // input, read back in the same warp-striped order.
@@ -653,8 +1116,8 @@ inline std::size_t align_up(std::size_t x) {
   return (x + 255) & ~std::size_t(255);
 }
 
-inline int num_passes(int begin_bit, int end_bit) {
-  return (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
+inline int num_passes(int begin_bit, int end_bit, int bits = kRadixBits) {
+  return (end_bit - begin_bit + bits - 1) / bits;
 }
 
 // Look-back status: one row of 256 words per tile. Two sets of rows while a set is at most
@@ -683,13 +1146,36 @@ StatusPlan status_plan(std::size_t n) {
   return p;
 }
 
-template <class K, class V, bool kHasValues>
+// The wide kernel's status (policy P, 11-bit digits): one row of 2048 words per tile of P, one
+// set for every pass (WideWord's pass parity), cleared by one memset per sort; 32-bit words (3 tag
+// bits above a count < 2^29). 358 MB at 2^28 keys in tiles of 6144; none from kWideMaxKeys on.
+template <class P>
+StatusPlan wide_status_plan(std::size_t n) {
+  StatusPlan p;
+  p.word_bytes = 4;
+  p.tiles = n < kWideMaxKeys ? (n + P::TILE - 1) / P::TILE : 0;
+  p.sets = 1;
+  p.bytes = align_up(p.tiles * (std::size_t(1) << kWideRadixBits) * p.word_bytes);
+  return p;
+}
+
+// Status bytes of a sort under policy P: the 8-bit plan, which every 8-bit policy fits (the
+// small-tiles fallback of a wide policy included), or the wide plan where larger.
+template <class K, class P>
+std::size_t status_bytes(std::size_t n) {
+  std::size_t b = status_plan<K>(n).bytes;
+  if constexpr (P::RADIX_BITS != kRadixBits) b = std::max(b, wide_status_plan<P>(n).bytes);
+  return b;
+}
+
+// Scratch of sort() under policy P (the public API's: DefaultOnesweepPolicy).
+template <class K, class V, bool kHasValues, class P = DefaultOnesweepPolicy<K, kHasValues>>
 std::size_t workspace_bytes(std::size_t n) {
   if (n == 0) return 0;
   std::size_t b = align_up(n * sizeof(K));
   if (kHasValues) b += align_up(n * sizeof(V));
   b += align_up(sizeof(Ctrl));  // digit totals, tile counters
-  b += status_plan<K>(n).bytes;
+  b += status_bytes<K, P>(n);
   return b;
 }
 
@@ -775,6 +1261,46 @@ void onesweep_sort(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* v
                                                end_bit, passes, ctrl, status, sp, sms, stream);
 }
 
+// Every digit pass of an 11-bit policy P: the 2048-bin histogram, then one wide_onesweep_kernel
+// per digit (11 + 11 + 10 bits for 32-bit keys). One memset clears the control block and the
+// status rows for all passes.
+template <class P, class K, class V, bool kHasValues, class W, class Off>
+void wide_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* valt, std::size_t n,
+                 int begin_bit, int end_bit, int passes, Ctrl* ctrl, W* status, int sms,
+                 cudaStream_t stream) {
+  constexpr int kR = 1 << kWideRadixBits;
+  const std::size_t tiles = (n + P::TILE - 1) / P::TILE;
+  const std::size_t status_off = reinterpret_cast<unsigned char*>(status) -
+                                 reinterpret_cast<unsigned char*>(ctrl);
+  CUDA_CHECK(cudaMemsetAsync(ctrl, 0, status_off + tiles * kR * sizeof(W), stream));
+  // 24 KiB of shared counters a block (3 digits x 2048): 9 blocks fit an SM, so 8 an SM.
+  constexpr int kHistVecs = 2;
+  const std::size_t hchunk = static_cast<std::size_t>(kThreads) * kHistVecs * (16 / sizeof(K));
+  const int hblocks = static_cast<int>(std::max<std::size_t>(
+      1, std::min<std::size_t>((n + hchunk - 1) / hchunk, static_cast<std::size_t>(sms) * 8)));
+  histogram_vec_kernel<K, kHistVecs, kWideRadixBits>
+      <<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl->totals);
+  CUDA_CHECK_LAUNCH();
+  auto kernel = wide_onesweep_kernel<K, V, kHasValues, W, Off, P>;
+  constexpr std::size_t smem = wide_smem_bytes<K, V, kHasValues, Off, P>();
+  if (smem > 48 * 1024)
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(smem)));
+  for (int pass = 0; pass < passes; ++pass) {
+    const int shift = begin_bit + pass * kWideRadixBits;
+    const unsigned mask = (1u << std::min(kWideRadixBits, end_bit - shift)) - 1u;
+    const bool to_out = (passes - 1 - pass) % 2 == 0;
+    K* kdst = to_out ? kout : kalt;
+    V* vdst = to_out ? vout : valt;
+    kernel<<<static_cast<unsigned>(tiles), kThreads, smem, stream>>>(
+        ksrc, kdst, vsrc, vdst, n, shift, mask, ctrl->totals + pass * kR, status,
+        ctrl->counters + pass, static_cast<unsigned>(pass & 1));
+    CUDA_CHECK_LAUNCH();
+    ksrc = kdst;
+    vsrc = vdst;
+  }
+}
+
 // Where sort() puts its buffers inside the workspace: by default the spare keys (and values)
 // first, then the control block and the look-back status. status_first puts the control block
 // and status first and the spare buffers alt_shift bytes after them (the benchmark's --probe
@@ -790,7 +1316,9 @@ template <class K, class V, bool kHasValues, class P = DefaultOnesweepPolicy<K, 
 void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
           std::size_t ws_bytes, cudaStream_t stream, int begin_bit, int end_bit,
           Placement pl = {}) {
-  const int passes = num_passes(begin_bit, end_bit);
+  constexpr bool kWide = P::RADIX_BITS != kRadixBits;
+  static_assert(!kWide || sizeof(K) == 4, "11-bit digits: 4-byte keys");
+  const int passes = num_passes(begin_bit, end_bit, P::RADIX_BITS);
   if (passes == 0) {
     if (kin != kout)
       CUDA_CHECK(cudaMemcpyAsync(kout, kin, n * sizeof(K), cudaMemcpyDeviceToDevice, stream));
@@ -804,7 +1332,26 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     CUDA_CHECK_LAUNCH();
     return;
   }
-  (void)ws_bytes;
+  if (ws_bytes < workspace_bytes<K, V, kHasValues, P>(n))
+    throw std::logic_error("sort: workspace smaller than this policy needs");
+  if constexpr (kWide) {
+    // From kWideMaxKeys on the 8-bit default; GPUs whose blocks cannot have the wide tile's
+    // shared memory sort with its small-tiles fallback.
+    if (n >= kWideMaxKeys) {
+      sort<K, V, kHasValues, EightBitOnesweepPolicy<K, kHasValues>>(
+          kin, kout, vin, vout, n, ws, ws_bytes, stream, begin_bit, end_bit, pl);
+      return;
+    }
+    int dev = 0, smem_optin = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (wide_smem_bytes<K, V, kHasValues, unsigned, P>() > static_cast<std::size_t>(smem_optin)) {
+      sort<K, V, kHasValues, SmallTilesPolicy<K, kHasValues>>(kin, kout, vin, vout, n, ws,
+                                                              ws_bytes, stream, begin_bit,
+                                                              end_bit, pl);
+      return;
+    }
+  }
   const StatusPlan sp = status_plan<K>(n);
   auto* p = static_cast<unsigned char*>(ws);
   Ctrl* ctrl = nullptr;
@@ -813,7 +1360,7 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     ctrl = reinterpret_cast<Ctrl*>(p);
     p += align_up(sizeof(Ctrl));
     status = p;
-    p += sp.bytes;
+    p += status_bytes<K, P>(n);
   };
   if (pl.status_first) take_ctrl_status();
   p += pl.alt_shift;
@@ -839,21 +1386,32 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     vsrc = valt;
   }
 
-  // Status words of 32 bits while n < 2^30 (half the status traffic), 64 beyond; global
-  // positions of 32 bits while n < 2^32.
-  using U64 = unsigned long long;
-  if (sp.word_bytes == 4)
-    onesweep_sort<P, K, V, kHasValues, unsigned, unsigned>(
-        ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl,
-        static_cast<unsigned*>(status), sp, stream);
-  else if (n < (std::size_t(1) << 32))
-    onesweep_sort<P, K, V, kHasValues, U64, unsigned>(ksrc, kout, kalt, vsrc, vout, valt, n,
-                                                      begin_bit, end_bit, passes, ctrl,
-                                                      static_cast<U64*>(status), sp, stream);
-  else
-    onesweep_sort<P, K, V, kHasValues, U64, U64>(ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit,
-                                                 end_bit, passes, ctrl, static_cast<U64*>(status),
-                                                 sp, stream);
+  if constexpr (kWide) {
+    int dev = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    // n < kWideMaxKeys: 32-bit status words and positions.
+    wide_passes<P, K, V, kHasValues, unsigned, unsigned>(ksrc, kout, kalt, vsrc, vout, valt, n,
+                                                         begin_bit, end_bit, passes, ctrl,
+                                                         static_cast<unsigned*>(status), sms,
+                                                         stream);
+  } else {
+    // Status words of 32 bits while n < 2^30 (half the status traffic), 64 beyond; global
+    // positions of 32 bits while n < 2^32.
+    using U64 = unsigned long long;
+    if (sp.word_bytes == 4)
+      onesweep_sort<P, K, V, kHasValues, unsigned, unsigned>(
+          ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl,
+          static_cast<unsigned*>(status), sp, stream);
+    else if (n < (std::size_t(1) << 32))
+      onesweep_sort<P, K, V, kHasValues, U64, unsigned>(ksrc, kout, kalt, vsrc, vout, valt, n,
+                                                        begin_bit, end_bit, passes, ctrl,
+                                                        static_cast<U64*>(status), sp, stream);
+    else
+      onesweep_sort<P, K, V, kHasValues, U64, U64>(ksrc, kout, kalt, vsrc, vout, valt, n,
+                                                   begin_bit, end_bit, passes, ctrl,
+                                                   static_cast<U64*>(status), sp, stream);
+  }
 }
 
 }  // namespace lsd
