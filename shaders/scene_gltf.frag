@@ -76,7 +76,9 @@ void main() {
   vec3 diffuse = albedo * (1.0 - metallic) / kPi;
   float a = rough * rough, a2 = a * a;
   float nv = max(dot(n, v), 1e-4);
-  vec3 radiance = u_ambient * albedo * mix(1.0, 0.5, metallic) + u_ambient * f0 * 0.25;
+  // Ambient as a uniform environment of radiance u_ambient: Lambert reflects albedo of it, a
+  // mirror-like lobe about F0 (no environment map: metals would otherwise be black).
+  vec3 radiance = u_ambient * (albedo * (1.0 - metallic) + f0);
   for (int i = 0; i < u_light_count; ++i) {
     vec3 l;
     float atten = 1.0;

@@ -528,7 +528,10 @@ std::string unsupported_required(const std::vector<uint8_t>& bytes) {
 // The JSON's property types, for the properties this loader reads: tinygltf skips an optional
 // property of the wrong type (a string for a number, an array for an object, -1 for an index) as
 // if it were absent, and would draw a file the glTF schema rejects. Checked before tinygltf runs;
-// "extras" is free-form and not entered. Returns "" or what is wrong, with its JSON path.
+// "extras" is free-form and not entered, extensions only as far as being objects (their own
+// properties are the extension's, read where used). Names whose type depends on where they stand
+// ("target": a buffer view's number, an animation channel's object) are not checked. Returns ""
+// or what is wrong, with its JSON path.
 std::string schema_types(const nlohmann::json& j, const std::string& path, int depth) {
   using J = nlohmann::json;
   static const std::set<std::string> kStrings = {"name", "uri", "type", "alphaMode", "mimeType",
@@ -536,7 +539,7 @@ std::string schema_types(const nlohmann::json& j, const std::string& path, int d
                                                   "interpolation", "path"};
   static const std::set<std::string> kUints = {
       "index", "texCoord", "bufferView", "byteOffset", "byteLength", "byteStride",
-      "componentType", "count", "buffer", "target", "mesh", "camera", "skin", "source",
+      "componentType", "count", "buffer", "mesh", "camera", "skin", "source",
       "sampler", "material", "indices", "mode", "scene", "magFilter", "minFilter", "wrapS",
       "wrapT", "light", "input", "output", "node"};
   static const std::set<std::string> kNumbers = {
@@ -588,6 +591,9 @@ std::string schema_types(const nlohmann::json& j, const std::string& path, int d
     if (v.is_array() && (k == "children" || (k == "nodes" && path != "$") || k == "joints"))
       for (const J& x : v)
         if (!x.is_number_unsigned()) return at + " holds something that is not a node index";
+    // An extension's properties mean what that extension says (KHR_texture_transform's
+    // "rotation" is a number, a node's an array): not checked by these names.
+    if (k == "extensions") continue;
     if (v.is_object() || v.is_array()) {
       std::string e = schema_types(v, at, depth + 1);
       if (!e.empty()) return e;

@@ -94,7 +94,7 @@ MeshScene::MeshScene(const LoadedScene& s)
     light_cone_[0] = glm::vec4(0.0f);
     strongest = kKeyIrradiance;
   }
-  ambient_ = glm::vec3(0.55f, 0.62f, 0.75f) * (0.12f * strongest / kPi);
+  ambient_ = glm::vec3(0.55f, 0.62f, 0.75f) * (0.3f * strongest / kPi);
 }
 
 void MeshScene::set_anisotropy(float a, bool supported) {
