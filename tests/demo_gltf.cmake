@@ -6,7 +6,7 @@
 find_path(SCANDOF_GLTF_CORPUS NAMES BoxTextured-glTF-Binary/BoxTextured.glb
           PATHS /usr/share/assimp/models/glTF2 NO_DEFAULT_PATH)
 if(TARGET scandof_gltf_loader)
-  # Loader checks and the fuzz test: CPU only, so the sanitizer stage runs them (ctest -L sanitize).
+  # Loader checks and the fuzz test: CPU only, so the sanitizer stage runs them too.
   add_executable(scandof_gltf_tests ${PROJECT_SOURCE_DIR}/app/tests/gltf_loader_checks.cpp
                                     ${PROJECT_SOURCE_DIR}/app/tests/gltf_fuzz_checks.cpp)
   target_link_libraries(scandof_gltf_tests PRIVATE scandof_gltf_loader GTest::gtest GTest::gtest_main)
@@ -15,8 +15,21 @@ if(TARGET scandof_gltf_loader)
   else()
     message(STATUS "glTF corpus tests skipped: assimp-testmodels not installed (scripts/setup.sh)")
   endif()
+  # One CTest test per case (gtest_discover_tests keeps only the first of several labels), and
+  # the whole binary as one test labelled `sanitize` in a build whose flags carry -fsanitize:
+  # scripts/test.sh's sanitizer stage builds the targets `scandof_sanitize_targets` depends on
+  # and runs `ctest -L sanitize` (findings abort: halt_on_error).
   gtest_discover_tests(scandof_gltf_tests DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
-                       PROPERTIES LABELS "demo;unit;gltf;sanitize" TIMEOUT 300)
+                       PROPERTIES LABELS gltf TIMEOUT 300)
+  if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=")
+    if(NOT TARGET scandof_sanitize_targets)
+      add_custom_target(scandof_sanitize_targets)
+    endif()
+    add_dependencies(scandof_sanitize_targets scandof_gltf_tests)
+    add_test(NAME sanitize_gltf_loader COMMAND scandof_gltf_tests)
+    set_tests_properties(sanitize_gltf_loader PROPERTIES TIMEOUT 900 LABELS "sanitize;demo;gltf"
+      ENVIRONMENT "ASAN_OPTIONS=halt_on_error=1:detect_leaks=1;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+  endif()
   # The 1-million-triangle scene of the load and frame timings (results/demo/gltf).
   add_executable(scandof_make_glb ${PROJECT_SOURCE_DIR}/app/tests/make_big_glb.cpp)
 endif()
