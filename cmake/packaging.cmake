@@ -40,7 +40,7 @@ set(_scandof_bin_depends "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libstdc++6 (>= 11
 if(TARGET scandof)
   string(APPEND _scandof_bin_depends ", libglfw3 (>= 3.2), libegl1, libgl1, libstb0")
 endif()
-if(TARGET scandof_gltf_loader)  # --scene: glTF files through tinygltf's shared library
+if(TARGET scandof_scene_io)  # --scene: glTF files through tinygltf's shared library
   string(APPEND _scandof_bin_depends ", libtinygltf2d (>= 2.7.0)")
 endif()
 set(CPACK_DEBIAN_BIN_PACKAGE_DEPENDS "${_scandof_bin_depends}")

@@ -5,11 +5,12 @@
 # a node cycle, a required Draco extension).
 find_path(SCANDOF_GLTF_CORPUS NAMES BoxTextured-glTF-Binary/BoxTextured.glb
           PATHS /usr/share/assimp/models/glTF2 NO_DEFAULT_PATH)
-if(TARGET scandof_gltf_loader)
+if(TARGET scandof_scene_io)
   # Loader checks and the fuzz test: CPU only, so the sanitizer stage runs them too.
   add_executable(scandof_gltf_tests ${PROJECT_SOURCE_DIR}/app/tests/gltf_loader_checks.cpp
-                                    ${PROJECT_SOURCE_DIR}/app/tests/gltf_fuzz_checks.cpp)
-  target_link_libraries(scandof_gltf_tests PRIVATE scandof_gltf_loader GTest::gtest GTest::gtest_main)
+                                    ${PROJECT_SOURCE_DIR}/app/tests/gltf_fuzz_checks.cpp
+                                    ${PROJECT_SOURCE_DIR}/app/tests/camera_path_checks.cpp)
+  target_link_libraries(scandof_gltf_tests PRIVATE scandof_scene_io GTest::gtest GTest::gtest_main)
   if(SCANDOF_GLTF_CORPUS)
     target_compile_definitions(scandof_gltf_tests PRIVATE SCANDOF_GLTF_CORPUS="${SCANDOF_GLTF_CORPUS}")
   else()
@@ -84,6 +85,25 @@ ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' ${_w_
 ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' ${_w_s} --scene '${_m}/2CylinderEngine-glTF-Binary/2CylinderEngine.glb' --view sharp --screenshot '${_dir}/win_sharp.png' && \
 '${SCANDOF_SYS_PYTHON}' '${CMAKE_CURRENT_SOURCE_DIR}/check_gltf_screens.py' '${_dir}/win_dof.png' '${_dir}/win_sharp.png'")
   set_tests_properties(demo_gltf_window PROPERTIES TIMEOUT 300 LABELS "demo;gltf;screenshot")
+
+  # A camera path played headless with --record: every frame a PNG named by its path step; a
+  # second run of the same path ending at step 7 (5 warm-up frames + 3) writes --out bit for bit
+  # equal to the recording's frame_00007.png (the path steps time by 1 / fps, so the exposure's
+  # adaptation and the animation are the same in both runs). The path goes round the engine with
+  # a focus pull and an aperture change.
+  set(_path ${CMAKE_CURRENT_SOURCE_DIR}/data/camera_path_engine.json)
+  set(_p --headless --size 320x180 --scene '${_m}/2CylinderEngine-glTF-Binary/2CylinderEngine.glb' --camera-path '${_path}')
+  string(JOIN " " _p_s ${_p})
+  add_test(NAME demo_gltf_record
+    COMMAND sh -c "S='$<TARGET_FILE:scandof>'; d='${_dir}/record'; rm -rf \"$d\" && \
+\"$S\" ${_p_s} --frames 6 --record \"$d\" >/dev/null 2>&1 || { echo 'record run failed'; exit 1; }; \
+n=$(ls \"$d\" | wc -l); [ $n -eq 11 ] || { echo \"$n frames recorded, want 11\"; ls \"$d\"; exit 1; }; \
+\"$S\" ${_p_s} --frames 3 --out \"$d/out_step7.png\" >/dev/null 2>&1 || { echo 'out run failed'; exit 1; }; \
+cmp \"$d/frame_00007.png\" \"$d/out_step7.png\" || { echo 'step 7 differs from the recording'; exit 1; }; \
+cmp -s \"$d/frame_00003.png\" \"$d/frame_00009.png\" && { echo 'the path did not move'; exit 1; }; \
+msg=$(\"$S\" --headless --frames 1 --camera-path /nonexistent.json 2>&1); [ $? -eq 1 ] && \
+echo \"$msg\" | grep -q '/nonexistent.json: cannot open' || { echo \"bad path file: $msg\"; exit 1; }")
+  set_tests_properties(demo_gltf_record PROPERTIES TIMEOUT 300 LABELS "demo;gltf")
 
   # Malformed files: no crash, exit 1, a message naming the file (headless and window).
   set(_bad "BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb|not finite"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 
 #include "diagnostics/verify.hpp"
@@ -43,6 +44,12 @@ App::App(const std::string& resources, const Settings& initial, int width, int h
     load_scene();
     place_scene_camera();
   }
+  if (!settings_.camera_path.empty()) load_camera_path();  // a bad path file stops here too
+  if (!settings_.record_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(settings_.record_dir, ec);
+    if (ec) throw std::runtime_error("--record " + settings_.record_dir + ": " + ec.message());
+  }
 }
 
 // ---- One frame: the list of passes ---------------------------------------------------------------
@@ -50,6 +57,10 @@ App::App(const std::string& resources, const Settings& initial, int width, int h
 void App::frame(int width, int height, float dt_s) {
   const auto t0 = std::chrono::steady_clock::now();
   apply_settings();
+  // A camera path sets the view and steps time by 1 / fps, whatever the wall clock did; the
+  // headless tools' still re-renders (dt 0) show the same step again.
+  const long long step = path_step_;
+  if (playing_path()) dt_s = dt_s > 0.0f ? follow_camera_path() : 0.0f;
   if (width != targets_.width() || height != targets_.height()) resize(width, height);
   if (settings_.animate) time_s_ += dt_s;
   pull_focus(dt_s);
@@ -68,6 +79,65 @@ void App::frame(int width, int height, float dt_s) {
   frame_timer_.end();
   frame_all_timer_.end();
   record_times(route, cpu_ms, t0);
+  if (!settings_.record_dir.empty() && dt_s > 0.0f)
+    record_frame(playing_path() ? step : recorded_);
+}
+
+// ---- Camera path and recording -----------------------------------------------------------------
+
+void App::load_camera_path() {
+  path_ = demo::load_camera_path(settings_.camera_path);
+  path_step_ = 0;
+  std::fprintf(stderr, "[scandof] camera path %s: %zu keys, %.3g s at %.3g fps (%lld frames)\n",
+               settings_.camera_path.c_str(), path_.keys.size(), path_.duration(), path_.fps,
+               path_.frames());
+}
+
+float App::follow_camera_path() {
+  const CameraKey k = path_.at(static_cast<double>(path_step_) / path_.fps);
+  ++path_step_;
+  // The orbit camera through the key's eye and target (eye = target + distance * direction).
+  const glm::vec3 d = k.eye - k.target;
+  camera_.target = k.target;
+  camera_.distance = glm::length(d);
+  camera_.pitch = std::asin(std::clamp(d.y / camera_.distance, -1.0f, 1.0f));
+  camera_.yaw = std::atan2(d.x, d.z);
+  settings_.focus_distance = k.focus;
+  settings_.aperture = k.aperture;
+  return static_cast<float>(1.0 / path_.fps);
+}
+
+void App::record_frame(long long index) {
+  char name[32];
+  std::snprintf(name, sizeof name, "/frame_%05lld.png", index);
+  screenshot(settings_.record_dir + name);  // a failed write throws naming the file
+  ++recorded_;
+}
+
+std::string App::add_path_key() {
+  if (settings_.record_path_file.empty()) return "K records a camera path: start with --record-path FILE";
+  CameraPath p;
+  try {
+    p = demo::load_camera_path(settings_.record_path_file);
+  } catch (const std::exception&) {
+    p = CameraPath{};  // a new file (or one that is not a path: replaced)
+  }
+  CameraKey k;
+  k.t = p.keys.empty() ? 0.0 : p.keys.back().t + 2.0;
+  k.eye = camera_.eye();
+  k.target = camera_.target;
+  k.focus = settings_.focus_distance;
+  k.aperture = settings_.aperture;
+  p.keys.push_back(k);
+  try {
+    save_camera_path(p, settings_.record_path_file);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "Camera key %zu at %.1f s added to %s", p.keys.size(), k.t,
+                settings_.record_path_file.c_str());
+  return buf;
 }
 
 void App::render_scene(gl::GlTimer* frame_timer) {

@@ -31,6 +31,7 @@
 #include "passes/scene_pass.hpp"
 #include "passes/tonemap_pass.hpp"
 #include "primitives/panel.hpp"
+#include "scene/camera_path.hpp"
 
 namespace demo {
 namespace gl = scandof::gl;
@@ -70,6 +71,12 @@ class App {
   const MeshScene* scene_model() const { return scene_.model(); }
   const std::string& scene_message() const { return scene_message_; }
   bool scene_error() const { return scene_error_; }
+  // The window's K (--record-path FILE): the current view as the path's next key, written to
+  // FILE at once; returns what to tell (the key's number and time, or why it was not written).
+  std::string add_path_key();
+  // Playing a camera path: the step the next frame shows (frame n: time n / fps).
+  bool playing_path() const { return !path_.keys.empty(); }
+  long long path_step() const { return path_step_; }
 
   const FrameTimes& last() const { return last_; }
   const std::deque<FrameTimes>& history() const { return history_; }
@@ -169,6 +176,12 @@ class App {
   std::string scene_message_;
   bool scene_error_ = false;
   float scene_fovy_ = Camera::kFovY;  // a file camera's field of view (not in physical mode)
+  // The camera path being played (empty: none) and its next step; frames written by --record.
+  CameraPath path_;
+  long long path_step_ = 0, recorded_ = 0;
+  void load_camera_path();       // settings_.camera_path -> path_ (throws naming the file)
+  float follow_camera_path();    // the step's view into camera and settings; returns 1 / fps
+  void record_frame(long long index);  // DIR/frame_NNNNN.png of the display image
   bool hover_ = false;       // last known cursor over the scene (autofocus "cursor")
   int hover_x_ = 0, hover_y_ = 0;
 };

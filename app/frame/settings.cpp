@@ -109,7 +109,8 @@ bool Settings::operator==(const Settings& o) const {
          exposure_ev == o.exposure_ev && auto_exposure == o.auto_exposure &&
          tone_mapper == o.tone_mapper && highlight == o.highlight && hdr_limit == o.hdr_limit &&
          scene_file == o.scene_file && scene_camera == o.scene_camera &&
-         scene_focus == o.scene_focus;
+         scene_focus == o.scene_focus && camera_path == o.camera_path &&
+         record_dir == o.record_dir && record_path_file == o.record_path_file;
 }
 
 }  // namespace demo

@@ -146,6 +146,12 @@ struct Settings {
   std::string scene_file;
   int scene_camera = -1;
   bool scene_focus = true;
+  // A camera-and-focus path (scene/camera_path.*): camera_path plays FILE from its start, one path
+  // step (1 / its fps) per frame, the animation, focus pull and exposure stepped alike, so a
+  // frame shows the same image in every run; record_dir writes every frame as
+  // DIR/frame_NNNNN.png (NNNNN: the path step, else the frame count); record_path_file: the
+  // window's K appends the current view to FILE as the path's next key (2 s after the last).
+  std::string camera_path, record_dir, record_path_file;
 
   bool operator==(const Settings& o) const;
   bool operator!=(const Settings& o) const { return !(*this == o); }

@@ -396,6 +396,17 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          },
          "with --scene: the file's camera N (0-based); -1 (default) frames the bounds")
       ->type_name("N");
+  app.add_option("--camera-path", s.camera_path,
+                 "play a camera-and-focus path (JSON keys of eye, target, focus, aperture),\n"
+                 "one step of 1/fps per frame from its start (window and headless)")
+      ->type_name("FILE.json");
+  app.add_option("--record", s.record_dir,
+                 "write every frame as DIR/frame_NNNNN.png (NNNNN: the camera path's step,\n"
+                 "else the frame count; headless: the warm-up frames too)")
+      ->type_name("DIR");
+  app.add_option("--record-path", s.record_path_file,
+                 "window: K appends the current view to FILE as the camera path's next key")
+      ->type_name("FILE.json");
   app.add_option("--out", o.out, "headless: screenshot of the last frame")->type_name("FILE.png");
   app.add_option("--out-frame", o.out_frame,
                  "headless: the sharp frame the last SAT was built from (HDR: tone mapped\n"
@@ -461,6 +472,10 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   }
   if (o.headless && o.frames < 0) o.frames = 60;
   if (app.count("--focus")) s.scene_focus = false;  // a loaded scene keeps the focus asked for
+  if (o.headless && !s.record_path_file.empty())
+    return std::optional<int>(
+        (std::fprintf(stderr, "scandof: --record-path records keys from the window (drop --headless)\n"),
+         kExitBadArguments));
   if (app.count("--scene-camera") && s.scene_file.empty())
     return std::optional<int>(
         (std::fprintf(stderr, "scandof: --scene-camera picks a camera of --scene FILE\n"),

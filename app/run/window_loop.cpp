@@ -143,6 +143,14 @@ int run_window(const Options& o, const std::string& res) {
       pressed.swap(keys.pressed);
       handle_camera_input(&app.camera(), &app.settings(), &req, pressed, fbw, fbh, ww, wh);
       if (req.quit) glfwSetWindowShouldClose(win, GLFW_TRUE);
+      // K (--record-path FILE): the current view as the camera path's next key; not while a
+      // text field has the keyboard.
+      if (!ImGui::GetIO().WantTextInput &&
+          std::find(pressed.begin(), pressed.end(), GLFW_KEY_K) != pressed.end()) {
+        info.toast = app.add_path_key();
+        info.toast_error = info.toast.rfind("Camera key", 0) != 0;
+        info.toast_left_s = 4.0f;
+      }
       std::string dropped;  // loaded by this frame's App::frame (its settings change)
       if (!keys.dropped.empty()) {
         dropped = keys.dropped.back();

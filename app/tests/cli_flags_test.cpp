@@ -57,6 +57,8 @@ std::string settings_diff(const Settings& a, const Settings& b) {
   SCANDOF_FIELD(show_help) SCANDOF_FIELD(show_primitives) SCANDOF_FIELD(primitives)
   SCANDOF_FIELD(pipeline) SCANDOF_FIELD(exposure_ev) SCANDOF_FIELD(auto_exposure)
   SCANDOF_FIELD(tone_mapper) SCANDOF_FIELD(highlight) SCANDOF_FIELD(hdr_limit)
+  SCANDOF_FIELD(scene_file) SCANDOF_FIELD(scene_camera) SCANDOF_FIELD(scene_focus)
+  SCANDOF_FIELD(camera_path) SCANDOF_FIELD(record_dir) SCANDOF_FIELD(record_path_file)
 #undef SCANDOF_FIELD
   return d.str();
 }
@@ -101,8 +103,21 @@ const std::vector<FlagCase>& cases() {
       {"--frames", {"--frames", "7"}, [](Options& e) { e.frames = 7; }, {"--frames", "seven"}},
       {"--exit", {"--frames", "3", "--exit"},
        [](Options& e) { e.frames = 3, e.exit_after = true; }, {"--exit"}, true},
-      {"--focus", {"--focus", "7.5"}, [](Options& e) { e.settings.focus_distance = 7.5f; },
+      {"--focus", {"--focus", "7.5"},
+       [](Options& e) { e.settings.focus_distance = 7.5f, e.settings.scene_focus = false; },
        {"--focus", "-2"}},
+      {"--scene", {"--scene", "x.glb"}, [](Options& e) { e.settings.scene_file = "x.glb"; },
+       {"--scene"}},
+      {"--scene-camera", {"--scene", "x.glb", "--scene-camera", "2"},
+       [](Options& e) { e.settings.scene_file = "x.glb", e.settings.scene_camera = 2; },
+       {"--scene", "x.glb", "--scene-camera", "-2"}},
+      {"--camera-path", {"--camera-path", "p.json"},
+       [](Options& e) { e.settings.camera_path = "p.json"; }, {"--camera-path"}},
+      {"--record", {"--record", "frames"}, [](Options& e) { e.settings.record_dir = "frames"; },
+       {"--record"}},
+      {"--record-path", {"--record-path", "p.json"},
+       [](Options& e) { e.settings.record_path_file = "p.json"; },
+       {"--headless", "--record-path", "p.json"}, true},
       {"--aperture", {"--aperture", "3.25"}, [](Options& e) { e.settings.aperture = 3.25f; },
        {"--aperture", "3px"}},
       {"--max-radius", {"--max-radius", "9.5"}, [](Options& e) { e.settings.max_radius = 9.5f; },

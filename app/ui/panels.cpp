@@ -302,6 +302,10 @@ void scene_section(App& app) {
   }
   ImGui::EndDisabled();
   ui_tip("The file's perspective cameras, or a view framing the scene's bounds.");
+  if (app.playing_path())
+    ImGui::TextDisabled("camera path %s: step %lld", s.camera_path.c_str(), app.path_step());
+  if (!s.record_path_file.empty())
+    ImGui::TextDisabled("K adds this view to %s", s.record_path_file.c_str());
   if (!app.scene_message().empty()) {
     if (app.scene_error())
       ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", app.scene_message().c_str());
