@@ -6,6 +6,7 @@ set(_scandof_sources
   run/main.cpp run/resources.cpp                        # entry, shaders/ + assets/
   run/window_loop.cpp run/headless_runner.cpp           # the two loops
   automation/automation.cpp automation/method_sheet.cpp  # what scripted runs ask of both loops
+  automation/soak.cpp automation/faults.cpp diagnostics/mem_probe.cpp  # --soak, --inject-fault
   frame/app.cpp                                         # one frame as a list of passes
   frame/camera.cpp frame/camera_input.cpp               # orbit camera (glm); mouse and keys
   passes/frame_targets.cpp                              # the targets every pass reads or writes
@@ -29,7 +30,8 @@ add_library(scandof_app_logic STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/frame/settings.cpp ${CMAKE_CURRENT_SOURCE_DIR}/frame/dof_path.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/frame/focus_pull.cpp ${CMAKE_CURRENT_SOURCE_DIR}/run/cli.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/diagnostics/image_diff.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/automation/screenshot_path.cpp)
+  ${CMAKE_CURRENT_SOURCE_DIR}/automation/screenshot_path.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/automation/soak_options.cpp)
 target_include_directories(scandof_app_logic PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
                                                     ${PROJECT_SOURCE_DIR}/shaders)
 target_link_libraries(scandof_app_logic PUBLIC scandof::kernels CLI11::CLI11

@@ -40,4 +40,33 @@ elif ((registered < floor)); then
   exit 1
 fi
 if ((failed > 0 && rc == 0)); then rc=1; fi
+
+# Second stage: the tests labelled `sanitize` (the demo's unit tests, a short CPU soak with faults,
+# and whatever else carries the label) in an ASan+UBSan Debug build of the CPU parts, build/asan.
+# Only their targets are built (scandof_sanitize_targets, tests/demo_soak.cmake); a finding aborts
+# the test (halt_on_error, UBSan not recoverable). SCANDOF_SKIP_SANITIZE=1 leaves the stage out.
+san_ran=0 san_failed=0 san_rc=0
+if [[ ${SCANDOF_SKIP_SANITIZE:-0} != 1 ]]; then
+  asan="$here/build/asan"
+  san_flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+  san_start=$SECONDS
+  san_log=$(mktemp)
+  trap 'rm -f "$log" "$junit" "$san_log"' EXIT
+  { cmake -S "$here" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSCANDOF_CUDA=OFF \
+      -DSCANDOF_BUILD_BENCH=OFF -DSCANDOF_BUILD_TOOLS=OFF -DCMAKE_C_FLAGS="$san_flags" \
+      -DCMAKE_CXX_FLAGS="$san_flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+      >/dev/null &&
+    cmake --build "$asan" --target scandof_sanitize_targets &&
+    ctest --test-dir "$asan" -L sanitize --output-on-failure -j "$(nproc)" | tee "$san_log"; } || san_rc=$?
+  san_ran=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* (Passed|\*\*\*Failed|\*\*\*Exception|\*\*\*Timeout|Failed)' "$san_log" || true)
+  san_failed=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*(\*\*\*(Failed|Exception|Timeout|Not Run)|Failed +[0-9.]+ sec)' "$san_log" || true)
+  if ((san_ran == 0)); then
+    echo "test.sh: the sanitize stage ran no test" >&2
+    san_rc=1
+  fi
+  if ((san_failed > 0 && san_rc == 0)); then san_rc=1; fi
+  echo "sanitize stage: $((SECONDS - san_start)) s"
+fi
+((san_rc != 0 && rc == 0)) && rc=$san_rc
+echo "test.sh: main stage: ran $((passed + failed)), failed $failed; sanitize stage: ran $san_ran, failed $san_failed; exit $rc"
 exit "$rc"

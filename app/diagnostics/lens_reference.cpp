@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "automation/faults.hpp"
 #include "frame/frame_times.hpp"
 #include "passes/scene_layout.hpp"
 #include "scandof/dof.hpp"
@@ -112,6 +113,13 @@ std::vector<float> LensReference::render(const FrameTargets& t, ScenePass& scene
   glViewport(0, 0, w, h);
   glDisable(GL_CULL_FACE);
   for (int i = 0; i < samples; ++i) {
+    if (i == samples / 2 && take_fault(Fault::ReferenceCancel)) {
+      // Cancelled half-way (--inject-fault reference-cancel): the partial sum is dropped and the
+      // reference kept before (if any) stays, with its key, so the next use renders afresh.
+      glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      throw ReferenceCancelled("lens reference cancelled after " + std::to_string(i) + " of " +
+                               std::to_string(samples) + " samples");
+    }
     float lx = 0, ly = 0;
     scandof::dof::lens_sample(i, samples, &lx, &ly);
     glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());

@@ -60,6 +60,90 @@ RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>
   return m;
 }
 
+namespace {
+// The soak's section: counts, fault outcomes, the verdict and both bounded series (one sample per
+// switch; the canonical ones the verdict is taken over). -1 marks a quantity this machine cannot
+// measure (no CUDA device, no GL_NVX_gpu_memory_info).
+nlohmann::ordered_json soak_json(const SoakReport& r) {
+  nlohmann::ordered_json j;
+  j["frames"] = r.frames;
+  j["seconds"] = r.seconds;
+  j["passes_minimised"] = r.skipped_passes;
+  j["switch_every"] = r.switch_every;
+  j["resize_every"] = r.resize_every;
+  j["seed"] = r.seed;
+  j["switches"] = r.switches;
+  j["resizes"] = r.resizes;
+  j["refused_resizes"] = r.refused_resizes;
+  j["verifies"] = r.verifies;
+  j["verify_failures"] = r.verify_failures;
+  j["references"] = r.references;
+  j["primitive_runs"] = r.primitive_runs;
+  j["screenshots"] = r.screenshots;
+  j["screenshot_failures"] = r.screenshot_failures;
+  j["cpu_dof_capped_switches"] = r.cpu_dof_capped;
+  nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  for (const SoakFaultEvent& e : r.events)
+    events.push_back({{"fault", e.fault},
+                      {"frame", e.frame},
+                      {"recovered", e.recovered},
+                      {"message", e.message}});
+  j["faults"] = std::move(events);
+  const SoakVerdict& v = r.verdict;
+  j["verdict"] = {{"flat", v.flat()},
+                  {"enough_samples", v.enough},
+                  {"warmup", v.warmup},
+                  {"samples_after_warmup", v.samples},
+                  {"rss_drift", v.rss_dev},
+                  {"cuda_drift", v.cuda_dev},
+                  {"nvx_drift", v.nvx_dev},
+                  {"heap_drift", v.heap_dev},
+                  {"rss_max_deviation", v.rss_worst},
+                  {"cuda_max_deviation", v.cuda_worst},
+                  {"nvx_max_deviation", v.nvx_worst},
+                  {"heap_max_deviation", v.heap_worst},
+                  {"drift", "median of the last third of the samples after the warm-up vs the "
+                            "median of the first third, relative"},
+                  {"limit", v.limit},
+                  {"rss_flat", v.rss_flat},
+                  {"gpu_flat", v.gpu_flat},
+                  {"gl_objects_flat", v.gl_flat},
+                  {"fds_flat", v.fds_flat},
+                  {"line", v.line}};
+  auto series = [](const std::vector<SoakSample>& v) {
+    nlohmann::ordered_json a = nlohmann::ordered_json::array();
+    for (const SoakSample& s : v) {
+      const GlObjectCounts& g = s.mem.gl;
+      a.push_back({{"frame", s.frame},
+                   {"t_s", s.t_s},
+                   {"width", s.width},
+                   {"height", s.height},
+                   {"canonical", s.canonical},
+                   {"config", s.config},
+                   {"rss_bytes", s.mem.rss_bytes},
+                   {"heap_bytes", s.mem.heap_bytes},
+                   {"cuda_used_bytes", s.mem.cuda_used_bytes},
+                   {"cuda_total_bytes", s.mem.cuda_total_bytes},
+                   {"nvx_used_kib", s.mem.nvx_used_kib},
+                   {"fds", s.mem.fds},
+                   {"gl_objects",
+                    {{"textures", g.textures},
+                     {"buffers", g.buffers},
+                     {"framebuffers", g.framebuffers},
+                     {"programs", g.programs},
+                     {"queries", g.queries},
+                     {"vertex_arrays", g.vertex_arrays}}}});
+    }
+    return a;
+  };
+  j["sample_stride_switches"] = r.sample_stride;
+  j["samples"] = series(r.samples);
+  j["canonical_stride"] = r.canonical_stride;
+  j["canonical_samples"] = series(r.canonical);
+  return j;
+}
+}  // namespace
+
 void write_report(const std::string& path, const ReportInput& in) {
   const App& app = *in.app;
   const Settings& s = app.settings();
@@ -170,6 +254,7 @@ void write_report(const std::string& path, const ReportInput& in) {
     runs.push_back(std::move(o));
   }
   j["runs"] = std::move(runs);
+  if (in.soak) j["soak"] = soak_json(*in.soak);
   scandof::util::write_text_file(path, j.dump(2) + "\n");
   std::fprintf(stderr, "[scandof] report written: %s\n", path.c_str());
 }

@@ -1,5 +1,5 @@
 // The headless JSON report (--report): device, renderer, settings, verification, float error, the
-// primitives table and, per measured run, the median of every stage over its frames. Written with
+// primitives table, the soak's samples and verdict (--soak) and, per measured run, the median of every stage over its frames. Written with
 // nlohmann-json through scandof::util::write_file_atomic (every write checked).
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "diagnostics/soak_series.hpp"
 #include "frame/app.hpp"
 #include "primitives/bench.hpp"
 
@@ -38,6 +39,7 @@ struct ReportInput {
   std::string verify_message;
   const std::vector<PrimResult>* primitives = nullptr;
   std::string reference_png;  // --out-reference, when written
+  const SoakReport* soak = nullptr;  // --soak / --soak-frames: the soak's summary and samples
 };
 
 // Throws std::runtime_error naming the path when it cannot be written.

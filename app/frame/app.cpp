@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "automation/faults.hpp"
 #include "diagnostics/verify.hpp"
 #include "frame/focus_pull.hpp"
 #include "frame/physical_lens.hpp"
@@ -358,11 +359,30 @@ void App::place_scene_camera() {
 }
 
 void App::resize(int width, int height) {
+  // Refused before anything is released (FrameSizeRefused): past the GL limits, or more than the
+  // free memory holds; the frame goes on at the size it has.
+  const int old_w = targets_.width(), old_h = targets_.height();
+  check_frame_size(width, height);
+  check_frame_memory(width, height, targets_.msaa(), targets_.hdr(),
+                     frame_bytes_estimate(old_w, old_h, targets_.msaa(), targets_.hdr()));
   // New GL targets need new CUDA registrations: the stage drops its old ones first.
   sat_->release();
-  targets_.resize(width, height);
-  reference_.drop_targets();
-  sat_->resize(width, height, frame_textures());
+  try {
+    targets_.resize(width, height);
+    reference_.drop_targets();
+    if (take_fault(Fault::AllocResize)) fail_allocation();  // --inject-fault alloc@resize
+    sat_->resize(width, height, frame_textures());
+  } catch (const std::exception& e) {
+    // An allocation failed half-way: back to the old size with a fresh SAT stage (its buffers
+    // and registrations may be half made). If that fails too, the error ends the run.
+    const std::string why = e.what();
+    targets_.resize(old_w, old_h);
+    reference_.drop_targets();
+    make_sat_stage();
+    throw FrameSizeRefused("resizing to " + std::to_string(width) + "x" + std::to_string(height) +
+                           " failed (" + why + "); back at " + std::to_string(old_w) + "x" +
+                           std::to_string(old_h));
+  }
 }
 
 FrameTextures App::frame_textures() const {

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "automation/faults.hpp"
+#include "diagnostics/mem_probe.hpp"
 #include "frame/camera.hpp"
 #include "shared.h"
 
@@ -20,7 +22,7 @@ void check_frame_size(int width, int height) {
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_ssbo);
   const std::string size = std::to_string(width) + "x" + std::to_string(height);
   auto refuse = [&](const std::string& what) {
-    throw std::runtime_error("frame size " + size + " is beyond this GL implementation: " + what);
+    throw FrameSizeRefused("frame size " + size + " is beyond this GL implementation: " + what);
   };
   const int side = std::max(width, height);
   if (side > max_tex) refuse("GL_MAX_TEXTURE_SIZE is " + std::to_string(max_tex));
@@ -32,6 +34,38 @@ void check_frame_size(int width, int height) {
   if (sat_bytes > static_cast<double>(max_ssbo))
     refuse("its summed-area table needs " + std::to_string(static_cast<long long>(sat_bytes)) +
            " bytes, GL_MAX_SHADER_STORAGE_BLOCK_SIZE is " + std::to_string(max_ssbo));
+}
+
+long long frame_bytes_estimate(int width, int height, int msaa, bool hdr) {
+  const long long px = static_cast<long long>(width) * height;
+  const long long color = hdr ? 8 : 4;
+  const long long samples = msaa > 1 ? msaa : 0;
+  const long long per_px = 2 * color + (hdr ? 4 : 0) + 4 + 4 +  // colour, output, display, depth, z
+                           samples * (color + 4 + 4) +           // MSAA colour, view z, depth
+                           16 + 32 +                              // SAT, CUDA scratch
+                           28 + samples * (color + 4);            // the reference's targets
+  return px * per_px;
+}
+
+void check_frame_memory(int width, int height, int msaa, bool hdr, long long current_bytes) {
+  std::string source;
+  long long free_b = free_frame_memory(&source);
+  if (take_fault(Fault::LowMemoryResize)) {
+    free_b = 0;
+    current_bytes = 0;
+    source = "pretended by --inject-fault low-memory@resize";
+  }
+  if (free_b < 0) return;
+  const long long need = frame_bytes_estimate(width, height, msaa, hdr);
+  if (need > free_b + current_bytes) {
+    auto mib = [](long long b) {
+      return b < (10LL << 20) ? std::to_string(b >> 10) + " KiB" : std::to_string(b >> 20) + " MiB";
+    };
+    throw FrameSizeRefused("frame size " + std::to_string(width) + "x" + std::to_string(height) +
+                           " needs about " + mib(need) + " and " + mib(free_b) + " are free (" +
+                           source + ") besides the " + mib(current_bytes) +
+                           " the current size holds");
+  }
 }
 
 namespace {

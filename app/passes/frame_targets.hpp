@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "scandof/gl/util.hpp"
@@ -15,9 +17,28 @@
 namespace demo {
 namespace gl = scandof::gl;
 
-// Throws std::runtime_error naming the limit when a width x height frame exceeds what the current
+// A frame size the GL implementation or the free memory cannot take. Thrown before anything is
+// released, so the frame goes on at the size it had (App::resize); at start it ends the run.
+class FrameSizeRefused : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws FrameSizeRefused naming the limit when a width x height frame exceeds what the current
 // GL context allows (texture, renderbuffer and viewport sizes, the SAT's shader storage block).
 void check_frame_size(int width, int height);
+
+// About how many bytes the frame's targets, the SAT and its scratch and the lens reference's
+// targets take at this size: per pixel the colour and output (8 bytes each in HDR, 4 in LDR), the
+// RGBA8 display (HDR), depth and view z (4 each), MSAA's samples of colour, view z and depth, the
+// SAT (16), the CUDA builder's and DoF's scratch (at most 32) and the reference (28 + its MSAA
+// samples). An upper estimate: a resize is refused only where even a generous one does not fit.
+long long frame_bytes_estimate(int width, int height, int msaa, bool hdr);
+// Throws FrameSizeRefused when frame_bytes_estimate exceeds the free memory (mem_probe's
+// free_frame_memory: cudaMemGetInfo, GL_NVX_gpu_memory_info or, on a software rasterizer, the
+// host's MemAvailable) less what the current size holds (freed by the resize). Nothing to check
+// where no source tells. --inject-fault low-memory@resize pretends nothing is free, once.
+void check_frame_memory(int width, int height, int msaa, bool hdr, long long current_bytes);
 
 // A render-target texture of `format` at width x height: one level, or `samples` > 1 samples
 // (fixed sample locations, as the resolve and the reference's accumulation read them).

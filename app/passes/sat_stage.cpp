@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "automation/faults.hpp"
 #include "frame/frame_times.hpp"  // ms_since
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
@@ -111,7 +112,11 @@ SatStage::SatStage(SatBackend requested, const std::string& shader_dir) {
     no_gl =
         "GL compute skipped on a software rasterizer (" + renderer + "; --backend gl forces it)";
   if (requested == SatBackend::Gl || (requested == SatBackend::Auto && !software)) {
-    const gl::GlSatSupport gs = gl::query_gl_sat_support();
+    gl::GlSatSupport gs = gl::query_gl_sat_support();
+    if (take_fault(Fault::NoGlCompute)) {  // a driver without what the GL backend needs
+      gs.usable = false;
+      gs.reason = "GL compute reported missing (--inject-fault no-gl-compute)";
+    }
     if (gs.usable) {
       gl_ = std::make_unique<gl::GlSatBuilder>(shader_dir);
       device_ = renderer;

@@ -449,6 +449,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_flag("--ui-selftest", o.ui_selftest,
                "window: expand every panel section, scroll through the panels and check\n"
                "that every control was visible; exit 1 if one was not (tests)");
+  add_soak_flags(app, &o.soak);  // --soak, --soak-*, --inject-fault (automation/soak_options.*)
   app.add_option("--resources", o.resources,
                  "folder with shaders/ and assets/ (default: next to the binary)")
       ->type_name("DIR");
@@ -503,8 +504,9 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
     return refuse(
         "--exit and --screenshot in window mode need --frames N (else the window never "
         "ends; a person takes screenshots with F12)");
-  if (!o.headless && !o.report.empty())
-    return refuse("--report is written by headless runs only (add --headless)");
+  if (const std::string why = finish_soak_options(&o.soak); !why.empty()) return refuse(why);
+  if (!o.headless && !o.report.empty() && !o.soak.on)
+    return refuse("--report is written by headless runs and soaks only (add --headless or --soak)");
   if (!o.headless && o.view_preset == "wall")
     return refuse("--view-preset wall places the camera of headless runs only (add --headless)");
   if (o.method_gold && o.method_images.empty())

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "automation/soak_options.hpp"
 #include "frame/settings.hpp"
 
 namespace demo {
@@ -46,6 +47,7 @@ struct Options {
   // default | near-blur | focus8 (sets focus, stills the scene) | wall (headless: the camera square
   // to the back wall, which then fills the frame at one depth: the lens reference's analytic check)
   std::string view_preset;
+  SoakOptions soak;  // --soak, --soak-frames, --inject-fault ... (automation/soak.*)
   Settings settings;
 };
 

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "automation/automation.hpp"
+#include "automation/soak.hpp"
+#include "diagnostics/report.hpp"
 #include "diagnostics/live_compare.hpp"
 #include "frame/app.hpp"
 #include "frame/camera_input.hpp"
@@ -94,6 +96,8 @@ int run_window(const Options& o, const std::string& res) {
     throw std::runtime_error("Dear ImGui's GLFW/OpenGL3 backends failed to initialise");
   }
   Automation automation(o, /*headless=*/false);
+  Soak soak(o, /*headless=*/false);  // before App: --inject-fault no-gl-compute
+  int soak_rc = 0;
   {
     int fbw = 0, fbh = 0;
     glfwGetFramebufferSize(win, &fbw, &fbh);
@@ -112,10 +116,32 @@ int run_window(const Options& o, const std::string& res) {
                  app.sat().backend().c_str());
     bool vsync = o.settings.vsync;
     long long frame_no = 0, loop_no = 0;
+    int refused_w = -1, refused_h = -1;  // a framebuffer size App refused: drawn at its old size
+    if (soak.on()) soak.start(app);
     auto last = std::chrono::steady_clock::now();
     while (!glfwWindowShouldClose(win)) {
       if (const auto change = automation.resize_step(loop_no)) apply(win, *change);
       ++loop_no;
+      SoakStep step;
+      if (soak.on()) {
+        if (soak.done()) {
+          ReportInput report;  // --report of a window soak: the soak's section and the settings
+          report.app = &app;
+          report.gl = info.gl_renderer;
+          soak_rc = soak.finish(&report);
+          automation.finish(app, nullptr);
+          if (!o.report.empty()) write_report(o.report, report);
+          break;
+        }
+        step = soak.before_pass(app);
+        if (step.window) apply(win, *step.window);
+        if (step.minimised) {
+          soak.skipped_pass();
+          glfwPollEvents();
+          glfwWaitEventsTimeout(0.02);
+          continue;
+        }
+      }
       glfwPollEvents();
       glfwGetFramebufferSize(win, &fbw, &fbh);
       if (automation.exercise_resize() && (fbw != app.width() || fbh != app.height()))
@@ -165,7 +191,37 @@ int run_window(const Options& o, const std::string& res) {
         ctx.set_vsync(vsync);
       }
 
-      app.frame(fbw, fbh, std::min(dt, 0.1f));
+      // The frame's size: the framebuffer's, or what the soak asks past the window system (a
+      // huge-resize fault); one App refused is drawn at the size App kept, scaled by present().
+      int rw = fbw, rh = fbh;
+      if (step.past_window) {
+        rw = step.width;
+        rh = step.height;
+      }
+      if (rw == refused_w && rh == refused_h) {
+        rw = app.width();
+        rh = app.height();
+      }
+      try {
+        app.frame(rw, rh, std::min(dt, 0.1f));
+      } catch (const FrameSizeRefused& e) {
+        if (soak.on()) {
+          soak.resize_refused(app, rw, rh, e.what());
+        } else {
+          std::fprintf(stderr, "[scandof] %s; drawing at %dx%d\n", e.what(), app.width(),
+                       app.height());
+        }
+        // The window system's size stays refused until it changes; a soak's fault only once.
+        if (rw == fbw && rh == fbh && !soak.on()) {
+          refused_w = rw;
+          refused_h = rh;
+        }
+        info.toast = std::string("Resize refused: ") + e.what();
+        info.toast_error = true;
+        info.toast_left_s = 4.0f;
+        app.frame(app.width(), app.height(), std::min(dt, 0.1f));
+      }
+      req.run_primitives |= step.req.run_primitives;
       if (req.screenshot) {
         req.screenshot = false;
         info.toast = automation.screenshot_key(app, &info.toast_error);
@@ -177,6 +233,7 @@ int run_window(const Options& o, const std::string& res) {
         info.toast_left_s = 4.0f;
       }
       app.carry_out(req);
+      if (soak.on()) soak.after_frame(app);
       if (app.settings().show_overlay) live_compare_step(app, &live, frame_no);
       app.present(fbw, fbh);
       const auto ui1 = std::chrono::steady_clock::now();
@@ -191,7 +248,7 @@ int run_window(const Options& o, const std::string& res) {
         automation.window_ui_screenshot(fbw, fbh);
         break;
       }
-      const bool done = automation.window_done(frame_no);
+      const bool done = !soak.on() && automation.window_done(frame_no);
       if (done) automation.window_ui_screenshot(fbw, fbh);  // the back buffer, before the swap
       glfwSwapBuffers(win);
       if (done) {
@@ -203,7 +260,7 @@ int run_window(const Options& o, const std::string& res) {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
-  return automation.exit_status();
+  return std::max(soak_rc, automation.exit_status());
 }
 
 }  // namespace demo

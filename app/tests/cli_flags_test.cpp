@@ -76,7 +76,7 @@ std::string options_diff(const Options& a, const Options& b) {
   SCANDOF_FIELD(all_variants) SCANDOF_FIELD(primitives) SCANDOF_FIELD(prim_log2)
   SCANDOF_FIELD(quality) SCANDOF_FIELD(all_methods) SCANDOF_FIELD(out_reference)
   SCANDOF_FIELD(method_images) SCANDOF_FIELD(method_sheet) SCANDOF_FIELD(method_gold)
-  SCANDOF_FIELD(view_preset)
+  SCANDOF_FIELD(view_preset) SCANDOF_FIELD(soak)
 #undef SCANDOF_FIELD
   const std::string s = settings_diff(a.settings, b.settings);
   if (!s.empty()) d << " settings:" << s;
@@ -239,6 +239,26 @@ const std::vector<FlagCase>& cases() {
        {"--ui-selftest=maybe"}, true},
       {"--resources", {"--resources", "res"}, [](Options& e) { e.resources = "res"; },
        {"--resources"}},
+      {"--soak", {"--soak", "90.5"}, [](Options& e) { e.soak.on = true, e.soak.seconds = 90.5; },
+       {"--soak", "inf"}},
+      {"--soak-frames", {"--soak-frames", "2000"},
+       [](Options& e) { e.soak.on = true, e.soak.frames = 2000; }, {"--soak-frames", "0"}},
+      {"--soak-switch", {"--soak-switch", "7"}, [](Options& e) { e.soak.switch_every = 7; },
+       {"--soak-switch", "0"}},
+      {"--soak-resize", {"--soak-resize", "33"}, [](Options& e) { e.soak.resize_every = 33; },
+       {"--soak-resize", "-1"}},
+      {"--soak-seed", {"--soak-seed", "42"}, [](Options& e) { e.soak.seed = 42; },
+       {"--soak-seed", "x"}},
+      {"--soak-verify", {"--soak-verify", "3"}, [](Options& e) { e.soak.verify_every = 3; },
+       {"--soak-verify", "0"}},
+      {"--soak-flat-limit", {"--soak-flat-limit", "2.5"},
+       [](Options& e) { e.soak.flat_limit = 0.025; }, {"--soak-flat-limit", "0"}},
+      {"--soak-backends", {"--soak-backends", "cuda,gl"},
+       [](Options& e) { e.soak.backends = {SatBackend::Cuda, SatBackend::Gl}; },
+       {"--soak-backends", "cuda,vulkan"}},
+      {"--inject-fault", {"--inject-fault", "no-gl-compute"},
+       [](Options& e) { e.soak.faults = {Fault::NoGlCompute}; },
+       {"--inject-fault", "huge-resize"}},  // refused: fires during a soak only
   };
   return k;
 }

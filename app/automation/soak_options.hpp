@@ -1,0 +1,62 @@
+// The soak and fault flags (--soak SECONDS, --soak-frames N, --soak-switch N, --soak-resize M,
+// --soak-seed S, --soak-backends LIST, --soak-verify K, --inject-fault NAME): what a long scripted
+// run cycles through and which faults it provokes (automation/soak.*, the loop of both runners).
+// GL-free, so the command line's tests (app/tests/) parse them without a context.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frame/settings.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace demo {
+
+// A fault the soak provokes (or, for no-gl-compute, a driver feature it hides from the start). Each
+// must end in a message and either a recovered run or a clean non-zero exit.
+enum class Fault : int {
+  Minimise = 0,     // the frame becomes 0x0 for a few loop passes, then the old size comes back
+  HugeResize,       // a resize to 65536x65536: past the GL limits, refused, the old size kept
+  LowMemoryResize,  // a resize refused because free memory is (pretended) too small
+  AllocResize,      // an allocation fails inside the resize (CUDA: a real failed cudaMalloc)
+  NoGlCompute,      // the GL SAT backend's compute support reported missing from the start
+  ReferenceCancel,  // the lens reference cancelled half-way through its samples
+};
+constexpr int kNumFaults = 6;
+// The flag's names: minimise, huge-resize, low-memory@resize, alloc@resize, no-gl-compute,
+// reference-cancel (cuda-alloc@resize and minimize are accepted too).
+const char* to_string(Fault f);
+bool parse_fault(const std::string& name, Fault* f);
+
+struct SoakOptions {
+  bool on = false;
+  double seconds = 0;     // --soak SECONDS (0: no time limit)
+  long long frames = 0;   // --soak-frames N (0: no frame limit)
+  int switch_every = 50;  // frames between configuration switches
+  int resize_every = 200;  // frames between random resizes
+  std::uint64_t seed = 1;  // of the random sizes
+  int verify_every = 5;    // --verify: every K-th switch verifies (and every canonical one)
+  double flat_limit = 0.01;  // --soak-flat-limit PCT / 100: the memory drift judged flat
+  // Backends the switches cycle through (default all four: auto, cuda, gl, cpu; a backend that
+  // cannot run here falls back as it would at start and says so).
+  std::vector<SatBackend> backends = {SatBackend::Auto, SatBackend::Cuda, SatBackend::Gl,
+                                      SatBackend::Cpu};
+  std::vector<Fault> faults;  // in the order they fire
+  bool operator==(const SoakOptions& o) const {
+    return on == o.on && seconds == o.seconds && frames == o.frames &&
+           switch_every == o.switch_every && resize_every == o.resize_every && seed == o.seed &&
+           verify_every == o.verify_every && flat_limit == o.flat_limit && backends == o.backends && faults == o.faults;
+  }
+};
+
+// Adds the soak and fault flags to the parser; called by parse_cli.
+void add_soak_flags(CLI::App& app, SoakOptions* s);
+// After parsing: the defaults and the checks CLI11 cannot express; returns an error text (empty
+// when fine).
+std::string finish_soak_options(SoakOptions* s);
+
+}  // namespace demo
