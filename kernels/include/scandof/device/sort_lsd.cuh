@@ -508,8 +508,9 @@ struct EightBitOnesweepPolicy
     : OnesweepPolicy<sizeof(K) == 4 ? (kHasValues ? 32 : 24) : 16,
                      kHasValues ? 2 : (sizeof(K) == 4 ? 4 : 3), kHasValues> {};
 
-// 8-bit digits for every key type: the 11-bit policies (WideOnesweepPolicy) took 1.7-2.0x the
-// time for 32-bit keys and pairs at 2^24-2^28 (H100, sortbench --variants, results/sort/README.md).
+// 8-bit digits for every key type: the 11-bit policies (WideOnesweepPolicy) took 1.6-1.9x the
+// time for uniform 32-bit keys and pairs at 2^24-2^28 (H100, sortbench --variants,
+// results/sort/README.md).
 template <class K, bool kHasValues>
 struct DefaultOnesweepPolicy : EightBitOnesweepPolicy<K, kHasValues> {};
 
