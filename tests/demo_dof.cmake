@@ -27,7 +27,7 @@ ${_chk} --aperture0 '${_dof}/ref0.png' '${_dof}/sharp0.png'")
     set_tests_properties(demo_reference_aperture0 PROPERTIES TIMEOUT 300 LABELS "demo;dof")
 
     set(_all gather/box gather/octagon gather/disc spread/box spread/octagon spread/disc
-             layered/box layered/octagon layered/disc)
+             layered/box layered/octagon layered/disc engine/box hybrid/disc)
     string(JOIN " " _all_s ${_all})
     set(_m ${_dof}/methods)
     add_test(NAME demo_dof_methods

@@ -163,6 +163,31 @@ TEST(DofCuda, EngineAndHybridMatchGold) {
   }
 }
 
+// Params::radius_offset = 0.5 (shapes of the lens's area) through every kernel that builds a shape:
+// the box gather (4 or 16 corners), the shape gather, spreading (grid and per-box paths), hybrid.
+TEST(DofCuda, RadiusOffsetMatchesGold) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  const Scene s = make_scene(129, 71, 77);
+  struct C {
+    Method m;
+    Shape sh;
+  };
+  for (const C c : {C{Method::Gather, Shape::Box}, C{Method::Gather, Shape::Disc},
+                    C{Method::Spread, Shape::Box}, C{Method::Spread, Shape::Octagon},
+                    C{Method::Layered, Shape::Disc}, C{Method::Hybrid, Shape::Octagon}}) {
+    Params p;
+    p.aperture_px = 9.0f;
+    p.focus = 8.0f;
+    p.max_radius = 7.5f;
+    p.shape = c.sh;
+    p.layers = 3;
+    p.radius_offset = 0.5f;
+    expect_matches_gold(s, c.m, p,
+                        std::string(scandof::dof::to_string(c.m)) + "/" +
+                            scandof::dof::to_string(c.sh) + " radius offset 0.5");
+  }
+}
+
 TEST(DofCuda, BadArgumentsThrow) {
   SCANDOF_SKIP_WITHOUT_GPU();
   scandof::DofGpu gpu;

@@ -157,6 +157,32 @@ TEST(DofEngineGold, HdrFormMatchesLdrOnByteValues) {
   }
 }
 
+// A shape built at radius q covers its continuous shape grown by half a pixel on every side (the
+// Minkowski sum with one pixel): the box (2q + 1)^2, the disc about pi q^2 + 4 q + 1. So
+// radius_offset = 0.5 gives the box exactly the lens's area (2r)^2 and takes the disc from
+// pi r^2 + 4 r + 1 (the paper's convention) to pi r^2 + (4 - pi) r - 0.21; r <= 1/2 is the pixel.
+TEST(DofEngineGold, RadiusOffsetGivesTheLensArea) {
+  Params p;
+  p.radius_offset = 0.5f;
+  scandof::dof::ShapeBox b[scandof::dof::kMaxShapeBoxes];
+  for (float r : {2.3f, 5.0f, 7.75f, 16.4f}) {
+    const float rs = scandof::dof::shape_radius(r, p);
+    int n = scandof::dof::shape_boxes(rs, Shape::Box, 4, b);
+    EXPECT_NEAR(scandof::dof::shape_area(b, n), 4.0 * r * r, 1e-3 * r * r) << r;
+    const double pi = 3.14159265358979;
+    auto grown = [&](double q) { return pi * q * q + 4.0 * q + 1.0; };
+    n = scandof::dof::shape_boxes(rs, Shape::Disc, 8, b);
+    EXPECT_NEAR(scandof::dof::shape_area(b, n) / grown(rs), 1.0, 0.02) << r;
+    EXPECT_LT(scandof::dof::shape_area(b, n), grown(r - 0.25)) << r;
+    n = scandof::dof::shape_boxes(r, Shape::Disc, 8, b);  // the paper's convention
+    EXPECT_NEAR(scandof::dof::shape_area(b, n) / grown(r), 1.0, 0.02) << r;
+  }
+  EXPECT_EQ(scandof::dof::shape_radius(0.4f, p), 0.0f);
+  Params bad;
+  bad.radius_offset = 1.5f;
+  EXPECT_THROW(scandof::dof::validate(bad, Method::Gather), std::invalid_argument);
+}
+
 TEST(DofEngineGold, OddSizesAndBadArguments) {
   for (auto sz : {std::pair<int, int>{1, 1}, {1, 9}, {9, 1}, {3, 2}}) {
     const int w = sz.first, h = sz.second;

@@ -228,6 +228,24 @@ TEST(DofHdrCuda, EngineAndHybridMatchGold) {
   }
 }
 
+// Params::radius_offset = 0.5 on radiance: gather (box and disc), spread, hybrid.
+TEST(DofHdrCuda, RadiusOffsetMatchesGold) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  const HdrScene s = make_scene(129, 71, 78);
+  for (Method m : {Method::Gather, Method::Spread, Method::Hybrid})
+    for (Shape sh : {Shape::Box, Shape::Disc}) {
+      Params p = lens(sh);
+      p.radius_offset = 0.5f;
+      const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
+      std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
+      scandof::dof::render(m, s.rgba.data(), s.depth.data(), s.w, s.h, p, fp, want.data());
+      expect_close(s, run_gpu(s, m, p, fp, scandof::SatFormat::U32), want, 1e-3,
+                   m == Method::Hybrid ? 1e-3 : 1e-4,
+                   std::string(scandof::dof::to_string(m)) + "/" + scandof::dof::to_string(sh) +
+                       " radius offset 0.5");
+    }
+}
+
 TEST(DofHdrCuda, BadFixedPointThrows) {
   SCANDOF_SKIP_WITHOUT_GPU();
   scandof::DofGpu gpu;

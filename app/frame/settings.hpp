@@ -98,6 +98,7 @@ struct Settings {
   int disc_boxes = 4;  // k of the disc shape, 1..8
   int layers = 3;      // K of layered, 2..8; 3 keeps an in-focus object out of the far layer
   int dof_rings = 3;   // rings of engine/hybrid's half-resolution gathers, 1..8 (1 + 4N(N+1) samples)
+  float dof_radius_offset = 0.0f;  // dof::Params::radius_offset: 0.5 = shapes of the lens's area
   // The lens reference (accumulation over lens samples) for "Compare with reference".
   int reference_samples = 256;
   bool reference_clamp = true;  // lens shifts clamped at max_radius, as the CoC of the methods
@@ -186,7 +187,8 @@ inline scandof::SatFixedPoint fixed_point(const Settings& s) {
 float table_value_scale(const Settings& s);
 // Whether the fragment pass (shaders/dof.frag) can draw this method: gather with the box only.
 inline bool fragment_can_draw(const Settings& s) {
-  return s.dof_method == scandof::dof::Method::Gather && s.dof_shape == scandof::dof::Shape::Box;
+  return s.dof_method == scandof::dof::Method::Gather && s.dof_shape == scandof::dof::Shape::Box &&
+         s.dof_radius_offset == 0.0f;  // the shader builds the paper's box at r
 }
 
 }  // namespace demo

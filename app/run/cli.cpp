@@ -255,6 +255,16 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          "sample rings of --dof engine / hybrid's gathers, 1..8 (default 3: 49 samples)")
       ->type_name("N");
   app.add_option_function<std::string>(
+         "--dof-radius-offset",
+         [&](const std::string& v) {
+           const float f = checked_float("--dof-radius-offset", v, 0.0f, false);
+           if (f > 1.0f) throw CLI::ValidationError("--dof-radius-offset", "0..1, got '" + v + "'");
+           s.dof_radius_offset = f;
+         },
+         "pixels off the CoC radius before the kernel shape, 0..1 (default 0, the paper's;\n"
+         "0.5 gives the shapes the lens disc's area)")
+      ->type_name("PX");
+  app.add_option_function<std::string>(
          "--layers",
          [&](const std::string& v) {
            s.layers = static_cast<int>(checked_int("--layers", v, 2, scandof::dof::kMaxLayers));

@@ -47,6 +47,7 @@ std::string settings_diff(const Settings& a, const Settings& b) {
   SCANDOF_FIELD(variant) SCANDOF_FIELD(method) SCANDOF_FIELD(format) SCANDOF_FIELD(backend)
   SCANDOF_FIELD(dof_pass) SCANDOF_FIELD(dof_method) SCANDOF_FIELD(dof_shape)
   SCANDOF_FIELD(disc_boxes) SCANDOF_FIELD(layers) SCANDOF_FIELD(dof_rings)
+  SCANDOF_FIELD(dof_radius_offset)
   SCANDOF_FIELD(reference_samples)
   SCANDOF_FIELD(reference_clamp) SCANDOF_FIELD(error_scale) SCANDOF_FIELD(physical)
   SCANDOF_FIELD(lens.focal_length_mm) SCANDOF_FIELD(lens.f_number)
@@ -163,6 +164,8 @@ const std::vector<FlagCase>& cases() {
        {"--disc-k", "2.5"}},
       {"--dof-rings", {"--dof-rings", "5"}, [](Options& e) { e.settings.dof_rings = 5; },
        {"--dof-rings", "9"}},
+      {"--dof-radius-offset", {"--dof-radius-offset", "0.5"},
+       [](Options& e) { e.settings.dof_radius_offset = 0.5f; }, {"--dof-radius-offset", "1.5"}},
       {"--layers", {"--layers", "5"}, [](Options& e) { e.settings.layers = 5; },
        {"--layers", "0x5"}},
       {"--reference", {"--reference", "32"},

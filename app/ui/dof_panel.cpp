@@ -95,6 +95,12 @@ void draw_dof_panel(App& app, Requests* req) {
   ui_tip(
       "Kernel shape: the paper's box; an octagon from two boxes; a disc from k stacked boxes. The "
       "lens is round, so the reference shows what the shape buys.");
+  bool area = s.dof_radius_offset > 0.0f;
+  if (ImGui::Checkbox("lens-area shapes", &area)) s.dof_radius_offset = area ? 0.5f : 0.0f;
+  ui_tip(
+      "Build each kernel shape at r - 1/2 (--dof-radius-offset 0.5): a shape of radius r weighs "
+      "2r + 1 pixels across, the lens's disc 2r, so this gives it the lens's area. Off: the "
+      "paper's convention (the GL passes draw only that).");
   if (s.dof_shape == Shape::Disc) {
     ImGui::SliderInt("disc k", &s.disc_boxes, 1, scandof::dof::kMaxDiscBoxes);
     ui_tip("Boxes stacked into the disc (more: rounder, slower).");

@@ -73,7 +73,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
   const float z = tex2D<float>(depth, x + 0.5f, y + 0.5f);
-  const float r = z > 0.f ? dof::coc_radius(z, p) : p.max_radius;
+  const float r = dof::shape_radius(z > 0.f ? dof::coc_radius(z, p) : p.max_radius, p);
   const int r0 = static_cast<int>(floorf(r));
   const float t = r - static_cast<float>(r0);
   float4 s = box_sum<T>(sat, w, h, x, y, r0, r0);
@@ -193,7 +193,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
                             cudaSurfaceObject_t out, int w, int h, dof::Params p, float scale) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
-  const float r = dof::coc_radius(tex2D<float>(depth, x + 0.5f, y + 0.5f), p);
+  const float r =
+      dof::shape_radius(dof::coc_radius(tex2D<float>(depth, x + 0.5f, y + 0.5f), p), p);
   float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
   const int k = p.shape == dof::Shape::Octagon ? 2 : p.disc_boxes;
   for (int i = 1; i <= k; ++i)
@@ -319,7 +320,7 @@ __global__ void __launch_bounds__(256)
   const Col col = active ? SourceColour<Hdr>::read(rgba, rx, ry, fp) : Col{};
   ShapeBox boxes[kMaxShapeBoxes];
   int32_t wt[kMaxShapeBoxes];
-  const float r = active ? dof::coc_radius(z, p) : 0.f;
+  const float r = active ? dof::shape_radius(dof::coc_radius(z, p), p) : 0.f;
   const int n = active ? dof::shape_boxes(r, p.shape, p.disc_boxes, boxes) : 0;
   if (n > 0) dof::spread_weights(boxes, n, wt);
   const int r0 = static_cast<int>(floorf(r));
@@ -447,7 +448,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
               out, x * static_cast<int>(sizeof(uchar4)), y);
 }
 
-// Layered: front to back with coverage a = min(1, W / kSpreadScale), as dof::layered_composite.
+// Layered: front to back with coverage a = min(1, W / kSpreadScale) and the coverage budget, as
+// dof::layered_composite.
 template <bool Hdr>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     layered_composite_kernel(const uint64_t* __restrict__ sums, int layers, cudaSurfaceObject_t out,
@@ -475,11 +477,12 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
       wt = static_cast<float>(s.w);
     }
     const float a = fminf(1.f, wt / static_cast<float>(dof::kSpreadScale));
-    const float k = Hdr ? trans * a * scale / wt : trans * a / (255.f * wt);
+    const float take = fminf(a, trans);  // the coverage budget, as dof::layered_composite
+    const float k = Hdr ? take * scale / wt : take / (255.f * wt);
     acc[0] += k * c[0];
     acc[1] += k * c[1];
     acc[2] += k * c[2];
-    trans *= 1.f - a;
+    trans -= take;
   }
   const float cover = 1.f - trans, inv = cover > 0.f ? 1.f / cover : 0.f;
   if constexpr (Hdr) {
@@ -556,12 +559,15 @@ __global__ void engine_dilate_kernel(const int* __restrict__ tile, float* __rest
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     engine_gather_kernel(const eng::F4* __restrict__ nearf, const eng::F4* __restrict__ farf,
                          const float* __restrict__ dil, int w2, int h2, int tw,
-                         eng::F4* __restrict__ nearg, eng::F4* __restrict__ farg, bool need_far) {
+                         eng::F4* __restrict__ nearg, eng::F4* __restrict__ farg,
+                         float* __restrict__ nearr, bool need_far) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w2 || y >= h2) return;
   const std::size_t o = static_cast<std::size_t>(y) * w2 + x;
   const float R = dil[(y / eng::kTile) * tw + x / eng::kTile];
-  nearg[o] = eng::near_gather(nearf, w2, h2, x, y, R, c_ring);
+  float rbar;
+  nearg[o] = eng::near_gather(nearf, w2, h2, x, y, R, c_ring, &rbar);
+  nearr[o] = rbar;
   if (need_far) farg[o] = eng::far_gather(farf, w2, h2, x, y, c_ring);
 }
 
@@ -573,13 +579,13 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
                             const uint4* __restrict__ sat, int w, int h, int w2, int h2,
                             dof::Params p, SatFixedPoint fp, float step,
                             const eng::F4* __restrict__ nearg, const eng::F4* __restrict__ farg,
-                            cudaSurfaceObject_t out) {
+                            const float* __restrict__ nearr, cudaSurfaceObject_t out) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
   const float s = eng::signed_coc(tex2D<float>(depth, x + 0.5f, y + 0.5f), p);
   eng::F4 base;
   if constexpr (Hybrid) {
-    const float r = fabsf(s);
+    const float r = dof::shape_radius(fabsf(s), p);
     float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
     if (p.shape == dof::Shape::Box) {
       add_rect_sum(sat, w, h, x, y, r, r, 1.f, &acc);
@@ -607,7 +613,10 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
     base = eng::engine_base(engine_colour<Hdr>(rgba, x, y, fp, step), fabsf(s),
                             eng::upsample(farg, w2, h2, x, y));
   }
-  const eng::F4 o = eng::composite(base, eng::upsample(nearg, w2, h2, x, y));
+  eng::F4 nf = eng::upsample(nearg, w2, h2, x, y);
+  if constexpr (Hybrid)
+    nf = eng::scaled(nf, eng::hybrid_near_share(s, 2.f * eng::upsample1(nearr, w2, h2, x, y)));
+  const eng::F4 o = eng::composite(base, nf);
   if constexpr (Hdr) {
     write_hdr(out, x, y, o.x, o.y, o.z);
   } else {
@@ -619,7 +628,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 }  // namespace
 
 struct DofGpu::Impl {
-  // Engine / Hybrid scratch: four half-resolution F4 fields and two tile grids.
+  // Engine / Hybrid scratch: four half-resolution F4 fields, two tile grids, the near radii.
   void* eng_scratch = nullptr;
   std::size_t eng_bytes = 0;
   int ring_rings = 0;  // the ring table in constant memory (0: none yet)
@@ -628,7 +637,7 @@ struct DofGpu::Impl {
     const int w = f.width, h = f.height, w2 = eng::half_size(w), h2 = eng::half_size(h);
     const int tw = (w2 + eng::kTile - 1) / eng::kTile, th = (h2 + eng::kTile - 1) / eng::kTile;
     const std::size_t n2 = static_cast<std::size_t>(w2) * h2, nt = static_cast<std::size_t>(tw) * th;
-    const std::size_t need = 4 * n2 * sizeof(eng::F4) + 2 * nt * sizeof(float);
+    const std::size_t need = 4 * n2 * sizeof(eng::F4) + (n2 + 2 * nt) * sizeof(float);
     if (need > eng_bytes) {
       if (eng_scratch) CUDA_CHECK(cudaFree(eng_scratch));
       eng_scratch = nullptr;
@@ -642,6 +651,7 @@ struct DofGpu::Impl {
     eng::F4* farg = nearg + n2;
     int* tile = reinterpret_cast<int*>(farg + n2);
     float* dil = reinterpret_cast<float*>(tile + nt);
+    float* nearr = dil + nt;
     if (ring_rings != p.rings) {
       // Pageable source: the copy is staged before the call returns, so `t` may go.
       const eng::RingTable t = eng::RingTable::make(p.rings);
@@ -660,16 +670,16 @@ struct DofGpu::Impl {
     engine_dilate_kernel<<<tg, tb, 0, s>>>(tile, dil, tw, th, eng::tile_reach(p.max_radius));
     CUDA_CHECK_LAUNCH();
     const bool hybrid = m == dof::Method::Hybrid;
-    engine_gather_kernel<<<grid2, block, 0, s>>>(nearf, farf, dil, w2, h2, tw, nearg, farg,
+    engine_gather_kernel<<<grid2, block, 0, s>>>(nearf, farf, dil, w2, h2, tw, nearg, farg, nearr,
                                                  !hybrid);
     CUDA_CHECK_LAUNCH();
     const auto* sat = static_cast<const uint4*>(f.sat);
     if (hybrid)
       engine_composite_kernel<Hdr, true><<<grid, block, 0, s>>>(
-          f.rgba, f.depth, sat, w, h, w2, h2, p, f.fixed, step, nearg, farg, f.out);
+          f.rgba, f.depth, sat, w, h, w2, h2, p, f.fixed, step, nearg, farg, nearr, f.out);
     else
       engine_composite_kernel<Hdr, false><<<grid, block, 0, s>>>(
-          f.rgba, f.depth, sat, w, h, w2, h2, p, f.fixed, step, nearg, farg, f.out);
+          f.rgba, f.depth, sat, w, h, w2, h2, p, f.fixed, step, nearg, farg, nearr, f.out);
     CUDA_CHECK_LAUNCH();
   }
   void* scratch = nullptr;

@@ -75,13 +75,14 @@ void engine_core(const std::vector<F4>& col, const float* depth, int w, int h, c
   // Pass 4.
   const fields::RingTable ring = fields::RingTable::make(p.rings);
   std::vector<F4> nearg(n2), farg(n2);
+  std::vector<float> nearr(n2);
   util::parallel_for(static_cast<std::size_t>(h2), [&](std::size_t b, std::size_t e) {
     for (std::size_t yy = b; yy < e; ++yy) {
       const int y = static_cast<int>(yy);
       for (int x = 0; x < w2; ++x) {
         const std::size_t o = npix(w2, y) + static_cast<std::size_t>(x);
         const float R = dil[npix(tw, y / fields::kTile) + static_cast<std::size_t>(x / fields::kTile)];
-        nearg[o] = fields::near_gather(nearf.data(), w2, h2, x, y, R, ring);
+        nearg[o] = fields::near_gather(nearf.data(), w2, h2, x, y, R, ring, &nearr[o]);
         farg[o] = fields::far_gather(farf.data(), w2, h2, x, y, ring);
       }
     }
@@ -99,7 +100,11 @@ void engine_core(const std::vector<F4>& col, const float* depth, int w, int h, c
           base = fields::engine_base(col[i], std::fabs(s[i]),
                                      fields::upsample(farg.data(), w2, h2, x, y));
         }
-        const F4 o = fields::composite(base, fields::upsample(nearg.data(), w2, h2, x, y));
+        F4 nf = fields::upsample(nearg.data(), w2, h2, x, y);
+        if (base_rgb != nullptr)
+          nf = fields::scaled(nf, fields::hybrid_near_share(
+                                      s[i], 2.0f * fields::upsample1(nearr.data(), w2, h2, x, y)));
+        const F4 o = fields::composite(base, nf);
         const float v[3] = {o.x, o.y, o.z};
         for (int c = 0; c < 3; ++c)
           rgb[3 * i + c] = ldr ? std::min(std::max(v[c], 0.0f), 1.0f)

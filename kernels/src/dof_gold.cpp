@@ -80,6 +80,7 @@ void validate(const Params& p, Method m) {
   if (!(p.aperture_px >= 0.0f) || !std::isfinite(p.aperture_px)) bad("aperture_px must be >= 0");
   if (!(p.focus > 0.0f) || !std::isfinite(p.focus)) bad("focus must be > 0");
   if (!(p.max_radius >= 0.0f) || !std::isfinite(p.max_radius)) bad("max_radius must be >= 0");
+  if (!(p.radius_offset >= 0.0f && p.radius_offset <= 1.0f)) bad("radius_offset must be 0..1");
   if (p.disc_boxes < 1 || p.disc_boxes > kMaxDiscBoxes) bad("disc_boxes must be 1..8");
   if (m == Method::Layered && (p.layers < 2 || p.layers > kMaxLayers)) bad("layers must be 2..8");
   if ((m == Method::Engine || m == Method::Hybrid) && (p.rings < 1 || p.rings > kMaxRings))
@@ -217,7 +218,7 @@ void for_sources(const Col* rgba, const float* depth, int w, int h, const Params
       const std::size_t i = npix(w, ry) + static_cast<std::size_t>(reflect_coord(sx, w));
       const float z = depth[i];
       if (layer >= 0 && layer_of(z, p) != layer) continue;
-      source_boxes(coc_radius(z, p), p, &sb, &last_r);
+      source_boxes(shape_radius(coc_radius(z, p), p), p, &sb, &last_r);
       f(sx, sy, rgba + 4 * i, sb);
     }
   }
@@ -278,7 +279,7 @@ void gather_core(const float* depth, int w, int h, const Params& p, OutScale out
     for (int y = y0; y < y1; ++y) {
       for (int x = 0; x < w; ++x) {
         const std::size_t i = npix(w, y) + static_cast<std::size_t>(x);
-        const float r = coc_radius(depth[i], p);
+        const float r = shape_radius(coc_radius(depth[i], p), p);
         if (r != last_r) {
           n = shape_boxes(r, p.shape, p.disc_boxes, boxes);
           last_r = r;
@@ -451,9 +452,11 @@ void composite_impl(const S* const* layer_sums, int layers, int w, int h, OutSca
         if (s[3] <= 0) continue;
         const double wt = static_cast<double>(s[3]);
         const double a = std::min(1.0, wt / static_cast<double>(kSpreadScale));
+        // The coverage budget (dof.hpp, "layered"): a layer takes what it covers of what is left.
+        const double k = std::min(a, trans);
         for (int c = 0; c < 3; ++c)
-          acc[c] += trans * a * static_cast<double>(s[c]) / (out.scale * wt);
-        trans *= 1.0 - a;
+          acc[c] += k * static_cast<double>(s[c]) / (out.scale * wt);
+        trans -= k;
       }
       const double cover = 1.0 - trans;
       for (int c = 0; c < 3; ++c) rgb[3 * i + c] = cover > 0.0 ? out(acc[c] / cover) : 0.0f;

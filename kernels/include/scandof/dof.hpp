@@ -48,6 +48,13 @@
 //            exactly the disc with k = 2, kept under its own name because the issue asks for it.
 // The weight of each pixel offset is in [0, 1] (inclusion-exclusion of nested rectangles), the
 // shape is symmetric in x and y, and it shrinks to the single centre pixel at r = 0.
+// Area: a fractional rectangle of half-width h weighs 2h + 1 pixels across, where the lens's disc
+// of radius r spans 2r: a shape built at r is its continuous shape grown by half a pixel on every
+// side (box (2r + 1)^2, disc about pi r^2 + 4r + 1), wider than the lens's blur.
+// Params::radius_offset = 0.5 builds it at r - 1/2 instead: the box then has the lens's area
+// (2r)^2 exactly and the disc pi r^2 + (4 - pi) r - 0.21 (6 % over at r = 4, 2 % at 12). Against
+// the lens reference this is worth several dB over the whole frame for every shape-based method
+// (results/dof/engine/README.md). The default 0 keeps the paper's convention (shaders/dof.frag).
 //
 // ---- Methods ----------------------------------------------------------------------------------
 // gather (the paper's): every pixel averages the sharp image over its own shape,
@@ -73,8 +80,18 @@
 //   plain spread. Each layer is spread on its own (sources of other layers add nothing), giving
 //   per pixel C_L and W_L. Coverage
 //   a_L = min(1, W_L / kSpreadScale): a pixel surrounded by sources of the layer receives about
-//   one full source's weight, kSpreadScale. Front to back (layer 0 first), with T = 1:
-//     rgb += T a_L C_L / (255 W_L);  T *= 1 - a_L;   finally rgb /= 1 - T.
+//   one full source's weight, kSpreadScale. Front to back (layer 0 first), with T = 1 the
+//   coverage still free, each layer takes what it covers of it (a coverage budget):
+//     t = min(a_L, T);  rgb += t C_L / (255 W_L);  T -= t;   finally rgb /= 1 - T.
+//   Not the "over" operator (t = T a_L, T *= 1 - a_L): where the layer split cuts one continuous
+//   surface (a floor running through the focus), both layers cover about half of a pixel at the
+//   seam, and "over" gave the front one 2/3 of it; the budget adds them (1/2 + 1/2), and still
+//   hides what lies behind a layer that covers fully. Measured with the disc, K = 3, 1080p, on the
+//   H100 against the 256-sample reference (results/dof/engine/README.md), edge band "over" ->
+//   budget: LDR focus 30 31.60 -> 32.20 dB (spread 32.24), HDR focus 30 29.21 -> 29.51 (spread
+//   29.55), HDR highlights 30.85 -> 31.35 (spread 31.06). On the CPU gold the loss to spread had
+//   grown with K (focus 30, LDR: K = 2 -0.04 dB, 3 -0.68, 5 -1.23), one seam per layer boundary;
+//   with the budget every K is within 0.05 dB of spread.
 //   The final division fills what no layer covers fully (a hole the sharp frame cannot show:
 //   the background behind a foreground object) with the layers' coverage-weighted colour; where
 //   one layer covers fully the result is that layer's. So a sharp near object (a = 1) hides the
@@ -171,6 +188,9 @@ struct Params {
   int layers = 2;      // K for Method::Layered
   SpreadBorder border = SpreadBorder::Reflect;
   int rings = 3;  // Engine, Hybrid: sample rings of the half-resolution gathers, 1..kMaxRings
+  // Pixels taken off the CoC radius before it becomes a kernel shape (shape_radius()): 0 is the
+  // paper's convention, 0.5 matches the shape's area to the lens's disc (see "Kernel shapes").
+  float radius_offset = 0.0f;
 };
 
 // Throws std::invalid_argument naming the bad field (negative radius or aperture, focus <= 0,
@@ -184,6 +204,10 @@ SCANDOF_HD float coc_radius(float z, float aperture_px, float focus, float max_r
 }
 SCANDOF_HD float coc_radius(float z, const Params& p) {
   return coc_radius(z, p.aperture_px, p.focus, p.max_radius);
+}
+// The radius a kernel shape is built with for a CoC of radius r: r - p.radius_offset, at least 0.
+SCANDOF_HD float shape_radius(float r, const Params& p) {
+  return fmaxf(r - p.radius_offset, 0.0f);
 }
 
 // A photographer's camera as A (the blur radius of a point at infinity, in pixels). Thin lens of

@@ -40,7 +40,8 @@
 // Gather with any shape (dof.hpp's gather, exactly: exact SAT box sums) is right wherever the
 // pixel's own circle decides what it sees, and wrong where a blurred foreground should spread
 // over a sharper background (a gather never reaches past the foreground's silhouette). Hybrid
-// takes base = the SAT gather of the pixel and composites passes 1-4's near field over it.
+// takes base = the SAT gather of the pixel and composites passes 1-4's near field over it, scaled
+// by hybrid_near_share() (the near gather also returns its sources' mean radius).
 //
 // Colour units: LDR colour c / 255; HDR the fixed-point radiance q 2^-F (the quantize_radiance of
 // the tables). Output as every method (LDR clamped to [0, 1], HDR >= 0).
@@ -152,9 +153,11 @@ SCANDOF_HD void downsample(const F4* c, const float* s, F4* near_out, F4* far_ou
 // Pass 4, near: the premultiplied near colour and alpha at half pixel (x, y) of a W2 x H2 field,
 // kernel radius R (the dilated tile's largest rn).
 SCANDOF_HD F4 near_gather(const F4* near, int w2, int h2, int x, int y, float R,
-                          const RingTable& t) {
+                          const RingTable& t, float* mean_radius) {
   F4 acc{0, 0, 0, 0};
+  *mean_radius = 0.0f;
   if (!(R >= kNearMin)) return acc;
+  float rsum = 0.0f;
   const float pi = 3.14159265358979f;
   const float a = pi * (R + 0.5f) * (R + 0.5f) / static_cast<float>(t.n);
   float wsum = 0.0f;
@@ -169,9 +172,11 @@ SCANDOF_HD F4 near_gather(const F4* near, int w2, int h2, int x, int y, float R,
     acc.x += wj * v.x;
     acc.y += wj * v.y;
     acc.z += wj * v.z;
+    rsum += wj * v.w;
     wsum += wj;
   }
   if (!(wsum > 0.0f)) return F4{0, 0, 0, 0};
+  *mean_radius = rsum / wsum;
   const float alpha = fminf(wsum, 1.0f), k = alpha / wsum;
   return F4{acc.x * k, acc.y * k, acc.z * k, alpha};
 }
@@ -221,11 +226,36 @@ SCANDOF_HD F4 upsample(const F4* f, int w2, int h2, int x, int y) {
             wa * a.z + wb * b.z + wc * c.z + wd * d.z, wa * a.w + wb * b.w + wc * c.w + wd * d.w};
 }
 
+SCANDOF_HD float upsample1(const float* f, int w2, int h2, int x, int y) {
+  const float fx = 0.5f * static_cast<float>(x) - 0.25f, fy = 0.5f * static_cast<float>(y) - 0.25f;
+  const float bx = floorf(fx), by = floorf(fy);
+  const float tx = fx - bx, ty = fy - by;
+  const int ix = static_cast<int>(bx), iy = static_cast<int>(by);
+  const int x0 = clampi(ix, 0, w2 - 1), x1 = clampi(ix + 1, 0, w2 - 1);
+  const int y0 = clampi(iy, 0, h2 - 1), y1 = clampi(iy + 1, 0, h2 - 1);
+  const float a = f[static_cast<std::size_t>(y0) * w2 + x0], b = f[static_cast<std::size_t>(y0) * w2 + x1];
+  const float c = f[static_cast<std::size_t>(y1) * w2 + x0], d = f[static_cast<std::size_t>(y1) * w2 + x1];
+  return (1 - tx) * (1 - ty) * a + tx * (1 - ty) * b + (1 - tx) * ty * c + tx * ty * d;
+}
+
 // Pass 5: the engine's base (sharp blended into the far field by r) -- Hybrid passes its gather.
 SCANDOF_HD F4 engine_base(F4 sharp, float r, F4 far) {
   const float b = saturate(r - 1.0f);
   return F4{sharp.x + b * (far.x - sharp.x), sharp.y + b * (far.y - sharp.y),
             sharp.z + b * (far.z - sharp.z), 1.0f};
+}
+// Hybrid: how much of the near field goes over a pixel with signed CoC s (full pixels) where the
+// near field's sources have the mean radius rbar (full pixels; 0: none). A pixel behind the focal
+// plane or in focus takes all of it; a pixel that is itself blurred in front takes the part the
+// sources' larger blur brings (1 - r / rbar): inside a blurred foreground (r = rbar) its own SAT
+// gather, which is exact there, is kept instead of the sparser half-resolution ring estimate;
+// a less blurred surface in front of the focus still lies under a more blurred, nearer one.
+SCANDOF_HD float hybrid_near_share(float s, float rbar) {
+  if (!(s < 0.0f) || !(rbar > 0.0f)) return 1.0f;
+  return saturate(1.0f + s / rbar);
+}
+SCANDOF_HD F4 scaled(F4 v, float k) {
+  return F4{v.x * k, v.y * k, v.z * k, v.w * k};
 }
 SCANDOF_HD F4 composite(F4 base, F4 near_premultiplied) {
   const float t = 1.0f - near_premultiplied.w;
