@@ -60,8 +60,9 @@ if [[ ${SCANDOF_SKIP_SANITIZE:-0} != 1 ]]; then
       >/dev/null &&
     cmake --build "$asan" --target scandof_sanitize_targets &&
     ctest --test-dir "$asan" -L sanitize --output-on-failure -j "$(nproc)" | tee "$san_log"; } || san_rc=$?
-  san_ran=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* (Passed|\*\*\*Failed|\*\*\*Exception|\*\*\*Timeout|Failed)' "$san_log" || true)
+  san_passed=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Passed +[0-9.]+ sec' "$san_log" || true)
   san_failed=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*(\*\*\*(Failed|Exception|Timeout|Not Run)|Failed +[0-9.]+ sec)' "$san_log" || true)
+  san_ran=$((san_passed + san_failed))
   if ((san_ran == 0)); then
     echo "test.sh: the sanitize stage ran no test" >&2
     san_rc=1
