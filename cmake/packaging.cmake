@@ -43,5 +43,8 @@ endif()
 if(TARGET scandof_scene_io)  # --scene: glTF files through tinygltf's shared library
   string(APPEND _scandof_bin_depends ", libtinygltf2d (>= 2.7.0)")
 endif()
+if(TARGET PkgConfig::SCANDOF_FFMPEG)  # --record FILE.mp4 (Debian 12's FFmpeg 5.1 sonames)
+  string(APPEND _scandof_bin_depends ", libavcodec59, libavformat59, libswscale6, libavutil57")
+endif()
 set(CPACK_DEBIAN_BIN_PACKAGE_DEPENDS "${_scandof_bin_depends}")
 include(CPack)

@@ -14,8 +14,9 @@ pkgs=(cmake ninja-build g++ pkg-config ccache
       xvfb xauth libgl1-mesa-dri libegl-mesa0
       glslang-tools)  # glslangValidator: the GL SAT shaders' subgroup variants compiled in CI
 # glTF 2.0 scenes (--scene): tinygltf reads them (it pulls in its library and stb); the glTF
-# corpus of the loader's tests and its fuzz test (valid and malformed files).
-pkgs+=(libtinygltf-dev assimp-testmodels)
+# corpus of the loader's tests and its fuzz test (valid and malformed files); FFmpeg's libraries
+# for --record FILE.mp4.
+pkgs+=(libtinygltf-dev assimp-testmodels libavcodec-dev libavformat-dev libswscale-dev)
 
 missing=()
 for p in "${pkgs[@]}"; do

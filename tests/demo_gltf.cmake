@@ -105,6 +105,20 @@ msg=$(\"$S\" --headless --frames 1 --camera-path /nonexistent.json 2>&1); [ $? -
 echo \"$msg\" | grep -q '/nonexistent.json: cannot open' || { echo \"bad path file: $msg\"; exit 1; }")
   set_tests_properties(demo_gltf_record PROPERTIES TIMEOUT 300 LABELS "demo;gltf")
 
+  # The same path into an MP4 (FFmpeg's libraries, where the build found them): one H.264 sample
+  # per frame (the stsz box counts 11), and an unwritable file exits 1 naming it.
+  if(TARGET PkgConfig::SCANDOF_FFMPEG)
+    add_test(NAME demo_gltf_record_mp4
+      COMMAND sh -c "S='$<TARGET_FILE:scandof>'; f='${_dir}/record.mp4'; rm -f \"$f\"; \
+\"$S\" ${_p_s} --frames 6 --record \"$f\" >/dev/null 2>&1 || { echo 'mp4 run failed'; exit 1; }; \
+'${SCANDOF_SYS_PYTHON}' -c \"import struct,sys; b=open(sys.argv[1],'rb').read(); i=b.find(b'stsz'); \
+n=struct.unpack('>I',b[i+12:i+16])[0] if i>0 else -1; print('samples',n); \
+sys.exit(0 if b[4:8]==b'ftyp' and (b.find(b'avc1')>0 or b.find(b'mp4v')>0) and n==11 else 1)\" \"$f\" || exit 1; \
+msg=$(\"$S\" --headless --size 64x48 --frames 1 --record /nonexistent/x.mp4 2>&1); [ $? -eq 1 ] && \
+echo \"$msg\" | grep -q '/nonexistent/x.mp4: cannot write' || { echo \"unwritable: $msg\"; exit 1; }")
+    set_tests_properties(demo_gltf_record_mp4 PROPERTIES TIMEOUT 300 LABELS "demo;gltf")
+  endif()
+
   # Malformed files: no crash, exit 1, a message naming the file (headless and window).
   set(_bad "BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb|not finite"
            "IndexOutOfRange/IndexOutOfRange.gltf|out of range"

@@ -46,7 +46,7 @@ App::App(const std::string& resources, const Settings& initial, int width, int h
     place_scene_camera();
   }
   if (!settings_.camera_path.empty()) load_camera_path();  // a bad path file stops here too
-  if (!settings_.record_dir.empty()) {
+  if (!settings_.record_dir.empty() && !records_video(settings_.record_dir)) {
     std::error_code ec;
     std::filesystem::create_directories(settings_.record_dir, ec);
     if (ec) throw std::runtime_error("--record " + settings_.record_dir + ": " + ec.message());
@@ -86,6 +86,10 @@ void App::frame(int width, int height, float dt_s) {
 
 // ---- Camera path and recording -----------------------------------------------------------------
 
+bool records_video(const std::string& target) {
+  return target.size() > 4 && target.compare(target.size() - 4, 4, ".mp4") == 0;
+}
+
 void App::load_camera_path() {
   path_ = demo::load_camera_path(settings_.camera_path);
   path_step_ = 0;
@@ -109,6 +113,21 @@ float App::follow_camera_path() {
 }
 
 void App::record_frame(long long index) {
+  if (records_video(settings_.record_dir)) {
+    const int w = targets_.width(), h = targets_.height();
+    if (!video_)
+      video_ = std::make_unique<VideoWriter>(settings_.record_dir, w, h,
+                                             playing_path() ? path_.fps : 60.0);
+    if (w != video_width_ || h != video_height_) {
+      if (video_->frames() > 0)
+        throw std::runtime_error(settings_.record_dir + ": the frame size changed while recording");
+      video_width_ = w;
+      video_height_ = h;
+    }
+    video_->add(targets_.read_rgba(targets_.display()).data());
+    ++recorded_;
+    return;
+  }
   char name[32];
   std::snprintf(name, sizeof name, "/frame_%05lld.png", index);
   screenshot(settings_.record_dir + name);  // a failed write throws naming the file

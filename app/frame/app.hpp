@@ -32,6 +32,7 @@
 #include "passes/tonemap_pass.hpp"
 #include "primitives/panel.hpp"
 #include "scene/camera_path.hpp"
+#include "scene/video_writer.hpp"
 
 namespace demo {
 namespace gl = scandof::gl;
@@ -39,6 +40,8 @@ namespace gl = scandof::gl;
 // Whether `m` shades the floor and wall deferred in the current GL context (Auto: not on a
 // software rasterizer). Needs a current context.
 bool deferred_planes(SceneShading m);
+// --record's target names an MP4 file (encoded by FFmpeg) rather than a folder of PNGs.
+bool records_video(const std::string& target);
 
 class App {
  public:
@@ -181,7 +184,9 @@ class App {
   long long path_step_ = 0, recorded_ = 0;
   void load_camera_path();       // settings_.camera_path -> path_ (throws naming the file)
   float follow_camera_path();    // the step's view into camera and settings; returns 1 / fps
-  void record_frame(long long index);  // DIR/frame_NNNNN.png of the display image
+  void record_frame(long long index);  // DIR/frame_NNNNN.png of the display image, or FILE.mp4
+  std::unique_ptr<VideoWriter> video_;  // --record FILE.mp4: opened at the first frame
+  int video_width_ = 0, video_height_ = 0;
   bool hover_ = false;       // last known cursor over the scene (autofocus "cursor")
   int hover_x_ = 0, hover_y_ = 0;
 };

@@ -412,8 +412,9 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
       ->type_name("FILE.json");
   app.add_option("--record", s.record_dir,
                  "write every frame as DIR/frame_NNNNN.png (NNNNN: the camera path's step,\n"
-                 "else the frame count; headless: the warm-up frames too)")
-      ->type_name("DIR");
+                 "else the frame count; headless: the warm-up frames too), or into FILE.mp4\n"
+                 "(H.264 through FFmpeg, at the path's fps)")
+      ->type_name("DIR|FILE.mp4");
   app.add_option("--record-path", s.record_path_file,
                  "window: K appends the current view to FILE as the camera path's next key")
       ->type_name("FILE.json");
