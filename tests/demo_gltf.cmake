@@ -35,6 +35,25 @@ if(TARGET scandof_scene_io)
   add_executable(scandof_make_glb ${PROJECT_SOURCE_DIR}/app/tests/make_big_glb.cpp)
 endif()
 
+# Scenes switched on a running App (app/tests/scene_switch_gl.cpp), as the window's Scene field
+# and drag and drop do: built from the demo's sources but its entry, with its flags (as
+# tests/demo_logic.cmake builds demo_runtime_settings), run on EGL's surfaceless display.
+if(TARGET scandof AND TARGET GTest::gtest AND SCANDOF_GLTF_CORPUS)
+  get_target_property(_ss_src scandof SOURCES)
+  list(FILTER _ss_src EXCLUDE REGEX "/run/main\\.cpp$")
+  add_executable(demo_scene_switch ${PROJECT_SOURCE_DIR}/app/tests/scene_switch_gl.cpp ${_ss_src})
+  foreach(_p INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS LINK_LIBRARIES)
+    get_target_property(_v scandof ${_p})
+    if(_v)
+      set_property(TARGET demo_scene_switch PROPERTY ${_p} "${_v}")
+    endif()
+  endforeach()
+  target_compile_definitions(demo_scene_switch PRIVATE SCANDOF_GLTF_CORPUS="${SCANDOF_GLTF_CORPUS}")
+  target_link_libraries(demo_scene_switch PRIVATE GTest::gtest GTest::gtest_main)
+  add_test(NAME demo_gltf_scene_switch COMMAND demo_scene_switch)
+  set_tests_properties(demo_gltf_scene_switch PROPERTIES TIMEOUT 300 LABELS "demo;gltf")
+endif()
+
 if(TARGET scandof AND SCANDOF_GLTF_CORPUS AND SCANDOF_XVFB_RUN AND SCANDOF_SYS_PYTHON)
   set(_dir ${CMAKE_CURRENT_BINARY_DIR}/demo_gltf)
   set(_m ${SCANDOF_GLTF_CORPUS})
