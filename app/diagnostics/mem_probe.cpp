@@ -51,6 +51,20 @@ long long rss_bytes() {
   return resident * static_cast<long long>(sysconf(_SC_PAGESIZE));
 }
 
+// RssAnon and RssFile of /proc/self/status (kB): statm's resident count is their sum with RssShmem,
+// and only the anonymous part is the process's own memory; file pages (the driver's libraries and
+// shader cache) come and go with the page cache.
+void rss_split(long long* anon, long long* file) {
+  std::ifstream f("/proc/self/status");
+  std::string key;
+  long long kb = 0;
+  while (f >> key) {
+    if (key == "RssAnon:" && (f >> kb)) *anon = kb * 1024;
+    else if (key == "RssFile:" && (f >> kb)) *file = kb * 1024;
+    else f.ignore(1 << 12, '\n');
+  }
+}
+
 int open_fds() {
   DIR* d = opendir("/proc/self/fd");
   if (!d) return -1;
@@ -114,6 +128,7 @@ MemSample sample_memory(bool trim) {
   const struct mallinfo2 mi = mallinfo2();
   m.heap_bytes = static_cast<long long>(mi.uordblks + mi.hblkhd);
   m.rss_bytes = rss_bytes();
+  rss_split(&m.rss_anon_bytes, &m.rss_file_bytes);
   m.fds = open_fds();
 #if SCANDOF_WITH_CUDA
   if (cuda_usable()) {

@@ -23,6 +23,8 @@ struct GlObjectCounts {
 
 struct MemSample {
   long long rss_bytes = -1;        // resident set (statm's second field x page size)
+  long long rss_anon_bytes = -1;   // its anonymous part (/proc/self/status RssAnon)
+  long long rss_file_bytes = -1;   // its file-backed part (RssFile)
   long long heap_bytes = -1;       // glibc heap in use (mallinfo2: uordblks + hblkhd)
   long long cuda_used_bytes = -1;  // device total - free (cudaMemGetInfo): every process's
   long long cuda_total_bytes = -1;

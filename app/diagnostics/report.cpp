@@ -121,6 +121,8 @@ nlohmann::ordered_json soak_json(const SoakReport& r) {
                    {"canonical", s.canonical},
                    {"config", s.config},
                    {"rss_bytes", s.mem.rss_bytes},
+                   {"rss_anon_bytes", s.mem.rss_anon_bytes},
+                   {"rss_file_bytes", s.mem.rss_file_bytes},
                    {"heap_bytes", s.mem.heap_bytes},
                    {"cuda_used_bytes", s.mem.cuda_used_bytes},
                    {"cuda_total_bytes", s.mem.cuda_total_bytes},
