@@ -14,7 +14,8 @@ bins=()
 # PACK_BINS (paths under the build folder) picks a subset: the whole set is over the 64 MiB a call
 # can carry, so tests and benchmarks travel in separate packs. PACK_BINS=tests is every GoogleTest
 # executable the build made (tests/ and the demo's unit tests), the suite validate.sh runs whole.
-tests=$(cd "$build" && find tests -maxdepth 1 -type f -perm -u+x \( -name 'test_*' -o -name 'scandof_app_tests' \
+tests=
+[[ -d $build/tests ]] && tests=$(cd "$build" && find tests -maxdepth 1 -type f -perm -u+x \( -name 'test_*' -o -name 'scandof_app_tests' \
         -o -name 'demo_runtime_settings' \) | sort | tr '\n' ' ')
 all="$tests bench/dofbench bench/scanbench bench/satbench bench/compactbench bench/sortbench
      bench/tune_single_pass bench/glsatbench tools/scantool/scantool app/scandof"
