@@ -45,8 +45,11 @@ def main():
         for ax in (ax1, ax2):
             ax.axvspan(0, first_counted, color="0.9", lw=0)
     for key, label, colour in (("rss_bytes", "host RSS", "tab:blue"),
+                               ("rss_anon_bytes", "RSS, anonymous part", "tab:cyan"),
                                ("heap_bytes", "heap in use (mallinfo2)", "tab:green")):
         x, y = series(samples, key, MIB)
+        if not x:  # reports written before the RSS split have no anonymous series
+            continue
         ax1.plot(x, y, ".", ms=3, color=colour, alpha=0.5)
         x, y = series(canon, key, MIB)
         ax1.plot(x, y, "-o", ms=4, color=colour, label=label + " (canonical)")
