@@ -175,6 +175,8 @@ int main(int argc, char** argv) {
         scandof::dof::Method m;
         scandof::dof::Shape shape;
         int layers;
+        int blades = 0;  // aperture blades (dof::Params::blades; 0 = round)
+        float offset = 0.0f;  // dof::Params::radius_offset
       };
       const Cfg cfgs[] = {
           {"gather box (DofGpu)", scandof::dof::Method::Gather, scandof::dof::Shape::Box, 2},
@@ -190,6 +192,15 @@ int main(int argc, char** argv) {
           {"hybrid octagon rings=3", scandof::dof::Method::Hybrid, scandof::dof::Shape::Octagon, 3},
           {"hybrid disc k=4 rings=3", scandof::dof::Method::Hybrid, scandof::dof::Shape::Disc, 3},
           {"hybrid disc k=4 rings=5", scandof::dof::Method::Hybrid, scandof::dof::Shape::Disc, 5},
+          // The demo's default (gather/octagon, shapes of the lens's area) and aperture blades:
+          // the polygon's bands, 16 corners each.
+          {"gather octagon offset 0.5", scandof::dof::Method::Gather, scandof::dof::Shape::Octagon,
+           2, 0, 0.5f},
+          {"gather 5 blades", scandof::dof::Method::Gather, scandof::dof::Shape::Disc, 2, 5, 0.5f},
+          {"gather 6 blades", scandof::dof::Method::Gather, scandof::dof::Shape::Disc, 2, 6, 0.5f},
+          {"gather 8 blades", scandof::dof::Method::Gather, scandof::dof::Shape::Disc, 2, 8, 0.5f},
+          {"hybrid 6 blades rings=3", scandof::dof::Method::Hybrid, scandof::dof::Shape::Disc, 3, 6,
+           0.5f},
       };
       {
         scandof::DofGpu gpu;
@@ -199,6 +210,8 @@ int main(int argc, char** argv) {
           p.shape = c.shape;
           p.layers = c.m == scandof::dof::Method::Layered ? c.layers : 2;
           p.rings = c.layers;
+          p.blades = c.blades;
+          p.radius_offset = c.offset;
           row(c.name, timer.measure([&](int) { gpu.render(c.m, p, frame, stream); }),
               il_bytes + 4.0 * n + 4.0 * n);
         }
@@ -246,6 +259,8 @@ int main(int argc, char** argv) {
           p.shape = c.shape;
           p.layers = c.m == scandof::dof::Method::Layered ? c.layers : 2;
           p.rings = c.layers;
+          p.blades = c.blades;
+          p.radius_offset = c.offset;
           const std::string name = std::string("hdr ") + c.name;
           row(name.c_str(), timer.measure([&](int) { gpu.render(c.m, p, hf, stream); }),
               hdr_bytes);

@@ -188,6 +188,29 @@ TEST(DofCuda, RadiusOffsetMatchesGold) {
   }
 }
 
+// Aperture blades (Params::blades): the polygon's bands (off-centre boxes on a 4 x 4 corner grid)
+// in the gather and hybrid kernels, odd sizes, every blade count, turned and not, both offsets.
+TEST(DofCuda, BladesMatchGold) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  const int sizes[][2] = {{1, 1}, {33, 17}, {1, 64}, {131, 73}};
+  for (const auto& sz : sizes) {
+    const Scene s = make_scene(sz[0], sz[1], 91);
+    for (int blades = scandof::dof::kMinBlades; blades <= scandof::dof::kMaxBlades; ++blades)
+      for (const Method m : {Method::Gather, Method::Hybrid}) {
+        Params p;
+        p.aperture_px = 9.0f;
+        p.focus = 8.0f;
+        p.max_radius = 11.5f;
+        p.blades = blades;
+        p.blade_rotation = blades == 6 ? 0.0f : 17.0f;
+        p.radius_offset = blades % 2 ? 0.5f : 0.0f;
+        expect_matches_gold(s, m, p,
+                            std::string(scandof::dof::to_string(m)) + " blades " +
+                                std::to_string(blades));
+      }
+  }
+}
+
 TEST(DofCuda, BadArgumentsThrow) {
   SCANDOF_SKIP_WITHOUT_GPU();
   scandof::DofGpu gpu;

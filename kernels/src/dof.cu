@@ -187,15 +187,85 @@ __device__ __forceinline__ void add_rect_sum(const uint4* __restrict__ sat, int 
   if (tx > 0.f && ty > 0.f) add(ix + 1, iy + 1, tx * ty);
 }
 
-template <bool Hdr>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    dof_gather_shape_kernel(const uint4* __restrict__ sat, cudaTextureObject_t depth,
-                            cudaSurfaceObject_t out, int w, int h, dof::Params p, float scale) {
-  const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
-  if (x >= w || y >= h) return;
-  const float r =
-      dof::shape_radius(dof::coc_radius(tex2D<float>(depth, x + 0.5f, y + 0.5f), p), p);
+// The polygon's unit bands (dof::polygon_bands), made once on the host and passed by value (336
+// bytes of kernel parameters): per pixel they cost a multiply each, where building them costs
+// N sines and cosines per band.
+struct PolyBandsArg {
+  int n;
+  dof::PolyBand b[dof::kMaxPolyBands];
+};
+inline PolyBandsArg poly_bands_arg(const dof::Params& p) {
+  PolyBandsArg a{};
+  a.n = p.blades > 0 ? dof::polygon_bands(p.blades, p.blade_rotation, a.b) : 0;
+  return a;
+}
+
+__device__ __forceinline__ int clampi(int v, int lo, int hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
+// One band of the polygon at circumradius R (pixel units) around (x, y): its pixel weights are up
+// to 3 x 3 integer boxes (dof::interval_runs in x and in y) whose corners lie on a 4 x 4 grid of
+// table points, so the band reads at most 16 corners. Corners clamped to the table (the zero row
+// and column at -1) give every box its clipped sum and pixel count, as the CPU's per-box clamp.
+__device__ __forceinline__ void add_band_sum(const uint4* __restrict__ sat, int w, int h, int x,
+                                             int y, const dof::PolyBand& bd, float R,
+                                             float4* acc) {
+  int xlo[3], xhi[3], ylo[3], yhi[3];
+  float xw[3], yw[3];
+  const int nx = dof::interval_runs(R * bd.xl, R * bd.xr, xlo, xhi, xw);
+  const int ny = dof::interval_runs(R * bd.y0, R * bd.y1, ylo, yhi, yw);
+  if (nx == 0 || ny == 0) return;
+  int cx[4], cy[4];
+  cx[0] = clampi(x + xlo[0] - 1, -1, w - 1);
+  cy[0] = clampi(y + ylo[0] - 1, -1, h - 1);
+#pragma unroll
+  for (int i = 0; i < 3; ++i) {
+    cx[i + 1] = i < nx ? clampi(x + xhi[i], -1, w - 1) : cx[i];
+    cy[i + 1] = i < ny ? clampi(y + yhi[i], -1, h - 1) : cy[i];
+  }
+  uint4 lo[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) lo[i] = i <= nx ? corner<uint32_t>(sat, w, cx[i], cy[0]) : uint4{};
+#pragma unroll
+  for (int j = 0; j < 3; ++j) {
+    if (j >= ny) break;
+    uint4 hi[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+      hi[i] = i <= nx ? corner<uint32_t>(sat, w, cx[i], cy[j + 1]) : uint4{};
+#pragma unroll
+    for (int i = 0; i < 3; ++i) {
+      if (i >= nx) break;
+      const float c = xw[i] * yw[j];
+      const uint32_t r = hi[i + 1].x - hi[i].x - lo[i + 1].x + lo[i].x;
+      const uint32_t g = hi[i + 1].y - hi[i].y - lo[i + 1].y + lo[i].y;
+      const uint32_t b = hi[i + 1].z - hi[i].z - lo[i + 1].z + lo[i].z;
+      acc->x += c * static_cast<float>(r);
+      acc->y += c * static_cast<float>(g);
+      acc->z += c * static_cast<float>(b);
+      acc->w += c * static_cast<float>((cx[i + 1] - cx[i]) * (cy[j + 1] - cy[j]));
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) lo[i] = hi[i];
+  }
+}
+
+// The sums of the pixel's kernel: the polygon's bands where pb.n > 0, else the shape's signed
+// fractional rectangles (box, octagon, disc).
+__device__ __forceinline__ float4 shape_sum(const uint4* __restrict__ sat, int w, int h, int x,
+                                            int y, float r, const dof::Params& p,
+                                            const PolyBandsArg& pb) {
   float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+  if (pb.n > 0) {
+    const float R = r + 0.5f;
+    for (int b = 0; b < pb.n; ++b) add_band_sum(sat, w, h, x, y, pb.b[b], R, &acc);
+    return acc;
+  }
+  if (p.shape == dof::Shape::Box) {
+    add_rect_sum(sat, w, h, x, y, r, r, 1.f, &acc);
+    return acc;
+  }
   const int k = p.shape == dof::Shape::Octagon ? 2 : p.disc_boxes;
   for (int i = 1; i <= k; ++i)
     add_rect_sum(sat, w, h, x, y, r * dof::disc_stair(k, k + 1 - i), r * dof::disc_stair(k, i), 1.f,
@@ -203,6 +273,19 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   for (int i = 1; i < k; ++i)
     add_rect_sum(sat, w, h, x, y, r * dof::disc_stair(k, k - i), r * dof::disc_stair(k, i), -1.f,
                  &acc);
+  return acc;
+}
+
+template <bool Hdr>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    dof_gather_shape_kernel(const uint4* __restrict__ sat, cudaTextureObject_t depth,
+                            cudaSurfaceObject_t out, int w, int h, dof::Params p, float scale,
+                            PolyBandsArg pb) {
+  const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
+  if (x >= w || y >= h) return;
+  const float r =
+      dof::shape_radius(dof::coc_radius(tex2D<float>(depth, x + 0.5f, y + 0.5f), p), p);
+  const float4 acc = shape_sum(sat, w, h, x, y, r, p, pb);
   if constexpr (Hdr) {
     const float k = scale / acc.w;
     write_hdr(out, x, y, acc.x * k, acc.y * k, acc.z * k);
@@ -579,25 +662,15 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
                             const uint4* __restrict__ sat, int w, int h, int w2, int h2,
                             dof::Params p, SatFixedPoint fp, float step,
                             const eng::F4* __restrict__ nearg, const eng::F4* __restrict__ farg,
-                            const float* __restrict__ nearr, cudaSurfaceObject_t out) {
+                            const float* __restrict__ nearr, cudaSurfaceObject_t out,
+                            PolyBandsArg pb) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
   const float s = eng::signed_coc(tex2D<float>(depth, x + 0.5f, y + 0.5f), p);
   eng::F4 base;
   if constexpr (Hybrid) {
     const float r = dof::shape_radius(fabsf(s), p);
-    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-    if (p.shape == dof::Shape::Box) {
-      add_rect_sum(sat, w, h, x, y, r, r, 1.f, &acc);
-    } else {
-      const int k = p.shape == dof::Shape::Octagon ? 2 : p.disc_boxes;
-      for (int i = 1; i <= k; ++i)
-        add_rect_sum(sat, w, h, x, y, r * dof::disc_stair(k, k + 1 - i), r * dof::disc_stair(k, i),
-                     1.f, &acc);
-      for (int i = 1; i < k; ++i)
-        add_rect_sum(sat, w, h, x, y, r * dof::disc_stair(k, k - i), r * dof::disc_stair(k, i),
-                     -1.f, &acc);
-    }
+    const float4 acc = shape_sum(sat, w, h, x, y, r, p, pb);
     const float inv = Hdr ? step / acc.w : 1.f / (255.f * acc.w);
     base = eng::F4{acc.x * inv, acc.y * inv, acc.z * inv, 1.f};
     if (!Hdr) {
@@ -676,10 +749,12 @@ struct DofGpu::Impl {
     const auto* sat = static_cast<const uint4*>(f.sat);
     if (hybrid)
       engine_composite_kernel<Hdr, true><<<grid, block, 0, s>>>(
-          f.rgba, f.depth, sat, w, h, w2, h2, p, f.fixed, step, nearg, farg, nearr, f.out);
+          f.rgba, f.depth, sat, w, h, w2, h2, p, f.fixed, step, nearg, farg, nearr, f.out,
+          poly_bands_arg(p));
     else
       engine_composite_kernel<Hdr, false><<<grid, block, 0, s>>>(
-          f.rgba, f.depth, sat, w, h, w2, h2, p, f.fixed, step, nearg, farg, nearr, f.out);
+          f.rgba, f.depth, sat, w, h, w2, h2, p, f.fixed, step, nearg, farg, nearr, f.out,
+          PolyBandsArg{});
     CUDA_CHECK_LAUNCH();
   }
   void* scratch = nullptr;
@@ -765,19 +840,20 @@ void DofGpu::render(dof::Method m, const dof::Params& p, const DofFrame& f, cuda
   }
   if (m == dof::Method::Gather) {
     if (f.sat == nullptr) throw std::invalid_argument("DofGpu::render: gather needs the SAT");
-    if (p.shape == dof::Shape::Box || f.format == SatFormat::F32) {
+    if ((p.shape == dof::Shape::Box && p.blades == 0) || f.format == SatFormat::F32) {
       // The box has its own kernel (4 or 16 corner loads); float tables take the box too, since
       // the shapes' inclusion-exclusion needs exact (integer) box sums.
       dof_gather(f, p, stream);
       return;
     }
     const auto* sat = static_cast<const uint4*>(f.sat);
+    const PolyBandsArg pb = poly_bands_arg(p);
     if (hdr)
       dof_gather_shape_kernel<true><<<grid, block, 0, stream>>>(sat, f.depth, f.out, f.width,
-                                                                f.height, p, hdr_scale(f));
+                                                                f.height, p, hdr_scale(f), pb);
     else
       dof_gather_shape_kernel<false>
-          <<<grid, block, 0, stream>>>(sat, f.depth, f.out, f.width, f.height, p, 1.f);
+          <<<grid, block, 0, stream>>>(sat, f.depth, f.out, f.width, f.height, p, 1.f, pb);
     CUDA_CHECK_LAUNCH();
     return;
   }

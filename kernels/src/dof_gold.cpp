@@ -87,6 +87,11 @@ void validate(const Params& p, Method m) {
     bad("rings must be 1..8");
   if ((m == Method::Spread || m == Method::Layered) && p.max_radius > kSpreadMaxRadius)
     bad("max_radius above 256 would overflow the spreading sums");
+  if (p.blades != 0 && (p.blades < kMinBlades || p.blades > kMaxBlades))
+    bad("blades must be 0 (round) or 5..8");
+  if (!std::isfinite(p.blade_rotation)) bad("blade_rotation must be finite");
+  if (p.blades != 0 && m != Method::Gather && m != Method::Hybrid)
+    bad("blades: gather and hybrid only (the spreading methods take the round shapes)");
 }
 
 namespace {
@@ -137,9 +142,10 @@ struct BoxSum {
   uint32_t c[3];
   int n;
 };
-inline BoxSum box_sum(const uint32_t* sat, int w, int h, int x, int y, int rx, int ry) {
-  const int x0 = std::max(x - rx - 1, -1), x1 = std::min(x + rx, w - 1);
-  const int y0 = std::max(y - ry - 1, -1), y1 = std::min(y + ry, h - 1);
+inline BoxSum box_sum(const uint32_t* sat, int w, int h, int x, int y, int ax, int bx, int ay,
+                      int by) {
+  const int x0 = std::min(std::max(x + ax - 1, -1), w - 1), x1 = std::max(std::min(x + bx, w - 1), x0);
+  const int y0 = std::min(std::max(y + ay - 1, -1), h - 1), y1 = std::max(std::min(y + by, h - 1), y0);
   auto at = [&](int xx, int yy, int c) -> uint32_t {
     return (xx < 0 || yy < 0) ? 0u : sat[(npix(w, yy) + static_cast<std::size_t>(xx)) * 4 + c];
   };
@@ -151,9 +157,10 @@ inline BoxSum box_sum(const uint32_t* sat, int w, int h, int x, int y, int rx, i
 }
 
 // The same box from a float table: corners in double (the table's own rounding stays).
-inline int box_sum_f(const float* sat, int w, int h, int x, int y, int rx, int ry, double c[3]) {
-  const int x0 = std::max(x - rx - 1, -1), x1 = std::min(x + rx, w - 1);
-  const int y0 = std::max(y - ry - 1, -1), y1 = std::min(y + ry, h - 1);
+inline int box_sum_f(const float* sat, int w, int h, int x, int y, int ax, int bx, int ay, int by,
+                     double c[3]) {
+  const int x0 = std::min(std::max(x + ax - 1, -1), w - 1), x1 = std::max(std::min(x + bx, w - 1), x0);
+  const int y0 = std::min(std::max(y + ay - 1, -1), h - 1), y1 = std::max(std::min(y + by, h - 1), y0);
   auto at = [&](int xx, int yy, int k) -> double {
     return (xx < 0 || yy < 0) ? 0.0 : sat[(npix(w, yy) + static_cast<std::size_t>(xx)) * 4 + k];
   };
@@ -267,13 +274,14 @@ void coc_map(const float* depth, int w, int h, const Params& p, float* radius) {
 }
 
 namespace {
-// The gather loop shared by every table: box(x, y, rx, ry, sums[3]) gives a box's colour sums
-// (exact for integer tables) and returns its clipped pixel count.
+// The gather loop shared by every table: box(x, y, x0, x1, y0, y1, sums[3]) gives the colour sums
+// of the box of offsets x0..x1, y0..y1 around (x, y) (exact for integer tables) and returns its
+// clipped pixel count (0 for a box wholly outside the frame, which only a polygon's can be).
 template <class BoxFn>
 void gather_core(const float* depth, int w, int h, const Params& p, OutScale out, float* rgb,
                  BoxFn&& box) {
   for_rows(h, [&](int y0, int y1) {
-    ShapeBox boxes[kMaxShapeBoxes];
+    OffsetBox boxes[kMaxPolyBoxes];
     int n = 0;
     float last_r = -1.0f;  // boxes of the last radius, as in source_boxes()
     for (int y = y0; y < y1; ++y) {
@@ -281,13 +289,21 @@ void gather_core(const float* depth, int w, int h, const Params& p, OutScale out
         const std::size_t i = npix(w, y) + static_cast<std::size_t>(x);
         const float r = shape_radius(coc_radius(depth[i], p), p);
         if (r != last_r) {
-          n = shape_boxes(r, p.shape, p.disc_boxes, boxes);
+          if (p.blades > 0) {
+            n = polygon_boxes(r, p.blades, p.blade_rotation, boxes);
+          } else {
+            ShapeBox sb[kMaxShapeBoxes];
+            n = shape_boxes(r, p.shape, p.disc_boxes, sb);
+            for (int j = 0; j < n; ++j)
+              boxes[j] = OffsetBox{-sb[j].rx, sb[j].rx, -sb[j].ry, sb[j].ry, sb[j].coef};
+          }
           last_r = r;
         }
         double s[3] = {0, 0, 0}, a = 0;
         for (int j = 0; j < n; ++j) {
           double b[3];
-          const int cnt = box(x, y, boxes[j].rx, boxes[j].ry, b);
+          const int cnt =
+              box(x, y, boxes[j].x0, boxes[j].x1, boxes[j].y0, boxes[j].y1, b);
           const double c = boxes[j].coef;
           for (int k = 0; k < 3; ++k) s[k] += c * b[k];
           a += c * static_cast<double>(cnt);
@@ -300,8 +316,9 @@ void gather_core(const float* depth, int w, int h, const Params& p, OutScale out
 
 void gather_u32(const uint32_t* sat, const float* depth, int w, int h, const Params& p,
                 OutScale out, float* rgb) {
-  gather_core(depth, w, h, p, out, rgb, [&](int x, int y, int rx, int ry, double b[3]) {
-    const BoxSum bs = box_sum(sat, w, h, x, y, rx, ry);
+  gather_core(depth, w, h, p, out, rgb,
+              [&](int x, int y, int ax, int bx, int ay, int by, double b[3]) {
+    const BoxSum bs = box_sum(sat, w, h, x, y, ax, bx, ay, by);
     for (int k = 0; k < 3; ++k) b[k] = static_cast<double>(bs.c[k]);
     return bs.n;
   });
@@ -328,8 +345,8 @@ void gather_from_sat(const float* sat, const float* depth, int w, int h, const P
   check_image(sat, depth, rgb, w, h, "gather_from_sat");
   validate(p, Method::Gather);
   gather_core(depth, w, h, p, OutScale{1.0, false}, rgb,
-              [&](int x, int y, int rx, int ry, double b[3]) {
-                return box_sum_f(sat, w, h, x, y, rx, ry, b);
+              [&](int x, int y, int ax, int bx, int ay, int by, double b[3]) {
+                return box_sum_f(sat, w, h, x, y, ax, bx, ay, by, b);
               });
 }
 

@@ -54,7 +54,9 @@
 // Params::radius_offset = 0.5 builds it at r - 1/2 instead: the box then has the lens's area
 // (2r)^2 exactly and the disc pi r^2 + (4 - pi) r - 0.21 (6 % over at r = 4, 2 % at 12). Against
 // the lens reference this is worth several dB over the whole frame for every shape-based method
-// (results/dof/engine/README.md). The default 0 keeps the paper's convention (shaders/dof.frag).
+// (results/dof/engine/README.md). Params' default 0 keeps the paper's convention; the demo's
+// default is 0.5 (Settings::dof_radius_offset, DOF_DEFAULT_RADIUS_OFFSET in shaders/shared.h),
+// which the GL passes (shaders/dof_gather.glsl) draw too.
 //
 // ---- Methods ----------------------------------------------------------------------------------
 // gather (the paper's): every pixel averages the sharp image over its own shape,
@@ -191,6 +193,11 @@ struct Params {
   // Pixels taken off the CoC radius before it becomes a kernel shape (shape_radius()): 0 is the
   // paper's convention, 0.5 matches the shape's area to the lens's disc (see "Kernel shapes").
   float radius_offset = 0.0f;
+  // Aperture blades (see "Polygonal aperture"): 0 = the round aperture (the shape above), 5..8 =
+  // the regular polygon of that many blades, turned by blade_rotation degrees, instead of the
+  // shape. Gather and hybrid only.
+  int blades = 0;
+  float blade_rotation = 0.0f;
 };
 
 // Throws std::invalid_argument naming the bad field (negative radius or aperture, focus <= 0,
@@ -252,6 +259,157 @@ SCANDOF_HD void lens_sample(int i, int n, float* x, float* y) {
   const float theta = static_cast<float>(i) * 2.39996322972865332f;
   *x = rho * cosf(theta);
   *y = rho * sinf(theta);
+}
+
+// ---- Polygonal aperture ------------------------------------------------------------------------
+// A lens with N straight blades (N = 5..8) has a regular N-gon for its opening, so the blur of a
+// point is that N-gon: vertex k at angle 90 deg + rotation + 360 k / N degrees on the unit circle
+// (rotation 0 puts a vertex straight up; y up, as the frame's rows). The CoC radius r is the
+// polygon's circumradius, as it is the disc's radius: the N-gon lies inside the disc, with
+// (N / 2 pi) sin(2 pi / N) of its area (0.83 for the hexagon).
+// As a kernel it is a stack of horizontal bands (polygon_bands): the vertices' heights cut the
+// polygon into slabs whose width is linear in y, each slab is cut into sub-bands (kPolyBands in
+// all, by height; one where both edges are vertical), and each sub-band is the rectangle as wide
+// as the polygon at its mid-height.
+// The midpoint rule is exact for a width linear in y, so the bands have the polygon's area
+// exactly; the stairsteps are at most (slab height / sub-bands) tall. A polygon is not symmetric
+// in x or y in general (a turned hexagon, any pentagon), so a band is an off-centre rectangle:
+// its pixel weights are the area of each pixel inside it (the rectangle box-filtered), which are
+// at most 3 x 3 integer boxes (a run of full pixels and a partial one at each end, in x and in y)
+// with corners on a 4 x 4 grid of table points. At shape radius rho the polygon has circumradius
+// rho + 1/2: the paper shapes' convention (each grown by half a pixel), so that with
+// radius_offset 0.5 (rho = r - 1/2) the kernel is the lens's polygon of radius r.
+// Both sides of the focus take the same polygon; a lens turns the near side's bokeh by 180
+// degrees, which only odd N show (a known difference for 5 and 7 blades).
+constexpr int kMinBlades = 5;
+constexpr int kMaxBlades = 8;
+constexpr int kPolyBands = 12;                           // sub-bands shared among the slabs
+constexpr int kMaxPolyBands = kPolyBands + kMaxBlades;  // each slab rounds its share up by < 1
+
+// A band of the unit polygon: y in [y0, y1], x in [xl, xr].
+struct PolyBand {
+  float y0, y1, xl, xr;
+};
+
+SCANDOF_HD void polygon_vertex(int k, int blades, float rotation_deg, float* x, float* y) {
+  const float a = (90.0f + rotation_deg) * 0.0174532925199433f +
+                  6.28318530717958648f * static_cast<float>(k) / static_cast<float>(blades);
+  *x = cosf(a);
+  *y = sinf(a);
+}
+
+// The unit polygon's area: (N / 2) sin(2 pi / N).
+SCANDOF_HD float polygon_area(int blades) {
+  return 0.5f * static_cast<float>(blades) * sinf(6.28318530717958648f / static_cast<float>(blades));
+}
+
+// Where the horizontal line at height y crosses the unit polygon: [*xl, *xr] (empty: xl > xr).
+SCANDOF_HD void polygon_chord(float y, int blades, float rotation_deg, float* xl, float* xr) {
+  float lo = 1e30f, hi = -1e30f;
+  float px, py;
+  polygon_vertex(blades - 1, blades, rotation_deg, &px, &py);
+  for (int k = 0; k < blades; ++k) {
+    float qx, qy;
+    polygon_vertex(k, blades, rotation_deg, &qx, &qy);
+    const float ya = fminf(py, qy), yb = fmaxf(py, qy);
+    if (y >= ya && y <= yb && yb > ya) {
+      const float x = px + (qx - px) * (y - py) / (qy - py);
+      lo = fminf(lo, x);
+      hi = fmaxf(hi, x);
+    }
+    px = qx;
+    py = qy;
+  }
+  *xl = lo;
+  *xr = hi;
+}
+
+// The bands of the unit polygon, bottom to top; out needs kMaxPolyBands. Returns the count.
+SCANDOF_HD int polygon_bands(int blades, float rotation_deg, PolyBand* out) {
+  float ys[kMaxBlades];
+  for (int k = 0; k < blades; ++k) {
+    float x, y;
+    polygon_vertex(k, blades, rotation_deg, &x, &y);
+    int j = k;  // insertion sort, ascending
+    while (j > 0 && ys[j - 1] > y) {
+      ys[j] = ys[j - 1];
+      --j;
+    }
+    ys[j] = y;
+  }
+  const float height = ys[blades - 1] - ys[0];
+  int n = 0;
+  for (int k = 0; k + 1 < blades; ++k) {
+    const float a = ys[k], b = ys[k + 1];
+    if (!(b - a > 1e-5f)) continue;  // two vertices at one height: no slab between them
+    int m = static_cast<int>(ceilf(static_cast<float>(kPolyBands) * (b - a) / height - 1e-4f));
+    if (m < 1) m = 1;
+    // A slab between two vertical edges (the hexagon's middle with a vertex up) is a rectangle:
+    // one band, no stairsteps (7 bands instead of 12 for that hexagon).
+    float la, ra, lb, rb;
+    polygon_chord(a + 1e-3f * (b - a), blades, rotation_deg, &la, &ra);
+    polygon_chord(b - 1e-3f * (b - a), blades, rotation_deg, &lb, &rb);
+    if (fabsf(la - lb) < 1e-5f && fabsf(ra - rb) < 1e-5f) m = 1;
+    for (int i = 0; i < m; ++i) {
+      const float y0 = a + (b - a) * static_cast<float>(i) / static_cast<float>(m);
+      const float y1 = i + 1 == m ? b : a + (b - a) * static_cast<float>(i + 1) / static_cast<float>(m);
+      float xl, xr;
+      polygon_chord(0.5f * (y0 + y1), blades, rotation_deg, &xl, &xr);
+      out[n].y0 = y0;
+      out[n].y1 = y1;
+      out[n].xl = xl;
+      out[n].xr = xr;
+      ++n;
+    }
+  }
+  return n;
+}
+
+// The pixel weights of the interval [a, b] (pixel units; pixel d spans [d - 1/2, d + 1/2]) as up
+// to 3 runs of integer offsets: lo[i]..hi[i] with weight wt[i] (the overlap of each pixel with
+// the interval). Returns the count; a zero-length interval gives none.
+SCANDOF_HD int interval_runs(float a, float b, int* lo, int* hi, float* wt) {
+  if (!(b > a)) return 0;
+  const int pa = static_cast<int>(floorf(a + 0.5f)), pb = static_cast<int>(floorf(b + 0.5f));
+  if (pa == pb) {
+    lo[0] = hi[0] = pa;
+    wt[0] = b - a;
+    return 1;
+  }
+  int n = 0;
+  lo[n] = hi[n] = pa;
+  wt[n++] = static_cast<float>(pa) + 0.5f - a;
+  if (pb - pa >= 2) {
+    lo[n] = pa + 1;
+    hi[n] = pb - 1;
+    wt[n++] = 1.0f;
+  }
+  const float last = b - (static_cast<float>(pb) - 0.5f);
+  if (last > 0.0f) {
+    lo[n] = hi[n] = pb;
+    wt[n++] = last;
+  }
+  return n;
+}
+
+// The polygon's lens sample i of n, uniform in the polygon of circumradius 1 and evenly spread:
+// u = (i + 1/2) / n picks one of the N triangles of the fan around the centre (each 1/N of the
+// area) and the distance from the centre, sqrt of what is left of u, v = the golden-ratio
+// sequence the position along the outer edge. (x, y) in the lens plane, y up.
+SCANDOF_HD void polygon_lens_sample(int i, int n, int blades, float rotation_deg, float* x,
+                                    float* y) {
+  const float u = (static_cast<float>(i) + 0.5f) / static_cast<float>(n) *
+                  static_cast<float>(blades);
+  int t = static_cast<int>(floorf(u));
+  if (t > blades - 1) t = blades - 1;
+  const float s = sqrtf(fminf(fmaxf(u - static_cast<float>(t), 0.0f), 1.0f));
+  const float g = static_cast<float>(i) * 0.618033988749895f;
+  const float v = g - floorf(g);
+  float ax, ay, bx, by;
+  polygon_vertex(t, blades, rotation_deg, &ax, &ay);
+  polygon_vertex(t + 1, blades, rotation_deg, &bx, &by);
+  *x = s * (ax + v * (bx - ax));
+  *y = s * (ay + v * (by - ay));
 }
 
 // ---- Shapes as integer boxes ------------------------------------------------------------------
@@ -342,6 +500,48 @@ SCANDOF_HD float shape_area(const ShapeBox* b, int n) {
 SCANDOF_HD void spread_weights(const ShapeBox* b, int n, int32_t* w) {
   const float unit = static_cast<float>(kSpreadScale) / shape_area(b, n);
   for (int j = 0; j < n; ++j) w[j] = static_cast<int32_t>(floorf(b[j].coef * unit + 0.5f));
+}
+
+// An integer box at any offset: pixels x0..x1, y0..y1 (inclusive, relative to the pixel) with a
+// real coefficient. The polygon's boxes (below) are these.
+struct OffsetBox {
+  int x0, x1, y0, y1;
+  float coef;
+};
+constexpr int kMaxPolyBoxes = 9 * kMaxPolyBands;
+
+// The polygon kernel (p.blades, p.blade_rotation) at shape radius rho as off-centre integer boxes,
+// band by band (see "Polygonal aperture"); out needs kMaxPolyBoxes. Boxes are not merged: their
+// weights per pixel add to the pixel's area inside the bands (each in [0, 1]).
+SCANDOF_HD int polygon_boxes(float rho, int blades, float rotation_deg, OffsetBox* out) {
+  PolyBand band[kMaxPolyBands];
+  const int nb = polygon_bands(blades, rotation_deg, band);
+  const float R = rho + 0.5f;
+  int n = 0;
+  for (int b = 0; b < nb; ++b) {
+    int xlo[3], xhi[3], ylo[3], yhi[3];
+    float xw[3], yw[3];
+    const int nx = interval_runs(R * band[b].xl, R * band[b].xr, xlo, xhi, xw);
+    const int ny = interval_runs(R * band[b].y0, R * band[b].y1, ylo, yhi, yw);
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        out[n].x0 = xlo[i];
+        out[n].x1 = xhi[i];
+        out[n].y0 = ylo[j];
+        out[n].y1 = yhi[j];
+        out[n].coef = xw[i] * yw[j];
+        ++n;
+      }
+  }
+  return n;
+}
+
+// The unclipped area of off-centre boxes: sum_j coef_j (x1 - x0 + 1)(y1 - y0 + 1).
+SCANDOF_HD float offset_area(const OffsetBox* b, int n) {
+  float a = 0.0f;
+  for (int j = 0; j < n; ++j)
+    a += b[j].coef * static_cast<float>((b[j].x1 - b[j].x0 + 1) * (b[j].y1 - b[j].y0 + 1));
+  return a;
 }
 
 // Layer of a pixel at depth z among p.layers (0 = frontmost), see "layered" above.
