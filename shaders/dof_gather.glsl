@@ -21,6 +21,11 @@ layout(location = DOF_LOC_MAX_RADIUS) uniform float u_max_radius;  // CoC clamp 
 // Table units to colour: 1/255 for RGBA8 frames, 2^-F for HDR fixed-point tables (scandof/hdr.hpp),
 // 1 for float tables of radiance.
 layout(location = DOF_LOC_VALUE_SCALE) uniform float u_value_scale;
+// The kernel shape (scandof::dof::shape_boxes' rectangles): the radius offset, and the signed
+// fractional rectangles of the unit shape (none: the box, blurred()'s own four boxes).
+layout(location = DOF_LOC_RADIUS_OFFSET) uniform float u_radius_offset;
+layout(location = DOF_LOC_RECT_COUNT) uniform int u_rect_count;
+layout(location = DOF_LOC_RECTS) uniform vec3 u_rects[DOF_MAX_RECTS];
 
 SAT_V fetch(int x, int y) {
   // Index -1 is the empty prefix: the table's implicit zero row/column.
@@ -44,7 +49,28 @@ vec4 box_sum(ivec2 p, int rx, int ry) {
 // radius at infinity this is u_aperture * |z - z_f| / z.
 float coc_radius(float z) { return min(u_aperture * abs(z - u_focus) / z, u_max_radius); }
 
+// sign * the fractional rectangle (hx, hy) as its four exact integer boxes (the CUDA kernel's
+// add_rect_sum, scandof::dof::detail::add_rect).
+vec4 rect_sum(ivec2 p, float hx, float hy) {
+  float fx = floor(hx), fy = floor(hy), tx = hx - fx, ty = hy - fy;
+  int ix = int(fx), iy = int(fy);
+  vec4 s = (1.0 - tx) * (1.0 - ty) * box_sum(p, ix, iy);
+  if (tx > 0.0) s += tx * (1.0 - ty) * box_sum(p, ix + 1, iy);
+  if (ty > 0.0) s += (1.0 - tx) * ty * box_sum(p, ix, iy + 1);
+  if (tx > 0.0 && ty > 0.0) s += tx * ty * box_sum(p, ix + 1, iy + 1);
+  return s;
+}
+
 vec3 blurred(ivec2 p, float r) {
+  // The shape is built at r - u_radius_offset (0.5 by default: the lens disc's area).
+  r = max(r - u_radius_offset, 0.0);
+  if (u_rect_count > 0) {
+    // Octagon and disc: the signed rectangles united by inclusion-exclusion.
+    vec4 s = vec4(0.0);
+    for (int i = 0; i < u_rect_count; ++i)
+      s += u_rects[i].z * rect_sum(p, r * u_rects[i].x, r * u_rects[i].y);
+    return s.rgb * (u_value_scale / s.a);
+  }
   // Fractional radius r = r0 + t by bilinear corner lookups: each corner of the box is the SAT
   // interpolated between r0 and r0 + 1 in x and in y. That interpolation is separable, so the
   // fractional box equals the weighted sum of the four integer boxes (r0|r0+1) x (r0|r0+1) with

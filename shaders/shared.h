@@ -97,6 +97,15 @@
 #define DOF_LOC_VIEW 6
 #define DOF_LOC_SPLIT 7
 #define DOF_LOC_VALUE_SCALE 8  // table units -> colour: 1/255 (RGBA8), 2^-F (HDR fixed point), 1
+// The kernel shape (dof_gather.glsl): pixels off the CoC radius, and the shape's signed fractional
+// rectangles for the unit radius (x: half-width, y: half-height, z: +1 or -1; count 0 = the box).
+#define DOF_LOC_RADIUS_OFFSET 9
+#define DOF_LOC_RECT_COUNT 10
+#define DOF_LOC_RECTS 16  // DOF_MAX_RECTS consecutive locations
+#define DOF_MAX_RECTS 15  // 2k - 1 for the disc's k = 8 (scandof::dof::kMaxDiscBoxes)
+// The demo's default radius offset (Settings::dof_radius_offset): 0.5 builds every shape at
+// r - 1/2, the lens disc's area (scandof/dof.hpp, "Kernel shapes"); 0 is the paper's.
+#define DOF_DEFAULT_RADIUS_OFFSET 0.5f
 #define DOF_UNIT_COLOR 0
 #define DOF_UNIT_VIEWZ 1
 #define DOF_SAT_BINDING 0

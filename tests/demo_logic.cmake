@@ -6,7 +6,7 @@
 #   demo_logic_runtime_*: settings changed at runtime by the automation layer's plan on one App:
 #     --all-variants walks every scan variant and SAT method, --all-methods every DoF method and
 #     shape; each run must be named for what was set, and its DoF pass must be the one the path
-#     choice gives that method (GL compute for gather/box, the CPU gold method for the others).
+#     choice gives that method (GL compute for gather, the CPU gold method for the others).
 #   demo_logic_physical: --physical's aperture against the thin lens computed in Python.
 #   demo_logic_autofocus: where each autofocus mode pulls the focus in a headless run.
 #   demo_logic_dump_sat_*: --dump-sat against np.cumsum of --out-frame of the same run, exactly
@@ -52,7 +52,7 @@ ${_S} --backend ${backend} --size 97x61 --frames 3 --focus 7.5 --aperture 5 --ma
 ${_report} '${_dl}/report_${backend}.json' backend=${backend} width=97 height=61 frames=3 \
   focus=7.5 aperture=5 max_radius=9 format=f32 msaa=2 anisotropy=2 scene_shading=forward \
   scene_shading_asked=forward layers=4 disc_boxes=3 reference_samples=8 reference_clamped=false \
-  method=fused physical=false dof=gather/box verify.ok=true dof_passes=fragment")
+  method=fused physical=false dof=gather/octagon verify.ok=true dof_passes=fragment")
       set_tests_properties(demo_logic_report_${backend} PROPERTIES TIMEOUT 300
                            LABELS "demo;logic")
     endforeach()
@@ -77,8 +77,8 @@ ${_report} '${_dl}/variants_cpu.json' backend=cpu runs=naive,work-efficient")
 ${_S} --backend gl --size 80x45 --frames 2 --all-methods --reference 2 --dof layered \
   --shape disc --report '${_dl}/methods.json' && \
 ${_report} '${_dl}/methods.json' backend=gl dof=layered/disc \
-  dofs=gather/box,gather/octagon,gather/disc,spread/box,spread/octagon,spread/disc,layered/box,layered/octagon,layered/disc,layered/disc \
-  'dof_passes=${_g},cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu'")
+  dofs=gather/box,gather/octagon,gather/disc,spread/box,spread/octagon,spread/disc,layered/box,layered/octagon,layered/disc,engine/box,hybrid/box,hybrid/octagon,hybrid/disc,layered/disc \
+  'dof_passes=${_g},${_g},${_g},cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu'")
     set_tests_properties(demo_logic_runtime_methods PROPERTIES TIMEOUT 300 LABELS "demo;logic")
 
     # The physical camera: the aperture the frame used is the thin lens's for this lens, focus and

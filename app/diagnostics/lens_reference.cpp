@@ -46,7 +46,9 @@ std::vector<float> LensReference::key(const FrameTargets& t, const Camera& cam, 
           s.anisotropy,
           static_cast<float>(s.pipeline),
           demo::hdr(s) ? s.highlight : 0.0f,
-          static_cast<float>(scene.scene_id())};
+          static_cast<float>(scene.scene_id()),
+          static_cast<float>(s.dof_blades),
+          s.dof_blades > 0 ? s.dof_blade_rotation : 0.0f};
 }
 
 void LensReference::drop_targets() {
@@ -121,7 +123,11 @@ std::vector<float> LensReference::render(const FrameTargets& t, ScenePass& scene
                                std::to_string(samples) + " samples");
     }
     float lx = 0, ly = 0;
-    scandof::dof::lens_sample(i, samples, &lx, &ly);
+    // The aperture the methods' kernel has: the disc, or the blades' polygon (uniform in it).
+    if (s.dof_blades > 0)
+      scandof::dof::polygon_lens_sample(i, samples, s.dof_blades, s.dof_blade_rotation, &lx, &ly);
+    else
+      scandof::dof::lens_sample(i, samples, &lx, &ly);
     glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());
     glEnable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);

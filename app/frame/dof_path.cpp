@@ -32,7 +32,8 @@ DofPath choose_dof_path(const Settings& s, const DofCaps& caps) {
   try {
     scandof::dof::validate(dof_params(s), s.dof_method);
   } catch (const std::invalid_argument& e) {
-    p.message = std::string(e.what()) + "; showing gather/box";
+    p.message = std::string(e.what()) + "; showing gather/" +
+                scandof::dof::to_string(s.dof_shape) + " on the GL pass";
     return p;
   }
   const bool fragment_ok = fragment_can_draw(s);

@@ -2,8 +2,8 @@
 // settings and what the SAT backend can do, so the frame (frame/app.cpp) runs the pass it names
 // and the unit tests (app/tests/dof_path_test.cpp) can walk every combination without a GL context.
 //
-// The GL passes (shaders/dof.frag, shaders/dof.comp) draw gather/box and, the fragment pass, every
-// debug view; the other methods are scandof::DofGpu's inside the CUDA SAT stage's one map, or the
+// The GL passes (shaders/dof.frag, shaders/dof.comp) draw gather with every shape (round apertures
+// only) and, the fragment pass, every debug view; the other methods are scandof::DofGpu's inside the CUDA SAT stage's one map, or the
 // CPU gold method (scandof::dof::render on the read-back frame) where no GPU pass draws them.
 #pragma once
 
@@ -40,9 +40,9 @@ struct DofPath {
 bool dof_view(View v);
 
 // The pass for this frame. Parameters no method takes (scandof::dof::validate refuses them) show
-// gather/box on the GL pass asked for, with the reason; a method the fragment pass cannot draw
+// the GL pass's gather of the shape asked for, with the reason; a method the fragment pass cannot draw
 // goes to DofGpu where it has it, else to the CPU gold method; the compute pass goes to DofGpu
-// when it has the method (it has gather/box wherever CUDA runs), else to GL compute.
+// when it has the method (it has gather wherever CUDA runs), else to GL compute.
 DofPath choose_dof_path(const Settings& s, const DofCaps& caps);
 
 }  // namespace demo

@@ -62,7 +62,8 @@ scandof::dof::Params dof_params(const Settings& s) {
   // In Params' field order; the spread border keeps its default.
   return {s.aperture,   s.focus_distance, s.max_radius,
           s.dof_shape,  s.disc_boxes,     s.layers,
-          scandof::dof::SpreadBorder::Reflect, s.dof_rings, s.dof_radius_offset};
+          scandof::dof::SpreadBorder::Reflect, s.dof_rings, s.dof_radius_offset,
+          s.dof_blades, s.dof_blade_rotation};
 }
 
 SettingsChange changes(const Settings& was, const Settings& now) {
@@ -101,7 +102,8 @@ bool Settings::operator==(const Settings& o) const {
          show_help == o.show_help && show_primitives == o.show_primitives &&
          primitives == o.primitives && dof_method == o.dof_method && dof_shape == o.dof_shape &&
          disc_boxes == o.disc_boxes && layers == o.layers && dof_rings == o.dof_rings &&
-         dof_radius_offset == o.dof_radius_offset &&
+         dof_radius_offset == o.dof_radius_offset && dof_blades == o.dof_blades &&
+         dof_blade_rotation == o.dof_blade_rotation &&
          reference_samples == o.reference_samples && reference_clamp == o.reference_clamp &&
          error_scale == o.error_scale && physical == o.physical && lens == o.lens &&
          autofocus == o.autofocus && autofocus_teapot == o.autofocus_teapot &&

@@ -93,12 +93,20 @@ struct Settings {
   // Depth-of-field method and kernel shape (scandof/dof.hpp). The fragment pass does gather with
   // the box only; every other choice runs scandof::DofGpu on the CUDA path, or the CPU gold
   // implementation (dof::render) on a read-back frame where the GPU cannot do it (yet).
+  // Default gather/octagon with the radius offset: the best method of <= 0.3 ms at 1080p that both
+  // GPU backends draw natively (results/dof/blades/README.md); --dof gather --shape box
+  // --dof-radius-offset 0 is the paper's.
   scandof::dof::Method dof_method = scandof::dof::Method::Gather;
-  scandof::dof::Shape dof_shape = scandof::dof::Shape::Box;
+  scandof::dof::Shape dof_shape = scandof::dof::Shape::Octagon;
   int disc_boxes = 4;  // k of the disc shape, 1..8
   int layers = 3;      // K of layered, 2..8; 3 keeps an in-focus object out of the far layer
   int dof_rings = 3;   // rings of engine/hybrid's half-resolution gathers, 1..8 (1 + 4N(N+1) samples)
-  float dof_radius_offset = 0.0f;  // dof::Params::radius_offset: 0.5 = shapes of the lens's area
+  // dof::Params::radius_offset: 0.5 (the default) = shapes of the lens's area, 0 = the paper's.
+  float dof_radius_offset = DOF_DEFAULT_RADIUS_OFFSET;
+  // Aperture blades: 0 = round (the shape), 5..8 = that polygon turned by dof_blade_rotation
+  // degrees (gather and hybrid; dof::Params::blades).
+  int dof_blades = 0;
+  float dof_blade_rotation = 0.0f;
   // The lens reference (accumulation over lens samples) for "Compare with reference".
   int reference_samples = 256;
   bool reference_clamp = true;  // lens shifts clamped at max_radius, as the CoC of the methods
@@ -185,10 +193,10 @@ inline scandof::SatFixedPoint fixed_point(const Settings& s) {
 }
 // Table units to colour for the DoF passes: 1/255 (LDR), 2^-F (HDR uint32), 1 (HDR float).
 float table_value_scale(const Settings& s);
-// Whether the fragment pass (shaders/dof.frag) can draw this method: gather with the box only.
+// Whether the GL passes (shaders/dof.frag, dof.comp) can draw this method: gather with any shape
+// and radius offset, a round aperture (no blades).
 inline bool fragment_can_draw(const Settings& s) {
-  return s.dof_method == scandof::dof::Method::Gather && s.dof_shape == scandof::dof::Shape::Box &&
-         s.dof_radius_offset == 0.0f;  // the shader builds the paper's box at r
+  return s.dof_method == scandof::dof::Method::Gather && s.dof_blades == 0;
 }
 
 }  // namespace demo

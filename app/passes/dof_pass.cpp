@@ -6,6 +6,33 @@
 
 namespace demo {
 
+namespace {
+// The kernel shape's uniforms: the radius offset and the unit shape's signed rectangles, the
+// decomposition of scandof::dof::shape_boxes (box: none, blurred()'s own boxes; octagon: k = 2;
+// disc: k). Float tables take the shape too, as the CPU gold does (the CUDA gather draws the box
+// there); their box sums carry the table's float error, as the paper's box does.
+void set_shape_uniforms(const Settings& s) {
+  using scandof::dof::disc_stair;
+  GLfloat rects[3 * DOF_MAX_RECTS] = {};
+  int n = 0;
+  if (s.dof_shape != scandof::dof::Shape::Box) {
+    const int k = s.dof_shape == scandof::dof::Shape::Octagon ? 2 : s.disc_boxes;
+    auto add = [&](float hx, float hy, float sign) {
+      rects[3 * n] = hx;
+      rects[3 * n + 1] = hy;
+      rects[3 * n + 2] = sign;
+      ++n;
+    };
+    for (int i = 1; i <= k; ++i) add(disc_stair(k, k + 1 - i), disc_stair(k, i), 1.0f);
+    for (int i = 1; i < k; ++i) add(disc_stair(k, k - i), disc_stair(k, i), -1.0f);
+  }
+  glUniform1f(DOF_LOC_RADIUS_OFFSET, s.dof_radius_offset);
+  glUniform1i(DOF_LOC_RECT_COUNT, n);
+  glUniform3fv(DOF_LOC_RECTS, DOF_MAX_RECTS, rects);
+}
+static_assert(2 * scandof::dof::kMaxDiscBoxes - 1 <= DOF_MAX_RECTS, "the disc's rectangles");
+}  // namespace
+
 GlDofPass::GlDofPass(const std::string& resources, scandof::SatFormat format, bool hdr)
     : res_(resources) {
   build(format, hdr);
@@ -38,6 +65,7 @@ void GlDofPass::render_fragment(const FrameTargets& t, const Settings& s, GLuint
   glUniform1i(DOF_LOC_VIEW, static_cast<int>(s.view));
   glUniform1f(DOF_LOC_SPLIT, s.split);
   glUniform1f(DOF_LOC_VALUE_SCALE, table_value_scale(s));
+  set_shape_uniforms(s);
   glBindVertexArray(empty_vao_.get());
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);
@@ -56,6 +84,7 @@ void GlDofPass::render_compute(const FrameTargets& t, const Settings& s, GLuint 
   glUniform1f(DOF_LOC_FOCUS, s.focus_distance);
   glUniform1f(DOF_LOC_APERTURE, s.aperture);
   glUniform1f(DOF_LOC_MAX_RADIUS, s.max_radius);
+  set_shape_uniforms(s);
   glDispatchCompute((t.width() + DOF_COMPUTE_GROUP_X - 1) / DOF_COMPUTE_GROUP_X,
                     (t.height() + DOF_COMPUTE_GROUP_Y - 1) / DOF_COMPUTE_GROUP_Y, 1);
   // Later readers: the blit/present (framebuffer), screenshots (texture update), UI over it.

@@ -2,8 +2,9 @@
 // every debug view) and the same DepthOfField view as a compute pass (shaders/dof.comp); both read
 // the SAT buffer and write the frame targets' output texture, and both include
 // shaders/dof_gather.glsl, the arithmetic of the CUDA kernel (kernels/src/dof.cu) that runs
-// instead inside the SAT stage's map on the CUDA backend. They draw gather/box only; which pass
-// runs is frame/dof_path.hpp's choice.
+// instead inside the SAT stage's map on the CUDA backend. They draw gather with the box, octagon and
+// disc (the radius offset included; no aperture blades); which pass runs is frame/dof_path.hpp's
+// choice.
 #pragma once
 
 #include <string>

@@ -227,7 +227,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
              throw CLI::ValidationError(
                  "--dof", "gather, spread, layered, engine or hybrid, got '" + v + "'");
          },
-         "depth-of-field method: gather (the paper's, default), spread\n"
+         "depth-of-field method: gather (the paper's and the default), spread\n"
          "(rectangle spreading), layered (spread per depth layer), engine (near/far\n"
          "half-resolution ring gathers, as game engines), hybrid (SAT gather + engine near field)")
       ->type_name("NAME");
@@ -237,7 +237,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
            if (!scandof::dof::parse_shape(v, &s.dof_shape))
              throw CLI::ValidationError("--shape", "box, octagon or disc, got '" + v + "'");
          },
-         "kernel shape: box (default), octagon, disc")
+         "kernel shape: box (the paper's), octagon (default), disc")
       ->type_name("NAME");
   app.add_option_function<std::string>(
          "--disc-k",
@@ -261,9 +261,29 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
            if (f > 1.0f) throw CLI::ValidationError("--dof-radius-offset", "0..1, got '" + v + "'");
            s.dof_radius_offset = f;
          },
-         "pixels off the CoC radius before the kernel shape, 0..1 (default 0, the paper's;\n"
-         "0.5 gives the shapes the lens disc's area)")
+         "pixels off the CoC radius before the kernel shape, 0..1 (default 0.5: the\n"
+         "shapes get the lens disc's area; 0 is the paper's)")
       ->type_name("PX");
+  app.add_option_function<std::string>(
+         "--dof-blades",
+         [&](const std::string& v) {
+           const int n = static_cast<int>(checked_int("--dof-blades", v, 0, scandof::dof::kMaxBlades));
+           if (n != 0 && n < scandof::dof::kMinBlades)
+             throw CLI::ValidationError("--dof-blades", "0 or 5..8, got '" + v + "'");
+           s.dof_blades = n;
+         },
+         "aperture blades: 0 (default) a round aperture, 5..8 that polygon as the\n"
+         "kernel (gather and hybrid; the lens reference samples the same polygon)")
+      ->type_name("N");
+  app.add_option_function<std::string>(
+         "--dof-blade-rotation",
+         [&](const std::string& v) {
+           s.dof_blade_rotation = checked_float("--dof-blade-rotation", v, -360.0f, false);
+           if (s.dof_blade_rotation > 360.0f)
+             throw CLI::ValidationError("--dof-blade-rotation", "-360..360, got '" + v + "'");
+         },
+         "the blade polygon's turn in degrees, -360..360 (default 0: a vertex straight up)")
+      ->type_name("DEG");
   app.add_option_function<std::string>(
          "--layers",
          [&](const std::string& v) {

@@ -47,7 +47,7 @@ std::string settings_diff(const Settings& a, const Settings& b) {
   SCANDOF_FIELD(variant) SCANDOF_FIELD(method) SCANDOF_FIELD(format) SCANDOF_FIELD(backend)
   SCANDOF_FIELD(dof_pass) SCANDOF_FIELD(dof_method) SCANDOF_FIELD(dof_shape)
   SCANDOF_FIELD(disc_boxes) SCANDOF_FIELD(layers) SCANDOF_FIELD(dof_rings)
-  SCANDOF_FIELD(dof_radius_offset)
+  SCANDOF_FIELD(dof_radius_offset) SCANDOF_FIELD(dof_blades) SCANDOF_FIELD(dof_blade_rotation)
   SCANDOF_FIELD(reference_samples)
   SCANDOF_FIELD(reference_clamp) SCANDOF_FIELD(error_scale) SCANDOF_FIELD(physical)
   SCANDOF_FIELD(lens.focal_length_mm) SCANDOF_FIELD(lens.f_number)
@@ -157,15 +157,19 @@ const std::vector<FlagCase>& cases() {
       {"--dof", {"--dof", "layered"},
        [](Options& e) { e.settings.dof_method = scandof::dof::Method::Layered; },
        {"--dof", "scatter"}},
-      {"--shape", {"--shape", "octagon"},
-       [](Options& e) { e.settings.dof_shape = scandof::dof::Shape::Octagon; },
+      {"--shape", {"--shape", "disc"},
+       [](Options& e) { e.settings.dof_shape = scandof::dof::Shape::Disc; },
        {"--shape", "hexagon"}},
       {"--disc-k", {"--disc-k", "7"}, [](Options& e) { e.settings.disc_boxes = 7; },
        {"--disc-k", "2.5"}},
       {"--dof-rings", {"--dof-rings", "5"}, [](Options& e) { e.settings.dof_rings = 5; },
        {"--dof-rings", "9"}},
-      {"--dof-radius-offset", {"--dof-radius-offset", "0.5"},
-       [](Options& e) { e.settings.dof_radius_offset = 0.5f; }, {"--dof-radius-offset", "1.5"}},
+      {"--dof-radius-offset", {"--dof-radius-offset", "0"},
+       [](Options& e) { e.settings.dof_radius_offset = 0.0f; }, {"--dof-radius-offset", "1.5"}},
+      {"--dof-blades", {"--dof-blades", "6"}, [](Options& e) { e.settings.dof_blades = 6; },
+       {"--dof-blades", "4"}},
+      {"--dof-blade-rotation", {"--dof-blade-rotation", "15"},
+       [](Options& e) { e.settings.dof_blade_rotation = 15.0f; }, {"--dof-blade-rotation", "400"}},
       {"--layers", {"--layers", "5"}, [](Options& e) { e.settings.layers = 5; },
        {"--layers", "0x5"}},
       {"--reference", {"--reference", "32"},

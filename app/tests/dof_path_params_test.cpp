@@ -32,7 +32,8 @@ DofRoute oracle(const Settings& s, const DofCaps& c) {
                       s.view == View::Error;
   const bool compute = s.dof_pass == DofPass::Compute && on_dof;
   const bool ok = params_ok(s);
-  const bool gather_box = s.dof_method == Method::Gather && s.dof_shape == Shape::Box;
+  // The GL passes draw gather with every shape (round apertures).
+  const bool gather_box = s.dof_method == Method::Gather && s.dof_blades == 0;
   if (!ok || !on_dof) return compute ? DofRoute::ComputeGl : DofRoute::FragmentGl;
   if (gather_box && !compute) return DofRoute::FragmentGl;
   if (c.cuda_dof && !c.cuda_missing) return DofRoute::ComputeCuda;
@@ -94,8 +95,8 @@ TEST(DofPathParams, EveryRefusalPerMethod) {
                                          (missing ? " missing" : "");
                 EXPECT_EQ(p.route, oracle(s, caps)) << what;
                 const bool ok = params_ok(s);
-                // A refusal says why and that gather/box shows instead; nothing else does.
-                EXPECT_EQ(p.message.find("showing gather/box") != std::string::npos, !ok) << what;
+                // A refusal says why and that the GL gather shows instead; nothing else does.
+                EXPECT_EQ(p.message.find("showing gather/") != std::string::npos, !ok) << what;
                 if (!ok) {
                   EXPECT_EQ(p.message.rfind("dof::Params: ", 0), 0u) << what << ": " << p.message;
                   ++refused;

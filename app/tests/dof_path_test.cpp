@@ -13,14 +13,14 @@ namespace {
 using scandof::dof::Method;
 using scandof::dof::Shape;
 
-// The rules as booleans: the GL passes draw gather/box (and the fragment pass every debug view);
+// The rules as booleans: the GL passes draw gather with every shape, no blades (and the fragment
+// pass every debug view);
 // DofGpu takes the compute pass or a method the fragment pass lacks; else the CPU gold method.
 DofRoute oracle(const Settings& s, const DofCaps& c, bool params_ok) {
   const bool on_dof = s.view == View::DepthOfField || s.view == View::Reference ||
                       s.view == View::Error;
   const bool compute = s.dof_pass == DofPass::Compute && on_dof;
-  const bool frag_ok =
-      (s.dof_method == Method::Gather && s.dof_shape == Shape::Box) || !params_ok;
+  const bool frag_ok = (s.dof_method == Method::Gather && s.dof_blades == 0) || !params_ok;
   const bool gpu = on_dof && c.cuda_dof && params_ok && !c.cuda_missing && (!frag_ok || compute);
   if (gpu) return DofRoute::ComputeCuda;
   if (on_dof && !frag_ok) return DofRoute::CpuGold;
@@ -35,26 +35,31 @@ TEST(DofPath, EveryCombination) {
         for (int m = 0; m < 3; ++m)
           for (int sh = 0; sh < 3; ++sh)
             for (int v = 0; v < kNumViews; ++v)
-              for (int bad = 0; bad < 2; ++bad) {
+              for (int bad = 0; bad < 3; ++bad) {
                 Settings s;
+                if (bad == 2) s.dof_blades = 6;  // blades: a good value the GL passes lack
                 s.dof_pass = static_cast<DofPass>(pass);
                 s.dof_method = static_cast<Method>(m);
                 s.dof_shape = static_cast<Shape>(sh);
                 s.view = static_cast<View>(v);
-                if (bad) s.aperture = -1;  // refused by scandof::dof::validate for every method
+                if (bad == 1) s.aperture = -1;  // refused by scandof::dof::validate, every method
+                // blades with spread/layered are refused too (gather and hybrid only)
+                const bool ok = bad != 1 && !(bad == 2 && (s.dof_method == Method::Spread ||
+                                                           s.dof_method == Method::Layered));
                 const DofCaps caps{cuda != 0, missing != 0};
                 const DofPath p = choose_dof_path(s, caps);
                 const std::string what = std::string(to_string(s.dof_pass)) + " " +
                                          scandof::dof::to_string(s.dof_method) + "/" +
                                          scandof::dof::to_string(s.dof_shape) + " view " +
                                          to_string(s.view) + (cuda ? " cuda" : "") +
-                                         (missing ? " missing" : "") + (bad ? " bad" : "");
-                EXPECT_EQ(p.route, oracle(s, caps, !bad)) << what;
+                                         (missing ? " missing" : "") + (bad ? " bad" : "") +
+                                         (bad == 2 ? " blades" : "");
+                EXPECT_EQ(p.route, oracle(s, caps, ok)) << what;
                 const bool compute = s.dof_pass == DofPass::Compute && dof_view(s.view);
                 EXPECT_EQ(p.gl_route, compute ? DofRoute::ComputeGl : DofRoute::FragmentGl)
                     << what;
-                if (bad) {
-                  EXPECT_NE(p.message.find("showing gather/box"), std::string::npos) << what;
+                if (!ok) {
+                  EXPECT_NE(p.message.find("showing gather/"), std::string::npos) << what;
                   EXPECT_NE(p.route, DofRoute::ComputeCuda) << what;
                   EXPECT_NE(p.route, DofRoute::CpuGold) << what;
                 } else if (p.route == DofRoute::CpuGold) {
@@ -65,11 +70,14 @@ TEST(DofPath, EveryCombination) {
                 }
                 ++n;
               }
-  EXPECT_EQ(n, 2 * 2 * 2 * 3 * 3 * kNumViews * 2);
+  EXPECT_EQ(n, 2 * 2 * 2 * 3 * 3 * kNumViews * 3);
 }
 
 TEST(DofPath, NamedCases) {
-  Settings s;  // compute pass, gather/box, DoF view
+  Settings s;  // compute pass, gather/octagon with the radius offset (the default), DoF view
+  EXPECT_EQ(s.dof_method, Method::Gather);
+  EXPECT_EQ(s.dof_shape, Shape::Octagon);
+  EXPECT_EQ(s.dof_radius_offset, 0.5f);
   EXPECT_EQ(choose_dof_path(s, {true, false}).route, DofRoute::ComputeCuda);
   EXPECT_EQ(choose_dof_path(s, {false, false}).route, DofRoute::ComputeGl);
   s.dof_pass = DofPass::Fragment;
@@ -83,11 +91,11 @@ TEST(DofPath, NamedCases) {
   EXPECT_EQ(choose_dof_path(s, {true, false}).route, DofRoute::FragmentGl);
   s.view = View::Error;
   EXPECT_EQ(choose_dof_path(s, {false, false}).route, DofRoute::CpuGold);
-  s.dof_method = Method::Spread;  // spreading past kSpreadMaxRadius: refused, gather/box shown
+  s.dof_method = Method::Spread;  // spreading past kSpreadMaxRadius: refused, the GL gather shown
   s.max_radius = 1e6f;
   const DofPath p = choose_dof_path(s, {true, false});
   EXPECT_EQ(p.route, DofRoute::FragmentGl);
-  EXPECT_NE(p.message.find("showing gather/box"), std::string::npos);
+  EXPECT_NE(p.message.find("showing gather/octagon"), std::string::npos);
 }
 
 TEST(DofPath, RouteNames) {

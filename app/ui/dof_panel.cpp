@@ -98,9 +98,20 @@ void draw_dof_panel(App& app, Requests* req) {
   bool area = s.dof_radius_offset > 0.0f;
   if (ImGui::Checkbox("lens-area shapes", &area)) s.dof_radius_offset = area ? 0.5f : 0.0f;
   ui_tip(
-      "Build each kernel shape at r - 1/2 (--dof-radius-offset 0.5): a shape of radius r weighs "
-      "2r + 1 pixels across, the lens's disc 2r, so this gives it the lens's area. Off: the "
-      "paper's convention (the GL passes draw only that).");
+      "Build each kernel shape at r - 1/2 (--dof-radius-offset 0.5, the default): a shape of "
+      "radius r weighs 2r + 1 pixels across, the lens's disc 2r, so this gives it the lens's "
+      "area. Off: the paper's convention (--dof-radius-offset 0).");
+  ImGui::SliderInt("aperture blades", &s.dof_blades, 0, scandof::dof::kMaxBlades);
+  if (s.dof_blades > 0 && s.dof_blades < scandof::dof::kMinBlades)
+    s.dof_blades = scandof::dof::kMinBlades;  // 1..4 blades make no polygon: snap to 5
+  ui_tip(
+      "Aperture blades (--dof-blades): 0 = a round lens (the shape above), 5..8 = the regular "
+      "polygon as the kernel, stacked boxes from the SAT (gather and hybrid; on the GL backend "
+      "the CPU gold method draws it). The lens reference samples the same polygon.");
+  if (s.dof_blades > 0) {
+    ImGui::SliderFloat("blade rotation", &s.dof_blade_rotation, -180.0f, 180.0f, "%.0f deg");
+    ui_tip("The polygon's turn (--dof-blade-rotation): 0 puts a vertex straight up.");
+  }
   if (s.dof_shape == Shape::Disc) {
     ImGui::SliderInt("disc k", &s.disc_boxes, 1, scandof::dof::kMaxDiscBoxes);
     ui_tip("Boxes stacked into the disc (more: rounder, slower).");
