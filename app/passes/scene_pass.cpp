@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/gtc/type_ptr.hpp>
@@ -76,25 +77,11 @@ void ScenePass::set_tessellation(int level) {
 }
 
 ScenePass::Drawable ScenePass::upload(const Mesh& m) {
+  MeshBuffers b = upload_mesh(m.vertices, m.indices);
   Drawable d;
-  d.vao = gl::make_vertex_array();
-  d.vbo = gl::make_buffer();
-  d.ibo = gl::make_buffer();
-  glNamedBufferStorage(d.vbo.get(), static_cast<GLsizeiptr>(m.vertices.size() * sizeof(MeshVertex)),
-                       m.vertices.data(), 0);
-  glNamedBufferStorage(d.ibo.get(), static_cast<GLsizeiptr>(m.indices.size() * sizeof(uint32_t)),
-                       m.indices.data(), 0);
-  GLuint vao = d.vao.get();
-  glVertexArrayVertexBuffer(vao, 0, d.vbo.get(), 0, sizeof(MeshVertex));
-  glVertexArrayElementBuffer(vao, d.ibo.get());
-  const GLuint offs[3] = {offsetof(MeshVertex, pos), offsetof(MeshVertex, normal),
-                          offsetof(MeshVertex, uv)};
-  const GLint sizes[3] = {3, 3, 2};
-  for (GLuint a = 0; a < 3; ++a) {
-    glEnableVertexArrayAttrib(vao, a);
-    glVertexArrayAttribFormat(vao, a, sizes[a], GL_FLOAT, GL_FALSE, offs[a]);
-    glVertexArrayAttribBinding(vao, a, 0);
-  }
+  d.vao = std::move(b.vao);
+  d.vbo = std::move(b.vbo);
+  d.ibo = std::move(b.ibo);
   d.count = static_cast<GLsizei>(m.indices.size());
   return d;
 }

@@ -19,24 +19,19 @@ constexpr float kKeyIrradiance = 3.2f;
 constexpr float kPi = 3.14159265f;
 }  // namespace
 
-MeshScene::MeshScene(const LoadedScene& s)
-    : path_(s.path),
-      prims_(s.primitives),
-      materials_(s.materials),
-      cameras_(s.cameras),
-      lo_(s.lo),
-      hi_(s.hi),
-      triangles_(s.triangles()) {
-  vao_ = gl::make_vertex_array();
-  vbo_ = gl::make_buffer();
-  ibo_ = gl::make_buffer();
-  glNamedBufferStorage(vbo_.get(), static_cast<GLsizeiptr>(s.vertices.size() * sizeof(MeshVertex)),
-                       s.vertices.data(), 0);
-  glNamedBufferStorage(ibo_.get(), static_cast<GLsizeiptr>(s.indices.size() * sizeof(uint32_t)),
-                       s.indices.data(), 0);
-  const GLuint vao = vao_.get();
-  glVertexArrayVertexBuffer(vao, 0, vbo_.get(), 0, sizeof(MeshVertex));
-  glVertexArrayElementBuffer(vao, ibo_.get());
+MeshBuffers upload_mesh(const std::vector<MeshVertex>& vertices,
+                        const std::vector<uint32_t>& indices) {
+  MeshBuffers b;
+  b.vao = gl::make_vertex_array();
+  b.vbo = gl::make_buffer();
+  b.ibo = gl::make_buffer();
+  glNamedBufferStorage(b.vbo.get(), static_cast<GLsizeiptr>(vertices.size() * sizeof(MeshVertex)),
+                       vertices.data(), 0);
+  glNamedBufferStorage(b.ibo.get(), static_cast<GLsizeiptr>(indices.size() * sizeof(uint32_t)),
+                       indices.data(), 0);
+  const GLuint vao = b.vao.get();
+  glVertexArrayVertexBuffer(vao, 0, b.vbo.get(), 0, sizeof(MeshVertex));
+  glVertexArrayElementBuffer(vao, b.ibo.get());
   const GLuint offs[3] = {offsetof(MeshVertex, pos), offsetof(MeshVertex, normal),
                           offsetof(MeshVertex, uv)};
   const GLint sizes[3] = {3, 3, 2};
@@ -45,6 +40,18 @@ MeshScene::MeshScene(const LoadedScene& s)
     glVertexArrayAttribFormat(vao, a, sizes[a], GL_FLOAT, GL_FALSE, offs[a]);
     glVertexArrayAttribBinding(vao, a, 0);
   }
+  return b;
+}
+
+MeshScene::MeshScene(const LoadedScene& s)
+    : path_(s.path),
+      prims_(s.primitives),
+      materials_(s.materials),
+      cameras_(s.cameras),
+      lo_(s.lo),
+      hi_(s.hi),
+      triangles_(s.triangles()) {
+  mesh_ = upload_mesh(s.vertices, s.indices);
   textures_.resize(s.textures.size());
   for (std::size_t i = 0; i < s.textures.size(); ++i) {
     const LoadedTexture& t = s.textures[i];
@@ -113,7 +120,7 @@ void MeshScene::draw(float highlight, bool hdr) const {
   const glm::mat4 identity(1.0f);  // the loader placed every vertex in world space
   glUniformMatrix4fv(SCENE_LOC_MODEL, 1, GL_FALSE, glm::value_ptr(identity));
   glUniform2f(SCENE_LOC_UV_SCALE, 1.0f, 1.0f);
-  glBindVertexArray(vao_.get());
+  glBindVertexArray(mesh_.vao.get());
   const float emissive_gain = hdr ? highlight : 1.0f;
   const LoadedMaterial fallback{};
   auto bound = [&](int t, GLuint unit) {

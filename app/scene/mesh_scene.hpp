@@ -18,6 +18,14 @@
 namespace demo {
 namespace gl = scandof::gl;
 
+// A mesh's vertex array with its vertex and index buffers, the attribute layout scene.vert reads
+// (0 position, 1 normal, 2 uv): the teapot scene's meshes and a loaded file's all go through it.
+struct MeshBuffers {
+  gl::GlVertexArray vao;
+  gl::GlBuffer vbo, ibo;
+};
+MeshBuffers upload_mesh(const std::vector<MeshVertex>& vertices, const std::vector<uint32_t>& indices);
+
 class MeshScene {
  public:
   // Uploads `s` (needs a current GL 4.5 context). The CPU copy is not kept.
@@ -40,8 +48,7 @@ class MeshScene {
 
  private:
   std::string path_;
-  gl::GlVertexArray vao_;
-  gl::GlBuffer vbo_, ibo_;
+  MeshBuffers mesh_;
   std::vector<gl::GlTexture> textures_;  // by glTF texture index; empty names where unused
   std::vector<LoadedPrimitive> prims_;
   std::vector<LoadedMaterial> materials_;
