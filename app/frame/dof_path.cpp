@@ -42,7 +42,7 @@ DofPath choose_dof_path(const Settings& s, const DofCaps& caps) {
     p.route = DofRoute::ComputeCuda;
     return p;
   }
-  if (fragment_ok) return p;  // compute asked for, gather/box: GL compute draws it
+  if (fragment_ok) return p;  // compute asked for, gather: GL compute draws it
   p.route = DofRoute::CpuGold;
   p.message = std::string(caps.cuda_dof ? "" : "no CUDA: ") +
               "CPU gold method (read back, scandof::dof::render, upload)";

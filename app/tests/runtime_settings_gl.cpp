@@ -33,6 +33,9 @@ class RuntimeSettings : public ::testing::Test {
     s.anisotropy = 1;  // llvmpipe's anisotropic filtering is slow and not what this tests
     // The paper's RGBA8 pipeline: tests A..G compare 8-bit images exactly; H switches to HDR.
     s.pipeline = Pipeline::Ldr;
+    // gather/box: App::verify draws gather/box into the output texture (its pass check), and the
+    // tests compare output images taken on both sides of a verify.
+    s.dof_shape = scandof::dof::Shape::Box;
     app_ = new App(find_resources(""), s, kW, kH);
   }
   static void TearDownTestSuite() {

@@ -135,7 +135,7 @@ void draw_dof_panel(App& app, Requests* req) {
     ImGui::TextDisabled("%s pass, %.3f ms", app.last().dof_pass_name().c_str(), app.last().dof_ms);
   }
   if (!fragment_can_draw(s))
-    disabled_wrapped("The GL passes (dof.frag/.comp) draw gather/box only.");
+    disabled_wrapped("The GL passes (dof.frag/.comp) draw gather with round apertures only.");
   if (s.physical) ImGui::TextDisabled("aperture: from the physical camera");
 
   // The reference and the numbers.
