@@ -12,7 +12,9 @@
 set -u
 D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=${OUT:-/tmp/out}/dof; mkdir -p "$O"
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
-S="$R $D/scandof --resources $D --headless"
+# The committed tables are the paper's shapes (offset 0); the demo's default offset is 0.5
+# (DOF_RADIUS_OFFSET=0.5 for results/dof/engine's "area_" tables).
+S="$R $D/scandof --resources $D --headless --dof-radius-offset ${DOF_RADIUS_OFFSET:-0}"
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   for view in ${VIEWS:-default near-blur focus8}; do  # VIEWS="near-blur" for one call per view

@@ -8,10 +8,13 @@
 # tone map) and the compute passes again in the LDR (paper) one and with the floor and wall shaded
 # forward; then --verify (SAT exact; compute passes == fragment pass within 1/255) for every
 # variant and method at awkward sizes, on both GPU backends.
+# The DoF is the demo's default (gather/octagon, radius offset 0.5, since 4f1ed0a; the main table
+# of results/frame/README.md was gather/box at offset 0): DOF_ARGS="--dof gather --shape box
+# --dof-radius-offset 0" measures that again.
 set -u
 D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=/tmp/frame-out/frame; rm -rf /tmp/frame-out; mkdir -p "$O"
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
-S="$R $D/scandof --resources $D --headless --no-animate"
+S="$R $D/scandof --resources $D --headless --no-animate ${DOF_ARGS:-}"
 pack() { (cd /tmp/frame-out && tar czf "${OUT:-/tmp}/frame.tgz" frame); }
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

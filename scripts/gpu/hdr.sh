@@ -2,17 +2,23 @@
 # The HDR pipeline's figures for results/dof/ and results/frame/, on the GPU machine from a folder
 # made by pack.sh (PACK_BINS="app/scandof bench/satbench bench/glsatbench"; copy this file next to
 # it):
-#   bash .gpu-final/hdr.sh [sat] [frame] [verify] [highlights] [ldr] [hdr-views]   (default: all)
+#   bash .gpu-final/hdr.sh [sat] [frame] [verify] [highlights] [ldr] [hdr-views] [blades]
+#   (default: all but blades)
 # -> $OUT/hdr/: sat/ (satbench RGBA8 and RGBA16F at 1080p, uint32 fused and the rest),
 #    glsat/ (glsatbench likewise), frame_{cuda,gl}_{hdr,ldr}.json (300 frames at 1080p),
 #    highlights.json + highlights_sheet.png (every method against a 256-sample HDR reference),
 #    ldr_{default,near-blur,focus8}.json (the LDR table of results/dof re-measured in this run),
-#    hdr_near-blur.json, hdr.log.
+#    hdr_near-blur.json, hdr.log; blades: results/dof/blades' runs (the default, hybrid/octagon
+#    and 6 blades at the four HDR views, 5 blades turned 10 degrees, the 6-blade highlights
+#    screenshot and its reference, dofbench's rows; PACK_BINS adds bench/dofbench).
+# The --all-methods runs use the paper's shapes (DOF_RADIUS_OFFSET=0, as the committed tables);
+# the demo's default offset is 0.5.
 # Then, here: copy $OUT/hdr/* to results/ and write the tables (scripts/dof_compare.py --no-run).
 set -u
 D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=${OUT:-/tmp/out}/hdr; mkdir -p "$O"
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
 S="$R $D/scandof --resources $D --headless --size 1920x1080"
+A="--all-methods --dof-radius-offset ${DOF_RADIUS_OFFSET:-0}"
 steps=${*:-sat frame verify highlights ldr hdr-views}
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -41,18 +47,32 @@ steps=${*:-sat frame verify highlights ldr hdr-views}
         done
       done ;;
     highlights)
-      $S --frames 30 --view-preset highlights --all-methods --reference 256 \
+      $S --frames 30 --view-preset highlights $A --reference 256 \
         --report "$O/highlights.json" --method-sheet "$O/highlights_sheet.png" 2>&1 | \
         grep -E "quality|lens reference|rror|not on the GPU" ;;
     ldr)  # the LDR table of results/dof, re-measured beside the HDR one
       for view in default near-blur focus8; do
-        $S --ldr --frames 30 --view-preset $view --all-methods --reference 256 \
+        $S --ldr --frames 30 --view-preset $view $A --reference 256 \
           --report "$O/ldr_$view.json" 2>&1 | grep -E "quality|rror|not on the GPU"
       done ;;
     hdr-views)
-      $S --frames 30 --view-preset near-blur --all-methods --reference 256 \
+      $S --frames 30 --view-preset near-blur $A --reference 256 \
         --report "$O/hdr_near-blur.json" --method-sheet "$O/hdr_near-blur_sheet.png" 2>&1 | \
         grep -E "quality|rror|not on the GPU" ;;
+    blades)  # results/dof/blades: the default DoF and aperture blades, one run each
+      [[ -x $D/dofbench ]] && $R "$D/dofbench" --sizes 1920x1080 --json "$O/dofbench_blades.json" \
+        2>&1 | grep -E "octagon|blades"
+      $S --frames 30 --view-preset highlights --dof-blades 6 --shape disc --quality --reference 256 \
+        --report "$O/q_highlights_gather_6blades.json" --out "$O/highlights_6blades.png" \
+        --out-reference "$O/highlights_6blades_reference.png" 2>&1 | grep -E "quality|rror"
+      for view in near-blur highlights default focus8; do
+        for m in "default:" "hybrid:--dof hybrid" "gather_6blades:--dof-blades 6 --shape disc" \
+                 "hybrid_6blades:--dof hybrid --dof-blades 6 --shape disc" \
+                 "gather_5blades:--dof-blades 5 --dof-blade-rotation 10 --shape disc"; do
+          $S --frames 30 --view-preset $view ${m#*:} --quality --reference 256 \
+            --report "$O/q_${view}_${m%%:*}.json" 2>&1 | grep -E "quality|rror"
+        done
+      done ;;
     esac
   done
 } 2>&1 | tee "$O/hdr.log"
