@@ -42,6 +42,9 @@ def run_view(args, view, out):
     os.makedirs(os.path.join(out, "images"), exist_ok=True)
     cmd = [args.binary, "--headless", "--size", args.size, "--frames", str(args.frames),
            "--view-preset", view, "--all-methods", "--reference", str(args.samples),
+           # the committed tables' shapes: the paper's (the demo's default offset is 0.5;
+           # pass --dof-radius-offset 0.5 after the options to override)
+           "--dof-radius-offset", "0",
            "--report", os.path.join(out, "report.json"),
            "--method-images", os.path.join(out, "images")] + args.extra
     print("+", " ".join(cmd), flush=True)
