@@ -126,6 +126,7 @@ class App {
   void apply_settings();
   void resize(int width, int height);
   FrameTextures frame_textures() const;  // what the SAT stage registers
+  void release_freed_targets();  // glFinish after targets were rebuilt (app.cpp says why)
   // The SAT stage of settings_.backend, registered with the current targets (the old one, if
   // any, unregistered first).
   void make_sat_stage();
