@@ -211,9 +211,11 @@ inline void source_boxes(float r, const Params& p, SourceBoxes* s, float* last_r
 
 // Calls f(sx, sy, colour pointer, SourceBoxes) for each source of `layer` (-1 = all) whose rows
 // lie in [sy0, sy1) (clipped to the source range).
+// With `first` (the visible layer's depth), the sources are hidden samples (dof.hpp, "Two depth
+// layers"): only those hidden_source(first, depth) lets into `layer`.
 template <class Col, class F>
 void for_sources(const Col* rgba, const float* depth, int w, int h, const Params& p, int layer,
-                 int sy0, int sy1, F&& f) {
+                 int sy0, int sy1, F&& f, const float* first = nullptr) {
   const int m = margin(p);
   sy0 = std::max(sy0, -m);
   sy1 = std::min(sy1, h + m);
@@ -224,6 +226,7 @@ void for_sources(const Col* rgba, const float* depth, int w, int h, const Params
     for (int sx = -m; sx < w + m; ++sx) {
       const std::size_t i = npix(w, ry) + static_cast<std::size_t>(reflect_coord(sx, w));
       const float z = depth[i];
+      if (first != nullptr && !hidden_source(first[i], z, p)) continue;
       if (layer >= 0 && layer_of(z, p) != layer) continue;
       source_boxes(shape_radius(coc_radius(z, p), p), p, &sb, &last_r);
       f(sx, sy, rgba + 4 * i, sb);
@@ -379,10 +382,12 @@ inline U as_word(int32_t wt) {
 
 // Stage 1 for either form: LDR sums 8-bit colours in uint32 words, HDR the fixed-point colours
 // (quantize_frame) in uint64 words. d has 4 words per pixel.
+// first != nullptr: rgba / depth are the hidden layer, gated by it, and their corners are added to
+// d as it is (the visible layer's delta already there); else d is cleared first.
 template <class U, class Col>
 void spread_delta_impl(const Col* rgba, const float* depth, int w, int h, const Params& p,
-                       int layer, U* d) {
-  std::fill(d, d + npix(w, h) * 4, U(0));
+                       int layer, U* d, const float* first = nullptr) {
+  if (first == nullptr) std::fill(d, d + npix(w, h) * 4, U(0));
   // Each thread owns the delta rows [y0, y1) and visits every source whose box can put a corner
   // there: box rows span sy - ry .. sy + ry + 1 with ry <= floor(r_max) + 1. No atomics, and the
   // sources in the overlap (2 r_max + 4 rows per thread) are visited twice; cheap beside the rows.
@@ -412,7 +417,8 @@ void spread_delta_impl(const Col* rgba, const float* depth, int w, int h, const 
                       add(bx1 + 1, by1 + 1, v, false);
                     }
                   }
-                });
+                },
+                first);
   });
 }
 
@@ -605,6 +611,100 @@ void layered(const float* rgba, const float* depth, int w, int h, const Params& 
     ptr.push_back(s.data());
   }
   layered_composite(ptr.data(), p.layers, w, h, fp, rgb);
+}
+
+// ---- Two depth layers ----------------------------------------------------------------------------
+
+float near_field_end(const Params& p) {
+  if (!(p.max_radius > 0.0f) || !(p.aperture_px > 0.0f)) return 0.0f;
+  // layer_of(z) == 0 <=> the signed CoC s < -r_max + 2 r_max / K <=> z < z_f and
+  // A (z_f - z) / z > c with c = r_max (1 - 2 / K) <=> z < A z_f / (A + c).
+  const float c = p.max_radius * (1.0f - 2.0f / static_cast<float>(p.layers));
+  return p.aperture_px * p.focus / (p.aperture_px + c);
+}
+
+namespace {
+template <class U, class Col>
+void layered_two_impl(const Col* c1, const float* z1, const Col* c2, const float* z2, int w, int h,
+                      const Params& p, std::vector<std::vector<U>>* sums) {
+  sums->assign(static_cast<std::size_t>(p.layers), {});
+  for (int l = 0; l < p.layers; ++l) {
+    auto& s = (*sums)[static_cast<std::size_t>(l)];
+    s.resize(npix(w, h) * 4);
+    spread_delta_impl(c1, z1, w, h, p, l, s.data());
+    spread_delta_impl(c2, z2, w, h, p, l, s.data(), z1);  // hidden sources added
+    sat4_inplace(s.data(), w, h);
+  }
+}
+}  // namespace
+
+void layered_two(const uint8_t* rgba, const float* depth, const uint8_t* rgba2,
+                 const float* depth2, int w, int h, const Params& p, float* rgb) {
+  check_image(rgba, depth, rgb, w, h, "layered_two");
+  check_image(rgba2, depth2, rgb, w, h, "layered_two");
+  validate(p, Method::Layered);
+  if (w == 0 || h == 0) return;
+  std::vector<std::vector<uint32_t>> sums;
+  layered_two_impl(rgba, depth, rgba2, depth2, w, h, p, &sums);
+  std::vector<const int32_t*> ptr;
+  for (auto& s : sums) ptr.push_back(reinterpret_cast<const int32_t*>(s.data()));
+  layered_composite(ptr.data(), p.layers, w, h, rgb);
+}
+
+void layered_two(const float* rgba, const float* depth, const float* rgba2, const float* depth2,
+                 int w, int h, const Params& p, const SatFixedPoint& fp, float* rgb) {
+  check_image(rgba, depth, rgb, w, h, "layered_two");
+  check_image(rgba2, depth2, rgb, w, h, "layered_two");
+  validate(p, Method::Layered);
+  check_fixed(fp, "layered_two");
+  if (w == 0 || h == 0) return;
+  const std::vector<uint32_t> q = quantized(rgba, w, h, fp), q2 = quantized(rgba2, w, h, fp);
+  std::vector<std::vector<uint64_t>> sums;
+  layered_two_impl(q.data(), depth, q2.data(), depth2, w, h, p, &sums);
+  std::vector<const int64_t*> ptr;
+  for (auto& s : sums) ptr.push_back(reinterpret_cast<const int64_t*>(s.data()));
+  layered_composite(ptr.data(), p.layers, w, h, fp, rgb);
+}
+
+void spread_delta_two_gold(const float* rgba, const float* depth, const float* rgba2,
+                           const float* depth2, int w, int h, const Params& p,
+                           const SatFixedPoint& fp, int layer, int64_t* delta) {
+  check_image(rgba, depth, delta, w, h, "spread_delta_two_gold");
+  check_image(rgba2, depth2, delta, w, h, "spread_delta_two_gold");
+  validate(p, Method::Layered);
+  check_fixed(fp, "spread_delta_two_gold");
+  if (layer < 0 || layer >= p.layers)
+    throw std::invalid_argument("spread_delta_two_gold: layer out of range");
+  if (w == 0 || h == 0) return;
+  const std::vector<uint32_t> q = quantized(rgba, w, h, fp), q2 = quantized(rgba2, w, h, fp);
+  uint64_t* d = reinterpret_cast<uint64_t*>(delta);
+  spread_delta_impl(q.data(), depth, w, h, p, layer, d);
+  spread_delta_impl(q2.data(), depth2, w, h, p, layer, d, depth);
+}
+
+void near_over(const float* rgba, const float* depth, const float* behind, int w, int h,
+               const Params& p, const SatFixedPoint& fp, float* rgb) {
+  check_image(rgba, depth, rgb, w, h, "near_over");
+  check_image(behind, behind, rgb, w, h, "near_over");
+  validate(p, Method::Layered);
+  check_fixed(fp, "near_over");
+  if (w == 0 || h == 0) return;
+  const std::vector<uint32_t> q = quantized(rgba, w, h, fp);
+  std::vector<int64_t> s(npix(w, h) * 4);
+  spread_delta_impl(q.data(), depth, w, h, p, 0, reinterpret_cast<uint64_t*>(s.data()));
+  sat_rgbw_gold(s.data(), w, h, s.data());
+  const double scale = std::ldexp(1.0, fp.frac_bits);
+  util::parallel_for(npix(w, h), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      const int64_t* v = s.data() + 4 * i;
+      const double wt = static_cast<double>(v[3]);
+      const double t = wt > 0 ? std::min(1.0, wt / static_cast<double>(kSpreadScale)) : 0.0;
+      for (int c = 0; c < 3; ++c) {
+        const double near = wt > 0 ? static_cast<double>(v[c]) / (scale * wt) : 0.0;
+        rgb[3 * i + c] = clamp0(t * near + (1.0 - t) * static_cast<double>(behind[3 * i + c]));
+      }
+    }
+  });
 }
 
 void render(Method m, const uint8_t* rgba, const float* depth, int w, int h, const Params& p,

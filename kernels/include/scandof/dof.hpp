@@ -655,6 +655,57 @@ void engine(Method m, const float* rgba, const float* depth, int w, int h, const
 void render(Method m, const float* rgba, const float* depth, int w, int h, const Params& p,
             const SatFixedPoint& fp, float* rgb);
 
+// ---- Two depth layers (partial occlusion) -----------------------------------------------------
+// One rendered layer cannot show what a blurred foreground object hides, yet the lens sees around
+// it: within the near field's CoC of its silhouette, part of every pixel is the surface behind it.
+// layered above fills that band by renormalising the layers behind with the visible neighbours'
+// colours (the final division). The two-layer form (Lee, Eisemann & Seidel 2009; Selgrad et al.
+// 2015) takes a second rendered layer: per pixel the nearest surface lying in a later CoC layer
+// than the first (visible) one, depth 0 where there is none (the demo's peel pass,
+// app/passes/peel_pass.*, renders it). A hidden sample at pixel i (colour c2, depth z2) is a
+// source of layer layer_of(z2) exactly when hidden_source(z1, z2) holds: z2 > 0 and finite and
+// layer_of(z2) > layer_of(z1). It spreads into that layer with the same shape and fixed-point
+// weights as a visible source, beside the visible sources of the layer; the composite (the
+// coverage budget) is unchanged. So where a blurred near object covers a pixel in part, the layer
+// behind now holds what is really there (the hidden pixels), not only the visible neighbours'
+// colour stretched over the hole, and a bright source hidden behind the near object keeps its
+// light in the bokeh around the silhouette. A hidden sample in the same layer as the first (the
+// far side of one object) is left out: a layer has no occlusion inside it, and adding it would
+// count two surfaces of one layer at one pixel.
+// Empty second layer (every z2 <= 0, or NaN / infinite): no hidden source, so the result is the
+// one-layer layered() bit for bit (tests/test_dof_two_layer.cpp). Cost: one more source pass per
+// layer over the hidden pixels (the delta image is shared); sources that fail the gate are
+// skipped before their boxes are made.
+SCANDOF_HD bool hidden_source(float z1, float z2, const Params& p) {
+  if (!(z2 > 0.0f) || !(z2 < 3.0e38f)) return false;  // no fragment (0), NaN or infinite
+  return layer_of(z2, p) > layer_of(z1, p);
+}
+
+// layered with a second depth layer: rgba2 / depth2 the hidden layer (same size and format as
+// rgba / depth). LDR (RGBA8) and HDR (radiance, fp as layered()).
+void layered_two(const uint8_t* rgba, const float* depth, const uint8_t* rgba2,
+                 const float* depth2, int w, int h, const Params& p, float* rgb);
+void layered_two(const float* rgba, const float* depth, const float* rgba2, const float* depth2,
+                 int w, int h, const Params& p, const SatFixedPoint& fp, float* rgb);
+// Stage 1 of one layer with the hidden sources added: the visible sources of `layer` and the
+// hidden samples of depth2 that hidden_source(depth, depth2) lets into it (0 <= layer < p.layers).
+void spread_delta_two_gold(const float* rgba, const float* depth, const float* rgba2,
+                           const float* depth2, int w, int h, const Params& p,
+                           const SatFixedPoint& fp, int layer, int64_t* delta);
+
+// The oracle of the two-layer question ("how much of the edge band can a second layer buy?"):
+// the near field (layer 0) spread from the frame as layered() does, over a given image of what
+// lies behind it: rgb = t C_0 + (1 - t) behind, t = min(1, a_0). With `behind` the lens
+// reference of the scene without its near field (every lens sample drawn with the near field's
+// fragments discarded), this is layered's composite given the reference's own hidden layer: the
+// score no one-view method that blurs the near field as layered does can beat by better
+// background. behind: RGB radiance, 3 floats a pixel. HDR only (the demo's pipeline).
+void near_over(const float* rgba, const float* depth, const float* behind, int w, int h,
+               const Params& p, const SatFixedPoint& fp, float* rgb);
+// The view depth where layer 0 (the near field) ends: layer_of(z) == 0 exactly for z below it
+// (to float rounding at the boundary); 0 when the near field is empty (max_radius or aperture 0).
+float near_field_end(const Params& p);
+
 // ---- References for tests ---------------------------------------------------------------------
 
 // The sharp image convolved with the disc of radius r (pixel units) in the continuum: each pixel
