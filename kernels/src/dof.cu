@@ -387,7 +387,7 @@ template <bool Hdr>
 __global__ void __launch_bounds__(256)
     spread_delta_kernel(cudaTextureObject_t rgba, cudaTextureObject_t depth, int w, int h,
                         int margin, int layer, dof::Params p, SatFixedPoint fp,
-                        uint64_t* __restrict__ delta) {
+                        uint64_t* __restrict__ delta, cudaTextureObject_t first = 0) {
   constexpr int kWords = Packet<Hdr>::kWords;
   const std::size_t plane = static_cast<std::size_t>(w) * h;
   const int ew = w + 2 * margin;
@@ -399,6 +399,9 @@ __global__ void __launch_bounds__(256)
   const int rx = dof::reflect_coord(sx, w), ry = dof::reflect_coord(sy, h);
   const float z = active ? tex2D<float>(depth, rx + 0.5f, ry + 0.5f) : 0.f;
   if (active && layer >= 0 && dof::layer_of(z, p) != layer) active = false;
+  // The hidden layer's pass (first = the visible layer's depth): dof::hidden_source's gate.
+  if (active && first != 0 && !dof::hidden_source(tex2D<float>(first, rx + 0.5f, ry + 0.5f), z, p))
+    active = false;
   using Col = typename SourceColour<Hdr>::type;
   const Col col = active ? SourceColour<Hdr>::read(rgba, rx, ry, fp) : Col{};
   ShapeBox boxes[kMaxShapeBoxes];
@@ -786,6 +789,13 @@ struct DofGpu::Impl {
     spread_delta_kernel<Hdr><<<static_cast<unsigned>((sources + 255) / 256), 256, 0, s>>>(
         f.rgba, f.depth, f.width, f.height, m, layer, p, f.fixed, d);
     CUDA_CHECK_LAUNCH();
+    if (layer >= 0 && f.rgba2 != 0 && f.depth2 != 0) {
+      // The second depth layer's hidden samples into the same delta image (dof::layered_two):
+      // a second launch over every source, most of which the gate turns away at once.
+      spread_delta_kernel<Hdr><<<static_cast<unsigned>((sources + 255) / 256), 256, 0, s>>>(
+          f.rgba2, f.depth2, f.width, f.height, m, layer, p, f.fixed, d, f.depth);
+      CUDA_CHECK_LAUNCH();
+    }
     // Its SAT with the library's stages (planes of wrapping uint64): rows, then columns.
     sat_detail::batched_row_scan<uint64_t>(ScanAlgorithm::WarpShuffle, d, f.height, f.width, words,
                                            s);
@@ -825,6 +835,10 @@ void DofGpu::render(dof::Method m, const dof::Params& p, const DofFrame& f, cuda
   if (f.depth == 0 || f.out == 0 || (m != dof::Method::Gather && f.rgba == 0))
     throw std::invalid_argument("DofGpu::render: null texture or surface");
   check_fixed(f, "DofGpu::render");
+  if ((f.rgba2 != 0) != (f.depth2 != 0))
+    throw std::invalid_argument("DofGpu::render: the second layer needs its colour and depth");
+  if (f.rgba2 != 0 && m != dof::Method::Layered)
+    throw std::invalid_argument("DofGpu::render: a second depth layer is for layered only");
   const bool hdr = f.pixels == SatPixels::Rgba16F;
   const dim3 block(kBlockX, kBlockY);
   const dim3 grid((f.width + kBlockX - 1) / kBlockX, (f.height + kBlockY - 1) / kBlockY);

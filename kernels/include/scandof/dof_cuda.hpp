@@ -43,6 +43,11 @@ struct DofFrame {
   // "HDR radiance" for the sums and their limits.
   SatPixels pixels = SatPixels::Rgba8;
   SatFixedPoint fixed;  // Rgba16F: the tables' encoding (hdr_fixed_point())
+  // The second depth layer (dof::layered_two; Method::Layered only; both or neither): its colour
+  // (rgba's format) and view z (0 = nothing behind). Its hidden samples spread into their layers
+  // beside the visible ones: a second source launch per layer, into the same delta image.
+  cudaTextureObject_t rgba2 = 0;
+  cudaTextureObject_t depth2 = 0;
 };
 
 // The paper's gather with the box shape: f.sat, f.depth, f.out and the lens of p (aperture_px,
