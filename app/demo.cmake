@@ -14,6 +14,7 @@ set(_scandof_sources
   passes/planes_pass.cpp                                # deferred floor and wall shading
   passes/sat_stage.cpp passes/cuda_gl_interop.cpp       # SAT build (+ CUDA DoF), interop RAII
   passes/dof_pass.cpp passes/present_pass.cpp           # GL DoF passes; the window's blit
+  passes/peel_pass.cpp                                  # the second depth layer (two-layer DoF)
   passes/tonemap_pass.cpp                               # HDR radiance -> 8 bits, auto exposure
   passes/image_io.cpp                                   # PNG files
   diagnostics/lens_reference.cpp diagnostics/quality.cpp  # the lens reference, scoring

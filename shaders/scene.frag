@@ -4,6 +4,14 @@
 // PLANE_MARK_Z(plane) (shared.h), and shaded by shade_planes.comp: on GPUs whose graphics units
 // are few (the H100) their anisotropic texture fetches were a third of the scene pass.
 #include "scene_shading.glsl"
+#ifdef PEEL
+#include "peel.glsl"
+#endif
+#ifdef NEAR_CUT
+// The two-layer oracle's reference (App::oracle_score): the lens sees the scene without its near
+// field, every fragment nearer than the near field's end discarded.
+layout(location = SCENE_LOC_NEAR_CUT) uniform float u_near_cut;
+#endif
 in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
@@ -28,6 +36,15 @@ layout(location = SCENE_OUT_VIEWZ) out float frag_viewz;
 
 void main() {
   frag_viewz = v_viewz;
+#ifdef PEEL
+  // The second depth layer (peel.glsl). Texture gradients first: after the discard the quad's
+  // implicit derivatives are undefined.
+  vec2 uv_dx = dFdx(v_uv), uv_dy = dFdy(v_uv);
+  if (!peel_keep(v_viewz)) discard;
+#endif
+#ifdef NEAR_CUT
+  if (v_viewz < u_near_cut) discard;
+#endif
 #ifdef DEFER_PLANES
   if (u_textured) {
     // The mark goes into view z; the plane is drawn with colour writes masked off (ScenePass), so
@@ -43,7 +60,11 @@ void main() {
     return;
   }
   vec3 albedo = u_color;
+#ifdef PEEL
+  if (u_textured) albedo *= textureGrad(u_albedo, v_uv, uv_dx, uv_dy).rgb;
+#else
   if (u_textured) albedo *= texture(u_albedo, v_uv).rgb;
+#endif
   frag = vec4(shade_surface(normalize(v_normal), v_world, u_eye, albedo, u_shininess, u_specular,
                             u_blob_count, u_blobs, u_spec_gain),
               1.0);

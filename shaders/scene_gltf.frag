@@ -10,6 +10,9 @@ in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
 in float v_viewz;
+#ifdef PEEL
+#include "peel.glsl"
+#endif
 
 layout(location = SCENE_LOC_EYE) uniform vec3 u_eye;
 layout(location = GLTF_LOC_BASE_COLOR) uniform vec4 u_base_color;
@@ -120,5 +123,9 @@ void main() {
   frag = vec4(radiance, 1.0);
 #else
   frag = vec4(linear_to_srgb(clamp(radiance, 0.0, 1.0)), 1.0);
+#endif
+#ifdef PEEL
+  // The second depth layer (peel.glsl); last, so every texture read above had its quad.
+  if (!peel_keep(v_viewz)) discard;
 #endif
 }

@@ -167,4 +167,11 @@
 #define GLTF_UNIT_NORMAL 2
 #define GLTF_UNIT_EMISSIVE 3
 
+// The second depth layer (shaders/peel.glsl, app/passes/peel_pass.*): scene.frag and
+// scene_gltf.frag built with PEEL read the first layer's view z and the lens (after the glTF
+// locations, so both programs can take them).
+#define SCENE_LOC_PEEL 63          // vec4: aperture px, focus, max radius, layers K
+#define SCENE_UNIT_PEEL_FIRST 4    // the first layer's view z (R32F)
+#define SCENE_LOC_NEAR_CUT 64      // float: scene.frag NEAR_CUT, the view z below which to discard
+
 #endif  // SCANDOF_SHADERS_SHARED_H

@@ -31,6 +31,7 @@ App::App(const std::string& resources, const Settings& initial, int width, int h
       planes_(resources),
       dof_(resources, initial.format, hdr(initial)),
       reference_(resources),
+      oracle_reference_(resources),
       tonemap_(resources) {
   targets_.set_hdr(hdr(initial));
   scene_.set_hdr(hdr(initial));
@@ -68,9 +69,11 @@ void App::frame(int width, int height, float dt_s) {
   apply_camera();
   frame_all_timer_.begin();
   render_scene(&frame_timer_);  // scene, deferred planes, MSAA resolve
+  if (peel_.active()) peel_.render(targets_, scene_, camera_, time_s_, dof_params(settings_));
   const DofPath path = choose_dof_path(
       settings_, {sat_->can_compute_dof(),
-                  sat_->gpu_dof_missing(settings_.dof_method, settings_.dof_shape)});
+                  sat_->gpu_dof_missing(settings_.dof_method, settings_.dof_shape),
+                  sat_->can_two_layer()});
   float cpu_ms = 0;
   const DofRoute route = render_sat_and_dof(path, &cpu_ms);  // SAT, then the DoF path
   reference_.show_before_tonemap(settings_.view, targets_);  // debug view: the reference
@@ -227,12 +230,13 @@ void App::record_times(DofRoute route, float cpu_ms, std::chrono::steady_clock::
   last_.sat = sat_->times();
   last_.dof_route = route;
   last_.scene_ms = scene_.ms();
+  last_.peel_ms = peel_.ms();
   last_.tonemap_ms = targets_.hdr() ? tonemap_.ms() : 0.0f;
   // The handoffs between GL and CUDA (the map waits for GL's scene, GL waits for the unmap) are
   // what the GPU span holds beyond the passes themselves: that residual is the interop cost. The
   // CUDA events around the map cannot show it, since the host enqueues the map before GL is done.
   const float dof_gpu_ms = cuda ? last_.sat.dof_compute_ms : cpu ? 0.0f : dof_.ms();
-  const float passes = scene_.ms() + last_.sat.build_ms + dof_gpu_ms;
+  const float passes = scene_.ms() + last_.peel_ms + last_.sat.build_ms + dof_gpu_ms;
   last_.interop_ms = sat_->using_cuda() ? std::max(0.0f, frame_timer_.ms() - passes) : 0.0f;
   last_.sat_ms = last_.sat.build_ms;
   // The pass that ran: CUDA kernel, CPU gold method (host wall time) or a GL pass (GL timer).
@@ -276,6 +280,15 @@ void App::apply_settings() {
   if (c.backend) {
     make_sat_stage();
     comparison_.clear();
+  }
+  if (two_layer(settings_) != peel_.active() ||
+      (peel_.active() && c.pipeline)) {
+    // The second layer's targets come and go with the method that reads them (and take the
+    // frame's format); the CUDA stage registers them, so it re-registers.
+    sat_->release();
+    peel_.configure(two_layer(settings_), targets_.width(), targets_.height(), hdr(settings_));
+    sat_->resize(targets_.width(), targets_.height(), frame_textures());
+    release_freed_targets();
   }
   if (c.msaa || c.pipeline || c.backend) release_freed_targets();
   if (c.scene) {
@@ -389,6 +402,7 @@ void App::resize(int width, int height) {
   sat_->release();
   try {
     targets_.resize(width, height);
+    peel_.configure(two_layer(settings_), width, height, targets_.hdr());
     reference_.drop_targets();
     if (take_fault(Fault::AllocResize)) fail_allocation();  // --inject-fault alloc@resize
     sat_->resize(width, height, frame_textures());
@@ -398,6 +412,7 @@ void App::resize(int width, int height) {
     // and registrations may be half made). If that fails too, the error ends the run.
     const std::string why = e.what();
     targets_.resize(old_w, old_h);
+    peel_.configure(two_layer(settings_), old_w, old_h, targets_.hdr());
     reference_.drop_targets();
     make_sat_stage();
     throw FrameSizeRefused("resizing to " + std::to_string(width) + "x" + std::to_string(height) +
@@ -413,7 +428,7 @@ void App::resize(int width, int height) {
 void App::release_freed_targets() { glFinish(); }
 
 FrameTextures App::frame_textures() const {
-  return {targets_.color(), targets_.viewz(), targets_.output()};
+  return {targets_.color(), targets_.viewz(), targets_.output(), peel_.color(), peel_.viewz()};
 }
 
 void App::make_sat_stage() {
@@ -457,7 +472,21 @@ bool App::cpu_dof(std::string* message) {
   const std::vector<float> z = targets_.read_viewz();
   std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
   try {
-    if (targets_.hdr()) {
+    if (peel_.active() && two_layer(settings_)) {
+      // The two-layer method: the second depth layer read back beside the frame.
+      const std::vector<float> z2 = peel_.read_viewz();
+      if (targets_.hdr()) {
+        const std::vector<float> rgba = targets_.read_rgba_f32(targets_.color());
+        const std::vector<float> rgba2 = peel_.read_rgba_f32();
+        scandof::dof::layered_two(rgba.data(), z.data(), rgba2.data(), z2.data(), w, h,
+                                  dof_params(settings_), fixed_point(settings_), rgb.data());
+      } else {
+        const std::vector<uint8_t> rgba = targets_.read_rgba(targets_.color());
+        const std::vector<uint8_t> rgba2 = peel_.read_rgba();
+        scandof::dof::layered_two(rgba.data(), z.data(), rgba2.data(), z2.data(), w, h,
+                                  dof_params(settings_), rgb.data());
+      }
+    } else if (targets_.hdr()) {
       const std::vector<float> rgba = targets_.read_rgba_f32(targets_.color());
       scandof::dof::render(settings_.dof_method, rgba.data(), z.data(), w, h,
                            dof_params(settings_), fixed_point(settings_), rgb.data());
@@ -572,7 +601,51 @@ const QualityResult& App::compare_with_reference() {
   r.lens_radius = lens_radius();
   r.valid = true;
   quality_ = r;
+  if (settings_.dof_oracle) oracle_score();
   return quality_;
+}
+
+const QualityResult& App::oracle_score() {
+  oracle_ = QualityResult{};
+  if (!targets_.hdr() || settings_.dof_method != scandof::dof::Method::Layered || scene_.model() ||
+      reference_display_.empty()) {
+    std::fprintf(stderr, "[quality] oracle: needs HDR, --dof layered, the teapots and a score\n");
+    return oracle_;
+  }
+  const int w = targets_.width(), h = targets_.height();
+  const std::size_t n = static_cast<std::size_t>(w) * h;
+  const scandof::dof::Params p = dof_params(settings_);
+  const float cut = scandof::dof::near_field_end(p);
+  // The lens's own view of what lies behind the near field (its own reference, kept apart from
+  // the frame's; one more 256-sample render, about 0.4 s at 1080p on the H100).
+  scene_.set_near_cut(cut);
+  oracle_reference_.drop_targets();
+  oracle_reference_.ensure(targets_, scene_, camera_, time_s_, settings_);
+  scene_.set_near_cut(0.0f);
+  const std::vector<float> rgba = targets_.read_rgba_f32(targets_.color());
+  const std::vector<float> z = targets_.read_viewz();
+  std::vector<float> radiance(n * 3);
+  scandof::dof::near_over(rgba.data(), z.data(), oracle_reference_.rgb().data(), w, h, p,
+                          fixed_point(settings_), radiance.data());
+  std::vector<uint8_t> px(n * 4);
+  scandof::tone_map(radiance.data(), 3, w, h, display_tone(), px.data());
+  std::vector<float> img(n * 3);
+  scandof::metrics::rgba8_to_rgb(px.data(), w, h, img.data());
+  QualityResult r = score(img, reference_display_, z, w, h, settings_);
+  r.hdr = true;
+  r.highlight =
+      scandof::metrics::highlight_energy_error(radiance.data(), reference_.rgb().data(), w, h);
+  r.log_luminance_psnr_db =
+      scandof::metrics::log_luminance_psnr(radiance.data(), reference_.rgb().data(), w, h);
+  r.valid = true;
+  std::fprintf(stderr,
+               "[quality] oracle %-15s near field (z < %.4f) over the lens's own background: "
+               "PSNR %7.3f dB  SSIM %.4f  edge PSNR %7.3f dB  edge SSIM %.4f  highlight energy "
+               "%+.2f %%  log-luminance PSNR %.3f dB\n",
+               r.method.c_str(), cut, r.q.psnr_db, r.q.ssim, r.q.edge_psnr_db, r.q.edge_ssim,
+               100.0 * r.highlight.signed_error, r.log_luminance_psnr_db);
+  oracle_ = r;
+  return oracle_;
 }
 
 void App::write_reference_png(const std::string& path) {

@@ -2,6 +2,7 @@
 // headless runner (run/). frame() applies what changed in Settings since last frame, then runs
 // the passes, each a small type of passes/ with its own GPU timer:
 //   scene (passes/scene_pass.*) -> deferred planes where on (passes/planes_pass.*) ->
+//   the second depth layer where the DoF method needs it (passes/peel_pass.*) ->
 //   SAT (passes/sat_stage.*, with the CUDA DoF inside its map) -> DoF (the path frame/dof_path.hpp
 //   chooses: passes/dof_pass.* or the CPU gold method) -> debug view (diagnostics/lens_reference.*)
 // and the window presents the output (passes/present_pass.*). carry_out() then runs the frame's
@@ -26,6 +27,7 @@
 #include "frame/settings.hpp"
 #include "passes/dof_pass.hpp"
 #include "passes/frame_targets.hpp"
+#include "passes/peel_pass.hpp"
 #include "passes/planes_pass.hpp"
 #include "passes/sat_stage.hpp"
 #include "passes/scene_pass.hpp"
@@ -99,6 +101,11 @@ class App {
   // this frame's method against it (re-rendering the frame as the DepthOfField view, dt = 0).
   const QualityResult& compare_with_reference();
   const QualityResult& quality() const { return quality_; }
+  // --dof-oracle: how much a second layer could give. The lens reference of the scene without its
+  // near field (every fragment nearer than dof::near_field_end discarded in every lens sample),
+  // under the method's own near field (dof::near_over), scored like the frame and printed on
+  // stderr. HDR, layered, the teapot scene; else says why not. Call after compare_with_reference.
+  const QualityResult& oracle_score();
   // The kept reference as a person sees it (RGB float in [0, 1], bottom-up: tone mapped with the
   // frame's exposure in HDR; empty until rendered), its radiance (HDR; LDR: the same), and
   // whether it matches now.
@@ -160,8 +167,11 @@ class App {
   FrameTargets targets_;
   ScenePass scene_;
   PlanesPass planes_;
+  PeelPass peel_;  // the second depth layer, configured while two_layer(settings_)
   GlDofPass dof_;
   LensReference reference_;
+  LensReference oracle_reference_;  // oracle_score's: the scene without its near field
+  QualityResult oracle_;
   TonemapPass tonemap_;
   std::vector<float> reference_display_;
   std::unique_ptr<SatStage> sat_;  // after the targets: unregisters before they go

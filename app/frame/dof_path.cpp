@@ -38,7 +38,9 @@ DofPath choose_dof_path(const Settings& s, const DofCaps& caps) {
   }
   const bool fragment_ok = fragment_can_draw(s);
   if (!on_dof_view || (fragment_ok && !compute)) return p;
-  if (caps.cuda_dof && !caps.cuda_missing) {
+  // The two-layer method needs the second layer on the GPU path too; else the CPU gold method.
+  const bool cuda_has = !caps.cuda_missing && (!two_layer(s) || caps.cuda_two_layer);
+  if (caps.cuda_dof && cuda_has) {
     p.route = DofRoute::ComputeCuda;
     return p;
   }

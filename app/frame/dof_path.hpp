@@ -25,6 +25,7 @@ const char* to_string(DofRoute r);  // "fragment", "compute (GL)", "compute (CUD
 struct DofCaps {
   bool cuda_dof = false;     // the CUDA backend runs: DofGpu can draw inside the SAT map
   bool cuda_missing = false;  // DofGpu said it lacks the settings' method and shape
+  bool cuda_two_layer = false;  // DofGpu can spread the second depth layer (two_layer())
 };
 
 struct DofPath {

@@ -17,6 +17,7 @@ namespace demo {
 // on the GPU (a GL timestamp after the interop unmap, which GL orders after the CUDA work).
 struct FrameTimes {
   float scene_ms = 0;      // GL: the teapot scene
+  float peel_ms = 0;       // GL: the second depth layer (passes/peel_pass.*; 0 when off)
   float interop_ms = 0;    // CUDA stream: map + unmap (0 on the CPU path)
   float sat_ms = 0;        // SAT build: CUDA events, or readback + CPU + upload on the CPU path
   float dof_ms = 0;        // the DoF pass that ran: CUDA kernel (compute) or GL fragment pass

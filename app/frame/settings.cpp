@@ -102,6 +102,7 @@ bool Settings::operator==(const Settings& o) const {
          show_help == o.show_help && show_primitives == o.show_primitives &&
          primitives == o.primitives && dof_method == o.dof_method && dof_shape == o.dof_shape &&
          disc_boxes == o.disc_boxes && layers == o.layers && dof_rings == o.dof_rings &&
+         dof_layers == o.dof_layers && dof_oracle == o.dof_oracle &&
          dof_radius_offset == o.dof_radius_offset && dof_blades == o.dof_blades &&
          dof_blade_rotation == o.dof_blade_rotation &&
          reference_samples == o.reference_samples && reference_clamp == o.reference_clamp &&

@@ -101,6 +101,12 @@ struct Settings {
   scandof::dof::Shape dof_shape = scandof::dof::Shape::Octagon;
   int disc_boxes = 4;  // k of the disc shape, 1..8
   int layers = 3;      // K of layered, 2..8; 3 keeps an in-focus object out of the far layer
+  // Depth layers the scene renders for the DoF: 1 (the frame alone) or 2 (the second depth layer
+  // of passes/peel_pass.*, what lies behind the near field, spread by layered: two_layer() below).
+  int dof_layers = 1;
+  // --dof-oracle (headless scoring): after each layered score, also the score of the near field
+  // over the lens's own image of what lies behind it (App::oracle_score; stderr).
+  bool dof_oracle = false;
   int dof_rings = 3;   // rings of engine/hybrid's half-resolution gathers, 1..8 (1 + 4N(N+1) samples)
   // dof::Params::radius_offset: 0.5 (the default) = shapes of the lens's area, 0 = the paper's.
   float dof_radius_offset = DOF_DEFAULT_RADIUS_OFFSET;
@@ -188,6 +194,11 @@ SettingsChange changes(const Settings& was, const Settings& now);
 // The lens and method parameters of scandof::dof (aperture, focus, max radius, shape, k, K).
 scandof::dof::Params dof_params(const Settings& s);
 inline bool hdr(const Settings& s) { return s.pipeline == Pipeline::Hdr; }
+// The frame renders the second depth layer and layered spreads it (scandof::dof::layered_two):
+// only --dof layered with --dof-layers 2 (the sidebar's "second depth layer") needs it.
+inline bool two_layer(const Settings& s) {
+  return s.dof_layers == 2 && s.dof_method == scandof::dof::Method::Layered;
+}
 // The fixed point of the HDR tables for this max radius and limit (scandof/hdr.hpp).
 inline scandof::SatFixedPoint fixed_point(const Settings& s) {
   return scandof::hdr_fixed_point(s.max_radius, s.hdr_limit);

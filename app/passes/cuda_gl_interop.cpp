@@ -40,7 +40,7 @@ void CudaGlRegistration::reset() noexcept {
 ScopedMap::ScopedMap(const std::array<cudaGraphicsResource_t, kMax>& res, int count,
                      cudaStream_t stream)
     : res_(res), count_(count), stream_(stream) {
-  if (count < 1 || count > kMax) throw std::invalid_argument("ScopedMap: 1..4 resources");
+  if (count < 1 || count > kMax) throw std::invalid_argument("ScopedMap: 1..6 resources");
   CUDA_CHECK(cudaGraphicsMapResources(count_, res_.data(), stream_));
   mapped_ = true;
 }

@@ -39,7 +39,7 @@ class CudaGlRegistration {
 // otherwise the destructor unmaps (and throws on failure unless already unwinding).
 class ScopedMap {
  public:
-  static constexpr int kMax = 4;
+  static constexpr int kMax = 6;  // colour, SAT, view z, output; the second depth layer's two
   // Maps the first `count` (1..kMax) of `res` with one call.
   ScopedMap(const std::array<cudaGraphicsResource_t, kMax>& res, int count, cudaStream_t stream);
   ~ScopedMap() noexcept(false);

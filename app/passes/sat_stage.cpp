@@ -79,6 +79,7 @@ struct SatStage::Cuda {
   scandof::SatBuilder builder;
   scandof::util::Stream stream;
   CudaGlRegistration color, sat, viewz, output;
+  CudaGlRegistration color2, viewz2;  // the second depth layer (FrameTextures::color2), when on
   scandof::util::EventRing ring{kNumMarks};
   scandof::DofGpu dof;  // every DoF method on the GPU; owns its scratch
   ClampCounter clamps;
@@ -142,6 +143,14 @@ bool SatStage::using_cuda() const {
   return cuda_ != nullptr;
 }
 
+bool SatStage::can_two_layer() const {
+#if SCANDOF_WITH_CUDA
+  return cuda_ != nullptr && cuda_->color2.get() != nullptr && cuda_->viewz2.get() != nullptr;
+#else
+  return false;
+#endif
+}
+
 void SatStage::release() {
 #if SCANDOF_WITH_CUDA
   if (cuda_) {
@@ -149,6 +158,8 @@ void SatStage::release() {
     cuda_->sat.reset();
     cuda_->viewz.reset();
     cuda_->output.reset();
+    cuda_->color2.reset();
+    cuda_->viewz2.reset();
   }
 #endif
 }
@@ -182,6 +193,10 @@ void SatStage::resize(int width, int height, const FrameTextures& tex) {
     cuda_->viewz = CudaGlRegistration::image(tex.viewz, cudaGraphicsRegisterFlagsReadOnly);
     cuda_->output =
         CudaGlRegistration::image(tex.output, cudaGraphicsRegisterFlagsSurfaceLoadStore);
+    if (tex.color2 != 0 && tex.viewz2 != 0) {  // the second depth layer, while it is on
+      cuda_->color2 = CudaGlRegistration::image(tex.color2, cudaGraphicsRegisterFlagsReadOnly);
+      cuda_->viewz2 = CudaGlRegistration::image(tex.viewz2, cudaGraphicsRegisterFlagsReadOnly);
+    }
   }
 #endif
 }
@@ -231,11 +246,15 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
   if (cuda_) {
     Cuda& c = *cuda_;
     const cudaStream_t stream = c.stream.get();
-    const int count = dof ? 4 : 2;
+    // The second depth layer's colour and view z are mapped only for the two-layer method.
+    const bool layer2 = dof && two_layer(s) && can_two_layer();
+    const int count = layer2 ? 6 : dof ? 4 : 2;
     c.ring.record(kBeforeMap, stream);
     {
       auto t0 = Clock::now();
-      ScopedMap map({c.color.get(), c.sat.get(), c.viewz.get(), c.output.get()}, count, stream);
+      ScopedMap map({c.color.get(), c.sat.get(), c.viewz.get(), c.output.get(), c.color2.get(),
+                     c.viewz2.get()},
+                    count, stream);
       times_.map_ms = ms_since(t0);
       c.ring.record(kAfterMap, stream);
       const scandof::util::TextureObject rgba(map.array(0));  // the SAT's input and DofGpu's
@@ -269,6 +288,13 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
         f.out = out.get();
         f.width = width_;
         f.height = height_;
+        scandof::util::TextureObject rgba2, viewz2;
+        if (layer2) {
+          rgba2 = scandof::util::TextureObject(map.array(4));
+          viewz2 = scandof::util::TextureObject(map.array(5));
+          f.rgba2 = rgba2.get();
+          f.depth2 = viewz2.get();
+        }
         try {
           c.dof.render(s.dof_method, dof_params(s), f, stream);
         } catch (const std::invalid_argument& e) {

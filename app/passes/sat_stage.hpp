@@ -43,6 +43,9 @@ struct FrameTextures {
   GLuint color = 0;   // scene colour, RGBA8 or RGBA16F radiance (read)
   GLuint viewz = 0;   // R32F distance along the view axis (read by the compute DoF pass)
   GLuint output = 0;  // output, the colour's format (written by the compute DoF pass)
+  // The second depth layer (passes/peel_pass.*; 0 when off): its colour and view z, read by the
+  // two-layer compute DoF pass.
+  GLuint color2 = 0, viewz2 = 0;
 };
 
 // How build() gets its CUDA timings: Latest (per frame: whatever the GPU has finished, never
@@ -82,6 +85,8 @@ class SatStage {
   bool build(const Settings& s, SatTiming timing = SatTiming::Latest, bool dof = false);
   // Whether build(..., dof = true) can run the compute pass here.
   bool can_compute_dof() const { return using_cuda(); }
+  // Whether it can run the two-layer method (two_layer(Settings)): the second layer registered.
+  bool can_two_layer() const;
   // Whether DofGpu said it cannot do this method and shape (then the CPU gold path runs), and why.
   bool gpu_dof_missing(scandof::dof::Method m, scandof::dof::Shape sh) const {
     return (gpu_missing_ >> (3 * static_cast<int>(m) + static_cast<int>(sh))) & 1u;

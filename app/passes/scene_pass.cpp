@@ -58,6 +58,9 @@ void ScenePass::build_programs() {
   scene_deferred_prog_ = gl::build_program(res_ + "/shaders", "scene.vert", "scene.frag", deferred);
   clear_prog_ = gl::build_compute_program(res_ + "/shaders", "clear_scene.comp", defs);
   gltf_prog_ = gl::build_program(res_ + "/shaders", "scene.vert", "scene_gltf.frag", defs);
+  peel_prog_ = {};  // rebuilt by draw_peel with the new defines
+  gltf_peel_prog_ = {};
+  cut_prog_ = {};
 }
 
 void ScenePass::set_model(std::unique_ptr<MeshScene> model) {
@@ -167,9 +170,33 @@ void ScenePass::end(const FrameTargets& t) {
   timer_.end();
 }
 
+void ScenePass::draw_peel(int width, int height, const Camera& cam, float time_s,
+                          GLuint first_viewz, const float lens[4]) {
+  gl::GlProgram& prog = model_ ? gltf_peel_prog_ : peel_prog_;
+  if (!prog.get()) {
+    std::vector<std::string> defs{"PEEL"};
+    if (hdr_) defs.push_back("HDR 1");
+    prog = gl::build_program(res_ + "/shaders", "scene.vert",
+                             model_ ? "scene_gltf.frag" : "scene.frag", defs);
+  }
+  glUseProgram(prog.get());
+  glUniform4f(SCENE_LOC_LENS, 0.0f, 1.0f, -1.0f, 0.0f);  // pinhole
+  glUniform4fv(SCENE_LOC_PEEL, 1, lens);
+  glBindTextureUnit(SCENE_UNIT_PEEL_FIRST, first_viewz);
+  draw_scene(width, height, cam, time_s, false, false);
+  glBindTextureUnit(SCENE_UNIT_PEEL_FIRST, 0);
+}
+
 void ScenePass::draw_lens_sample(int width, int height, const Camera& cam, float time_s, float lx,
                                  float ly, float aperture_px, float focus, float clamp_radius) {
-  glUseProgram(model_ ? gltf_prog_.get() : scene_prog_.get());
+  const bool cut = near_cut_ > 0.0f && !model_;
+  if (cut && !cut_prog_.get()) {
+    std::vector<std::string> defs{"NEAR_CUT"};
+    if (hdr_) defs.push_back("HDR 1");
+    cut_prog_ = gl::build_program(res_ + "/shaders", "scene.vert", "scene.frag", defs);
+  }
+  glUseProgram(model_ ? gltf_prog_.get() : cut ? cut_prog_.get() : scene_prog_.get());
+  if (cut) glUniform1f(SCENE_LOC_NEAR_CUT, near_cut_);
   glUniform2f(SCENE_LOC_LENS_SAMPLE, lx, ly);
   glUniform4f(SCENE_LOC_LENS, aperture_px, focus, clamp_radius, 0.0f);
   draw_scene(width, height, cam, time_s, true, false);

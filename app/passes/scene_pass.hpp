@@ -61,6 +61,17 @@ class ScenePass {
   void end(const FrameTargets& t);
   float ms() const { return timer_.ms(); }
 
+  // The second depth layer (passes/peel_pass.*) into the bound target: the scene drawn forward
+  // (the floor and wall shaded in the fragment) with shaders/peel.glsl's test against the first
+  // layer's view z `first_viewz` and the lens and layers of `lens` (A, z_f, r_max, K). The PEEL
+  // programs are built on first use, so a frame without the second layer builds nothing more.
+  void draw_peel(int width, int height, const Camera& cam, float time_s, GLuint first_viewz,
+                 const float lens[4]);
+
+  // The two-layer oracle (App::oracle_score): while > 0, draw_lens_sample leaves out every
+  // fragment nearer than view z `z` (the teapot scene; a loaded scene ignores it). 0: off.
+  void set_near_cut(float z) { near_cut_ = z; }
+
   // One lens sample of the reference into the bound target: the floor and wall as 1 m grids (the
   // clamped shift is exact at vertices), the shift of scene.vert for lens point (lx, ly) on the
   // unit disc; `clamp_radius` < 0: unclamped.
@@ -87,6 +98,9 @@ class ScenePass {
   gl::GlTexture floor_tex_, wall_tex_;
   gl::GlProgram scene_prog_, scene_deferred_prog_, resolve_prog_, clear_prog_;
   gl::GlProgram gltf_prog_;  // scene.vert + scene_gltf.frag
+  gl::GlProgram peel_prog_, gltf_peel_prog_;  // the same with PEEL (draw_peel; built on first use)
+  gl::GlProgram cut_prog_;  // scene.frag with NEAR_CUT (set_near_cut; built on first use)
+  float near_cut_ = 0.0f;
   std::unique_ptr<MeshScene> model_;
   std::uint64_t scene_id_ = 0;
   gl::GlVertexArray empty_vao_;

@@ -292,6 +292,18 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          "depth layers of --dof layered, 2..8 (default 3)")
       ->type_name("K");
   app.add_option_function<std::string>(
+         "--dof-layers",
+         [&](const std::string& v) {
+           s.dof_layers = static_cast<int>(checked_int("--dof-layers", v, 1, 2));
+         },
+         "rendered depth layers for --dof layered: 1 (default) or 2 (a second\n"
+         "layer, what lies behind the near field, spread behind it)")
+      ->type_name("N");
+  app.add_flag("--dof-oracle", s.dof_oracle,
+               "with --dof layered and --quality (HDR): also score the near field over\n"
+               "the lens reference of the scene without its near field (the best a\n"
+               "second layer could give; stderr)");
+  app.add_option_function<std::string>(
          "--reference",
          [&](const std::string& v) {
            s.reference_samples = static_cast<int>(checked_int("--reference", v, 1, 65536));

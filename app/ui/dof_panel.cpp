@@ -125,6 +125,12 @@ void draw_dof_panel(App& app, Requests* req) {
     ui_tip(
         "Depth layers. K = 3 keeps an object in focus in a middle layer of its own; with K = 2 "
         "it shares the far layer with the background, which then spreads over it.");
+    bool second = s.dof_layers == 2;
+    if (ImGui::Checkbox("second depth layer", &second)) s.dof_layers = second ? 2 : 1;
+    ui_tip(
+        "--dof-layers 2: the scene is rendered once more, keeping what lies behind each pixel's "
+        "CoC layer, and spread behind the near field, so the rim of a blurred foreground object "
+        "shows what it hides (partial occlusion). Costs a scene pass (the 2nd layer row).");
   }
   // Where it ran.
   if (!app.dof_message().empty()) {

@@ -38,7 +38,7 @@ constexpr const char* kDof = "depth of field";
 const ImU32 kBudgetCol[] = {IM_COL32(90, 160, 230, 255),  IM_COL32(200, 200, 90, 255),
                             IM_COL32(90, 210, 120, 255),  IM_COL32(230, 120, 80, 255),
                             IM_COL32(240, 200, 150, 255), IM_COL32(180, 120, 220, 255),
-                            IM_COL32(110, 110, 110, 255)};
+                            IM_COL32(90, 200, 200, 255), IM_COL32(110, 110, 110, 255)};
 
 void stage_row(const char* name, float ms, const char* timer, const char* tip) {
   ImGui::TableNextRow();
@@ -52,14 +52,14 @@ void stage_row(const char* name, float ms, const char* timer, const char* tip) {
 }
 
 // The frame budget from FrameTimes, with fallbacks while the lead's per-stage fields are zero.
-constexpr int kBudgetParts = 6;  // named stages; "other" follows them
+constexpr int kBudgetParts = 7;  // named stages; "other" follows them
 struct Budget {
-  float part[kBudgetParts] = {};  // scene, interop, SAT, DoF, tone map, UI
+  float part[kBudgetParts] = {};  // scene, interop, SAT, DoF, tone map, UI, second depth layer
   float frame = 0;     // the bar's full width
   const char* frame_name = "";
 };
 constexpr const char* kBudgetNames[] = {"scene", "interop", "SAT", "DoF", "tone map", "UI",
-                                        "other"};
+                                        "2nd layer", "other"};
 static_assert(sizeof kBudgetNames / sizeof *kBudgetNames == kBudgetParts + 1, "one name each");
 static_assert(sizeof kBudgetCol / sizeof *kBudgetCol == kBudgetParts + 1, "one colour each");
 
@@ -75,6 +75,7 @@ Budget budget(const App& app, const UiInfo& info) {
   b.part[3] = t.dof_ms;
   b.part[4] = t.tonemap_ms;
   b.part[5] = t.ui_ms > 0 ? t.ui_ms : info.ui_cpu_ms;
+  b.part[6] = t.peel_ms;  // the second depth layer's pass (0 unless --dof-layers 2)
   float sum = 0;
   for (float x : b.part) sum += x;
   if (t.frame_gpu_ms > 0) {
@@ -118,7 +119,7 @@ void budget_bar(const App& app, const UiInfo& info, float width) {
   // Legend: a swatch and the share of each stage, wrapped to the width.
   const float x0 = ImGui::GetCursorPosX();
   for (int i = 0; i <= kBudgetParts; ++i) {
-    if (i == 4 && parts[i] <= 0) continue;  // no tone map in the LDR frame
+    if ((i == 4 || i == 6) && parts[i] <= 0) continue;  // no tone map in LDR; no 2nd layer
     char lbl[48];
     std::snprintf(lbl, sizeof lbl, "%s %.0f%%", kBudgetNames[i],
                   b.frame > 0 ? 100.0f * parts[i] / b.frame : 0.0f);
@@ -147,6 +148,10 @@ void timings_table(const App& app, const UiInfo& info) {
     ImGui::TableSetupColumn("timer");
     ImGui::TableHeadersRow();
     stage_row(kScene, t.scene_ms, "GL", "Drawing the teapots, floor and wall into the FBO.");
+    if (t.peel_ms > 0)
+      stage_row("2nd depth layer", t.peel_ms, "GL",
+                "The scene again, keeping what lies behind the first layer's CoC layer "
+                "(--dof-layers 2).");
     if (cuda) {
       stage_row("map", t.sat.map_ms, "host", "cudaGraphicsMapResources (texture + buffer)");
       stage_row("  de-interleave", t.sat.deinterleave_ms, "CUDA", nullptr);
