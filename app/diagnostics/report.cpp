@@ -1,5 +1,6 @@
 #include "diagnostics/report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -22,6 +23,9 @@ RunMedians run_medians(const std::string& variant, const std::vector<FrameTimes>
   };
   add("scene_gl_ms", [](const FrameTimes& f) { return f.scene_ms; });
   add("tonemap_gl_ms", [](const FrameTimes& f) { return f.tonemap_ms; });
+  // The second depth layer's pass (passes/peel_pass.*), in runs that render it.
+  if (std::any_of(frames.begin(), frames.end(), [](const FrameTimes& f) { return f.peel_ms > 0; }))
+    add("peel_gl_ms", [](const FrameTimes& f) { return f.peel_ms; });
   if (cuda) {
     add("interop_map_host_ms", [](const FrameTimes& f) { return f.sat.map_ms; });
     add("interop_unmap_host_ms", [](const FrameTimes& f) { return f.sat.unmap_ms; });
