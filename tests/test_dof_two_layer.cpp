@@ -136,6 +136,33 @@ TEST(DofTwoLayer, SecondLayerInTheSameLayersAddsNothing) {
   }
 }
 
+// Behind an occluder beyond the focal plane the lens sees nothing the pinhole does not (dof.hpp,
+// "Two depth layers"): hidden samples there are refused, whatever their layer.
+TEST(DofTwoLayer, OccluderBehindTheFocusHidesNothing) {
+  const int w = 31, h = 19;
+  const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(6.5f, 128.0f);
+  const dof::Params p = params(dof::Shape::Octagon, 3);
+  const auto rgba = random_radiance(w, h, 41u), rgba2 = random_radiance(w, h, 42u);
+  auto z = random_depth(w, h, 43u);
+  std::vector<float> z2(z.size());
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    z[i] = p.focus + 0.01f + z[i];  // every first surface behind the focus
+    z2[i] = 8.0f * z[i];            // a later layer wherever the first is not the last
+  }
+  int later = 0;
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    later += dof::layer_of(z2[i], p) > dof::layer_of(z[i], p) ? 1 : 0;
+    EXPECT_FALSE(dof::hidden_source(z[i], z2[i], p));
+  }
+  EXPECT_GT(later, 0);  // the layer test alone would have let some in
+  std::vector<float> one(np(w, h) * 3), two(np(w, h) * 3, 9.0f);
+  dof::layered(rgba.data(), z.data(), w, h, p, fp, one.data());
+  dof::layered_two(rgba.data(), z.data(), rgba2.data(), z2.data(), w, h, p, fp, two.data());
+  EXPECT_EQ(0, std::memcmp(one.data(), two.data(), one.size() * sizeof(float)));
+  // In front of the focus the same pair is a hidden source.
+  EXPECT_TRUE(dof::hidden_source(0.5f * p.focus, 8.0f * p.focus, p));
+}
+
 TEST(DofTwoLayer, NearFieldEndIsLayerZerosBoundary) {
   for (int k = 2; k <= 5; ++k) {
     dof::Params p = params(dof::Shape::Box, k);

@@ -29,6 +29,7 @@ App::App(const std::string& resources, const Settings& initial, int width, int h
       resources_(resources),
       scene_(resources, initial.tessellation),
       planes_(resources),
+      peel_(resources),
       dof_(resources, initial.format, hdr(initial)),
       reference_(resources),
       oracle_reference_(resources),
