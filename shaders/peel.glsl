@@ -8,11 +8,13 @@
 // layer, hides nothing the composite can use and covers what is behind; the layer test is the
 // depth peel with the layer boundary for its epsilon. Exactly dof::hidden_source's test.
 layout(binding = SCENE_UNIT_PEEL_FIRST) uniform sampler2D u_peel_first_viewz;  // the first layer
-layout(location = SCENE_LOC_PEEL) uniform vec4 u_peel;  // A (px), z_f, r_max, K (layers)
+// A (px), z_f, r_max, K (layers); K negative (-K): the oracle's cut instead (App::oracle_score):
+// every surface beyond the near field, whatever the first layer holds.
+layout(location = SCENE_LOC_PEEL) uniform vec4 u_peel;
 
 // scandof::dof::layer_of, the same arithmetic.
 int peel_layer(float z) {
-  int k = int(u_peel.w);
+  int k = abs(int(u_peel.w));
   if (!(u_peel.z > 0.0)) return z < u_peel.y ? 0 : k - 1;
   float r = min(u_peel.x * abs(z - u_peel.y) / z, u_peel.z);
   float s = z < u_peel.y ? -r : r;
@@ -22,6 +24,7 @@ int peel_layer(float z) {
 
 // Whether the fragment at view depth z belongs to the second layer at this pixel.
 bool peel_keep(float z) {
+  if (u_peel.w < 0.0) return peel_layer(z) > 0;
   float z1 = texelFetch(u_peel_first_viewz, ivec2(gl_FragCoord.xy), 0).r;
   return z1 < u_peel.y && peel_layer(z) > peel_layer(z1);
 }

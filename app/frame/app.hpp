@@ -101,10 +101,14 @@ class App {
   // this frame's method against it (re-rendering the frame as the DepthOfField view, dt = 0).
   const QualityResult& compare_with_reference();
   const QualityResult& quality() const { return quality_; }
-  // --dof-oracle: how much a second layer could give. The lens reference of the scene without its
-  // near field (every fragment nearer than dof::near_field_end discarded in every lens sample),
-  // under the method's own near field (dof::near_over), scored like the frame and printed on
-  // stderr. HDR, layered, the teapot scene; else says why not. Call after compare_with_reference.
+  // --dof-oracle: how much a second layer could give, two scores printed on stderr beside the
+  // frame's (HDR, layered, the teapot scene; else says why not; call after
+  // compare_with_reference). Both put the method's own near field (dof::near_over) over an image
+  // of what lies behind it: "lens", the lens reference of the scene without its near field
+  // (every fragment nearer than dof::near_field_end discarded in every lens sample), the best any
+  // background could do; "complete", the method (dof::layered) run on the pinhole frame of the
+  // scene without its near field (the peel pass's cut), i.e. a second layer that holds every
+  // hidden surface, the best this method could do with more layers. Returns the lens one.
   const QualityResult& oracle_score();
   // The kept reference as a person sees it (RGB float in [0, 1], bottom-up: tone mapped with the
   // frame's exposure in HDR; empty until rendered), its radiance (HDR; LDR: the same), and

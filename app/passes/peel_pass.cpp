@@ -47,7 +47,7 @@ void PeelPass::configure(bool on, int width, int height, bool hdr) {
 }
 
 void PeelPass::render(const FrameTargets& t, ScenePass& scene, const Camera& cam, float time_s,
-                      const scandof::dof::Params& p) {
+                      const scandof::dof::Params& p, bool cut) {
   if (!active()) throw std::logic_error("PeelPass::render: not configured");
   timer_.begin();
   glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());
@@ -69,7 +69,8 @@ void PeelPass::render(const FrameTargets& t, ScenePass& scene, const Camera& cam
   glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT);
   const GLfloat depth_one = 1.0f;
   glClearNamedFramebufferfv(fbo_.get(), GL_DEPTH, 0, &depth_one);
-  const float lens[4] = {p.aperture_px, p.focus, p.max_radius, static_cast<float>(p.layers)};
+  const float k = static_cast<float>(p.layers);
+  const float lens[4] = {p.aperture_px, p.focus, p.max_radius, cut ? -k : k};
   scene.draw_peel(width_, height_, cam, time_s, t.viewz(), lens);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   timer_.end();
