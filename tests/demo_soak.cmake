@@ -38,6 +38,18 @@ ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_soak_report.py' '${_ds}
     else()
       set(_x "")
     endif()
+    # --soak-vary: a headless soak that switches one dimension (or two) changes nothing else,
+    # resizes only with size and runs references only with extras (tests/check_soak_vary.py).
+    foreach(v view sat,msaa)
+      string(REPLACE "," "_" _vn "${v}")
+      add_test(NAME demo_soak_vary_${_vn}
+        COMMAND sh -c "mkdir -p '${_ds}' && '$<TARGET_FILE:scandof>' --headless --size 96x54 \
+  --tess 2 --reference 2 --soak-frames 240 --soak-switch 10 --soak-resize 20 \
+  --soak-backends cpu,gl --soak-vary ${v} --report '${_ds}/vary_${_vn}.json' > /dev/null && \
+${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_soak_vary.py' '${_ds}/vary_${_vn}.json' ${v}")
+      set_tests_properties(demo_soak_vary_${_vn} PROPERTIES TIMEOUT 300 LABELS "demo;soak"
+                           FAIL_REGULAR_EXPRESSION "FAIL \\(")
+    endforeach()
     # The faults; the window's variant too where the fault is the window's as well.
     foreach(c minimise huge-resize low-memory alloc shader-missing shader-broken no-gl-compute
               reference-cancel screenshot-unwritable report-unwritable)

@@ -53,13 +53,15 @@ void Soak::start(App& app) {
   t0_ = std::chrono::steady_clock::now();
   report_.switch_every = o_.soak.switch_every;
   report_.resize_every = o_.soak.resize_every;
+  report_.vary = soak_vary_names(o_.soak.vary);
   report_.seed = o_.soak.seed;
   std::fprintf(stderr,
-               "[soak] start: %dx%d, %s%s, switch every %d frames, resize every %d (seed %llu)\n",
+               "[soak] start: %dx%d, %s%s, switch every %d frames (varying %s), resize every %d "
+               "(seed %llu)\n",
                base_w_, base_h_,
                o_.soak.frames > 0 ? (std::to_string(o_.soak.frames) + " frames").c_str() : "",
                o_.soak.seconds > 0 ? (" " + std::to_string(o_.soak.seconds) + " s").c_str() : "",
-               o_.soak.switch_every, o_.soak.resize_every,
+               o_.soak.switch_every, report_.vary.c_str(), o_.soak.resize_every,
                static_cast<unsigned long long>(o_.soak.seed));
 }
 
@@ -109,7 +111,8 @@ SoakStep Soak::before_pass(App& app) {
   const long long f = report_.frames;
   const int n = o_.soak.switch_every, m = o_.soak.resize_every;
   if (f % n == 0 && f / n != switch_no_) switch_to(app, static_cast<int>(f / n));
-  if (f > 0 && f % m == 0 && !canonical_ && f != last_resize_frame_) {
+  if (f > 0 && f % m == 0 && !canonical_ && f != last_resize_frame_ &&
+      ((o_.soak.vary & kVarySize) || next_fault_is_resize_kind())) {
     last_resize_frame_ = f;
     resize_event(app, &step);
   }
@@ -126,11 +129,24 @@ SoakStep Soak::before_pass(App& app) {
     asked_w_ = target_w_;
     asked_h_ = target_h_;
   }
-  if (switch_no_ % 20 == 13 && f % n == 0) {
+  if ((o_.soak.vary & kVaryExtras) && switch_no_ % 20 == 13 && f % n == 0) {
     step.req.run_primitives = true;  // the Primitives window's Run button
     ++report_.primitive_runs;
   }
   return step;
+}
+
+bool Soak::next_fault_is_reference_cancel() const {
+  return next_fault_ < o_.soak.faults.size() &&
+         o_.soak.faults[next_fault_] == Fault::ReferenceCancel;
+}
+
+bool Soak::next_fault_is_resize_kind() const {
+  for (std::size_t i = next_fault_; i < o_.soak.faults.size(); ++i) {
+    if (o_.soak.faults[i] == Fault::NoGlCompute) continue;  // armed at start, skipped here
+    return o_.soak.faults[i] != Fault::ReferenceCancel;
+  }
+  return false;
 }
 
 void Soak::switch_to(App& app, int k) {
@@ -145,16 +161,21 @@ void Soak::switch_to(App& app, int k) {
   } else if (k > 0) {
     const int j = non_canonical_++;
     const std::vector<SatBackend>& b = o_.soak.backends;
-    s.backend = b[static_cast<std::size_t>(j) % b.size()];
-    s.method = static_cast<scandof::SatMethod>(j % scandof::kNumSatMethods);
-    s.variant = static_cast<scandof::ScanAlgorithm>(j % scandof::kNumScanAlgorithms);
-    s.dof_method = static_cast<scandof::dof::Method>((j % 9) / 3);
-    s.dof_shape = static_cast<scandof::dof::Shape>(j % 3);
-    s.view = static_cast<View>(j % kNumViews);
-    s.msaa = kMsaa[j % 3];
-    s.pipeline = static_cast<Pipeline>(j % 2);
-    s.format = (j / 2) % 2 ? scandof::SatFormat::F32 : scandof::SatFormat::U32;
-    s.show_primitives = k % 20 == 13;
+    const unsigned v = o_.soak.vary;
+    if (v & kVaryBackend) s.backend = b[static_cast<std::size_t>(j) % b.size()];
+    if (v & kVarySat) {
+      s.method = static_cast<scandof::SatMethod>(j % scandof::kNumSatMethods);
+      s.variant = static_cast<scandof::ScanAlgorithm>(j % scandof::kNumScanAlgorithms);
+      s.format = (j / 2) % 2 ? scandof::SatFormat::F32 : scandof::SatFormat::U32;
+    }
+    if (v & kVaryDof) {
+      s.dof_method = static_cast<scandof::dof::Method>((j % 9) / 3);
+      s.dof_shape = static_cast<scandof::dof::Shape>(j % 3);
+    }
+    if (v & kVaryView) s.view = static_cast<View>(j % kNumViews);
+    if (v & kVaryMsaa) s.msaa = kMsaa[j % 3];
+    if (v & kVaryPipeline) s.pipeline = static_cast<Pipeline>(j % 2);
+    s.show_primitives = (v & kVaryExtras) && k % 20 == 13;
     // A CPU-gold DoF is known in advance where no CUDA backend can run it on the GPU.
     const bool gpu_dof_possible =
         scandof::cuda_device_available() &&
@@ -252,8 +273,9 @@ void Soak::after_frame(App& app) {
   }
   if (f == 0) sample(app, false);
   if (first_of_switch && switch_no_ > 0) {
-    if (switch_no_ % 20 == 3) reference(app);
-    if (switch_no_ % 20 == 7 && !o_.screenshot_dir.empty()) screenshot(app);
+    const bool extras = (o_.soak.vary & kVaryExtras) != 0;
+    if (switch_no_ % 20 == 3 && (extras || next_fault_is_reference_cancel())) reference(app);
+    if (extras && switch_no_ % 20 == 7 && !o_.screenshot_dir.empty()) screenshot(app);
     if (o_.verify && !canonical_ && switch_no_ % o_.soak.verify_every == 1) verify(app, "switch");
   }
   if (last_of_switch) {
@@ -286,9 +308,7 @@ void Soak::sample(App& app, bool canonical) {
 
 void Soak::reference(App& app) {
   ++report_.references;
-  const bool cancel = next_fault_ < o_.soak.faults.size() &&
-                      o_.soak.faults[next_fault_] == Fault::ReferenceCancel;
-  if (cancel) {
+  if (next_fault_is_reference_cancel()) {
     ++next_fault_;
     arm_fault(Fault::ReferenceCancel);
     try {

@@ -94,6 +94,10 @@ class Soak {
   int non_canonical_ = 0;
   bool canonical_ = false;
   bool capped_this_switch_ = false;
+  // The next fault in o_.soak.faults is of a kind a reference takes / a resize takes; with
+  // --soak-vary leaving out extras or size, those still run for it.
+  bool next_fault_is_reference_cancel() const;
+  bool next_fault_is_resize_kind() const;
   std::size_t next_fault_ = 0;  // into o_.soak.faults (resize and reference kinds)
   std::optional<Fault> pending_resize_fault_;
   int minimised_left_ = 0;

@@ -44,6 +44,43 @@ bool parse_fault(const std::string& name, Fault* f) {
 }
 
 namespace {
+const struct {
+  const char* name;
+  unsigned bit;
+} kVaryNames[] = {{"backend", kVaryBackend}, {"sat", kVarySat},     {"dof", kVaryDof},
+                  {"view", kVaryView},       {"msaa", kVaryMsaa},   {"pipeline", kVaryPipeline},
+                  {"size", kVarySize},       {"extras", kVaryExtras}, {"all", kVaryAll}};
+}  // namespace
+
+std::string soak_vary_names(unsigned mask) {
+  if (mask == kVaryAll) return "all";
+  std::string s;
+  for (const auto& n : kVaryNames)
+    if (n.bit != kVaryAll && (mask & n.bit)) s += (s.empty() ? "" : ",") + std::string(n.name);
+  return s;
+}
+
+bool parse_soak_vary(const std::string& list, unsigned* mask, std::string* bad) {
+  unsigned m = 0;
+  std::stringstream ss(list);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    bool found = false;
+    for (const auto& n : kVaryNames)
+      if (name == n.name) {
+        m |= n.bit;
+        found = true;
+      }
+    if (!found) {
+      *bad = name;
+      return false;
+    }
+  }
+  *mask = m;
+  return true;
+}
+
+namespace {
 long long parse_count(const std::string& flag, const std::string& v, long long lo, long long hi) {
   std::size_t used = 0;
   long long x = 0;
@@ -156,6 +193,22 @@ void add_soak_flags(CLI::App& app, SoakOptions* s) {
          },
          "soak: the SAT backends the switches cycle through (default\n"
          "auto,cuda,gl,cpu)")
+      ->type_name("LIST");
+  app.add_option_function<std::string>(
+         "--soak-vary",
+         [s](const std::string& v) {
+           std::string bad;
+           unsigned m = 0;
+           if (!parse_soak_vary(v, &m, &bad) || m == 0)
+             throw CLI::ValidationError(
+                 "--soak-vary", "backend, sat, dof, view, msaa, pipeline, size, extras or all, "
+                                "comma separated, got '" + v + "'");
+           s->vary = m;
+         },
+         "soak: what the switches change (default all): backend, sat (method,\n"
+         "variant, table format), dof (method, shape), view, msaa, pipeline\n"
+         "(HDR/LDR), size (the random resizes), extras (lens references,\n"
+         "primitives, screenshots); one at a time tells which a drift follows")
       ->type_name("LIST");
   // Repeatable: every occurrence arrives, in order, in one call.
   app.add_option_function<std::vector<std::string>>(

@@ -32,6 +32,25 @@ constexpr int kNumFaults = 6;
 const char* to_string(Fault f);
 bool parse_fault(const std::string& name, Fault* f);
 
+// What a soak's switches change (--soak-vary); a soak that varies one at a time tells which
+// switch a memory drift follows.
+enum SoakVary : unsigned {
+  kVaryBackend = 1u << 0,   // the SAT backend (and with it the CUDA-GL interop)
+  kVarySat = 1u << 1,       // SAT method, scan variant, table format
+  kVaryDof = 1u << 2,       // DoF method and shape
+  kVaryView = 1u << 3,      // camera view
+  kVaryMsaa = 1u << 4,      // MSAA 1/2/4
+  kVaryPipeline = 1u << 5,  // HDR / LDR
+  kVarySize = 1u << 6,      // the random resizes
+  kVaryExtras = 1u << 7,    // lens references, the primitives panel, screenshots
+  kVaryAll = (1u << 8) - 1,
+};
+// Comma-separated names (backend, sat, dof, view, msaa, pipeline, size, extras, all) to a mask;
+// false with *bad set to the first unknown name.
+bool parse_soak_vary(const std::string& list, unsigned* mask, std::string* bad);
+// The mask's names, comma separated ("all" for every one).
+std::string soak_vary_names(unsigned mask);
+
 struct SoakOptions {
   bool on = false;
   double seconds = 0;     // --soak SECONDS (0: no time limit)
@@ -46,10 +65,12 @@ struct SoakOptions {
   std::vector<SatBackend> backends = {SatBackend::Auto, SatBackend::Cuda, SatBackend::Gl,
                                       SatBackend::Cpu};
   std::vector<Fault> faults;  // in the order they fire
+  unsigned vary = kVaryAll;   // --soak-vary
   bool operator==(const SoakOptions& o) const {
     return on == o.on && seconds == o.seconds && frames == o.frames &&
            switch_every == o.switch_every && resize_every == o.resize_every && seed == o.seed &&
-           verify_every == o.verify_every && flat_limit == o.flat_limit && backends == o.backends && faults == o.faults;
+           verify_every == o.verify_every && flat_limit == o.flat_limit && backends == o.backends && faults == o.faults &&
+           vary == o.vary;
   }
 };
 

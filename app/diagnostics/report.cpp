@@ -75,6 +75,7 @@ nlohmann::ordered_json soak_json(const SoakReport& r) {
   j["passes_minimised"] = r.skipped_passes;
   j["switch_every"] = r.switch_every;
   j["resize_every"] = r.resize_every;
+  j["vary"] = r.vary;
   j["seed"] = r.seed;
   j["switches"] = r.switches;
   j["resizes"] = r.resizes;

@@ -78,6 +78,7 @@ struct SoakReport {
   long long skipped_passes = 0;  // loop passes without a frame (minimised)
   double seconds = 0;
   int switch_every = 0, resize_every = 0;
+  std::string vary;  // what the switches change (--soak-vary)
   unsigned long long seed = 0;
   int switches = 0, resizes = 0, refused_resizes = 0;
   int verifies = 0, verify_failures = 0;

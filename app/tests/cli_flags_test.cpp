@@ -267,6 +267,8 @@ const std::vector<FlagCase>& cases() {
       {"--soak-backends", {"--soak-backends", "cuda,gl"},
        [](Options& e) { e.soak.backends = {SatBackend::Cuda, SatBackend::Gl}; },
        {"--soak-backends", "cuda,vulkan"}},
+      {"--soak-vary", {"--soak-vary", "backend,size"},
+       [](Options& e) { e.soak.vary = kVaryBackend | kVarySize; }, {"--soak-vary", "colour"}},
       {"--inject-fault", {"--inject-fault", "no-gl-compute"},
        [](Options& e) { e.soak.faults = {Fault::NoGlCompute}; },
        {"--inject-fault", "huge-resize"}},  // refused: fires during a soak only
