@@ -8,7 +8,8 @@
 // bit per pass split + bitonic merge; keys only, up to --split-max-log because its merge costs
 // O(log^2 n) passes), cub::DeviceRadixSort::SortKeys / SortPairs. "pairs" means uint32 keys with
 // uint32 values, "pairs64" uint64 keys with uint32 values. --variants adds the onesweep policies
-// behind the default for 4-byte keys (8- and 11-bit digits side by side, then the 8-bit tuning);
+// behind the default (4-byte keys: 8- and 11-bit digits side by side, then the 8-bit tuning;
+// 8-byte keys: keys a thread, residency, values by cp.async);
 // --variant-filter keeps those whose name holds one of its words, and then times them on every
 // distribution asked for. Every output is compared with CUB's
 // (exact); a mismatch makes the exit code 1. Gkeys/s = n / time; GB/s counts the minimum traffic of
@@ -146,8 +147,10 @@ Variant<K> variant(const char* name) {
   return {name, sort_with_policy<P, K, kPairs>, workspace_of_policy<P, K, kPairs>};
 }
 
-// The policies timed beside the default, for 4-byte keys (the tuning of results/sort/README.md;
-// none for 8-byte keys): the 8-bit and 11-bit digit kernels side by side, then the 8-bit tuning.
+// The policies timed beside the default (the tuning of results/sort/README.md): for 4-byte keys
+// the 8-bit and 11-bit digit kernels side by side, then the 8-bit tuning; pairs with their values
+// copied into shared memory by cp.async (AsyncValuesPolicy) for both key widths; keys a thread
+// and residency for 8-byte keys. "large-tile": shapes built but not yet timed.
 template <class K, bool kPairs>
 std::vector<Variant<K>> policy_variants() {
   using detail::lsd::OnesweepPolicy;
@@ -155,12 +158,40 @@ std::vector<Variant<K>> policy_variants() {
   using EightBit = detail::lsd::EightBitOnesweepPolicy<K, kPairs>;
   using Small = detail::lsd::SmallTilesPolicy<K, kPairs>;
   const char* const small_name = "lsd[small-tiles (GPUs with < 75 KB shared memory per block)]";
+  using detail::lsd::AsyncValuesPolicy;
   if constexpr (sizeof(K) != 4) {
-    return {};
+    if constexpr (kPairs) {
+      // uint64 keys with uint32 values: where the values are loaded, keys a thread, residency.
+      return {
+          variant<EightBit, K, true>("lsd[8-bit,values-with-keys,16-keys,minblocks2]"),
+          variant<AsyncValuesPolicy<16, 3>, K, true>("lsd[values-async,16-keys,minblocks3]"),
+          variant<AsyncValuesPolicy<16, 2>, K, true>("lsd[values-async,16-keys,minblocks2]"),
+          variant<AsyncValuesPolicy<24, 2>, K, true>("lsd[values-async,24-keys,minblocks2]"),
+          variant<AsyncValuesPolicy<32, 2>, K, true>(
+              "lsd[values-async,32-keys,minblocks2,large-tile]"),
+      };
+    } else {
+      // uint64 keys: keys a thread and residency.
+      return {
+          variant<EightBit, K, false>("lsd[8-bit,16-keys,minblocks3]"),
+          variant<OnesweepPolicy<20, 3, false>, K, false>("lsd[u64,20-keys,minblocks3]"),
+          variant<OnesweepPolicy<24, 2, false>, K, false>("lsd[u64,24-keys,minblocks2]"),
+          variant<OnesweepPolicy<16, 4, false>, K, false>("lsd[u64,16-keys,minblocks4]"),
+          variant<OnesweepPolicy<32, 2, false>, K, false>("lsd[u64,32-keys,minblocks2,large-tile]"),
+      };
+    }
   } else if constexpr (kPairs) {
     // Digit width, where the values are loaded, and residency.
     return {
         variant<EightBit, K, true>("lsd[8-bit,values-with-keys,32-keys,minblocks2]"),
+        variant<AsyncValuesPolicy<24, 3>, K, true>("lsd[values-async,24-keys,minblocks3]"),
+        variant<AsyncValuesPolicy<32, 2>, K, true>("lsd[values-async,32-keys,minblocks2]"),
+        variant<AsyncValuesPolicy<16, 4>, K, true>("lsd[values-async,16-keys,minblocks4]"),
+        variant<AsyncValuesPolicy<24, 2>, K, true>("lsd[values-async,24-keys,minblocks2]"),
+        variant<AsyncValuesPolicy<40, 2>, K, true>(
+            "lsd[values-async,40-keys,minblocks2,large-tile]"),
+        variant<AsyncValuesPolicy<48, 2>, K, true>(
+            "lsd[values-async,48-keys,minblocks2,large-tile]"),
         variant<WideOnesweepPolicy<24, 2, true>, K, true>(
             "lsd[11-bit,values-with-keys,24-keys,minblocks2]"),
         variant<WideOnesweepPolicy<32, 2, true>, K, true>(

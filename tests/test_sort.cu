@@ -205,6 +205,10 @@ void for_each_policy(F&& f) {
     f(WideOnesweepPolicy<24, 2, true>{}, "11-bit, values with the keys");
     f(WideOnesweepPolicy<32, 2, true>{}, "11-bit, 32 keys, values with the keys");
     f(WideOnesweepPolicy<24, 3, false, 1>{}, "11-bit, values after staging, look-back batch 1");
+    using detail::lsd::AsyncValuesPolicy;
+    f(AsyncValuesPolicy<24, 3>{}, "values by cp.async, 24 keys, 3 blocks");
+    f(AsyncValuesPolicy<32, 2, 1>{}, "values by cp.async, 32 keys, look-back batch 1");
+    f(AsyncValuesPolicy<16, 4>{}, "values by cp.async, 16 keys, 4 blocks");
   } else {
     f(WideOnesweepPolicy<24, 4, false>{}, "11-bit, 24 keys, 4 blocks");
     f(WideOnesweepPolicy<32, 3, false, 4>{}, "11-bit, 32 keys, look-back batch 4");
@@ -246,6 +250,51 @@ TEST(Sort, LsdPolicies) {
       ASSERT_TRUE(test::all_equal(d_kout.download(n).data(), wk.data(), n)) << "keys";
       ASSERT_TRUE(test::all_equal(d_vout.download(n).data(), wv.data(), n)) << "values";
     });
+  }
+}
+
+// Values copied into shared memory by cp.async (AsyncValuesPolicy): 16-byte copies where the
+// values are 16-byte aligned and the tile whole, one copy a value otherwise (values 4 bytes off
+// alignment here); uint64 keys too; equal and sorted keys take the single-digit tile shortcut,
+// which reads the values from shared memory.
+TEST(Sort, LsdAsyncValuesAlignment) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  using V = std::uint32_t;
+  test::Stream stream;
+  auto run = [&](auto key, auto policy, Dist dist, std::size_t n, std::size_t voff) {
+    using K = decltype(key);
+    using P = decltype(policy);
+    SCOPED_TRACE(std::string(dist_name(dist)) + " n=" + std::to_string(n) + " key bytes " +
+                 std::to_string(sizeof(K)) + " value offset " + std::to_string(voff) + " tile " +
+                 std::to_string(P::TILE));
+    const auto keys = make_keys<K>(n, dist, test::derive_seed(29, n));
+    std::vector<V> vals(n + voff, 0x5a5a5a5au);
+    for (std::size_t i = 0; i < n; ++i) vals[voff + i] = static_cast<V>(test::hash_at(30, i));
+    std::vector<K> wk(n);
+    std::vector<V> wv(n);
+    const int b1 = 8 * static_cast<int>(sizeof(K)) - 1;
+    sort_pairs_gold(keys.data(), wk.data(), vals.data() + voff, wv.data(), n, 1, b1);
+    DeviceBuffer<K> d_kin(keys), d_kout(n);
+    DeviceBuffer<V> d_vin(vals), d_vout(n + voff);
+    const std::size_t wb = detail::lsd::workspace_bytes<K, V, true, P>(n);
+    DeviceBuffer<unsigned char> scratch(wb);
+    d_kout.poison(stream);
+    d_vout.poison(stream);
+    detail::lsd::sort<K, V, true, P>(d_kin.data(), d_kout.data(), d_vin.data() + voff,
+                                     d_vout.data() + voff, n, scratch.data(), wb, stream, 1, b1);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    ASSERT_TRUE(test::all_equal(d_kout.download(n).data(), wk.data(), n)) << "keys";
+    ASSERT_TRUE(test::all_equal(d_vout.download(n + voff).data() + voff, wv.data(), n)) << "values";
+  };
+  using detail::lsd::AsyncValuesPolicy;
+  for (Dist dist : {Dist::Uniform, Dist::AllEqual, Dist::Sorted}) {
+    for (std::size_t n : test::capped({6145, 100003, 1048583})) {
+      for (std::size_t voff : {std::size_t(0), std::size_t(1)}) {
+        run(std::uint32_t{}, AsyncValuesPolicy<24, 3>{}, dist, n, voff);
+        run(std::uint64_t{}, AsyncValuesPolicy<16, 3>{}, dist, n, voff);
+        run(std::uint64_t{}, AsyncValuesPolicy<24, 2>{}, dist, n, voff);
+      }
+    }
   }
 }
 

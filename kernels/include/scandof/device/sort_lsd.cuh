@@ -452,8 +452,11 @@ __global__ void __launch_bounds__(kThreads)
 // tile. Ranks are packed two 16-bit positions per register, hence even Items and tiles < 2^16.
 // RadixBits: 8 (onesweep_kernel, 256 digits, one a thread) or 11 (wide_onesweep_kernel, 2048
 // digits, 8 a thread; 32-bit keys in 3 passes of 11 + 11 + 10 bits instead of 4 of 8).
+// ValuesAsync (8-bit kernel, pairs): the values are copied into shared memory by cp.async as the
+// tile starts (no registers held through the ranking), then restaged in digit order through
+// registers once the keys are staged (onesweep_tile's kAsync).
 template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 4, unsigned SpinNs = 0,
-          int RadixBits = kRadixBits>
+          int RadixBits = kRadixBits, bool ValuesAsync = false>
 struct OnesweepPolicy {
   static constexpr int ITEMS = Items;
   static constexpr int TILE = kThreads * Items;
@@ -462,6 +465,9 @@ struct OnesweepPolicy {
   static constexpr int LOOKBACK_BATCH = LookbackBatch;
   static constexpr unsigned SPIN_NS = SpinNs;
   static constexpr int RADIX_BITS = RadixBits;
+  static constexpr bool VALUES_ASYNC = ValuesAsync;
+  static_assert(!ValuesAsync || (!ValuesFirst && RadixBits == kRadixBits),
+                "asynchronous values: the 8-bit kernel, values not loaded with the keys");
   static_assert(Items >= kMinOnesweepItems, "status rows are planned for the smallest tile");
   static_assert(Items % 2 == 0 && TILE <= 65535, "two 16-bit tile positions per register");
   static_assert(MinBlocks >= 1 && LookbackBatch >= 1 && LookbackBatch <= 16,
@@ -480,6 +486,16 @@ struct OnesweepPolicy {
 template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 2>
 using WideOnesweepPolicy =
     OnesweepPolicy<Items, MinBlocks, ValuesFirst, LookbackBatch, 0, kWideRadixBits>;
+
+// Pairs whose values reach shared memory by cp.async (OnesweepPolicy's ValuesAsync). What it
+// frees is registers, not time: on the H100 (3 memory layouts, results/sort/README.md) 4-byte
+// pairs in the default's shape (32 keys, 2 blocks an SM) sort in the same time as with the
+// values loaded with the keys (2^28 9.52 against 9.51 ms), and the residency the registers allow
+// loses (24 keys at 3 blocks an SM 11.01 ms, 16 at 4 12.79): the tile size counts, not the
+// warps. For 8-byte keys it lets a tile of 6144 fit 2 blocks an SM (26.26 against 28.06 ms).
+template <int Items, int MinBlocks, int LookbackBatch = 4>
+using AsyncValuesPolicy =
+    OnesweepPolicy<Items, MinBlocks, false, LookbackBatch, 0, kRadixBits, true>;
 
 // The library's policy, tuned on the H100 (results/sort/README.md, every figure against
 // cub::DeviceRadixSort in the same run). 4-byte keys: 24 keys per thread (tiles of 6144), at 4
@@ -511,6 +527,11 @@ struct EightBitOnesweepPolicy
 // 8-bit digits for every key type: the 11-bit policies (WideOnesweepPolicy) took 1.6-1.9x the
 // time for uniform 32-bit keys and pairs at 2^24-2^28 (H100, sortbench --variants,
 // results/sort/README.md).
+// Not yet the default, measured better in 3 memory layouts beside it (H100, sortbench --variants,
+// results/sort/README.md): 8-byte keys in tiles of 6144 (24 a thread) at 2 blocks an SM, uint64
+// 2^26 / 2^28 4.87 / 17.15 -> 4.36 / 16.17 ms; uint64 + uint32 in tiles of 6144 with the values
+// copied by cp.async (AsyncValuesPolicy<24, 2>), 7.24 / 28.06 -> 6.79 / 26.26 ms. The full
+// six-layout runs of those shapes as the default have not been made.
 template <class K, bool kHasValues>
 struct DefaultOnesweepPolicy : EightBitOnesweepPolicy<K, kHasValues> {};
 
@@ -526,9 +547,61 @@ constexpr std::size_t kWideMaxKeys = std::size_t(1) << 29;
 template <class K, bool kHasValues>
 struct SmallTilesPolicy : OnesweepPolicy<16, kHasValues ? 3 : 4, false> {};
 
+// Copies a tile's values into shared memory without registers (cp.async), in input order:
+// raw[L] = vin[base + L]. Warp w copies its own rows' range [w*32*kItems, (w+1)*32*kItems), so
+// after cp_async_wait_all() and a __syncwarp a warp may read its own items; other warps' items
+// need a __syncthreads. 16-byte copies where the tile is whole and the values 16-byte aligned;
+// else one copy per value (sizes 4, 8, 16), or plain loads and stores for other value sizes.
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+__device__ __forceinline__ void cp_async_wait_all() {
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+}
+template <bool kFull, int kItems, class V>
+__device__ __forceinline__ void load_values_async(const V* __restrict__ vin, std::uint64_t base,
+                                                  int valid, V* raw) {
+  const int lane = threadIdx.x & 31, wbase = (threadIdx.x >> 5) * 32 * kItems;
+  constexpr int kWarpBytes = 32 * kItems * static_cast<int>(sizeof(V));
+  if constexpr (kFull && kWarpBytes % (16 * 32) == 0) {
+    if ((reinterpret_cast<std::uintptr_t>(vin) & 15) == 0) {
+      const char* g = reinterpret_cast<const char*>(vin + base + wbase);
+      const unsigned sh = static_cast<unsigned>(__cvta_generic_to_shared(raw + wbase));
+#pragma unroll
+      for (int c = 0; c < kWarpBytes / (16 * 32); ++c) {
+        const int off = (c * 32 + lane) * 16;
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sh + off), "l"(g + off)
+                     : "memory");
+      }
+      cp_async_commit();
+      return;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int L = wbase + j * 32 + lane;
+    if (kFull || L < valid) {
+      if constexpr (sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16) {
+        const unsigned sh = static_cast<unsigned>(__cvta_generic_to_shared(raw + L));
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(sh), "l"(vin + base + L),
+                     "n"(static_cast<int>(sizeof(V)))
+                     : "memory");
+      } else {
+        raw[L] = vin[base + L];
+      }
+    }
+  }
+  cp_async_commit();
+}
+
 // The body of onesweep_kernel for one tile; kFull: the tile is whole (valid == its size).
-template <int kBatch, bool kValuesFirst, bool kFull, class K, class V, bool kHasValues, class W,
-          class Off, int kTile>
+// kAsync (pairs, ValuesAsync): the values are copied into s.vst's memory in input order as the
+// tile starts (load_values_async), and once the keys are staged every thread reads its own items
+// back into registers (the keys' registers are free by then) and, after a block barrier, writes
+// them to s.vst in digit order: the values' load latency hides behind the ranking, as with
+// kValuesFirst, without holding kItems registers through it.
+template <int kBatch, bool kValuesFirst, bool kFull, bool kAsync = false, class K, class V,
+          bool kHasValues, class W, class Off, int kTile>
 __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile>& s,
                                               const K* __restrict__ kin, K* __restrict__ kout,
                                               const V* __restrict__ vin, V* __restrict__ vout,
@@ -547,10 +620,14 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   // latency hidden behind the ranking. Otherwise (SmallTilesPolicy, the benchmark's policies)
   // values only once the keys are staged, so the two never hold registers together.
   V no_values[1];
-  if constexpr (kValuesFirst)
+  // The values' input-order copy (kAsync) in the memory of their staging buffer.
+  V* const vraw = reinterpret_cast<V*>(&s.vst.v[0]);
+  if constexpr (kValuesFirst) {
     load_striped<K, V, kHasValues, kFull>(kin, vin, base, valid, k, v);
-  else
+  } else {
     load_striped<K, V, false, kFull>(kin, vin, base, valid, k, no_values);
+    if constexpr (kAsync && kHasValues) load_values_async<kFull, kItems>(vin, base, valid, vraw);
+  }
   W* row = status + tile * kRadix;
   W glob = 0;
   // Early counts: the tile publishes its digit counts before it ranks.
@@ -582,14 +659,19 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
     __syncthreads();
     const Off start = s.run_off[0];
     const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
+    if constexpr (kAsync && kHasValues) {
+      cp_async_wait_all();
+      __syncwarp();  // a warp's items were copied by its own lanes
+    }
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
       const int L = wbase + j * 32 + lane;
       if (kFull || L < valid) {
         kout[start + static_cast<Off>(L)] = k[j];
-        // kValuesFirst: the values are in registers already.
+        // kValuesFirst: the values are in registers already; kAsync: in shared memory.
         if (kHasValues)
-          vout[start + static_cast<Off>(L)] = kValuesFirst ? v[kHasValues ? j : 0] : vin[base + L];
+          vout[start + static_cast<Off>(L)] =
+              kValuesFirst ? v[kHasValues ? j : 0] : (kAsync ? vraw[L] : vin[base + L]);
       }
     }
     return;
@@ -599,7 +681,14 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   stage_striped<true, StageKeys, kFull>(s, k, v, rk, valid, shift, mask);
   if constexpr (kHasValues) {
     const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
-    if constexpr (!kValuesFirst) {
+    if constexpr (kAsync) {
+      cp_async_wait_all();
+      __syncwarp();  // a warp's items were copied by its own lanes
+#pragma unroll
+      for (int j = 0; j < kItems; ++j)
+        if (kFull || wbase + j * 32 + lane < valid) v[j] = vraw[wbase + j * 32 + lane];
+      __syncthreads();  // every warp has read its items before any is overwritten
+    } else if constexpr (!kValuesFirst) {
 #pragma unroll
       for (int j = 0; j < kItems; ++j)
         if (kFull || wbase + j * 32 + lane < valid) v[j] = vin[base + wbase + j * 32 + lane];
@@ -646,12 +735,13 @@ __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P:
   // loses a ballot and the range checks per row.
   constexpr int kBatch = P::LOOKBACK_BATCH;
   constexpr bool kValuesFirst = P::VALUES_FIRST;
+  constexpr bool kAsync = P::VALUES_ASYNC;
   if (valid == kTile)
-    onesweep_tile<kBatch, kValuesFirst, true>(s, kin, kout, vin, vout, shift, mask, digit_totals,
-                                              status, spin_ns, tile, valid);
+    onesweep_tile<kBatch, kValuesFirst, true, kAsync>(s, kin, kout, vin, vout, shift, mask,
+                                                      digit_totals, status, spin_ns, tile, valid);
   else
-    onesweep_tile<kBatch, kValuesFirst, false>(s, kin, kout, vin, vout, shift, mask, digit_totals,
-                                               status, spin_ns, tile, valid);
+    onesweep_tile<kBatch, kValuesFirst, false, kAsync>(s, kin, kout, vin, vout, shift, mask,
+                                                       digit_totals, status, spin_ns, tile, valid);
 }
 
 // ---------------------------------------------------------------- 11-bit onesweep
