@@ -49,7 +49,9 @@ Scene make_scene(int w, int h, uint64_t seed) {
   return s;
 }
 
-std::vector<uint8_t> run_gpu(const Scene& s, Method m, const Params& p) {
+// With `shared`, that DofGpu renders (its scratch kept from earlier calls), else a fresh one.
+std::vector<uint8_t> run_gpu(const Scene& s, Method m, const Params& p,
+                             scandof::DofGpu* shared = nullptr) {
   Array2D color(cudaCreateChannelDesc<uchar4>(), s.w, s.h);
   Array2D depth(cudaCreateChannelDesc<float>(), s.w, s.h);
   Array2D out(cudaCreateChannelDesc<uchar4>(), s.w, s.h, cudaArraySurfaceLoadStore);
@@ -81,8 +83,8 @@ std::vector<uint8_t> run_gpu(const Scene& s, Method m, const Params& p) {
   f.out = surf.get();
   f.width = s.w;
   f.height = s.h;
-  scandof::DofGpu gpu;
-  gpu.render(m, p, f, 0);
+  scandof::DofGpu own;
+  (shared ? *shared : own).render(m, p, f, 0);
   CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<uint8_t> got(poison.size());
   CUDA_CHECK(cudaMemcpy2DFromArray(got.data(), s.w * 4, out.get(), 0, 0, s.w * 4, s.h,
@@ -90,10 +92,11 @@ std::vector<uint8_t> run_gpu(const Scene& s, Method m, const Params& p) {
   return got;
 }
 
-void expect_matches_gold(const Scene& s, Method m, const Params& p, const std::string& what) {
+void expect_matches_gold(const Scene& s, Method m, const Params& p, const std::string& what,
+                         scandof::DofGpu* shared = nullptr) {
   std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
   scandof::dof::render(m, s.rgba.data(), s.depth.data(), s.w, s.h, p, want.data());
-  const std::vector<uint8_t> got = run_gpu(s, m, p);
+  const std::vector<uint8_t> got = run_gpu(s, m, p, shared);
   std::size_t bad = 0, first = 0;
   double worst = 0;
   for (std::size_t i = 0; i < static_cast<std::size_t>(s.w) * s.h; ++i)
@@ -123,6 +126,32 @@ TEST(DofCuda, EveryMethodAndShapeMatchesGold) {
         expect_matches_gold(
             s, m, p, std::string(scandof::dof::to_string(m)) + "/" + scandof::dof::to_string(sh));
       }
+  }
+}
+
+// One DofGpu across frame sizes, its scratch released between them (a resized frame): spread,
+// layered and engine (the two scratch buffers) stay equal to the gold at each size, larger and
+// smaller than the scratch held before.
+TEST(DofCuda, ReleaseScratchBetweenSizes) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  scandof::DofGpu gpu;
+  const int sizes[][2] = {{203, 121}, {33, 17}, {257, 130}, {1, 64}};
+  for (const auto& sz : sizes) {
+    const Scene s = make_scene(sz[0], sz[1], 900 + sz[0] * 7 + sz[1]);
+    for (Method m : {Method::Spread, Method::Layered, Method::Engine}) {
+      Params p;
+      p.aperture_px = 9.0f;
+      p.focus = 8.0f;
+      p.max_radius = 7.5f;
+      p.shape = Shape::Disc;
+      p.disc_boxes = 4;
+      p.layers = 3;
+      p.rings = 3;
+      expect_matches_gold(s, m, p, std::string("shared DofGpu, ") + scandof::dof::to_string(m),
+                          &gpu);
+    }
+    gpu.release_scratch();
+    gpu.release_scratch();  // twice: nothing left to free
   }
 }
 

@@ -829,6 +829,15 @@ DofGpu::~DofGpu() {
   delete impl_;
 }
 
+void DofGpu::release_scratch() {
+  if (impl_->scratch) CUDA_CHECK(cudaFree(impl_->scratch));
+  impl_->scratch = nullptr;
+  impl_->bytes = 0;
+  if (impl_->eng_scratch) CUDA_CHECK(cudaFree(impl_->eng_scratch));
+  impl_->eng_scratch = nullptr;
+  impl_->eng_bytes = 0;
+}
+
 void DofGpu::render(dof::Method m, const dof::Params& p, const DofFrame& f, cudaStream_t stream) {
   dof::validate(p, m);
   if (f.width <= 0 || f.height <= 0) throw std::invalid_argument("DofGpu::render: empty image");

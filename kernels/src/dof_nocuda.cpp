@@ -16,5 +16,6 @@ DofGpu::~DofGpu() = default;
 void DofGpu::render(dof::Method, const dof::Params&, const DofFrame&, cudaStream_t) {
   throw std::runtime_error("DofGpu::render: scandof was built without CUDA");
 }
+void DofGpu::release_scratch() {}  // nothing was allocated
 
 }  // namespace scandof

@@ -268,6 +268,14 @@ SatBuilder::~SatBuilder() {
   delete impl_;
 }
 
+void SatBuilder::release_scratch() {
+  if (impl_->scratch) CUDA_CHECK(cudaFree(impl_->scratch));
+  impl_->scratch = nullptr;
+  impl_->scratch_bytes = 0;
+  if (impl_->one_pass_ws.bytes) CUDA_CHECK(cudaFree(impl_->one_pass_ws.bytes));
+  impl_->one_pass_ws = {};  // epoch 0: the next one-pass build clears its flags first
+}
+
 void SatBuilder::build(const SatInput& in, void* d_out, SatFormat format, SatMethod method,
                        ScanAlgorithm algo, cudaStream_t stream, bool timed, int channels,
                        SatLayout layout) {

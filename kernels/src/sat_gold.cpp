@@ -185,6 +185,7 @@ SatStageTimes SatBuilder::stage_times() {
 bool SatBuilder::poll_stage_times(SatStageTimes&) {
   return false;
 }
+void SatBuilder::release_scratch() {}  // nothing was allocated
 #endif
 
 }  // namespace scandof

@@ -67,6 +67,9 @@ class DofGpu {
   // evaluate dof::shape_boxes per pixel on the same table. Spread and layered build their delta
   // images with atomics, integrate them with an int32 SAT and resolve (see dof.hpp).
   void render(dof::Method m, const dof::Params& p, const DofFrame& f, cudaStream_t stream = 0);
+  // Frees the scratch memory, which grows to the largest frame rendered and is kept; the next
+  // render allocates what its frame needs. Waits for the device (cudaFree).
+  void release_scratch();
 
  private:
   struct Impl;

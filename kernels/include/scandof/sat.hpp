@@ -139,6 +139,12 @@ class SatBuilder {
   bool poll_stage_times(SatStageTimes& out);
   static constexpr int kTimingRing = 4;
 
+  // Frees the scratch memory (it grows to the largest build and is kept); the next build
+  // allocates what its size needs. For a caller whose sizes change now and then (a resized
+  // frame): without it, device memory stays at the largest size seen. Waits for the device
+  // (cudaFree).
+  void release_scratch();
+
  private:
   struct Impl;
   Impl* impl_;
