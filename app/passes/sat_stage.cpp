@@ -179,8 +179,8 @@ void SatStage::resize(int width, int height, const FrameTextures& tex) {
 #if SCANDOF_WITH_CUDA
   if (cuda_) {
     // Scratch sized for the old frame goes: kept, it would hold device memory at the largest size
-    // seen (a 1080p soak read up to 4% more device memory after a larger frame than after a
-    // smaller one, results/demo/soak). The first build at the new size allocates afresh.
+    // seen since the stage was made. The first build at the new size allocates afresh (one
+    // cudaMalloc each, at a resize that waits for the device anyway).
     cuda_->builder.release_scratch();
     cuda_->dof.release_scratch();
     // The builder's scratch (at most one more table) must fit beside what GL already holds.
