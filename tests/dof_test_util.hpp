@@ -1,16 +1,31 @@
 // Shared by the depth-of-field tests: an independent formulation of a kernel shape's per-offset
-// weights (from dof.hpp's definition, not its code), and the blocky depth maps the GPU tests use.
+// weights (from dof.hpp's definition, not its code), the blocky depth maps the GPU tests use, and
+// random RGBA8 images.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <random>
+#include <vector>
 
 #include "scandof/dof.hpp"
 #include "scandof/util/rng.hpp"
 
 namespace dof_test {
+
+inline std::size_t np(int w, int h) {
+  return static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+}
+
+// Every byte (alpha too) uniform in 0..255 from a Mersenne Twister seeded with `seed`.
+inline std::vector<uint8_t> random_rgba(int w, int h, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint8_t> v(np(w, h) * 4);
+  for (auto& x : v) x = static_cast<uint8_t>(rng() & 255u);
+  return v;
+}
 
 // 1D fractional weights w_h(d) = 1 for |d| <= floor(h), frac(h) at floor(h) + 1; a shape's weight
 // at offset (dx, dy) is the staircase sum_i w_{h_i}(dy) (w_{w_i}(dx) - w_{w_{i+1}}(dx)),

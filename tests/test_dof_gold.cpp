@@ -23,16 +23,8 @@ namespace metrics = scandof::metrics;
 
 namespace {
 
-std::size_t np(int w, int h) {
-  return static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
-}
-
-std::vector<uint8_t> random_rgba(int w, int h, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<uint8_t> v(np(w, h) * 4);
-  for (auto& x : v) x = static_cast<uint8_t>(rng() & 255u);
-  return v;
-}
+using dof_test::np;
+using dof_test::random_rgba;
 
 // Depths whose CoC radii spread over [0, r_max] (some clamped), both sides of the focal plane.
 std::vector<float> random_depth(int w, int h, uint32_t seed) {

@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "dof_test_util.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/hdr.hpp"
 
@@ -20,14 +21,8 @@ namespace dof = scandof::dof;
 
 namespace {
 
-std::size_t np(int w, int h) { return static_cast<std::size_t>(w) * static_cast<std::size_t>(h); }
-
-std::vector<uint8_t> random_rgba(int w, int h, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<uint8_t> v(np(w, h) * 4);
-  for (auto& x : v) x = static_cast<uint8_t>(rng() & 255u);
-  return v;
-}
+using dof_test::np;
+using dof_test::random_rgba;
 
 // Radiance up to 20 (bulbs), some exactly 0.
 std::vector<float> random_radiance(int w, int h, uint32_t seed) {
