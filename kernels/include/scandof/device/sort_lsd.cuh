@@ -552,16 +552,34 @@ struct SmallTilesPolicy : OnesweepPolicy<16, kHasValues ? 3 : 4, false> {};
 // after cp_async_wait_all() and a __syncwarp a warp may read its own items; other warps' items
 // need a __syncthreads. 16-byte copies where the tile is whole and the values 16-byte aligned;
 // else one copy per value (sizes 4, 8, 16), or plain loads and stores for other value sizes.
+// cp.async is sm_80's: compiled for older GPUs the copies are plain loads and stores (the same
+// result, the values passing through registers) and commit / wait do nothing.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define SCANDOF_SORT_CP_ASYNC 0
+#else
+#define SCANDOF_SORT_CP_ASYNC 1
+#endif
 __device__ __forceinline__ void cp_async_commit() {
+#if SCANDOF_SORT_CP_ASYNC
   asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
 }
 __device__ __forceinline__ void cp_async_wait_all() {
+#if SCANDOF_SORT_CP_ASYNC
   asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
 }
 template <bool kFull, int kItems, class V>
 __device__ __forceinline__ void load_values_async(const V* __restrict__ vin, std::uint64_t base,
                                                   int valid, V* raw) {
   const int lane = threadIdx.x & 31, wbase = (threadIdx.x >> 5) * 32 * kItems;
+#if !SCANDOF_SORT_CP_ASYNC
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int L = wbase + j * 32 + lane;
+    if (kFull || L < valid) raw[L] = vin[base + L];
+  }
+#else
   constexpr int kWarpBytes = 32 * kItems * static_cast<int>(sizeof(V));
   if constexpr (kFull && kWarpBytes % (16 * 32) == 0) {
     if ((reinterpret_cast<std::uintptr_t>(vin) & 15) == 0) {
@@ -592,6 +610,7 @@ __device__ __forceinline__ void load_values_async(const V* __restrict__ vin, std
     }
   }
   cp_async_commit();
+#endif
 }
 
 // The body of onesweep_kernel for one tile; kFull: the tile is whole (valid == its size).
