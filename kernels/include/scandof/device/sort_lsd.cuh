@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 #include "scandof/arch.cuh"
 #include "scandof/block/exclusive_sum.cuh"
@@ -527,13 +528,15 @@ struct EightBitOnesweepPolicy
 // 8-bit digits for every key type: the 11-bit policies (WideOnesweepPolicy) took 1.6-1.9x the
 // time for uniform 32-bit keys and pairs at 2^24-2^28 (H100, sortbench --variants,
 // results/sort/README.md).
-// Not yet the default, measured better in 3 memory layouts beside it (H100, sortbench --variants,
-// results/sort/README.md): 8-byte keys in tiles of 6144 (24 a thread) at 2 blocks an SM, uint64
-// 2^26 / 2^28 4.87 / 17.15 -> 4.36 / 16.17 ms; uint64 + uint32 in tiles of 6144 with the values
-// copied by cp.async (AsyncValuesPolicy<24, 2>), 7.24 / 28.06 -> 6.79 / 26.26 ms. The full
-// six-layout runs of those shapes as the default have not been made.
+// 8-byte keys without values: tiles of 6144 (24 a thread) at 2 blocks an SM, measured better in
+// 3 memory layouts beside the 16-a-thread shape (H100, sortbench --variants,
+// results/sort/README.md): uint64 2^26 / 2^28 4.87 / 17.15 -> 4.36 / 16.17 ms. Not yet the
+// default for uint64 + uint32 pairs, also measured better there with the values copied by
+// cp.async (AsyncValuesPolicy<24, 2>: 7.24 / 28.06 -> 6.79 / 26.26 ms) but not run as the default.
 template <class K, bool kHasValues>
-struct DefaultOnesweepPolicy : EightBitOnesweepPolicy<K, kHasValues> {};
+struct DefaultOnesweepPolicy
+    : std::conditional_t<sizeof(K) == 8 && !kHasValues, OnesweepPolicy<24, 2, false>,
+                         EightBitOnesweepPolicy<K, kHasValues>> {};
 
 // The wide kernel's status rows cost 2048 words a tile (1.3 bytes a key in tiles of 6144): from
 // 2^29 keys on, where that passes 700 MB and the count would need 64-bit words, an 11-bit policy
@@ -1349,8 +1352,9 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   }
 }
 
-// Policy P where a block may have its shared memory; 4-byte keys fall back to SmallTilesPolicy
-// where it may not (8-byte keys stage at most 16 per thread, which every GPU built for allows).
+// Policy P where a block may have its shared memory; where it may not, 4-byte keys fall back to
+// SmallTilesPolicy and 8-byte keys to EightBitOnesweepPolicy (16 a thread, which every GPU built
+// for allows).
 template <class P, class K, class V, bool kHasValues, class W, class Off>
 void onesweep_sort(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* valt, std::size_t n,
                    int begin_bit, int end_bit, int passes, Ctrl* ctrl, W* status,
@@ -1359,13 +1363,13 @@ void onesweep_sort(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* v
   CUDA_CHECK(cudaGetDevice(&dev));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  if constexpr (sizeof(K) == 4) {
-    if (onesweep_smem_bytes<K, V, kHasValues, Off, P>() > static_cast<std::size_t>(smem_optin)) {
-      onesweep_passes<SmallTilesPolicy<K, kHasValues>, K, V, kHasValues, W, Off>(
-          ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl, status, sp, sms,
-          stream);
-      return;
-    }
+  if (onesweep_smem_bytes<K, V, kHasValues, Off, P>() > static_cast<std::size_t>(smem_optin)) {
+    using Fallback = std::conditional_t<sizeof(K) == 4, SmallTilesPolicy<K, kHasValues>,
+                                        EightBitOnesweepPolicy<K, kHasValues>>;
+    onesweep_passes<Fallback, K, V, kHasValues, W, Off>(ksrc, kout, kalt, vsrc, vout, valt, n,
+                                                        begin_bit, end_bit, passes, ctrl, status,
+                                                        sp, sms, stream);
+    return;
   }
   onesweep_passes<P, K, V, kHasValues, W, Off>(ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit,
                                                end_bit, passes, ctrl, status, sp, sms, stream);
