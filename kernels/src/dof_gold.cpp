@@ -577,20 +577,44 @@ void layered_composite(const int64_t* const* layer_sums, int layers, int w, int 
   composite_impl(layer_sums, layers, w, h, hdr_out(fp), rgb);
 }
 
+namespace {
+// Every layer's spread sums (stage 1 and 2 of layered): the visible sources of c1 / z1 and, with a
+// second layer (c2 != nullptr), the hidden samples of c2 / z2 that hidden_source lets into it.
+template <class U, class Col>
+void layered_sums(const Col* c1, const float* z1, const Col* c2, const float* z2, int w, int h,
+                  const Params& p, std::vector<std::vector<U>>* sums) {
+  sums->assign(static_cast<std::size_t>(p.layers), {});
+  for (int l = 0; l < p.layers; ++l) {
+    auto& s = (*sums)[static_cast<std::size_t>(l)];
+    s.resize(npix(w, h) * 4);
+    spread_delta_impl(c1, z1, w, h, p, l, s.data());
+    if (c2 != nullptr) spread_delta_impl(c2, z2, w, h, p, l, s.data(), z1);  // hidden sources
+    sat4_inplace(s.data(), w, h);
+  }
+}
+
+// layered's composite of the sums (LDR: uint32 words read as int32; HDR: uint64 as int64).
+void composite_sums(const std::vector<std::vector<uint32_t>>& sums, const Params& p, int w, int h,
+                    float* rgb) {
+  std::vector<const int32_t*> ptr;
+  for (const auto& s : sums) ptr.push_back(reinterpret_cast<const int32_t*>(s.data()));
+  layered_composite(ptr.data(), p.layers, w, h, rgb);
+}
+void composite_sums(const std::vector<std::vector<uint64_t>>& sums, const Params& p, int w, int h,
+                    const SatFixedPoint& fp, float* rgb) {
+  std::vector<const int64_t*> ptr;
+  for (const auto& s : sums) ptr.push_back(reinterpret_cast<const int64_t*>(s.data()));
+  layered_composite(ptr.data(), p.layers, w, h, fp, rgb);
+}
+}  // namespace
+
 void layered(const uint8_t* rgba, const float* depth, int w, int h, const Params& p, float* rgb) {
   check_image(rgba, depth, rgb, w, h, "layered");
   validate(p, Method::Layered);
   if (w == 0 || h == 0) return;
-  std::vector<std::vector<int32_t>> sums(static_cast<std::size_t>(p.layers));
-  std::vector<const int32_t*> ptr;
-  for (int l = 0; l < p.layers; ++l) {
-    auto& s = sums[static_cast<std::size_t>(l)];
-    s.resize(npix(w, h) * 4);
-    spread_delta_gold(rgba, depth, w, h, p, l, s.data());
-    sat_rgbw_gold(s.data(), w, h, s.data());
-    ptr.push_back(s.data());
-  }
-  layered_composite(ptr.data(), p.layers, w, h, rgb);
+  std::vector<std::vector<uint32_t>> sums;
+  layered_sums<uint32_t, uint8_t>(rgba, depth, nullptr, nullptr, w, h, p, &sums);
+  composite_sums(sums, p, w, h, rgb);
 }
 
 void layered(const float* rgba, const float* depth, int w, int h, const Params& p,
@@ -601,16 +625,9 @@ void layered(const float* rgba, const float* depth, int w, int h, const Params& 
   if (w == 0 || h == 0) return;
   // Quantized once for all layers.
   const std::vector<uint32_t> q = quantized(rgba, w, h, fp);
-  std::vector<std::vector<int64_t>> sums(static_cast<std::size_t>(p.layers));
-  std::vector<const int64_t*> ptr;
-  for (int l = 0; l < p.layers; ++l) {
-    auto& s = sums[static_cast<std::size_t>(l)];
-    s.resize(npix(w, h) * 4);
-    spread_delta_impl(q.data(), depth, w, h, p, l, reinterpret_cast<uint64_t*>(s.data()));
-    sat_rgbw_gold(s.data(), w, h, s.data());
-    ptr.push_back(s.data());
-  }
-  layered_composite(ptr.data(), p.layers, w, h, fp, rgb);
+  std::vector<std::vector<uint64_t>> sums;
+  layered_sums<uint64_t, uint32_t>(q.data(), depth, nullptr, nullptr, w, h, p, &sums);
+  composite_sums(sums, p, w, h, fp, rgb);
 }
 
 // ---- Two depth layers ----------------------------------------------------------------------------
@@ -623,21 +640,6 @@ float near_field_end(const Params& p) {
   return p.aperture_px * p.focus / (p.aperture_px + c);
 }
 
-namespace {
-template <class U, class Col>
-void layered_two_impl(const Col* c1, const float* z1, const Col* c2, const float* z2, int w, int h,
-                      const Params& p, std::vector<std::vector<U>>* sums) {
-  sums->assign(static_cast<std::size_t>(p.layers), {});
-  for (int l = 0; l < p.layers; ++l) {
-    auto& s = (*sums)[static_cast<std::size_t>(l)];
-    s.resize(npix(w, h) * 4);
-    spread_delta_impl(c1, z1, w, h, p, l, s.data());
-    spread_delta_impl(c2, z2, w, h, p, l, s.data(), z1);  // hidden sources added
-    sat4_inplace(s.data(), w, h);
-  }
-}
-}  // namespace
-
 void layered_two(const uint8_t* rgba, const float* depth, const uint8_t* rgba2,
                  const float* depth2, int w, int h, const Params& p, float* rgb) {
   check_image(rgba, depth, rgb, w, h, "layered_two");
@@ -645,10 +647,8 @@ void layered_two(const uint8_t* rgba, const float* depth, const uint8_t* rgba2,
   validate(p, Method::Layered);
   if (w == 0 || h == 0) return;
   std::vector<std::vector<uint32_t>> sums;
-  layered_two_impl(rgba, depth, rgba2, depth2, w, h, p, &sums);
-  std::vector<const int32_t*> ptr;
-  for (auto& s : sums) ptr.push_back(reinterpret_cast<const int32_t*>(s.data()));
-  layered_composite(ptr.data(), p.layers, w, h, rgb);
+  layered_sums(rgba, depth, rgba2, depth2, w, h, p, &sums);
+  composite_sums(sums, p, w, h, rgb);
 }
 
 void layered_two(const float* rgba, const float* depth, const float* rgba2, const float* depth2,
@@ -660,10 +660,8 @@ void layered_two(const float* rgba, const float* depth, const float* rgba2, cons
   if (w == 0 || h == 0) return;
   const std::vector<uint32_t> q = quantized(rgba, w, h, fp), q2 = quantized(rgba2, w, h, fp);
   std::vector<std::vector<uint64_t>> sums;
-  layered_two_impl(q.data(), depth, q2.data(), depth2, w, h, p, &sums);
-  std::vector<const int64_t*> ptr;
-  for (auto& s : sums) ptr.push_back(reinterpret_cast<const int64_t*>(s.data()));
-  layered_composite(ptr.data(), p.layers, w, h, fp, rgb);
+  layered_sums(q.data(), depth, q2.data(), depth2, w, h, p, &sums);
+  composite_sums(sums, p, w, h, fp, rgb);
 }
 
 void spread_delta_two_gold(const float* rgba, const float* depth, const float* rgba2,
