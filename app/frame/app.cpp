@@ -274,6 +274,8 @@ void App::apply_settings() {
     scene_.set_hdr(on);
     dof_.set_hdr(on);
     reference_.drop_targets();
+    // The second layer (while on) takes the frame's format before the stage registers it.
+    peel_.configure(two_layer(settings_), targets_.width(), targets_.height(), on);
     sat_->resize(targets_.width(), targets_.height(), frame_textures());
     float_error_ = -1;
     comparison_.clear();
@@ -282,16 +284,16 @@ void App::apply_settings() {
     make_sat_stage();
     comparison_.clear();
   }
-  if (two_layer(settings_) != peel_.active() ||
-      (peel_.active() && c.pipeline)) {
-    // The second layer's targets come and go with the method that reads them (and take the
-    // frame's format); the CUDA stage registers them, so it re-registers.
+  bool rebuilt = c.msaa || c.pipeline || c.backend;
+  if (two_layer(settings_) != peel_.active()) {
+    // The second layer's targets come and go with the method that reads them; the CUDA stage
+    // registers them, so it re-registers.
     sat_->release();
     peel_.configure(two_layer(settings_), targets_.width(), targets_.height(), hdr(settings_));
     sat_->resize(targets_.width(), targets_.height(), frame_textures());
-    release_freed_targets();
+    rebuilt = true;
   }
-  if (c.msaa || c.pipeline || c.backend) release_freed_targets();
+  if (rebuilt) release_freed_targets();
   if (c.scene) {
     bool placed = true;
     if (settings_.scene_file != applied_.scene_file) {
