@@ -108,7 +108,7 @@ struct Row {
   std::string keys, dist, impl;
   std::size_t n, bytes_per_item;
   bool ok;
-  bench::Stats st;  // over the layouts: the median, min and max of the per-call medians
+  bench::Stats st;    // over the layouts: the median, min and max of the per-call medians
   double cub_ms = 0;  // CUB's median over the same layouts (0: no CUB column)
   double ratio_min = 0, ratio_max = 0;  // CUB / this, per layout
 };
@@ -150,7 +150,8 @@ Variant<K> variant(const char* name) {
 // The policies timed beside the default (the tuning of results/sort/README.md): for 4-byte keys
 // the 8-bit and 11-bit digit kernels side by side, then the 8-bit tuning; pairs with their values
 // copied into shared memory by cp.async (AsyncValuesPolicy) for both key widths; keys a thread
-// and residency for 8-byte keys. "large-tile": shapes built but not yet timed.
+// and residency for 8-byte keys. "large-tile": the shapes of the default's larger tiles and their
+// neighbours.
 template <class K, bool kPairs>
 std::vector<Variant<K>> policy_variants() {
   using detail::lsd::OnesweepPolicy;
@@ -167,6 +168,8 @@ std::vector<Variant<K>> policy_variants() {
           variant<AsyncValuesPolicy<16, 3>, K, true>("lsd[values-async,16-keys,minblocks3]"),
           variant<AsyncValuesPolicy<16, 2>, K, true>("lsd[values-async,16-keys,minblocks2]"),
           variant<AsyncValuesPolicy<24, 2>, K, true>("lsd[values-async,24-keys,minblocks2]"),
+          variant<AsyncValuesPolicy<28, 2>, K, true>(
+              "lsd[values-async,28-keys,minblocks2,large-tile]"),
           variant<AsyncValuesPolicy<32, 2>, K, true>(
               "lsd[values-async,32-keys,minblocks2,large-tile]"),
       };
@@ -177,7 +180,9 @@ std::vector<Variant<K>> policy_variants() {
           variant<OnesweepPolicy<20, 3, false>, K, false>("lsd[u64,20-keys,minblocks3]"),
           variant<OnesweepPolicy<24, 2, false>, K, false>("lsd[u64,24-keys,minblocks2]"),
           variant<OnesweepPolicy<16, 4, false>, K, false>("lsd[u64,16-keys,minblocks4]"),
+          variant<OnesweepPolicy<28, 2, false>, K, false>("lsd[u64,28-keys,minblocks2,large-tile]"),
           variant<OnesweepPolicy<32, 2, false>, K, false>("lsd[u64,32-keys,minblocks2,large-tile]"),
+          variant<OnesweepPolicy<36, 2, false>, K, false>("lsd[u64,36-keys,minblocks2,large-tile]"),
       };
     }
   } else if constexpr (kPairs) {
@@ -188,6 +193,8 @@ std::vector<Variant<K>> policy_variants() {
         variant<AsyncValuesPolicy<32, 2>, K, true>("lsd[values-async,32-keys,minblocks2]"),
         variant<AsyncValuesPolicy<16, 4>, K, true>("lsd[values-async,16-keys,minblocks4]"),
         variant<AsyncValuesPolicy<24, 2>, K, true>("lsd[values-async,24-keys,minblocks2]"),
+        variant<AsyncValuesPolicy<28, 3>, K, true>(
+            "lsd[values-async,28-keys,minblocks3,large-tile]"),
         variant<AsyncValuesPolicy<40, 2>, K, true>(
             "lsd[values-async,40-keys,minblocks2,large-tile]"),
         variant<AsyncValuesPolicy<48, 2>, K, true>(
@@ -222,6 +229,11 @@ std::vector<Variant<K>> policy_variants() {
         variant<OnesweepPolicy<24, 4, false, 8>, K, false>("lsd[lookback-batch=8]"),
         variant<OnesweepPolicy<16, 4, false>, K, false>("lsd[16-keys-per-thread,minblocks4]"),
         variant<OnesweepPolicy<32, 2, false>, K, false>("lsd[32-keys-per-thread,minblocks2]"),
+        variant<OnesweepPolicy<28, 3, false>, K, false>("lsd[28-keys,minblocks3,large-tile]"),
+        variant<OnesweepPolicy<32, 3, false>, K, false>("lsd[32-keys,minblocks3,large-tile]"),
+        variant<OnesweepPolicy<40, 2, false>, K, false>("lsd[40-keys,minblocks2,large-tile]"),
+        variant<OnesweepPolicy<36, 3, false>, K, false>("lsd[36-keys,minblocks3,large-tile]"),
+        variant<OnesweepPolicy<40, 3, false>, K, false>("lsd[40-keys,minblocks3,large-tile]"),
         variant<Small, K, false>(small_name),
     };
   }
@@ -275,9 +287,9 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
       std::size_t cub_bytes = 0;
       for (const bool wide : {false, true}) {
         std::size_t b = 0;
-        CUDA_CHECK(wide ? cub_call(nullptr, b, nullptr, nullptr, nullptr, nullptr, n)
-                        : cub_call(nullptr, b, nullptr, nullptr, nullptr, nullptr,
-                                   static_cast<int>(n)));
+        CUDA_CHECK(
+            wide ? cub_call(nullptr, b, nullptr, nullptr, nullptr, nullptr, n)
+                 : cub_call(nullptr, b, nullptr, nullptr, nullptr, nullptr, static_cast<int>(n)));
         cub_bytes = std::max(cub_bytes, b);
       }
       std::size_t our_bytes = 0;
@@ -331,9 +343,9 @@ void run_keys(const std::string& kname, const Options& o, const bench::DeviceInf
         // is the reference.
         auto cub_sort = [&](bool wide, const K* in, K* out, V* vo) {
           std::size_t b = cub_bytes;
-          CUDA_CHECK(wide ? cub_call(cub_tmp.get(), b, in, out, vals.get(), vo, n)
-                          : cub_call(cub_tmp.get(), b, in, out, vals.get(), vo,
-                                     static_cast<int>(n)));
+          CUDA_CHECK(
+              wide ? cub_call(cub_tmp.get(), b, in, out, vals.get(), vo, n)
+                   : cub_call(cub_tmp.get(), b, in, out, vals.get(), vo, static_cast<int>(n)));
         };
         double cub_best = 0;
         for (const bool wide : {false, true}) {
@@ -471,19 +483,18 @@ void probe(const Options& o, const bench::DeviceInfo& dev, cudaStream_t s) {
       };
       t("cub", [&] {
         std::size_t b = cub_bytes;
-        CUDA_CHECK(cub::DeviceRadixSort::SortKeys(cub_tmp.get(), b, in.get(), out.get(), n, 0, 32,
-                                                  s));
+        CUDA_CHECK(
+            cub::DeviceRadixSort::SortKeys(cub_tmp.get(), b, in.get(), out.get(), n, 0, 32, s));
       });
       auto lsd = [&](std::size_t off, detail::lsd::Placement pl) {
-        detail::lsd::sort<K, detail::lsd::NoValue, false>(in.get(), out.get(), nullptr, nullptr,
-                                                          n, ws.get() + off, our_bytes, s, 0, 32,
-                                                          pl);
+        detail::lsd::sort<K, detail::lsd::NoValue, false>(in.get(), out.get(), nullptr, nullptr, n,
+                                                          ws.get() + off, our_bytes, s, 0, 32, pl);
       };
       t("lsd", [&] { lsd(0, {}); });
       for (std::size_t sh : shifts)
         t(bench::fmt("ws+%zu", sh).c_str(), [&] { lsd(sh * kMiB, {}); });
-      for (std::size_t sh : {std::size_t(0), std::size_t(2), std::size_t(64), std::size_t(256),
-                             std::size_t(512)})
+      for (std::size_t sh :
+           {std::size_t(0), std::size_t(2), std::size_t(64), std::size_t(256), std::size_t(512)})
         t(bench::fmt("alt+%zu", sh).c_str(), [&] { lsd(0, {true, sh * kMiB}); });
       std::printf("%s\n", line.c_str());
       std::fflush(stdout);
@@ -494,13 +505,14 @@ void probe(const Options& o, const bench::DeviceInfo& dev, cudaStream_t s) {
       auto hist = [&](const char* name, int grid, auto kernel) {
         CUDA_CHECK(cudaMemsetAsync(tot.get(), 0, tot.size() * 8, s));
         kernel<<<grid, detail::lsd::kThreads, 0, s>>>(in.get(), n, 0, 32, tot.get());
-        CUDA_CHECK(cudaMemcpyAsync(got.data(), tot.get(), tot.size() * 8, cudaMemcpyDeviceToHost,
-                                   s));
+        CUDA_CHECK(
+            cudaMemcpyAsync(got.data(), tot.get(), tot.size() * 8, cudaMemcpyDeviceToHost, s));
         CUDA_CHECK(cudaStreamSynchronize(s));
         if (ref.empty()) ref = got;
         const bench::Stats st = timer.measure(
-            [&](int) { kernel<<<grid, detail::lsd::kThreads, 0, s>>>(in.get(), n, 0, 32,
-                                                                      tot.get()); },
+            [&](int) {
+              kernel<<<grid, detail::lsd::kThreads, 0, s>>>(in.get(), n, 0, 32, tot.get());
+            },
             topt);
         h += bench::fmt(" | %s %.4f%s", name, st.median_ms, got == ref ? "" : " MISMATCH");
       };
@@ -510,9 +522,11 @@ void probe(const Options& o, const bench::DeviceInfo& dev, cudaStream_t s) {
         hist(bench::fmt("vec4/%d", g).c_str(), sms * g, detail::lsd::histogram_vec_kernel<K, 4>);
         hist(bench::fmt("vec8/%d", g).c_str(), sms * g, detail::lsd::histogram_vec_kernel<K, 8>);
       }
-      h += bench::fmt(" | memcpy %.4f", timer.measure([&](int) {
-        bench::memcpy_d2d(out.get(), in.get(), n * sizeof(K), s);
-      }, topt).median_ms);
+      h += bench::fmt(
+          " | memcpy %.4f",
+          timer
+              .measure([&](int) { bench::memcpy_d2d(out.get(), in.get(), n * sizeof(K), s); }, topt)
+              .median_ms);
       std::printf("%s\n", h.c_str());
       std::fflush(stdout);
     }
@@ -562,8 +576,9 @@ int run(int argc, char** argv) {
     return 0;
   }
   bench::print_banner("sortbench", dev);
-  std::printf("each sort timed in %d memory layout(s), each with its own allocations; CUB %d.%d.%d\n",
-              o.layouts, CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
+  std::printf(
+      "each sort timed in %d memory layout(s), each with its own allocations; CUB %d.%d.%d\n",
+      o.layouts, CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
   util::Stream stream;
   std::vector<Row> rows;
   bool all_ok = true;
@@ -584,12 +599,12 @@ int run(int argc, char** argv) {
 
   // Every time is the median over the layouts of per-call medians (an event pair per call); the
   // ranges are the smallest and largest per-layout median, and CUB / this per layout.
-  bench::Report report(
-      "sortbench", dev, "2 * n * (sizeof(K) [+ sizeof(V)])", {"gkeys_s", "%.2f", "%.4f"},
-      {"keys", "dist", "impl", "n", "check", "ms by layout", "median ms", "Gkeys/s", "GB/s",
-       "vs CUB", "vs CUB by layout"},
-      {"device", "keys", "dist", "impl", "n", "check", "ms_range", "median_ms", "min_ms", "reps",
-       "gkeys_s", "gb_s", "vs_cub", "vs_cub_range"});
+  bench::Report report("sortbench", dev, "2 * n * (sizeof(K) [+ sizeof(V)])",
+                       {"gkeys_s", "%.2f", "%.4f"},
+                       {"keys", "dist", "impl", "n", "check", "ms by layout", "median ms",
+                        "Gkeys/s", "GB/s", "vs CUB", "vs CUB by layout"},
+                       {"device", "keys", "dist", "impl", "n", "check", "ms_range", "median_ms",
+                        "min_ms", "reps", "gkeys_s", "gb_s", "vs_cub", "vs_cub_range"});
   for (const Row& r : rows)
     report.add(
         {{"keys", r.keys},

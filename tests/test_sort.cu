@@ -209,6 +209,7 @@ void for_each_policy(F&& f) {
     f(AsyncValuesPolicy<24, 3>{}, "values by cp.async, 24 keys, 3 blocks");
     f(AsyncValuesPolicy<32, 2, 1>{}, "values by cp.async, 32 keys, look-back batch 1");
     f(AsyncValuesPolicy<16, 4>{}, "values by cp.async, 16 keys, 4 blocks");
+    f(AsyncValuesPolicy<48, 2>{}, "values by cp.async, 48 keys (the default from 2^25 pairs)");
   } else {
     f(WideOnesweepPolicy<24, 4, false>{}, "11-bit, 24 keys, 4 blocks");
     f(WideOnesweepPolicy<32, 3, false, 4>{}, "11-bit, 32 keys, look-back batch 4");
@@ -250,6 +251,42 @@ TEST(Sort, LsdPolicies) {
       ASSERT_TRUE(test::all_equal(d_kout.download(n).data(), wk.data(), n)) << "keys";
       ASSERT_TRUE(test::all_equal(d_vout.download(n).data(), wv.data(), n)) << "values";
     });
+  }
+}
+
+// The default pairs policy changes shape at BELOW_N keys (LargeTilePairsPolicy): both sides of
+// it through the public API, uniform and few-distinct keys, a partial bit range on one.
+TEST(Sort, DefaultPairsAcrossTileThreshold) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  using K = std::uint32_t;
+  using V = std::uint32_t;
+  constexpr std::size_t kAt = detail::lsd::LargeTilePairsPolicy<K>::BELOW_N;
+  static_assert(detail::lsd::HasBelowPolicy<detail::lsd::DefaultOnesweepPolicy<K, true>>::value,
+                "the default pairs policy names a policy for small inputs");
+  test::Stream stream;
+  ScanWorkspace ws;
+  // SCANDOF_TEST_MAX_N (the sanitizer runs) may drop both: the policy tests cover its shapes.
+  const std::vector<std::size_t> sizes = test::capped({kAt - 1, kAt + 7});
+  for (std::size_t si = 0; si < sizes.size(); ++si) {
+    const std::size_t n = sizes[si];
+    const Dist dist = si == 0 ? Dist::Uniform : Dist::FewDistinct;
+    const int begin = si == 0 ? 0 : 3, end = si == 0 ? 32 : 27;
+    SCOPED_TRACE("n=" + std::to_string(n) + " " + dist_name(dist));
+    const auto keys = make_keys<K>(n, dist, test::derive_seed(28, n));
+    std::vector<V> vals(n);
+    for (std::size_t i = 0; i < n; ++i) vals[i] = static_cast<V>(test::hash_at(29, i));
+    std::vector<K> wk(n);
+    std::vector<V> wv(n);
+    sort_pairs_gold(keys.data(), wk.data(), vals.data(), wv.data(), n, begin, end);
+    DeviceBuffer<K> d_kin(keys), d_kout(n);
+    DeviceBuffer<V> d_vin(vals), d_vout(n);
+    d_kout.poison(stream);
+    d_vout.poison(stream);
+    sort_pairs(SortAlgorithm::Lsd, d_kin.data(), d_kout.data(), d_vin.data(), d_vout.data(), n, ws,
+               stream, begin, end);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    ASSERT_TRUE(test::all_equal(d_kout.download(n).data(), wk.data(), n)) << "keys";
+    ASSERT_TRUE(test::all_equal(d_vout.download(n).data(), wv.data(), n)) << "values";
   }
 }
 
@@ -365,10 +402,10 @@ TEST(Sort, WideStatusRowsPerTile) {
   EXPECT_EQ(lsd::wide_status_plan<P>(n).bytes, lsd::align_up(tiles * 2048 * 4));
   EXPECT_EQ((lsd::status_bytes<std::uint32_t, P>(n)), lsd::align_up(tiles * 2048 * 4));
   EXPECT_EQ(lsd::wide_status_plan<P>(lsd::kWideMaxKeys).bytes, 0u);
-  EXPECT_EQ((lsd::workspace_bytes<std::uint32_t, NoValue, false, P>(lsd::kWideMaxKeys)),
-            (lsd::workspace_bytes<std::uint32_t, NoValue, false,
-                                  lsd::EightBitOnesweepPolicy<std::uint32_t, false>>(
-                lsd::kWideMaxKeys)));
+  EXPECT_EQ(
+      (lsd::workspace_bytes<std::uint32_t, NoValue, false, P>(lsd::kWideMaxKeys)),
+      (lsd::workspace_bytes<std::uint32_t, NoValue, false,
+                            lsd::EightBitOnesweepPolicy<std::uint32_t, false>>(lsd::kWideMaxKeys)));
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ constexpr int kMinOnesweepItems = 16;
 // Digit passes over bits [begin_bit, end_bit) with digits of `bits` bits (8, or 11 for the wide
 // policies: 11 + 11 + 10 for 32-bit keys).
 __host__ __device__ __forceinline__ int num_passes_dev(int begin_bit, int end_bit,
-                                                      int bits = kRadixBits) {
+                                                       int bits = kRadixBits) {
   return (end_bit - begin_bit + bits - 1) / bits;
 }
 
@@ -493,50 +493,81 @@ using WideOnesweepPolicy =
 // pairs in the default's shape (32 keys, 2 blocks an SM) sort in the same time as with the
 // values loaded with the keys (2^28 9.52 against 9.51 ms), and the residency the registers allow
 // loses (24 keys at 3 blocks an SM 11.01 ms, 16 at 4 12.79): the tile size counts, not the
-// warps. For 8-byte keys it lets a tile of 6144 fit 2 blocks an SM (26.26 against 28.06 ms).
+// warps. It lets larger tiles fit 2 blocks an SM: the default pairs policies
+// (DefaultOnesweepPolicy).
 template <int Items, int MinBlocks, int LookbackBatch = 4>
 using AsyncValuesPolicy =
     OnesweepPolicy<Items, MinBlocks, false, LookbackBatch, 0, kRadixBits, true>;
 
-// The library's policy, tuned on the H100 (results/sort/README.md, every figure against
-// cub::DeviceRadixSort in the same run). 4-byte keys: 24 keys per thread (tiles of 6144), at 4
-// blocks per SM (below): 4-5% faster than 16 keys at 4 blocks per SM at 2^24-2^28 (fewer
-// tiles: fewer look-back walks and digit-run boundaries per key); 32 at 2 blocks per SM 6.59
-// against 6.10 ms at 2^28. Look-back loads of 4 predecessors: 6.62 -> 6.33 ms (batch 1/2/8:
-// 6.75/6.29/6.49); sleeping 100 ns between polls changed nothing.
-// Pairs: values loaded with the keys, registers for both through the ranking, so 2 blocks per SM
-// (128 registers). 4-byte keys 32 per thread (tiles of 8192, CUB's size): 9.46 ms at 2^28 against
-// 9.98 at 24 per thread, 11.5 with the values loaded after the keys are staged at 3 blocks per SM
-// (their load latency exposed) and 12.4 with both first at 3 blocks (spills). 8-byte keys 16 per
-// thread (uint64 + uint32 at 2^22-2^28): uniform 0.87-1.02x CUB, where 8 per thread at 3 blocks
-// per SM with the values loaded after staging gave 0.63-0.79x; 16 at 3 blocks per SM 0.81-0.97x.
-// 8-byte keys without values: 16 per thread at 3 blocks per SM (tiles of 4096), where 8 at 4
-// blocks per SM (tiles of 2048) ran uint64 at 0.72-0.86x CUB at 2^24-2^28 and equal or few
-// distinct keys at 0.72-0.79x: 0.89-1.03x and 0.94-1.02x now; 16 at 2 blocks per SM 0.89-0.95x.
-// 4-byte keys without values at 4 blocks per SM (64 registers) since the comparison over memory
-// layouts with CUB's own allocations (bench/sortbench.cu, median of 3 layouts): against 3 blocks
-// per SM, uint32 / int32 / float 2^24 0.402 / 0.408 / 0.404 -> 0.395 / 0.400 / 0.394 ms, 2^26
-// 1.435 / 1.462 / 1.447 -> 1.403 / 1.403 / 1.390, 2^28 5.646 / 5.675 / 5.664 -> 5.655 / 5.507 /
-// 5.521; over 6 layouts at 2^28 5.70 / 5.68 / 5.63 -> 5.82 / 5.66 / 5.46 (uint32's loss inside
-// its own 5.40-5.96 spread). (In the single shared scratch of the earlier benchmark int32 had
-// not gained.)
+// The library's earlier policy, now the fallback where the default's tiles do not fit a block's
+// shared memory and the pairs policy under 2^25 keys; tuned on the H100 (results/sort/README.md,
+// every figure against cub::DeviceRadixSort in the same run). 4-byte keys: 24 keys per thread
+// (tiles of 6144), at 4 blocks per SM (below): 4-5% faster than 16 keys at 4 blocks per SM at
+// 2^24-2^28 (fewer tiles: fewer look-back walks and digit-run boundaries per key); 32 at 2 blocks
+// per SM 6.59 against 6.10 ms at 2^28. Look-back loads of 4 predecessors: 6.62 -> 6.33 ms (batch
+// 1/2/8: 6.75/6.29/6.49); sleeping 100 ns between polls changed nothing. Pairs: values loaded with
+// the keys, registers for both through the ranking, so 2 blocks per SM (128 registers). 4-byte keys
+// 32 per thread (tiles of 8192, CUB's size): 9.46 ms at 2^28 against 9.98 at 24 per thread, 11.5
+// with the values loaded after the keys are staged at 3 blocks per SM (their load latency exposed)
+// and 12.4 with both first at 3 blocks (spills). 8-byte keys 16 per thread (uint64 + uint32 at
+// 2^22-2^28): uniform 0.87-1.02x CUB, where 8 per thread at 3 blocks per SM with the values loaded
+// after staging gave 0.63-0.79x; 16 at 3 blocks per SM 0.81-0.97x. 8-byte keys without values: 16
+// per thread at 3 blocks per SM (tiles of 4096), where 8 at 4 blocks per SM (tiles of 2048) ran
+// uint64 at 0.72-0.86x CUB at 2^24-2^28 and equal or few distinct keys at 0.72-0.79x: 0.89-1.03x
+// and 0.94-1.02x now; 16 at 2 blocks per SM 0.89-0.95x. 4-byte keys without values at 4 blocks per
+// SM (64 registers) since the comparison over memory layouts with CUB's own allocations
+// (bench/sortbench.cu, median of 3 layouts): against 3 blocks per SM, uint32 / int32 / float 2^24
+// 0.402 / 0.408 / 0.404 -> 0.395 / 0.400 / 0.394 ms, 2^26 1.435 / 1.462 / 1.447 -> 1.403 / 1.403
+// / 1.390, 2^28 5.646 / 5.675 / 5.664 -> 5.655 / 5.507 / 5.521; over 6 layouts at 2^28 5.70 / 5.68
+// / 5.63 -> 5.82 / 5.66 / 5.46 (uint32's loss inside its own 5.40-5.96 spread). (In the single
+// shared scratch of the earlier benchmark int32 had not gained.)
 template <class K, bool kHasValues>
 struct EightBitOnesweepPolicy
     : OnesweepPolicy<sizeof(K) == 4 ? (kHasValues ? 32 : 24) : 16,
                      kHasValues ? 2 : (sizeof(K) == 4 ? 4 : 3), kHasValues> {};
 
-// 8-bit digits for every key type: the 11-bit policies (WideOnesweepPolicy) took 1.6-1.9x the
-// time for uniform 32-bit keys and pairs at 2^24-2^28 (H100, sortbench --variants,
-// results/sort/README.md).
-// 8-byte keys without values: tiles of 6144 (24 a thread) at 2 blocks an SM, measured better in
-// 3 memory layouts beside the 16-a-thread shape (H100, sortbench --variants,
-// results/sort/README.md): uint64 2^26 / 2^28 4.87 / 17.15 -> 4.36 / 16.17 ms. Not yet the
-// default for uint64 + uint32 pairs, also measured better there with the values copied by
-// cp.async (AsyncValuesPolicy<24, 2>: 7.24 / 28.06 -> 6.79 / 26.26 ms) but not run as the default.
+// A policy may name another for small inputs: Below, used under BELOW_N keys (sort()).
+template <class P, class = void>
+struct HasBelowPolicy : std::false_type {};
+template <class P>
+struct HasBelowPolicy<P, std::void_t<typename P::Below>> : std::true_type {};
+
+// Pairs of 4-byte keys and values from 2^25 keys on: tiles of 12288 (48 keys a thread) at 2 blocks
+// an SM, the values copied by cp.async so that only the keys hold registers through the ranking.
+// H100, 3 memory layouts, CUB in the same call (results/sort/README.md): 2^26 / 2^28 2.406 /
+// 9.465 -> 2.278 / 8.701 ms against the 32-a-thread tiles with the values loaded with the keys,
+// 0.92 -> 0.98x and 0.92 -> 1.00x CUB; 40 a thread 2.338 / 9.083. At 2^24 the larger tiles lose
+// (0.6455 -> 0.6643 ms; about 5 tiles an SM slot), so smaller inputs keep EightBitOnesweepPolicy.
+template <class K>
+struct LargeTilePairsPolicy : AsyncValuesPolicy<48, 2> {
+  using Below = EightBitOnesweepPolicy<K, true>;
+  static constexpr std::size_t BELOW_N = std::size_t(1) << 25;
+};
+
+// The library's policy: 8-bit digits for every key type (the 11-bit policies, WideOnesweepPolicy,
+// took 1.6-1.9x the time for uniform 32-bit keys and pairs at 2^24-2^28) in tiles larger than
+// EightBitOnesweepPolicy's. Per tile the kernel pays a fixed cost (256 counters to scan, 256
+// status words to publish and walk back, the barriers) and writes each digit's run as one burst,
+// so at the same residency a larger tile is faster. H100, sortbench --variants, 3 memory layouts
+// each, CUB in the same call (results/sort/README.md), 2^24 / 2^26 / 2^28:
+// - 4-byte keys: 32 a thread at 3 blocks an SM (tiles of 8192), against 24 at 4 blocks an SM:
+//   uint32 0.398 / 1.363 / 5.535 -> 0.379 / 1.278 / 5.056 ms, int32 0.402 / 1.366 / 5.563 ->
+//   0.391 / 1.324 / 5.194, float 0.392 / 1.337 / 5.363 -> 0.380 / 1.277 / 5.015 (28 at 3 blocks
+//   and 40 at 2 in between).
+// - 8-byte keys: 32 a thread at 2 blocks an SM (tiles of 8192), against 24: uint64 1.106 / 4.361 /
+//   16.137 -> 1.075 / 4.180 / 15.544 ms.
+// - 8-byte keys with 4-byte values: 28 a thread at 2 blocks an SM, values by cp.async, against 16
+//   with the values loaded with the keys: 1.805 / 7.237 / 27.915 -> 1.685 / 6.682 / 25.672 ms
+//   (32 a thread 1.907 / 7.168 / 27.422).
+// - 4-byte keys with 4-byte values: LargeTilePairsPolicy.
+// Other value sizes take the same shapes; where a block cannot have their shared memory,
+// onesweep_sort() falls back to smaller tiles.
 template <class K, bool kHasValues>
 struct DefaultOnesweepPolicy
-    : std::conditional_t<sizeof(K) == 8 && !kHasValues, OnesweepPolicy<24, 2, false>,
-                         EightBitOnesweepPolicy<K, kHasValues>> {};
+    : std::conditional_t<
+          kHasValues,
+          std::conditional_t<sizeof(K) == 4, LargeTilePairsPolicy<K>, AsyncValuesPolicy<28, 2>>,
+          OnesweepPolicy<32, sizeof(K) == 4 ? 3 : 2, false>> {};
 
 // The wide kernel's status rows cost 2048 words a tile (1.3 bytes a key in tiles of 6144): from
 // 2^29 keys on, where that passes 700 MB and the count would need 64-bit words, an 11-bit policy
@@ -737,8 +768,8 @@ template <class K, class V, bool kHasValues, class W, class Off, class P>
 __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P::MIN_BLOCKS))
     onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
                     V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
-                    const unsigned long long* __restrict__ digit_totals, W* status,
-                    W* clear, unsigned* counter, unsigned spin_ns) {
+                    const unsigned long long* __restrict__ digit_totals, W* status, W* clear,
+                    unsigned* counter, unsigned spin_ns) {
   static_assert(sizeof(Off) <= sizeof(W), "status words must hold any global position");
   constexpr int kTile = P::TILE;
   // Dynamic shared memory (onesweep_smem_bytes): pairs' staging passes the 48 KiB static limit.
@@ -854,8 +885,8 @@ __device__ __forceinline__ void st_row_relaxed(W* p, const W (&w)[kD]) {
   if constexpr (sizeof(W) == 4) {
 #pragma unroll
     for (int i = 0; i < kD; i += 4)
-      asm volatile("st.relaxed.gpu.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p + i),
-                   "r"(w[i]), "r"(w[i + 1]), "r"(w[i + 2]), "r"(w[i + 3])
+      asm volatile("st.relaxed.gpu.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p + i), "r"(w[i]),
+                   "r"(w[i + 1]), "r"(w[i + 2]), "r"(w[i + 3])
                    : "memory");
   } else {
 #pragma unroll
@@ -982,7 +1013,7 @@ __device__ __forceinline__ void wide_tile(WideTileSmem<K, V, kHasValues, Off, kT
       acc += ci;
     }
   }
-  unsigned (&run)[kD] = c;
+  unsigned(&run)[kD] = c;
 #pragma unroll
   for (int i = 0; i < kD; ++i) s.tile_start[kD * t + i] = run[i];
 #pragma unroll
@@ -1113,8 +1144,7 @@ __device__ __forceinline__ void wide_tile(WideTileSmem<K, V, kHasValues, Off, kT
     const unsigned peers = match_digit_vote_bits<kWideRadixBits, kFull>(d, ok);
     const int leader = 31 - __clz(peers);
     const unsigned below = __popc(peers & lt);
-    const unsigned cnt =
-        atomic_add_shared_if(ok && lane == leader, &wrow[d], (below + 1u) << half);
+    const unsigned cnt = atomic_add_shared_if(ok && lane == leader, &wrow[d], (below + 1u) << half);
     const unsigned r = ((__shfl_sync(0xffffffffu, cnt, leader) >> half) & 0xffffu) + below;
     if (j & 1)
       rk[j / 2] |= r << 16;
@@ -1154,9 +1184,8 @@ __device__ __forceinline__ void wide_tile(WideTileSmem<K, V, kHasValues, Off, kT
 // One 11-bit digit pass over the tiles of policy P, one block per tile; epoch: the pass's parity.
 template <class K, class V, bool kHasValues, class W, class Off, class P>
 __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P::MIN_BLOCKS))
-    wide_onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout,
-                         const V* __restrict__ vin, V* __restrict__ vout, std::uint64_t n,
-                         int shift, unsigned mask,
+    wide_onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
+                         V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
                          const unsigned long long* __restrict__ digit_totals, W* status,
                          unsigned* counter, unsigned epoch) {
   static_assert(sizeof(Off) <= sizeof(W), "status words must hold any global position");
@@ -1309,8 +1338,8 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     throw std::logic_error("sort: onesweep tile smaller than the status rows were planned for");
   const std::size_t row_set_words = tiles * kRadix;
   // The status rows follow the control block (sort()), so one memset clears both.
-  const std::size_t status_off = reinterpret_cast<unsigned char*>(status) -
-                                 reinterpret_cast<unsigned char*>(ctrl);
+  const std::size_t status_off =
+      reinterpret_cast<unsigned char*>(status) - reinterpret_cast<unsigned char*>(ctrl);
   CUDA_CHECK(cudaMemsetAsync(ctrl, 0, status_off + row_set_words * sizeof(W) * sp.sets, stream));
   // 16-byte loads, 8 keys a thread and loop, 16 blocks an SM: 2^28 uint32 0.459 ms against 0.568
   // for the scalar kernel at 8 blocks an SM (0.512 at 16), 2^26 0.121 against 0.148; 16 keys a
@@ -1352,9 +1381,10 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   }
 }
 
-// Policy P where a block may have its shared memory; where it may not, 4-byte keys fall back to
-// SmallTilesPolicy and 8-byte keys to EightBitOnesweepPolicy (16 a thread, which every GPU built
-// for allows).
+// Policy P where a block may have its shared memory; where it may not, EightBitOnesweepPolicy if
+// that fits (the larger default tiles want up to 113 KB with values: sm_86 allows 99 KB), else
+// 4-byte keys sort in SmallTilesPolicy and 8-byte keys in EightBitOnesweepPolicy (16 a thread,
+// which every GPU built for allows).
 template <class P, class K, class V, bool kHasValues, class W, class Off>
 void onesweep_sort(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* valt, std::size_t n,
                    int begin_bit, int end_bit, int passes, Ctrl* ctrl, W* status,
@@ -1363,12 +1393,21 @@ void onesweep_sort(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* v
   CUDA_CHECK(cudaGetDevice(&dev));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  if (onesweep_smem_bytes<K, V, kHasValues, Off, P>() > static_cast<std::size_t>(smem_optin)) {
-    using Fallback = std::conditional_t<sizeof(K) == 4, SmallTilesPolicy<K, kHasValues>,
-                                        EightBitOnesweepPolicy<K, kHasValues>>;
-    onesweep_passes<Fallback, K, V, kHasValues, W, Off>(ksrc, kout, kalt, vsrc, vout, valt, n,
-                                                        begin_bit, end_bit, passes, ctrl, status,
-                                                        sp, sms, stream);
+  const auto fits = [&](std::size_t bytes) {
+    return bytes <= static_cast<std::size_t>(smem_optin);
+  };
+  if (!fits(onesweep_smem_bytes<K, V, kHasValues, Off, P>())) {
+    using EightBit = EightBitOnesweepPolicy<K, kHasValues>;
+    using Small = std::conditional_t<sizeof(K) == 4, SmallTilesPolicy<K, kHasValues>, EightBit>;
+    if (!std::is_same<P, EightBit>::value &&
+        fits(onesweep_smem_bytes<K, V, kHasValues, Off, EightBit>()))
+      onesweep_passes<EightBit, K, V, kHasValues, W, Off>(ksrc, kout, kalt, vsrc, vout, valt, n,
+                                                          begin_bit, end_bit, passes, ctrl, status,
+                                                          sp, sms, stream);
+    else
+      onesweep_passes<Small, K, V, kHasValues, W, Off>(ksrc, kout, kalt, vsrc, vout, valt, n,
+                                                       begin_bit, end_bit, passes, ctrl, status, sp,
+                                                       sms, stream);
     return;
   }
   onesweep_passes<P, K, V, kHasValues, W, Off>(ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit,
@@ -1384,8 +1423,8 @@ void wide_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* val
                  cudaStream_t stream) {
   constexpr int kR = 1 << kWideRadixBits;
   const std::size_t tiles = (n + P::TILE - 1) / P::TILE;
-  const std::size_t status_off = reinterpret_cast<unsigned char*>(status) -
-                                 reinterpret_cast<unsigned char*>(ctrl);
+  const std::size_t status_off =
+      reinterpret_cast<unsigned char*>(status) - reinterpret_cast<unsigned char*>(ctrl);
   CUDA_CHECK(cudaMemsetAsync(ctrl, 0, status_off + tiles * kR * sizeof(W), stream));
   // 24 KiB of shared counters a block (3 digits x 2048): 9 blocks fit an SM, so 8 an SM.
   constexpr int kHistVecs = 2;
@@ -1448,6 +1487,13 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
   }
   if (ws_bytes < workspace_bytes<K, V, kHasValues, P>(n))
     throw std::logic_error("sort: workspace smaller than this policy needs");
+  if constexpr (HasBelowPolicy<P>::value) {
+    if (n < P::BELOW_N) {
+      sort<K, V, kHasValues, typename P::Below>(kin, kout, vin, vout, n, ws, ws_bytes, stream,
+                                                begin_bit, end_bit, pl);
+      return;
+    }
+  }
   if constexpr (kWide) {
     // From kWideMaxKeys on the 8-bit default; GPUs whose blocks cannot have the wide tile's
     // shared memory sort with its small-tiles fallback.
@@ -1460,9 +1506,8 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     if (wide_smem_bytes<K, V, kHasValues, unsigned, P>() > static_cast<std::size_t>(smem_optin)) {
-      sort<K, V, kHasValues, SmallTilesPolicy<K, kHasValues>>(kin, kout, vin, vout, n, ws,
-                                                              ws_bytes, stream, begin_bit,
-                                                              end_bit, pl);
+      sort<K, V, kHasValues, SmallTilesPolicy<K, kHasValues>>(kin, kout, vin, vout, n, ws, ws_bytes,
+                                                              stream, begin_bit, end_bit, pl);
       return;
     }
   }
@@ -1505,10 +1550,9 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     // n < kWideMaxKeys: 32-bit status words and positions.
-    wide_passes<P, K, V, kHasValues, unsigned, unsigned>(ksrc, kout, kalt, vsrc, vout, valt, n,
-                                                         begin_bit, end_bit, passes, ctrl,
-                                                         static_cast<unsigned*>(status), sms,
-                                                         stream);
+    wide_passes<P, K, V, kHasValues, unsigned, unsigned>(
+        ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit, end_bit, passes, ctrl,
+        static_cast<unsigned*>(status), sms, stream);
   } else {
     // Status words of 32 bits while n < 2^30 (half the status traffic), 64 beyond; global
     // positions of 32 bits while n < 2^32.
@@ -1522,9 +1566,9 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
                                                         begin_bit, end_bit, passes, ctrl,
                                                         static_cast<U64*>(status), sp, stream);
     else
-      onesweep_sort<P, K, V, kHasValues, U64, U64>(ksrc, kout, kalt, vsrc, vout, valt, n,
-                                                   begin_bit, end_bit, passes, ctrl,
-                                                   static_cast<U64*>(status), sp, stream);
+      onesweep_sort<P, K, V, kHasValues, U64, U64>(ksrc, kout, kalt, vsrc, vout, valt, n, begin_bit,
+                                                   end_bit, passes, ctrl, static_cast<U64*>(status),
+                                                   sp, stream);
   }
 }
 
