@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "scandof/cuda_check.hpp"
+#include "scandof/device/sat_pixels.cuh"
 #include "scandof/hdr.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
@@ -338,6 +339,31 @@ TEST(SatHdr, CounterIsZeroWhereNothingClamps) {
                   SatLayout::Interleaved);
     counter.download(&count, 1);
     EXPECT_EQ(count, 0u) << "RGBA8";
+  }
+}
+
+// Host only: the tiled kernels skip the exact clamp test where the halves' maximum is at most
+// HalfFormat's top_half, so it must be the last half that quantizes unclamped, for every encoding.
+TEST(SatHdr, TopHalfIsTheLastUnclampedHalf) {
+  using scandof::half_to_float;
+  using scandof::sat_detail::HalfFormat;
+  std::vector<SatFixedPoint> fps = {SatFixedPoint{24, 1u << 24}, SatFixedPoint{0, 1u},
+                                    SatFixedPoint{14, 1651275u}, SatFixedPoint{0, 1u << 24},
+                                    SatFixedPoint{3, 7u}};
+  for (float r : {0.0f, 1.0f, 24.0f, 64.0f, 500.0f})
+    for (float l : {0.5f, 1.0f, 100.0f, 4000.0f}) fps.push_back(scandof::hdr_fixed_point(r, l));
+  for (const SatFixedPoint& fp : fps) {
+    SCOPED_TRACE("frac_bits " + std::to_string(fp.frac_bits) + " max " +
+                 std::to_string(fp.max_value));
+    const HalfFormat f = HalfFormat::make(fp, nullptr, 4);
+    const auto unclamped = [&](uint16_t h) {
+      bool clamped = false;
+      (void)scandof::quantize_radiance(half_to_float(h), fp, &clamped);
+      return !clamped;
+    };
+    EXPECT_TRUE(unclamped(f.top_half));
+    if (f.top_half < 0x7BFF) EXPECT_FALSE(unclamped(static_cast<uint16_t>(f.top_half + 1)));
+    EXPECT_EQ(f.max_value, fp.max_value);
   }
 }
 

@@ -171,22 +171,21 @@ __device__ __forceinline__ void tile_sums(const Pixels& pixels, const TilePixels
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   uint32_t col[W][4] = {};            // [word][pixel]
   uint32_t rs[kRowsPerWarp][W] = {};  // [row][word], this lane's 4 pixels, then the warp's 128
-  uint32_t clamped = 0;
+  // Clamps first, from the raw pixels: tested after the sums, every raw pixel stayed live beside
+  // them (the HDR reduce took 128 registers where it had 67).
+  pixels.count_clamped(pixels.clamped_pixels(px));
 #pragma unroll
   for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      bool any = false;
+    for (int i = 0; i < 4; ++i)
 #pragma unroll
       for (int p = 0; p < W; ++p) {
-        const uint32_t v = pixels.word(px[r][i], p, any);
+        const uint32_t v = pixels.word(px[r][i], p);
         col[p][i] += v;
         rs[r][p] += v;
       }
-      clamped += any ? 1u : 0u;
-    }
-  pixels.count_clamped(clamped);
-  // Every word even past the channels: a shuffle under a run-time condition costs a branch each.
+      // Every word even past the channels: a shuffle under a run-time condition costs a branch
+      // each.
 #pragma unroll
   for (int d = 16; d > 0; d >>= 1)
 #pragma unroll
@@ -255,16 +254,35 @@ __device__ __forceinline__ void tile_sums_to_arrays(const Pixels& pixels,
 }
 
 template <class Pixels, bool VEC>
-__global__ void __launch_bounds__(32 * kTileWarps)
-    tile_reduce_kernel(Pixels pixels, int width, int height, int channels,
-                       uint32_t* __restrict__ rt, uint32_t* __restrict__ ct,
-                       uint32_t* __restrict__ st) {
+__device__ __forceinline__ void tile_reduce(Pixels pixels, int width, int height, int channels,
+                                            uint32_t* __restrict__ rt, uint32_t* __restrict__ ct,
+                                            uint32_t* __restrict__ st) {
   allow_dependents();  // the small scans may launch and wait
   const int bx = blockIdx.x, by = blockIdx.y;
   TilePixels<Pixels> px;
   load_tile<Pixels, VEC>(pixels, bx, by, width, height, px);
   tile_sums_to_arrays(pixels, px, bx, by, width, height, channels, static_cast<int>(gridDim.x), rt,
                       ct, st);
+}
+
+// RGBA8: no residency bound. ptxas then takes 39-64 registers; with a bound of three blocks an SM
+// (or of one) it took 62 everywhere and the 1080p build went from 0.0229 to 0.0233 ms (H100).
+template <class Pixels, bool VEC>
+__global__ void __launch_bounds__(32 * kTileWarps)
+    tile_reduce_kernel(Pixels pixels, int width, int height, int channels,
+                       uint32_t* __restrict__ rt, uint32_t* __restrict__ ct,
+                       uint32_t* __restrict__ st) {
+  tile_reduce<Pixels, VEC>(pixels, width, height, channels, rt, ct, st);
+}
+
+// HDR: three blocks an SM, its optimum (two waves over 1080p's 510 tiles; two and four measured
+// slower, results/sat/README.md); unbounded, ptxas took up to 176 registers.
+template <class Pixels, bool VEC>
+__global__ void __launch_bounds__(32 * kTileWarps, arch::min_blocks_per_sm(32 * kTileWarps, 3))
+    tile_reduce_hdr_kernel(Pixels pixels, int width, int height, int channels,
+                           uint32_t* __restrict__ rt, uint32_t* __restrict__ ct,
+                           uint32_t* __restrict__ st) {
+  tile_reduce<Pixels, VEC>(pixels, width, height, channels, rt, ct, st);
 }
 
 // In place: exclusive scan of the n elements p[0], p[stride], ... by the 4 threads of a quad
@@ -402,15 +420,13 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
   uint32_t pr[kRowsPerWarp][4][W];  // [row][pixel][word]: inclusive along the tile row
   {
     uint32_t tot[kRowsPerWarp][W];
-    bool unused = false;
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
       for (int p = 0; p < W; ++p) {
-        pr[r][0][p] = pixels.word(px[r][0], p, unused);
+        pr[r][0][p] = pixels.word(px[r][0], p);
 #pragma unroll
-        for (int i = 1; i < 4; ++i)
-          pr[r][i][p] = pr[r][i - 1][p] + pixels.word(px[r][i], p, unused);
+        for (int i = 1; i < 4; ++i) pr[r][i][p] = pr[r][i - 1][p] + pixels.word(px[r][i], p);
         tot[r][p] = pr[r][3][p];
       }
 #pragma unroll
@@ -489,7 +505,7 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
   // Channel c of this warp's 4 rows: each pixel's sum down the rows (v) and what its column
   // starts from (base: the tile's corner, the column sums above the tile and the warps above).
   // The two channel loops below share it.
-  auto channel_columns = [&](int c, uint32_t (&v)[kRowsPerWarp][4], uint32_t (&base)[4]) {
+  auto channel_columns = [&](int c, uint32_t(&v)[kRowsPerWarp][4], uint32_t(&base)[4]) {
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r) {
 #pragma unroll
@@ -648,10 +664,10 @@ struct GlobalOffsets {
 };
 
 // Residency: interleaved asks for two blocks per SM (128 registers; HDR writing rows as they are
-// done takes 128 without spills, RGBA8's channel loop 128 and 16 bytes of spill). Three for RGBA8 interleaved (80) measured no
-// gain (H100 1080p: 0.0278 -> 0.0277 ms per call, its scan stage 0.0174 -> 0.0180). Planar asks
-// for three (80 registers; ptxas would take 127 otherwise). HDR holds a word per channel (64
-// registers of row prefixes where RGBA8's pairs take 32): two.
+// done takes 128 without spills, RGBA8's channel loop 128 and 16 bytes of spill). Three for RGBA8
+// interleaved (80) measured no gain (H100 1080p: 0.0278 -> 0.0277 ms per call, its scan stage
+// 0.0174 -> 0.0180). Planar asks for three (80 registers; ptxas would take 127 otherwise). HDR
+// holds a word per channel (64 registers of row prefixes where RGBA8's pairs take 32): two.
 template <class Pixels>
 constexpr int tile_scan_blocks_per_sm(bool interleaved) {
   return interleaved || Pixels::kWords > 2 ? 2 : 3;
@@ -698,8 +714,10 @@ template <class Pixels, bool VEC>
 void tile_offsets(Pixels pixels, int width, int height, int channels, TileArrays a,
                   cudaStream_t stream) {
   const TileGrid g = tile_grid(width, height);
-  tile_reduce_kernel<Pixels, VEC><<<dim3(g.tiles_x, g.tiles_y), 32 * kTileWarps, 0, stream>>>(
-      pixels, width, height, channels, a.rt, a.ct, a.st);
+  auto reduce =
+      Pixels::kHalf ? tile_reduce_hdr_kernel<Pixels, VEC> : tile_reduce_kernel<Pixels, VEC>;
+  reduce<<<dim3(g.tiles_x, g.tiles_y), 32 * kTileWarps, 0, stream>>>(pixels, width, height,
+                                                                     channels, a.rt, a.ct, a.st);
   CUDA_CHECK_LAUNCH();
   // A quad of threads per chain (exclusive_scan_strided_quad): 64 chains per block.
   const int nb_rows = static_cast<int>((static_cast<std::size_t>(height) * channels + 63) / 64);
