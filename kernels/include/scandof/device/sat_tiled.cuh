@@ -714,10 +714,13 @@ template <class Pixels, bool VEC>
 void tile_offsets(Pixels pixels, int width, int height, int channels, TileArrays a,
                   cudaStream_t stream) {
   const TileGrid g = tile_grid(width, height);
-  auto reduce =
-      Pixels::kHalf ? tile_reduce_hdr_kernel<Pixels, VEC> : tile_reduce_kernel<Pixels, VEC>;
-  reduce<<<dim3(g.tiles_x, g.tiles_y), 32 * kTileWarps, 0, stream>>>(pixels, width, height,
-                                                                     channels, a.rt, a.ct, a.st);
+  const dim3 grid(g.tiles_x, g.tiles_y);
+  if constexpr (Pixels::kHalf)
+    tile_reduce_hdr_kernel<Pixels, VEC>
+        <<<grid, 32 * kTileWarps, 0, stream>>>(pixels, width, height, channels, a.rt, a.ct, a.st);
+  else
+    tile_reduce_kernel<Pixels, VEC>
+        <<<grid, 32 * kTileWarps, 0, stream>>>(pixels, width, height, channels, a.rt, a.ct, a.st);
   CUDA_CHECK_LAUNCH();
   // A quad of threads per chain (exclusive_scan_strided_quad): 64 chains per block.
   const int nb_rows = static_cast<int>((static_cast<std::size_t>(height) * channels + 63) / 64);
