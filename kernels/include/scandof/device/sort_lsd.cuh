@@ -2,18 +2,20 @@
 // kernel for all digits, then one kernel per digit that ranks a tile and finds its digit offsets
 // by decoupled look-back; n <= one tile runs every pass in one block. Read + write of the keys per
 // digit. On the H100 against cub::DeviceRadixSort's faster call, each with its own allocations,
-// medians over six memory layouts (results/sort/README.md): uniform uint32 1.08x / 1.05x / 0.97x
-// at 2^24 / 2^26 / 2^28, int32 1.06 / 1.04 / 1.00x, float 1.12 / 1.11 / 1.09x, pairs 0.96 / 0.92
-// / 0.92x, 1.22-1.32x at 2^20. What got it there: a digit match of half the instructions, early
-// digit counts, batched look-back loads, tiles of 4096-8192 keys, a bounds-free copy for whole
-// tiles, single-digit tiles skipping the ranking, a padded staging tile (sorted keys' bank
-// conflicts), a histogram of 16-byte loads, no memsets between passes.
+// medians over six memory layouts (results/sort/README.md): uniform uint32 1.13x / 1.13x / 1.10x
+// at 2^24 / 2^26 / 2^28, int32 1.08 / 1.07 / 1.04x, float 1.16x, uint64 1.12 / 1.05 / 1.09x,
+// pairs 0.95 / 0.98 / 1.00x, uint64 pairs 0.97 / 0.97 / 0.96x, 1.18-1.34x at 2^20. What got it
+// there: a digit match of half the instructions, early digit counts, batched look-back loads,
+// tiles of 8192-12288 keys, a bounds-free copy for whole tiles, single-digit tiles skipping the
+// ranking, a padded staging tile (sorted keys' bank conflicts), a histogram of 16-byte loads, no
+// memsets between passes, values copied by cp.async.
 //
 // The shape of the per-digit kernel is a policy type (OnesweepPolicy): the library sorts with
-// DefaultOnesweepPolicy, or SmallTilesPolicy where a block's shared memory cannot stage the
-// default tile; the benchmark (bench/sortbench.cu) and the tests pass their own to sort(),
-// 11-bit digits (WideOnesweepPolicy, wide_onesweep_kernel: three passes for 32-bit keys) among
-// them, which measured at about half the 8-bit kernel's speed and are not the default.
+// DefaultOnesweepPolicy, or where a block's shared memory cannot stage its tile the earlier
+// EightBitOnesweepPolicy or SmallTilesPolicy; the benchmark (bench/sortbench.cu) and the tests
+// pass their own to sort(), 11-bit digits (WideOnesweepPolicy, wide_onesweep_kernel: three passes
+// for 32-bit keys) among them, which measured at about half the 8-bit kernel's speed and are not
+// the default.
 // The classic three kernels per digit (upsweep histogram, scan of the per-block counts,
 // downsweep), which read the keys twice per digit, sorted 2^28 uint32 in 17.79 ms against
 // onesweep's 8.35 at the time (H100, results/sort/README.md); removed after a4930a6.
