@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "scandof/arch.cuh"
 #include "scandof/cuda_check.hpp"
@@ -174,24 +175,32 @@ __device__ __forceinline__ void tile_sums(const Pixels& pixels, const TilePixels
   // Clamps first, from the raw pixels: tested after the sums, every raw pixel stayed live beside
   // them (the HDR reduce took 128 registers where it had 67).
   pixels.count_clamped(pixels.clamped_pixels(px));
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r)
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-      for (int p = 0; p < W; ++p) {
-        const uint32_t v = pixels.word(px[r][i], p);
-        col[p][i] += v;
-        rs[r][p] += v;
-      }
-      // Every word even past the channels: a shuffle under a run-time condition costs a branch
-      // each.
-#pragma unroll
-  for (int d = 16; d > 0; d >>= 1)
+  // Every word up to `live` even past the channels: a shuffle under a run-time condition costs a
+  // branch each. HDR at three channels (RGB: the demo's and the benchmark's) leaves the fourth
+  // word 0 undecoded and unreduced, by one uniform branch between two bodies.
+  const auto sums = [&](auto live) {
+    constexpr int L = decltype(live)::value;
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
-      for (int p = 0; p < W; ++p) rs[r][p] += __shfl_xor_sync(0xFFFFFFFFu, rs[r][p], d);
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int p = 0; p < L; ++p) {
+          const uint32_t v = pixels.word(px[r][i], p);
+          col[p][i] += v;
+          rs[r][p] += v;
+        }
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1)
+#pragma unroll
+      for (int r = 0; r < kRowsPerWarp; ++r)
+#pragma unroll
+        for (int p = 0; p < L; ++p) rs[r][p] += __shfl_xor_sync(0xFFFFFFFFu, rs[r][p], d);
+  };
+  if (Pixels::kHalf && channels <= 3)
+    sums(std::integral_constant<int, (W > 3 ? 3 : W)>{});
+  else
+    sums(std::integral_constant<int, W>{});
   // Every lane holds every row's sums: lane 4 r + c writes row r's channel c.
   {
     const int r = (lane >> 2) & (kRowsPerWarp - 1), c = lane & 3;
@@ -418,12 +427,14 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
   // took 12 one by one. The pixels are decoded again here (HDR: quantized a second time, a few
   // instructions per value, not counted again).
   uint32_t pr[kRowsPerWarp][4][W];  // [row][pixel][word]: inclusive along the tile row
-  {
+  // As in tile_sums: HDR at three channels scans three words, the fourth left 0.
+  const auto row_scans = [&](auto live) {
+    constexpr int L = decltype(live)::value;
     uint32_t tot[kRowsPerWarp][W];
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
-      for (int p = 0; p < W; ++p) {
+      for (int p = 0; p < L; ++p) {
         pr[r][0][p] = pixels.word(px[r][0], p);
 #pragma unroll
         for (int i = 1; i < 4; ++i) pr[r][i][p] = pr[r][i - 1][p] + pixels.word(px[r][i], p);
@@ -434,7 +445,7 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
 #pragma unroll
       for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
-        for (int p = 0; p < W; ++p) {
+        for (int p = 0; p < L; ++p) {
           const uint32_t up = __shfl_up_sync(0xFFFFFFFFu, tot[r][p], d);
           if (lane >= d) tot[r][p] += up;
         }
@@ -442,11 +453,15 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
     for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
       for (int p = 0; p < W; ++p) {
-        const uint32_t ex = tot[r][p] - pr[r][3][p];
+        const uint32_t ex = p < L ? tot[r][p] - pr[r][3][p] : 0u;
 #pragma unroll
-        for (int i = 0; i < 4; ++i) pr[r][i][p] += ex;
+        for (int i = 0; i < 4; ++i) pr[r][i][p] = p < L ? pr[r][i][p] + ex : 0u;
       }
-  }
+  };
+  if (Pixels::kHalf && channels <= 3)
+    row_scans(std::integral_constant<int, (W > 3 ? 3 : W)>{});
+  else
+    row_scans(std::integral_constant<int, W>{});
   // top(x), the in-tile scan of the column sums above the tile, for every channel in place in
   // above_v: the channels' warp scans side by side (a fourth channel on its own).
   {
