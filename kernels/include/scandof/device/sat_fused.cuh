@@ -95,20 +95,8 @@ __global__ void __launch_bounds__(32 * kFusedRowWarps)
     }
     // This pass reads the pixels first: clamps (HDR into uint32) are counted here. Pixels outside
     // the row load as +0, which never clamps.
-    if constexpr (Pixels::kHalf && std::is_same<Acc, uint32_t>::value) {
-      uint32_t n = 0;
-#pragma unroll
-      for (int g = 0; g < G; ++g)
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          bool cl = false;
-#pragma unroll
-          for (int c = 0; c < 4; ++c)
-            if (c < channels) (void)pixels.template value<Acc>(px[g][i], c, cl);
-          n += cl ? 1u : 0u;
-        }
-      pixels.count_clamped(n);
-    }
+    if constexpr (Pixels::kHalf && std::is_same<Acc, uint32_t>::value)
+      pixels.count_clamped(pixels.clamped_pixels(px));
     bool unused = false;  // later decodes of the same pixels are not counted again
     const auto val = [&](const Raw& p, int c) { return pixels.template value<Acc>(p, c, unused); };
     Acc prefix[G][4];  // exclusive prefix of this lane's 4 pixels within the warp's chunks
