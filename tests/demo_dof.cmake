@@ -5,9 +5,11 @@
 # - demo_reference_aperture0: the lens reference with aperture 0 equals the sharp frame.
 # - demo_dof_methods: every method x shape (--all-methods), then the default (gather/octagon with
 #   the radius offset) on the fragment pass,
-#   on GL-built tables and on float32 tables: each image against the CPU gold method of the same
-#   frame (--method-gold), drawn by the pass the report says, closer to the lens reference than
-#   the unblurred frame, and each method unlike gather/box.
+#   on GL-built tables and on float32 tables, then layered/disc with the second depth layer
+#   (--dof-layers 2, whose gold is the two-layer method: a one-layer gold differs in 1706 of
+#   43200 values there): each image against the CPU gold method of the same frame
+#   (--method-gold), drawn by the pass the report says, closer to the lens reference than the
+#   unblurred frame, and each method unlike gather/box.
 # - demo_dof_lens_plane: the lens reference of one plane at one depth (--view-preset wall) against
 #   the pinhole frame filtered by the aperture disc, computed in the test.
 # The lens reference draws the scene once per sample: --anisotropy 1 --tess 4 make that 60 ms on
@@ -49,7 +51,9 @@ ${_chk} --methods '${_m}/frag.json' '${_m}/frag' fragment gather/octagon; \
 \"$S\" ${_dofc_s} --backend gl --reference 64 --report '${_m}/gl.json' --method-images '${_m}/gl' --method-gold; \
 ${_chk} --methods '${_m}/gl.json' '${_m}/gl' 'compute (GL)' gather/octagon; \
 \"$S\" ${_dofc_s} --backend gl --format f32 --dof-pass fragment --reference 64 --report '${_m}/f32.json' --method-images '${_m}/f32' --method-gold; \
-${_chk} --methods '${_m}/f32.json' '${_m}/f32' fragment gather/octagon")
+${_chk} --methods '${_m}/f32.json' '${_m}/f32' fragment gather/octagon; \
+\"$S\" ${_dofc_s} --dof layered --shape disc --dof-layers 2 --dof-radius-offset 0 --reference 64 --report '${_m}/two.json' --method-images '${_m}/two' --method-gold; \
+${_chk} --methods '${_m}/two.json' '${_m}/two' cpu layered/disc")
     set_tests_properties(demo_dof_methods PROPERTIES TIMEOUT 600 LABELS "demo;dof")
 
     set(_p ${_dof}/plane)

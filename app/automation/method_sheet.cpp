@@ -23,27 +23,19 @@ void save_f32(const std::string& path, const std::vector<float>& v,
   });
 }
 
-// The CPU gold method of the frame just drawn, with the run's settings, on the sharp frame and view
-// z read back from the same targets the pass that drew the image read: whichever pass that was
-// (GL compute, GL fragment, CUDA, the CPU fallback), the image must equal this within 1/255.
-// RGB float32, shape (h, w, 3).
+// The CPU gold method of the frame just drawn (App::gold_dof_rgb: the run's settings, the sharp
+// frame and view z read back from the same targets the pass that drew the image read, and the
+// second depth layer where the frame has one): whichever pass drew the image (GL compute, GL
+// fragment, CUDA, the CPU fallback), it must equal this within 1/255. RGB float32, shape (h, w, 3).
 // In the HDR pipeline the gold blurs the frame's radiance and goes through the tone mapping the
 // frame had (`tone`), so it compares with the displayed image like the LDR gold.
 void write_gold(const App& app, const std::string& path, const scandof::ToneMapSettings& tone) {
   const int w = app.width(), h = app.height();
-  const std::vector<float> z = app.targets().read_viewz();
-  std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
+  std::vector<float> rgb = app.gold_dof_rgb();
   if (app.targets().hdr()) {
-    const std::vector<float> sharp = app.targets().read_rgba_f32(app.targets().color());
-    scandof::dof::render(app.settings().dof_method, sharp.data(), z.data(), w, h,
-                         dof_params(app.settings()), fixed_point(app.settings()), rgb.data());
     std::vector<uint8_t> px(static_cast<std::size_t>(w) * h * 4);
     scandof::tone_map(rgb.data(), 3, w, h, tone, px.data());
     scandof::metrics::rgba8_to_rgb(px.data(), w, h, rgb.data());
-  } else {
-    const std::vector<uint8_t> sharp = app.targets().read_rgba(app.targets().color());
-    scandof::dof::render(app.settings().dof_method, sharp.data(), z.data(), w, h,
-                         dof_params(app.settings()), rgb.data());
   }
   save_f32(path, rgb, {static_cast<std::size_t>(h), static_cast<std::size_t>(w), 3});
 }
@@ -78,8 +70,7 @@ void SheetTiles::add(const uint8_t* rgba) {
           for (int dx = 0; dx < factor; ++dx)
             sum +=
                 rgba[((static_cast<std::size_t>(y) * factor + dy) * w + x * factor + dx) * 4 + c];
-        t[(static_cast<std::size_t>(y) * tw + x) * 4 + c] =
-            static_cast<uint8_t>((sum + n / 2) / n);
+        t[(static_cast<std::size_t>(y) * tw + x) * 4 + c] = static_cast<uint8_t>((sum + n / 2) / n);
       }
   tiles.push_back(std::move(t));
 }

@@ -399,8 +399,9 @@ void App::resize(int width, int height) {
   // free memory holds; the frame goes on at the size it has.
   const int old_w = targets_.width(), old_h = targets_.height();
   check_frame_size(width, height);
-  check_frame_memory(width, height, targets_.msaa(), targets_.hdr(),
-                     frame_bytes_estimate(old_w, old_h, targets_.msaa(), targets_.hdr()));
+  const bool layer = two_layer(settings_);
+  check_frame_memory(width, height, targets_.msaa(), targets_.hdr(), layer,
+                     frame_bytes_estimate(old_w, old_h, targets_.msaa(), targets_.hdr(), layer));
   // New GL targets need new CUDA registrations: the stage drops its old ones first.
   sat_->release();
   try {
@@ -470,34 +471,41 @@ void App::pull_focus(float dt_s) {
       demo::pull_focus(settings_.focus_distance, target, settings_.focus_speed, dt_s);
 }
 
-bool App::cpu_dof(std::string* message) {
+std::vector<float> App::gold_dof_rgb() const {
   const int w = targets_.width(), h = targets_.height();
   const std::vector<float> z = targets_.read_viewz();
   std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
-  try {
-    if (peel_.active() && two_layer(settings_)) {
-      // The two-layer method: the second depth layer read back beside the frame.
-      const std::vector<float> z2 = peel_.read_viewz();
-      if (targets_.hdr()) {
-        const std::vector<float> rgba = targets_.read_rgba_f32(targets_.color());
-        const std::vector<float> rgba2 = peel_.read_rgba_f32();
-        scandof::dof::layered_two(rgba.data(), z.data(), rgba2.data(), z2.data(), w, h,
-                                  dof_params(settings_), fixed_point(settings_), rgb.data());
-      } else {
-        const std::vector<uint8_t> rgba = targets_.read_rgba(targets_.color());
-        const std::vector<uint8_t> rgba2 = peel_.read_rgba();
-        scandof::dof::layered_two(rgba.data(), z.data(), rgba2.data(), z2.data(), w, h,
-                                  dof_params(settings_), rgb.data());
-      }
-    } else if (targets_.hdr()) {
+  if (peel_.active() && two_layer(settings_)) {
+    // The two-layer method: the second depth layer read back beside the frame.
+    const std::vector<float> z2 = peel_.read_viewz();
+    if (targets_.hdr()) {
       const std::vector<float> rgba = targets_.read_rgba_f32(targets_.color());
-      scandof::dof::render(settings_.dof_method, rgba.data(), z.data(), w, h,
-                           dof_params(settings_), fixed_point(settings_), rgb.data());
+      const std::vector<float> rgba2 = peel_.read_rgba_f32();
+      scandof::dof::layered_two(rgba.data(), z.data(), rgba2.data(), z2.data(), w, h,
+                                dof_params(settings_), fixed_point(settings_), rgb.data());
     } else {
       const std::vector<uint8_t> rgba = targets_.read_rgba(targets_.color());
-      scandof::dof::render(settings_.dof_method, rgba.data(), z.data(), w, h,
-                           dof_params(settings_), rgb.data());
+      const std::vector<uint8_t> rgba2 = peel_.read_rgba();
+      scandof::dof::layered_two(rgba.data(), z.data(), rgba2.data(), z2.data(), w, h,
+                                dof_params(settings_), rgb.data());
     }
+  } else if (targets_.hdr()) {
+    const std::vector<float> rgba = targets_.read_rgba_f32(targets_.color());
+    scandof::dof::render(settings_.dof_method, rgba.data(), z.data(), w, h, dof_params(settings_),
+                         fixed_point(settings_), rgb.data());
+  } else {
+    const std::vector<uint8_t> rgba = targets_.read_rgba(targets_.color());
+    scandof::dof::render(settings_.dof_method, rgba.data(), z.data(), w, h, dof_params(settings_),
+                         rgb.data());
+  }
+  return rgb;
+}
+
+bool App::cpu_dof(std::string* message) {
+  const int w = targets_.width(), h = targets_.height();
+  std::vector<float> rgb;
+  try {
+    rgb = gold_dof_rgb();
   } catch (const std::invalid_argument& e) {
     *message = e.what();
     return false;

@@ -61,6 +61,12 @@ class App {
   const Settings& settings() const { return settings_; }
   Camera& camera() { return camera_; }
   const FrameTargets& targets() const { return targets_; }
+  // The CPU gold method of the frame now in the targets, with the settings' method and lens, as
+  // RGB floats (h x w x 3): radiance in HDR, 0..1 in LDR. With the second depth layer where the
+  // frame renders one (the two-layer method), else the one-layer method. Throws
+  // std::invalid_argument on parameters the method refuses. The CPU fallback and --method-gold
+  // both draw it.
+  std::vector<float> gold_dof_rgb() const;
   int width() const { return targets_.width(); }
   int height() const { return targets_.height(); }
   const SatStage& sat() const { return *sat_; }

@@ -36,18 +36,20 @@ void check_frame_size(int width, int height) {
            " bytes, GL_MAX_SHADER_STORAGE_BLOCK_SIZE is " + std::to_string(max_ssbo));
 }
 
-long long frame_bytes_estimate(int width, int height, int msaa, bool hdr) {
+long long frame_bytes_estimate(int width, int height, int msaa, bool hdr, bool second_layer) {
   const long long px = static_cast<long long>(width) * height;
   const long long color = hdr ? 8 : 4;
   const long long samples = msaa > 1 ? msaa : 0;
   const long long per_px = 2 * color + (hdr ? 4 : 0) + 4 + 4 +  // colour, output, display, depth, z
                            samples * (color + 4 + 4) +           // MSAA colour, view z, depth
                            16 + 32 +                              // SAT, CUDA scratch
-                           28 + samples * (color + 4);            // the reference's targets
+                           28 + samples * (color + 4) +           // the reference's targets
+                           (second_layer ? color + 4 + 4 : 0);    // PeelPass: colour, z, depth
   return px * per_px;
 }
 
-void check_frame_memory(int width, int height, int msaa, bool hdr, long long current_bytes) {
+void check_frame_memory(int width, int height, int msaa, bool hdr, bool second_layer,
+                        long long current_bytes) {
   std::string source;
   long long free_b = free_frame_memory(&source);
   if (take_fault(Fault::LowMemoryResize)) {
@@ -56,7 +58,7 @@ void check_frame_memory(int width, int height, int msaa, bool hdr, long long cur
     source = "pretended by --inject-fault low-memory@resize";
   }
   if (free_b < 0) return;
-  const long long need = frame_bytes_estimate(width, height, msaa, hdr);
+  const long long need = frame_bytes_estimate(width, height, msaa, hdr, second_layer);
   if (need > free_b + current_bytes) {
     auto mib = [](long long b) {
       return b < (10LL << 20) ? std::to_string(b >> 10) + " KiB" : std::to_string(b >> 20) + " MiB";

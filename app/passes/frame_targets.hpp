@@ -31,14 +31,16 @@ void check_frame_size(int width, int height);
 // About how many bytes the frame's targets, the SAT and its scratch and the lens reference's
 // targets take at this size: per pixel the colour and output (8 bytes each in HDR, 4 in LDR), the
 // RGBA8 display (HDR), depth and view z (4 each), MSAA's samples of colour, view z and depth, the
-// SAT (16), the CUDA builder's and DoF's scratch (at most 32) and the reference (28 + its MSAA
-// samples). An upper estimate: a resize is refused only where even a generous one does not fit.
-long long frame_bytes_estimate(int width, int height, int msaa, bool hdr);
+// SAT (16), the CUDA builder's and DoF's scratch (at most 32), the reference (28 + its MSAA
+// samples) and, with the second depth layer, its colour, view z and depth. An upper estimate: a
+// resize is refused only where even a generous one does not fit.
+long long frame_bytes_estimate(int width, int height, int msaa, bool hdr, bool second_layer);
 // Throws FrameSizeRefused when frame_bytes_estimate exceeds the free memory (mem_probe's
 // free_frame_memory: cudaMemGetInfo, GL_NVX_gpu_memory_info or, on a software rasterizer, the
 // host's MemAvailable) less what the current size holds (freed by the resize). Nothing to check
 // where no source tells. --inject-fault low-memory@resize pretends nothing is free, once.
-void check_frame_memory(int width, int height, int msaa, bool hdr, long long current_bytes);
+void check_frame_memory(int width, int height, int msaa, bool hdr, bool second_layer,
+                        long long current_bytes);
 
 // A render-target texture of `format` at width x height: one level, or `samples` > 1 samples
 // (fixed sample locations, as the resolve and the reference's accumulation read them).
