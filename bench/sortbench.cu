@@ -168,8 +168,14 @@ std::vector<Variant<K>> policy_variants() {
           variant<AsyncValuesPolicy<16, 3>, K, true>("lsd[values-async,16-keys,minblocks3]"),
           variant<AsyncValuesPolicy<16, 2>, K, true>("lsd[values-async,16-keys,minblocks2]"),
           variant<AsyncValuesPolicy<24, 2>, K, true>("lsd[values-async,24-keys,minblocks2]"),
+          variant<AsyncValuesPolicy<26, 2>, K, true>(
+              "lsd[values-async,26-keys,minblocks2,large-tile]"),
           variant<AsyncValuesPolicy<28, 2>, K, true>(
               "lsd[values-async,28-keys,minblocks2,large-tile]"),
+          variant<AsyncValuesPolicy<28, 2, 8>, K, true>(
+              "lsd[values-async,28-keys,minblocks2,lookback-batch=8,large-tile]"),
+          variant<AsyncValuesPolicy<30, 2>, K, true>(
+              "lsd[values-async,30-keys,minblocks2,large-tile]"),
           variant<AsyncValuesPolicy<32, 2>, K, true>(
               "lsd[values-async,32-keys,minblocks2,large-tile]"),
       };
@@ -197,8 +203,12 @@ std::vector<Variant<K>> policy_variants() {
             "lsd[values-async,28-keys,minblocks3,large-tile]"),
         variant<AsyncValuesPolicy<40, 2>, K, true>(
             "lsd[values-async,40-keys,minblocks2,large-tile]"),
+        variant<AsyncValuesPolicy<44, 2>, K, true>(
+            "lsd[values-async,44-keys,minblocks2,large-tile]"),
         variant<AsyncValuesPolicy<48, 2>, K, true>(
             "lsd[values-async,48-keys,minblocks2,large-tile]"),
+        variant<AsyncValuesPolicy<48, 2, 8>, K, true>(
+            "lsd[values-async,48-keys,minblocks2,lookback-batch=8,large-tile]"),
         variant<WideOnesweepPolicy<24, 2, true>, K, true>(
             "lsd[11-bit,values-with-keys,24-keys,minblocks2]"),
         variant<WideOnesweepPolicy<32, 2, true>, K, true>(
