@@ -4,7 +4,7 @@
 // digit. On the H100 against cub::DeviceRadixSort's faster call, each with its own allocations,
 // medians over six memory layouts (results/sort/README.md): uniform uint32 1.13x / 1.13x / 1.10x
 // at 2^24 / 2^26 / 2^28, int32 1.08 / 1.07 / 1.04x, float 1.16x, uint64 1.12 / 1.05 / 1.09x,
-// pairs 0.95 / 0.98 / 1.00x, uint64 pairs 0.98 / 1.00 / 0.995x, 1.10-1.34x at 2^20. What got it
+// pairs 0.95 / 0.98 / 1.00x, uint64 pairs 0.98 / 1.00 / 0.995x, 1.18-1.34x at 2^20. What got it
 // there: a digit match of half the instructions, early digit counts, batched look-back loads,
 // tiles of 8192-12288 keys, a bounds-free copy for whole tiles, single-digit tiles skipping the
 // ranking, a padded staging tile (sorted keys' bank conflicts), a histogram of 16-byte loads, no
@@ -546,6 +546,14 @@ struct LargeTilePairsPolicy : AsyncValuesPolicy<48, 2> {
   static constexpr std::size_t BELOW_N = std::size_t(1) << 25;
 };
 
+// uint64 keys with 4-byte values: tiles of 7680 (30 keys a thread) at 2 blocks an SM, the values
+// by cp.async, from 2^23 keys on. Below, 28 a thread: at 2^22 0.497 ms (6b8a9e0's six-layout run)
+// against 0.526 for 30 (404f13f's), at 2^20 0.165 against 0.175; CUB within 1 % in both runs.
+struct LargeTilePairs64Policy : AsyncValuesPolicy<30, 2> {
+  using Below = AsyncValuesPolicy<28, 2>;
+  static constexpr std::size_t BELOW_N = std::size_t(1) << 23;
+};
+
 // The library's policy: 8-bit digits for every key type (the 11-bit policies, WideOnesweepPolicy,
 // took 1.6-1.9x the time for uniform 32-bit keys and pairs at 2^24-2^28) in tiles larger than
 // EightBitOnesweepPolicy's. Per tile the kernel pays a fixed cost (256 counters to scan, 256
@@ -558,7 +566,8 @@ struct LargeTilePairsPolicy : AsyncValuesPolicy<48, 2> {
 //   and 40 at 2 in between).
 // - 8-byte keys: 32 a thread at 2 blocks an SM (tiles of 8192), against 24: uint64 1.106 / 4.361 /
 //   16.137 -> 1.075 / 4.180 / 15.544 ms.
-// - 8-byte keys with 4-byte values: 30 a thread at 2 blocks an SM, values by cp.async. Against 28
+// - 8-byte keys with 4-byte values: LargeTilePairs64Policy, 30 a thread at 2 blocks an SM with the
+//   values by cp.async from 2^23 keys, 28 below. 30 against 28
 //   in one call: 1.678 / 6.684 / 25.804 -> 1.668 / 6.449 / 24.888 ms (26: 1.675 / 6.597 /
 //   25.420); 28 against 16 with the values loaded with the keys in an earlier one: 1.805 / 7.237 /
 //   27.915 -> 1.685 / 6.682 / 25.672 (32: 1.907 / 7.168 / 27.422, spilling).
@@ -569,7 +578,7 @@ template <class K, bool kHasValues>
 struct DefaultOnesweepPolicy
     : std::conditional_t<
           kHasValues,
-          std::conditional_t<sizeof(K) == 4, LargeTilePairsPolicy<K>, AsyncValuesPolicy<30, 2>>,
+          std::conditional_t<sizeof(K) == 4, LargeTilePairsPolicy<K>, LargeTilePairs64Policy>,
           OnesweepPolicy<32, sizeof(K) == 4 ? 3 : 2, false>> {};
 
 // The wide kernel's status rows cost 2048 words a tile (1.3 bytes a key in tiles of 6144): from
