@@ -146,6 +146,18 @@ static_assert(kTileW <= 257 && kTileH <= 257, "a tile row's or column's pair sum
 static_assert(4 * kRowsPerWarp <= 32 && (kRowsPerWarp & (kRowsPerWarp - 1)) == 0,
               "a lane per (row, channel) of a warp's rows");
 
+// Calls f(std::integral_constant<int, L>{}) with L the words a pixel's channels fill: HDR at RGB
+// (the demo's and the benchmark's) three, its fourth word 0 and neither decoded, reduced nor
+// scanned; else all of the format's words. One uniform branch between two bodies.
+template <class Pixels, class F>
+__device__ __forceinline__ void with_live_words(int channels, F&& f) {
+  constexpr int W = Pixels::kWords;
+  if (Pixels::kHalf && channels <= 3)
+    f(std::integral_constant<int, (W > 3 ? 3 : W)>{});
+  else
+    f(std::integral_constant<int, W>{});
+}
+
 // The reduce step of one tile, shared by the three-kernel path and the one-pass kernel: each row's
 // sum, each column's sum and the tile's sum of every channel, handed to the sinks as
 //   row(yl, c, s)   by one lane of the row's warp,  yl < kTileH
@@ -175,9 +187,8 @@ __device__ __forceinline__ void tile_sums(const Pixels& pixels, const TilePixels
   // Clamps first, from the raw pixels: tested after the sums, every raw pixel stayed live beside
   // them (the HDR reduce took 128 registers where it had 67).
   pixels.count_clamped(pixels.clamped_pixels(px));
-  // Every word up to `live` even past the channels: a shuffle under a run-time condition costs a
-  // branch each. HDR at three channels (RGB: the demo's and the benchmark's) leaves the fourth
-  // word 0 undecoded and unreduced, by one uniform branch between two bodies.
+  // Every live word even past the channels (with_live_words): a shuffle under a run-time condition
+  // costs a branch each.
   const auto sums = [&](auto live) {
     constexpr int L = decltype(live)::value;
 #pragma unroll
@@ -197,10 +208,7 @@ __device__ __forceinline__ void tile_sums(const Pixels& pixels, const TilePixels
 #pragma unroll
         for (int p = 0; p < L; ++p) rs[r][p] += __shfl_xor_sync(0xFFFFFFFFu, rs[r][p], d);
   };
-  if (Pixels::kHalf && channels <= 3)
-    sums(std::integral_constant<int, (W > 3 ? 3 : W)>{});
-  else
-    sums(std::integral_constant<int, W>{});
+  with_live_words<Pixels>(channels, sums);
   // Every lane holds every row's sums: lane 4 r + c writes row r's channel c.
   {
     const int r = (lane >> 2) & (kRowsPerWarp - 1), c = lane & 3;
@@ -427,7 +435,7 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
   // took 12 one by one. The pixels are decoded again here (HDR: quantized a second time, a few
   // instructions per value, not counted again).
   uint32_t pr[kRowsPerWarp][4][W];  // [row][pixel][word]: inclusive along the tile row
-  // As in tile_sums: HDR at three channels scans three words, the fourth left 0.
+  // The live words only (with_live_words), the others left 0.
   const auto row_scans = [&](auto live) {
     constexpr int L = decltype(live)::value;
     uint32_t tot[kRowsPerWarp][W];
@@ -458,10 +466,7 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
         for (int i = 0; i < 4; ++i) pr[r][i][p] = p < L ? pr[r][i][p] + ex : 0u;
       }
   };
-  if (Pixels::kHalf && channels <= 3)
-    row_scans(std::integral_constant<int, (W > 3 ? 3 : W)>{});
-  else
-    row_scans(std::integral_constant<int, W>{});
+  with_live_words<Pixels>(channels, row_scans);
   // top(x), the in-tile scan of the column sums above the tile, for every channel in place in
   // above_v: the channels' warp scans side by side (a fourth channel on its own).
   {
