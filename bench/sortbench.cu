@@ -151,7 +151,7 @@ Variant<K> variant(const char* name) {
 // the 8-bit and 11-bit digit kernels side by side, then the 8-bit tuning; pairs with their values
 // copied into shared memory by cp.async (AsyncValuesPolicy) for both key widths; keys a thread
 // and residency for 8-byte keys. "large-tile": the shapes of the default's larger tiles and their
-// neighbours; "wide-block": blocks of 384 or 512 threads (more warps an SM at the same tiles).
+// neighbours.
 template <class K, bool kPairs>
 std::vector<Variant<K>> policy_variants() {
   using detail::lsd::OnesweepPolicy;
@@ -178,12 +178,6 @@ std::vector<Variant<K>> policy_variants() {
               "lsd[values-async,30-keys,minblocks2,large-tile]"),
           variant<AsyncValuesPolicy<32, 2>, K, true>(
               "lsd[values-async,32-keys,minblocks2,large-tile]"),
-          variant<AsyncValuesPolicy<20, 2, 4, 384>, K, true>(
-              "lsd[values-async,20-keys,384-threads,minblocks2,wide-block]"),
-          variant<AsyncValuesPolicy<16, 2, 4, 512>, K, true>(
-              "lsd[values-async,16-keys,512-threads,minblocks2,wide-block]"),
-          variant<AsyncValuesPolicy<14, 2, 4, 512>, K, true>(
-              "lsd[values-async,14-keys,512-threads,minblocks2,wide-block]"),
       };
     } else {
       // uint64 keys: keys a thread and residency.
@@ -215,14 +209,6 @@ std::vector<Variant<K>> policy_variants() {
             "lsd[values-async,48-keys,minblocks2,large-tile]"),
         variant<AsyncValuesPolicy<48, 2, 8>, K, true>(
             "lsd[values-async,48-keys,minblocks2,lookback-batch=8,large-tile]"),
-        variant<AsyncValuesPolicy<24, 2, 4, 512>, K, true>(
-            "lsd[values-async,24-keys,512-threads,minblocks2,wide-block]"),
-        variant<AsyncValuesPolicy<32, 2, 4, 384>, K, true>(
-            "lsd[values-async,32-keys,384-threads,minblocks2,wide-block]"),
-        variant<AsyncValuesPolicy<16, 2, 4, 512>, K, true>(
-            "lsd[values-async,16-keys,512-threads,minblocks2,wide-block]"),
-        variant<AsyncValuesPolicy<22, 2, 4, 384>, K, true>(
-            "lsd[values-async,22-keys,384-threads,minblocks2,wide-block]"),
         variant<WideOnesweepPolicy<24, 2, true>, K, true>(
             "lsd[11-bit,values-with-keys,24-keys,minblocks2]"),
         variant<WideOnesweepPolicy<32, 2, true>, K, true>(
@@ -258,10 +244,6 @@ std::vector<Variant<K>> policy_variants() {
         variant<OnesweepPolicy<40, 2, false>, K, false>("lsd[40-keys,minblocks2,large-tile]"),
         variant<OnesweepPolicy<36, 3, false>, K, false>("lsd[36-keys,minblocks3,large-tile]"),
         variant<OnesweepPolicy<40, 3, false>, K, false>("lsd[40-keys,minblocks3,large-tile]"),
-        variant<OnesweepPolicy<16, 2, false, 4, 0, 8, false, 512>, K, false>(
-            "lsd[16-keys,512-threads,minblocks2,wide-block]"),
-        variant<OnesweepPolicy<20, 2, false, 4, 0, 8, false, 384>, K, false>(
-            "lsd[20-keys,384-threads,minblocks2,wide-block]"),
         variant<Small, K, false>(small_name),
     };
   }

@@ -210,8 +210,6 @@ void for_each_policy(F&& f) {
     f(AsyncValuesPolicy<32, 2, 1>{}, "values by cp.async, 32 keys, look-back batch 1");
     f(AsyncValuesPolicy<16, 4>{}, "values by cp.async, 16 keys, 4 blocks");
     f(AsyncValuesPolicy<48, 2>{}, "values by cp.async, 48 keys (the default from 2^25 pairs)");
-    f(AsyncValuesPolicy<24, 2, 4, 512>{}, "values by cp.async, 512 threads, 24 keys");
-    f(AsyncValuesPolicy<32, 2, 4, 384>{}, "values by cp.async, 384 threads, 32 keys");
   } else {
     f(WideOnesweepPolicy<24, 4, false>{}, "11-bit, 24 keys, 4 blocks");
     f(WideOnesweepPolicy<32, 3, false, 4>{}, "11-bit, 32 keys, look-back batch 4");
@@ -223,8 +221,6 @@ void for_each_policy(F&& f) {
   f(OnesweepPolicy<16, 4, false, 1>{}, "16 keys, look-back batch 1");
   f(OnesweepPolicy<32, 2, false, 2>{}, "32 keys, look-back batch 2");
   f(OnesweepPolicy<24, 3, false, 8, 100>{}, "look-back batch 8, 100 ns sleeps");
-  f(OnesweepPolicy<16, 2, false, 4, 0, 8, false, 512>{}, "512 threads, 16 keys");
-  f(OnesweepPolicy<16, 2, kPairs, 4, 0, 8, false, 384>{}, "384 threads, 16 keys");
 }
 
 // Pairs with a partial bit range prove stability.
@@ -342,7 +338,6 @@ TEST(Sort, LsdAsyncValuesAlignment) {
         run(std::uint32_t{}, AsyncValuesPolicy<24, 3>{}, dist, n, voff);
         run(std::uint64_t{}, AsyncValuesPolicy<16, 3>{}, dist, n, voff);
         run(std::uint64_t{}, AsyncValuesPolicy<24, 2>{}, dist, n, voff);
-        run(std::uint64_t{}, AsyncValuesPolicy<20, 2, 4, 384>{}, dist, n, voff);
       }
     }
   }

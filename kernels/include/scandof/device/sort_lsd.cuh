@@ -41,7 +41,11 @@ namespace lsd {
 
 constexpr int kRadixBits = 8;
 constexpr int kRadix = 1 << kRadixBits;
-constexpr int kThreads = 256;  // one thread per digit in the per-digit steps
+// One thread per digit in the per-digit steps. Blocks of 384 or 512 threads (two warps' digit
+// counters packed a word, the threads past the 256th idle in those steps) were slower at the same
+// tile of 8192 keys: uint32 2^28 5.09 -> 5.81 ms, pairs 9.49 -> 9.88 (H100, 3 memory layouts,
+// results/sort/README.md; removed after 26b61f4).
+constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 static_assert(kThreads == kRadix, "per-digit steps map digit t to thread t");
 
@@ -210,29 +214,18 @@ struct Ctrl {
 
 // Off: the type of global positions, unsigned while n < 2^32 (1 KiB less shared memory and 32-bit
 // address arithmetic in the scatter), 64-bit beyond.
-// kTileKeys: threads x keys per thread of the kernel that uses it. kT: the block's threads
-// (OnesweepPolicy's Threads). Blocks of more than 256 threads (kPacked) keep two warps' digit
-// counters in one word, warp 2p in the low 16 bits of row p and warp 2p + 1 in the high ones (a
-// count or tile position stays below 2^16), so the counters stay at 8 KiB: unpacked, 12 or 16
-// warps would take 4-8 KiB more a block, and two blocks of the pairs' 12288-key tiles would no
-// longer fit an H100 SM.
-template <class K, class V, bool kHasValues, class Off = unsigned, int kTileKeys = Tuning<K>::kTile,
-          int kT = kThreads>
+// kTileKeys: threads x keys per thread of the kernel that uses it.
+template <class K, class V, bool kHasValues, class Off = unsigned, int kTileKeys = Tuning<K>::kTile>
 struct TileSmem {
-  static constexpr int kItems = kTileKeys / kT;
-  static constexpr int kBlockWarps = kT / 32;
-  static constexpr bool kPacked = kT > kRadix;
-  static constexpr int kRows = kPacked ? kBlockWarps / 2 : kBlockWarps;
-  static_assert(kItems * kT == kTileKeys && kItems % 2 == 0,
+  static constexpr int kItems = kTileKeys / kThreads;
+  static_assert(kItems * kThreads == kTileKeys && kItems % 2 == 0,
                 "whole rows per thread, ranks packed two per register");
   static_assert(kTileKeys <= 65535, "tile positions are packed into 16 bits");
-  static_assert(kT % 64 == 0 && kT >= kRadix && kT <= 1024,
-                "whole warp pairs, a thread for every digit, at most 1024 threads");
-  unsigned wh[kRows][kRadix];   // per-warp digit counters, then their exclusive offsets
+  unsigned wh[kWarps][kRadix];  // per-warp digit counters, then their exclusive offsets
   unsigned tile_start[kRadix];  // first local position of each digit in the staged tile
   Off run_off[kRadix];          // global position of digit d's first key, minus tile_start[d]
-  unsigned warp_sum[kBlockWarps];
-  Off scan_sum[kBlockWarps];  // second block scan (digit totals) without racing warp_sum
+  unsigned warp_sum[kWarps];
+  Off scan_sum[kWarps];  // second block scan (digit totals) without racing warp_sum
   unsigned tile_id;
   unsigned first_digit;  // digit of the tile's first key (count_digits_early)
   StagedTile<K, kTileKeys> kst;
@@ -254,19 +247,14 @@ struct TileSmem {
 // kEarly: count_digits_early() has already set s.wh[w][d] to the tile position of warp w's first
 // key of digit d, so the ranks come out as tile positions and no scan follows (returns 0).
 template <bool kEarly = false, bool kFull = false, class K, class V, bool kHasValues, class Off,
-          int kTileKeys, int kT, int kItems>
-__device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off, kTileKeys, kT>& s,
+          int kTileKeys, int kItems>
+__device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off, kTileKeys>& s,
                                                  const K (&k)[kItems], int valid, int shift,
                                                  unsigned mask, unsigned (&rk)[kItems / 2]) {
-  using S = TileSmem<K, V, kHasValues, Off, kTileKeys, kT>;
-  static_assert(kItems * kT == kTileKeys, "the registers hold the whole tile");
-  static_assert(kEarly || !S::kPacked, "packed counters: positions from count_digits_early");
+  static_assert(kItems * kThreads == kTileKeys, "the registers hold the whole tile");
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const unsigned lt = (1u << lane) - 1u;
   const int wbase = warp * 32 * kItems;
-  // This warp's counters: its row, or its half of a shared row.
-  const unsigned half = S::kPacked ? 16u * (warp & 1) : 0u;
-  unsigned* const wrow = s.wh[S::kPacked ? warp >> 1 : warp];
   if constexpr (!kEarly) {
 #pragma unroll
     for (int i = 0; i < kRadix / 32; ++i) s.wh[warp][lane + 32 * i] = 0;
@@ -280,24 +268,19 @@ __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off,
     const unsigned peers = match_digit_vote<kFull>(d, ok);
     const int leader = 31 - __clz(peers);
     const unsigned below = __popc(peers & lt);
-    const unsigned cnt = atomic_add_shared_if(ok && lane == leader, &wrow[d], (below + 1u) << half);
-    unsigned r = __shfl_sync(0xffffffffu, cnt, leader);
-    if constexpr (S::kPacked) r = (r >> half) & 0xffffu;
-    r += below;
+    const unsigned cnt = atomic_add_shared_if(ok && lane == leader, &s.wh[warp][d], below + 1u);
+    const unsigned r = __shfl_sync(0xffffffffu, cnt, leader) + below;
     if (j & 1)
       rk[j / 2] |= r << 16;
     else
       rk[j / 2] = r;
   }
   __syncthreads();
-  if constexpr (kEarly) {
-    return 0;
-  } else {
-    const unsigned count = warp_offsets_of_digit(s.wh);
-    s.tile_start[t] = block_exclusive_256(count, s.warp_sum);
-    __syncthreads();
-    return count;
-  }
+  if constexpr (kEarly) return 0;
+  const unsigned count = warp_offsets_of_digit(s.wh);
+  s.tile_start[t] = block_exclusive_256(count, s.warp_sum);
+  __syncthreads();
+  return count;
 }
 
 // Early counts: the tile's per-warp digit counts by one shared atomicAdd per key (a warp's adds to
@@ -306,50 +289,27 @@ __device__ __forceinline__ unsigned rank_striped(TileSmem<K, V, kHasValues, Off,
 // aggregate stop waiting a ranking sooner. s.wh[w][d] ends as the tile position of warp w's first
 // key of digit d (what rank_striped<kEarly> counts up from), s.tile_start as usual
 // (synchronized). Returns the count of digit threadIdx.x in this tile.
-// Packed counters (blocks of more than 256 threads) start zeroed by the caller before a block
-// barrier (onesweep_kernel), since two warps share each row.
-template <bool kFull = false, class K, class V, bool kHasValues, class Off, int kTileKeys, int kT,
+template <bool kFull = false, class K, class V, bool kHasValues, class Off, int kTileKeys,
           int kItems>
 __device__ __forceinline__ unsigned count_digits_early(
-    TileSmem<K, V, kHasValues, Off, kTileKeys, kT>& s, const K (&k)[kItems], int valid, int shift,
+    TileSmem<K, V, kHasValues, Off, kTileKeys>& s, const K (&k)[kItems], int valid, int shift,
     unsigned mask) {
-  using S = TileSmem<K, V, kHasValues, Off, kTileKeys, kT>;
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const int wbase = warp * 32 * kItems;
-  const bool digit_thread = kT == kRadix || t < kRadix;  // thread t owns digit t
-  unsigned* const wrow = s.wh[S::kPacked ? warp >> 1 : warp];
-  const unsigned one = S::kPacked ? 1u << (16 * (warp & 1)) : 1u;
-  if constexpr (!S::kPacked) {
 #pragma unroll
-    for (int i = 0; i < kRadix / 32; ++i) wrow[lane + 32 * i] = 0;
-  }
+  for (int i = 0; i < kRadix / 32; ++i) s.wh[warp][lane + 32 * i] = 0;
   if (t == 0) s.first_digit = digit_of(k[0], shift, mask);
   __syncwarp();
 #pragma unroll
   for (int j = 0; j < kItems; ++j)
     if (kFull || wbase + j * 32 + lane < valid)
-      atomicAdd(&wrow[digit_of(k[j], shift, mask)], one);
+      atomicAdd(&s.wh[warp][digit_of(k[j], shift, mask)], 1u);
   __syncthreads();
-  unsigned count = 0;
-  if (digit_thread) {
-    if constexpr (S::kPacked) {
+  const unsigned count = warp_offsets_of_digit(s.wh);
+  const unsigned start = block_exclusive_256(count, s.warp_sum);
 #pragma unroll
-      for (int p = 0; p < S::kRows; ++p) {
-        const unsigned w = s.wh[p][t], lo = w & 0xffffu;
-        s.wh[p][t] = count | ((count + lo) << 16);
-        count += lo + (w >> 16);
-      }
-    } else {
-      count = warp_offsets_of_digit(s.wh);
-    }
-  }
-  const unsigned start = block::exclusive_sum<kT>(count, s.warp_sum);
-  if (digit_thread) {
-    const unsigned add = S::kPacked ? start | (start << 16) : start;
-#pragma unroll
-    for (int p = 0; p < S::kRows; ++p) s.wh[p][t] += add;
-    s.tile_start[t] = start;
-  }
+  for (int w = 0; w < kWarps; ++w) s.wh[w][t] += start;
+  s.tile_start[t] = start;
   __syncthreads();
   return count;
 }
@@ -361,8 +321,8 @@ __device__ __forceinline__ unsigned count_digits_early(
 // without kEarly).
 enum Stage { StageBoth, StageKeys, StageValues };
 template <bool kEarly = false, Stage kStage = StageBoth, bool kFull = false, class K, class V,
-          bool kHasValues, class Off, int kTileKeys, int kT, int kItems>
-__device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off, kTileKeys, kT>& s,
+          bool kHasValues, class Off, int kTileKeys, int kItems>
+__device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off, kTileKeys>& s,
                                               const K (&k)[kItems],
                                               const V (&v)[kHasValues ? kItems : 1],
                                               const unsigned (&rk)[kItems / 2], int valid,
@@ -375,7 +335,6 @@ __device__ __forceinline__ void stage_striped(TileSmem<K, V, kHasValues, Off, kT
       const unsigned r = (rk[j / 2] >> (16 * (j & 1))) & 0xffffu;
       unsigned local = r;  // kEarly: the rank is the tile position
       if constexpr (!kEarly) {
-        static_assert(kEarly || kT == kRadix, "per-warp offsets: unpacked counters");
         const unsigned d = digit_of(k[j], shift, mask);
         local += s.tile_start[d] + s.wh[warp][d];
       }
@@ -503,14 +462,11 @@ __global__ void __launch_bounds__(kThreads)
 // ValuesAsync (8-bit kernel, pairs): the values are copied into shared memory by cp.async as the
 // tile starts (no registers held through the ranking), then restaged in digit order through
 // registers once the keys are staged (onesweep_tile's kAsync).
-// Threads (8-bit kernel): a block of 256, or more (384, 512) with two warps' digit counters packed
-// in one word (TileSmem's kPacked) and the threads past the 256th idle in the per-digit steps.
 template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 4, unsigned SpinNs = 0,
-          int RadixBits = kRadixBits, bool ValuesAsync = false, int Threads = kThreads>
+          int RadixBits = kRadixBits, bool ValuesAsync = false>
 struct OnesweepPolicy {
   static constexpr int ITEMS = Items;
-  static constexpr int THREADS = Threads;
-  static constexpr int TILE = Threads * Items;
+  static constexpr int TILE = kThreads * Items;
   static constexpr int MIN_BLOCKS = MinBlocks;
   static constexpr bool VALUES_FIRST = ValuesFirst;
   static constexpr int LOOKBACK_BATCH = LookbackBatch;
@@ -519,11 +475,7 @@ struct OnesweepPolicy {
   static constexpr bool VALUES_ASYNC = ValuesAsync;
   static_assert(!ValuesAsync || (!ValuesFirst && RadixBits == kRadixBits),
                 "asynchronous values: the 8-bit kernel, values not loaded with the keys");
-  static_assert(TILE >= kThreads * kMinOnesweepItems,
-                "status rows are planned for the smallest tile");
-  static_assert(Threads == kThreads || (RadixBits == kRadixBits && Threads % 64 == 0 &&
-                                        Threads <= 1024),
-                "larger blocks: the 8-bit kernel, whole warp pairs");
+  static_assert(Items >= kMinOnesweepItems, "status rows are planned for the smallest tile");
   static_assert(Items % 2 == 0 && TILE <= 65535, "two 16-bit tile positions per register");
   static_assert(MinBlocks >= 1 && LookbackBatch >= 1 && LookbackBatch <= 16,
                 "a residency, and a look-back batch that lives in registers");
@@ -549,9 +501,9 @@ using WideOnesweepPolicy =
 // loses (24 keys at 3 blocks an SM 11.01 ms, 16 at 4 12.79): the tile size counts, not the
 // warps. It lets larger tiles fit 2 blocks an SM: the default pairs policies
 // (DefaultOnesweepPolicy).
-template <int Items, int MinBlocks, int LookbackBatch = 4, int Threads = kThreads>
+template <int Items, int MinBlocks, int LookbackBatch = 4>
 using AsyncValuesPolicy =
-    OnesweepPolicy<Items, MinBlocks, false, LookbackBatch, 0, kRadixBits, true, Threads>;
+    OnesweepPolicy<Items, MinBlocks, false, LookbackBatch, 0, kRadixBits, true>;
 
 // The library's earlier policy, now the fallback where the default's tiles do not fit a block's
 // shared memory and the pairs policy under 2^25 keys; tuned on the H100 (results/sort/README.md,
@@ -718,20 +670,17 @@ __device__ __forceinline__ void load_values_async(const V* __restrict__ vin, std
 // them to s.vst in digit order: the values' load latency hides behind the ranking, as with
 // kValuesFirst, without holding kItems registers through it.
 template <int kBatch, bool kValuesFirst, bool kFull, bool kAsync = false, class K, class V,
-          bool kHasValues, class W, class Off, int kTile, int kT>
-__device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile, kT>& s,
+          bool kHasValues, class W, class Off, int kTile>
+__device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile>& s,
                                               const K* __restrict__ kin, K* __restrict__ kout,
                                               const V* __restrict__ vin, V* __restrict__ vout,
                                               int shift, unsigned mask,
                                               const unsigned long long* __restrict__ digit_totals,
                                               W* status, unsigned spin_ns, std::uint64_t tile,
                                               int valid) {
-  constexpr int kItems = kTile / kT;
+  constexpr int kItems = kTile / kThreads;
   using SW = lookback::CountWord<W>;
   const int t = threadIdx.x;
-  // Thread t owns digit t in the per-digit steps (status words, look-back, run offsets); in
-  // blocks of more than 256 threads the others only load, rank, stage and scatter.
-  const bool digit_thread = kT == kRadix || t < kRadix;
   const std::uint64_t base = tile * kTile;
   K k[kItems];
   V v[kHasValues ? kItems : 1];
@@ -754,14 +703,13 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   const unsigned count = count_digits_early<kFull>(s, k, valid, shift, mask);
   if (tile == 0) {
     // The first tile's prefix is the digit's global start: keys of all smaller digits.
-    glob = block::exclusive_sum<kT>(digit_thread ? static_cast<Off>(digit_totals[t]) : Off(0),
-                                    s.scan_sum);
-    if (digit_thread) lookback::st_relaxed_global(row + t, SW::kPrefix | (glob + count));
-  } else if (digit_thread) {
+    glob = block_exclusive_256(static_cast<Off>(digit_totals[t]), s.scan_sum);
+    lookback::st_relaxed_global(row + t, SW::kPrefix | (glob + count));
+  } else {
     lookback::st_relaxed_global(row + t, SW::kAggregate | W(count));
   }
   auto look_back = [&]() {
-    if (tile != 0 && digit_thread) {
+    if (tile != 0) {
       // Thread t walks back over digit t's column until a tile with an inclusive prefix.
       const W prefix = lookback::thread_lookback_count<kBatch>(status + t, kRadix, tile, spin_ns);
       lookback::st_relaxed_global(row + t, SW::kPrefix | (prefix + count));
@@ -817,11 +765,11 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
     stage_striped<true, StageValues, kFull>(s, k, v, rk, valid, shift, mask);
   }
   look_back();
-  if (digit_thread) s.run_off[t] = static_cast<Off>(glob) - s.tile_start[t];
+  s.run_off[t] = static_cast<Off>(glob) - s.tile_start[t];
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
-    const int i = j * kT + t;
+    const int i = j * kThreads + t;
     if (kFull || i < valid) {
       const K key = s.kst[i];
       const Off dst = s.run_off[digit_of(key, shift, mask)] + static_cast<Off>(i);
@@ -833,7 +781,7 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
 
 // One digit pass over the tiles of policy P (OnesweepPolicy), one block per tile.
 template <class K, class V, bool kHasValues, class W, class Off, class P>
-__global__ void __launch_bounds__(P::THREADS, arch::min_blocks_per_sm(P::THREADS, P::MIN_BLOCKS))
+__global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P::MIN_BLOCKS))
     onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
                     V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
                     const unsigned long long* __restrict__ digit_totals, W* status, W* clear,
@@ -842,24 +790,16 @@ __global__ void __launch_bounds__(P::THREADS, arch::min_blocks_per_sm(P::THREADS
   constexpr int kTile = P::TILE;
   // Dynamic shared memory (onesweep_smem_bytes): pairs' staging passes the 48 KiB static limit.
   extern __shared__ __align__(16) unsigned char onesweep_smem[];
-  using S = TileSmem<K, V, kHasValues, Off, kTile, P::THREADS>;
-  auto& s = *reinterpret_cast<S*>(onesweep_smem);
+  auto& s = *reinterpret_cast<TileSmem<K, V, kHasValues, Off, kTile>*>(onesweep_smem);
   const int t = threadIdx.x;
   if (t == 0) s.tile_id = atomicAdd(counter, 1u);
-  if constexpr (S::kPacked) {
-    // Warps share counter rows: zeroed before the barrier, not by each warp (count_digits_early).
-    static_assert(sizeof(s.wh) % (16 * P::THREADS) == 0, "one 16-byte store a thread and step");
-#pragma unroll
-    for (int i = 0; i < static_cast<int>(sizeof(s.wh) / 16); i += P::THREADS)
-      reinterpret_cast<uint4*>(&s.wh[0][0])[i + t] = make_uint4(0, 0, 0, 0);
-  }
   __syncthreads();
   const std::uint64_t tile = s.tile_id;
   const std::uint64_t base = tile * kTile;
   const int valid = static_cast<int>(std::min<std::uint64_t>(kTile, n - base));
   // This tile's row of the other status set (used by the previous pass, which has ended), zero
   // for the next pass: one coalesced 1 KiB store per tile instead of a memset between passes.
-  if (clear != nullptr && (P::THREADS == kRadix || t < kRadix)) clear[tile * kRadix + t] = 0;
+  if (clear != nullptr) clear[tile * kRadix + t] = 0;
   // Whole tiles (all but the last) take a copy of the body without bounds tests: the ranking
   // loses a ballot and the range checks per row.
   constexpr int kBatch = P::LOOKBACK_BATCH;
@@ -1400,7 +1340,7 @@ std::size_t workspace_bytes(std::size_t n) {
 // Dynamic shared memory of onesweep_kernel under policy P.
 template <class K, class V, bool kHasValues, class Off, class P>
 constexpr std::size_t onesweep_smem_bytes() {
-  return sizeof(TileSmem<K, V, kHasValues, Off, P::TILE, P::THREADS>);
+  return sizeof(TileSmem<K, V, kHasValues, Off, P::TILE>);
 }
 
 // Every digit pass of policy P: the histogram kernel, then one onesweep kernel per digit.
@@ -1448,7 +1388,7 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
     } else if (pass > 0) {
       CUDA_CHECK(cudaMemsetAsync(status, 0, row_set_words * sizeof(W), stream));
     }
-    kernel<<<static_cast<unsigned>(tiles), P::THREADS, smem, stream>>>(
+    kernel<<<static_cast<unsigned>(tiles), kThreads, smem, stream>>>(
         ksrc, kdst, vsrc, vdst, n, shift, mask, ctrl->totals + pass * kRadix, st, clear,
         ctrl->counters + pass, P::SPIN_NS);
     CUDA_CHECK_LAUNCH();
