@@ -151,7 +151,7 @@ Variant<K> variant(const char* name) {
 // the 8-bit and 11-bit digit kernels side by side, then the 8-bit tuning; pairs with their values
 // copied into shared memory by cp.async (AsyncValuesPolicy) for both key widths; keys a thread
 // and residency for 8-byte keys. "large-tile": the shapes of the default's larger tiles and their
-// neighbours.
+// neighbours; "values-after": the values through the keys' staging buffer once the keys have left.
 template <class K, bool kPairs>
 std::vector<Variant<K>> policy_variants() {
   using detail::lsd::OnesweepPolicy;
@@ -160,6 +160,7 @@ std::vector<Variant<K>> policy_variants() {
   using Small = detail::lsd::SmallTilesPolicy<K, kPairs>;
   const char* const small_name = "lsd[small-tiles (GPUs with < 75 KB shared memory per block)]";
   using detail::lsd::AsyncValuesPolicy;
+  using detail::lsd::ValuesAfterPolicy;
   if constexpr (sizeof(K) != 4) {
     if constexpr (kPairs) {
       // uint64 keys with uint32 values: where the values are loaded, keys a thread, residency.
@@ -178,6 +179,10 @@ std::vector<Variant<K>> policy_variants() {
               "lsd[values-async,30-keys,minblocks2,large-tile]"),
           variant<AsyncValuesPolicy<32, 2>, K, true>(
               "lsd[values-async,32-keys,minblocks2,large-tile]"),
+          variant<ValuesAfterPolicy<16, 3>, K, true>("lsd[values-after,16-keys,minblocks3]"),
+          variant<ValuesAfterPolicy<24, 2>, K, true>("lsd[values-after,24-keys,minblocks2]"),
+          variant<ValuesAfterPolicy<28, 2>, K, true>("lsd[values-after,28-keys,minblocks2]"),
+          variant<ValuesAfterPolicy<30, 2>, K, true>("lsd[values-after,30-keys,minblocks2]"),
       };
     } else {
       // uint64 keys: keys a thread and residency.
@@ -209,6 +214,10 @@ std::vector<Variant<K>> policy_variants() {
             "lsd[values-async,48-keys,minblocks2,large-tile]"),
         variant<AsyncValuesPolicy<48, 2, 8>, K, true>(
             "lsd[values-async,48-keys,minblocks2,lookback-batch=8,large-tile]"),
+        variant<ValuesAfterPolicy<32, 3>, K, true>("lsd[values-after,32-keys,minblocks3]"),
+        variant<ValuesAfterPolicy<28, 3>, K, true>("lsd[values-after,28-keys,minblocks3]"),
+        variant<ValuesAfterPolicy<24, 3>, K, true>("lsd[values-after,24-keys,minblocks3]"),
+        variant<ValuesAfterPolicy<48, 2>, K, true>("lsd[values-after,48-keys,minblocks2]"),
         variant<WideOnesweepPolicy<24, 2, true>, K, true>(
             "lsd[11-bit,values-with-keys,24-keys,minblocks2]"),
         variant<WideOnesweepPolicy<32, 2, true>, K, true>(

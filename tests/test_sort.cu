@@ -210,6 +210,9 @@ void for_each_policy(F&& f) {
     f(AsyncValuesPolicy<32, 2, 1>{}, "values by cp.async, 32 keys, look-back batch 1");
     f(AsyncValuesPolicy<16, 4>{}, "values by cp.async, 16 keys, 4 blocks");
     f(AsyncValuesPolicy<48, 2>{}, "values by cp.async, 48 keys (the default from 2^25 pairs)");
+    using detail::lsd::ValuesAfterPolicy;
+    f(ValuesAfterPolicy<32, 3>{}, "values after the keys, 32 keys, 3 blocks");
+    f(ValuesAfterPolicy<24, 2, 1>{}, "values after the keys, 24 keys, look-back batch 1");
   } else {
     f(WideOnesweepPolicy<24, 4, false>{}, "11-bit, 24 keys, 4 blocks");
     f(WideOnesweepPolicy<32, 3, false, 4>{}, "11-bit, 32 keys, look-back batch 4");
@@ -254,9 +257,9 @@ TEST(Sort, LsdPolicies) {
   }
 }
 
-// The default pairs policies change shape at BELOW_N keys (LargeTilePairsPolicy for 4-byte keys
-// at 2^25, LargeTilePairs64Policy for 8-byte keys at 2^23): both sides of it through the public
-// API, uniform and few-distinct keys, a partial bit range on one.
+// The default 4-byte pairs policy changes shape at BELOW_N keys (LargeTilePairsPolicy, 2^25):
+// both sides of it through the public API, uniform and few-distinct keys, a partial bit range on
+// one. (uint64 pairs keep one shape at every size.)
 template <class K>
 void pairs_across_threshold(std::size_t at, std::uint64_t tag) {
   using V = std::uint32_t;
@@ -295,13 +298,16 @@ void pairs_across_threshold(std::size_t at, std::uint64_t tag) {
 TEST(Sort, DefaultPairsAcrossTileThreshold) {
   SCANDOF_SKIP_WITHOUT_GPU();
   pairs_across_threshold<std::uint32_t>(std::size_t(1) << 25, 28);
-  pairs_across_threshold<std::uint64_t>(std::size_t(1) << 23, 30);
+  static_assert(!detail::lsd::HasBelowPolicy<
+                    detail::lsd::DefaultOnesweepPolicy<std::uint64_t, true>>::value,
+                "uint64 pairs: one shape (the typed tests and the policy tests cover it)");
 }
 
 // Values copied into shared memory by cp.async (AsyncValuesPolicy): 16-byte copies where the
 // values are 16-byte aligned and the tile whole, one copy a value otherwise (values 4 bytes off
 // alignment here); uint64 keys too; equal and sorted keys take the single-digit tile shortcut,
-// which reads the values from shared memory.
+// which reads the values from shared memory. Values after the keys (ValuesAfterPolicy, the uint64
+// pairs default among them) on the same inputs.
 TEST(Sort, LsdAsyncValuesAlignment) {
   SCANDOF_SKIP_WITHOUT_GPU();
   using V = std::uint32_t;
@@ -338,6 +344,9 @@ TEST(Sort, LsdAsyncValuesAlignment) {
         run(std::uint32_t{}, AsyncValuesPolicy<24, 3>{}, dist, n, voff);
         run(std::uint64_t{}, AsyncValuesPolicy<16, 3>{}, dist, n, voff);
         run(std::uint64_t{}, AsyncValuesPolicy<24, 2>{}, dist, n, voff);
+        run(std::uint32_t{}, detail::lsd::ValuesAfterPolicy<32, 3>{}, dist, n, voff);
+        run(std::uint64_t{}, detail::lsd::ValuesAfterPolicy<16, 3>{}, dist, n, voff);
+        run(std::uint64_t{}, detail::lsd::ValuesAfterPolicy<30, 2>{}, dist, n, voff);
       }
     }
   }

@@ -462,8 +462,11 @@ __global__ void __launch_bounds__(kThreads)
 // ValuesAsync (8-bit kernel, pairs): the values are copied into shared memory by cp.async as the
 // tile starts (no registers held through the ranking), then restaged in digit order through
 // registers once the keys are staged (onesweep_tile's kAsync).
+// ValuesAfter (8-bit kernel, pairs): the values are loaded as the keys' scatter starts, staged in
+// the keys' buffer once every key has left and scattered in a second loop, as
+// cub::DeviceRadixSort does it: one staging buffer a block instead of two.
 template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 4, unsigned SpinNs = 0,
-          int RadixBits = kRadixBits, bool ValuesAsync = false>
+          int RadixBits = kRadixBits, bool ValuesAsync = false, bool ValuesAfter = false>
 struct OnesweepPolicy {
   static constexpr int ITEMS = Items;
   static constexpr int TILE = kThreads * Items;
@@ -473,8 +476,11 @@ struct OnesweepPolicy {
   static constexpr unsigned SPIN_NS = SpinNs;
   static constexpr int RADIX_BITS = RadixBits;
   static constexpr bool VALUES_ASYNC = ValuesAsync;
+  static constexpr bool VALUES_AFTER = ValuesAfter;
   static_assert(!ValuesAsync || (!ValuesFirst && RadixBits == kRadixBits),
                 "asynchronous values: the 8-bit kernel, values not loaded with the keys");
+  static_assert(!ValuesAfter || (!ValuesFirst && !ValuesAsync && RadixBits == kRadixBits),
+                "values after the keys: the 8-bit kernel, values loaded no other way");
   static_assert(Items >= kMinOnesweepItems, "status rows are planned for the smallest tile");
   static_assert(Items % 2 == 0 && TILE <= 65535, "two 16-bit tile positions per register");
   static_assert(MinBlocks >= 1 && LookbackBatch >= 1 && LookbackBatch <= 16,
@@ -504,6 +510,11 @@ using WideOnesweepPolicy =
 template <int Items, int MinBlocks, int LookbackBatch = 4>
 using AsyncValuesPolicy =
     OnesweepPolicy<Items, MinBlocks, false, LookbackBatch, 0, kRadixBits, true>;
+
+// Pairs whose values follow the keys through one staging buffer (OnesweepPolicy's ValuesAfter).
+template <int Items, int MinBlocks, int LookbackBatch = 4>
+using ValuesAfterPolicy =
+    OnesweepPolicy<Items, MinBlocks, false, LookbackBatch, 0, kRadixBits, false, true>;
 
 // The library's earlier policy, now the fallback where the default's tiles do not fit a block's
 // shared memory and the pairs policy under 2^25 keys; tuned on the H100 (results/sort/README.md,
@@ -551,12 +562,13 @@ struct LargeTilePairsPolicy : AsyncValuesPolicy<48, 2> {
 };
 
 // uint64 keys with 4-byte values: tiles of 7680 (30 keys a thread) at 2 blocks an SM, the values
-// by cp.async, from 2^23 keys on. Below, 28 a thread: at 2^22 0.497 ms (6b8a9e0's six-layout run)
-// against 0.526 for 30 (404f13f's), at 2^20 0.165 against 0.175; CUB within 1 % in both runs.
-struct LargeTilePairs64Policy : AsyncValuesPolicy<30, 2> {
-  using Below = AsyncValuesPolicy<28, 2>;
-  static constexpr std::size_t BELOW_N = std::size_t(1) << 23;
-};
+// after the keys through the keys' staging buffer (ValuesAfterPolicy). H100, six memory layouts,
+// CUB in the same call (results/sort/README.md), against the earlier default (the values by
+// cp.async, 28 keys a thread below 2^23 and 30 from there): 2^20 / 2^22 / 2^24 / 2^26 / 2^28
+// 0.1677 / 0.4963 / 1.6701 / 6.3988 / 24.824 -> 0.1667 / 0.4872 / 1.6379 / 6.3790 / 24.805 ms;
+// 28 a thread after the keys 0.1663 / 0.4952 / 1.6733 / 6.5359 / 25.377. (4-byte pairs in this
+// shape spill from 28 keys a thread and lost at every tile: 0.72-0.87x CUB.)
+using LargeTilePairs64Policy = ValuesAfterPolicy<30, 2>;
 
 // The library's policy: 8-bit digits for every key type (the 11-bit policies, WideOnesweepPolicy,
 // took 1.6-1.9x the time for uniform 32-bit keys and pairs at 2^24-2^28) in tiles larger than
@@ -571,7 +583,7 @@ struct LargeTilePairs64Policy : AsyncValuesPolicy<30, 2> {
 // - 8-byte keys: 32 a thread at 2 blocks an SM (tiles of 8192), against 24: uint64 1.106 / 4.361 /
 //   16.137 -> 1.075 / 4.180 / 15.544 ms.
 // - 8-byte keys with 4-byte values: LargeTilePairs64Policy, 30 a thread at 2 blocks an SM with the
-//   values by cp.async from 2^23 keys, 28 below. 30 against 28
+//   values after the keys. Before it, with the values by cp.async, 30 against 28
 //   in one call: 1.678 / 6.684 / 25.804 -> 1.668 / 6.449 / 24.888 ms (26: 1.675 / 6.597 /
 //   25.420); 28 against 16 with the values loaded with the keys in an earlier one: 1.805 / 7.237 /
 //   27.915 -> 1.685 / 6.682 / 25.672 (32: 1.907 / 7.168 / 27.422, spilling).
@@ -669,8 +681,11 @@ __device__ __forceinline__ void load_values_async(const V* __restrict__ vin, std
 // back into registers (the keys' registers are free by then) and, after a block barrier, writes
 // them to s.vst in digit order: the values' load latency hides behind the ranking, as with
 // kValuesFirst, without holding kItems registers through it.
-template <int kBatch, bool kValuesFirst, bool kFull, bool kAsync = false, class K, class V,
-          bool kHasValues, class W, class Off, int kTile>
+// kAfter (pairs, ValuesAfter): s has no value staging (kHasValues is false in its type); once the
+// keys are scattered, the values are loaded, staged in the keys' buffer at the keys' ranks and
+// scattered to where their keys went.
+template <int kBatch, bool kValuesFirst, bool kFull, bool kAsync = false, bool kAfter = false,
+          class K, class V, bool kHasValues, class W, class Off, int kTile>
 __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile>& s,
                                               const K* __restrict__ kin, K* __restrict__ kout,
                                               const V* __restrict__ vin, V* __restrict__ vout,
@@ -741,6 +756,7 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
         if (kHasValues)
           vout[start + static_cast<Off>(L)] =
               kValuesFirst ? v[kHasValues ? j : 0] : (kAsync ? vraw[L] : vin[base + L]);
+        if (kAfter) vout[start + static_cast<Off>(L)] = vin[base + L];
       }
     }
     return;
@@ -767,14 +783,52 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   look_back();
   s.run_off[t] = static_cast<Off>(glob) - s.tile_start[t];
   __syncthreads();
+  if constexpr (kAfter) {
+    static_assert(!kHasValues && sizeof(V) <= sizeof(K) && alignof(V) <= alignof(K),
+                  "the values take the keys' staging buffer");
+    // The values' loads go out before the keys' scatter, which hides their latency; each staged
+    // key's digit is kept (8 bits) for the values' scatter, since the values overwrite the keys.
+    const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
+    V va[kItems];
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const int i = j * kThreads + t;
-    if (kFull || i < valid) {
-      const K key = s.kst[i];
-      const Off dst = s.run_off[digit_of(key, shift, mask)] + static_cast<Off>(i);
-      kout[dst] = key;
-      if (kHasValues) vout[dst] = s.vst[kHasValues ? i : 0];
+    for (int j = 0; j < kItems; ++j)
+      if (kFull || wbase + j * 32 + lane < valid) va[j] = vin[base + wbase + j * 32 + lane];
+    unsigned dg[(kItems + 3) / 4];
+#pragma unroll
+    for (int q = 0; q < (kItems + 3) / 4; ++q) dg[q] = 0;
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const int i = j * kThreads + t;
+      if (kFull || i < valid) {
+        const K key = s.kst[i];
+        const unsigned d = digit_of(key, shift, mask);
+        kout[s.run_off[d] + static_cast<Off>(i)] = key;
+        dg[j / 4] |= d << (8 * (j % 4));
+      }
+    }
+    __syncthreads();  // every key read from the staging buffer
+    auto& vst = *reinterpret_cast<StagedTile<V, kTile>*>(&s.kst);
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      if (kFull || wbase + j * 32 + lane < valid)
+        vst[(rk[j / 2] >> (16 * (j & 1))) & 0xffffu] = va[j];  // the key's tile position
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const int i = j * kThreads + t;
+      if (kFull || i < valid)
+        vout[s.run_off[(dg[j / 4] >> (8 * (j % 4))) & 0xffu] + static_cast<Off>(i)] = vst[i];
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const int i = j * kThreads + t;
+      if (kFull || i < valid) {
+        const K key = s.kst[i];
+        const Off dst = s.run_off[digit_of(key, shift, mask)] + static_cast<Off>(i);
+        kout[dst] = key;
+        if (kHasValues) vout[dst] = s.vst[kHasValues ? i : 0];
+      }
     }
   }
 }
@@ -790,7 +844,9 @@ __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P:
   constexpr int kTile = P::TILE;
   // Dynamic shared memory (onesweep_smem_bytes): pairs' staging passes the 48 KiB static limit.
   extern __shared__ __align__(16) unsigned char onesweep_smem[];
-  auto& s = *reinterpret_cast<TileSmem<K, V, kHasValues, Off, kTile>*>(onesweep_smem);
+  // ValuesAfter: the values stage in the keys' buffer, so the block has no value staging.
+  constexpr bool kAfter = kHasValues && P::VALUES_AFTER;
+  auto& s = *reinterpret_cast<TileSmem<K, V, kHasValues && !kAfter, Off, kTile>*>(onesweep_smem);
   const int t = threadIdx.x;
   if (t == 0) s.tile_id = atomicAdd(counter, 1u);
   __syncthreads();
@@ -806,11 +862,11 @@ __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P:
   constexpr bool kValuesFirst = P::VALUES_FIRST;
   constexpr bool kAsync = P::VALUES_ASYNC;
   if (valid == kTile)
-    onesweep_tile<kBatch, kValuesFirst, true, kAsync>(s, kin, kout, vin, vout, shift, mask,
-                                                      digit_totals, status, spin_ns, tile, valid);
+    onesweep_tile<kBatch, kValuesFirst, true, kAsync, kAfter>(
+        s, kin, kout, vin, vout, shift, mask, digit_totals, status, spin_ns, tile, valid);
   else
-    onesweep_tile<kBatch, kValuesFirst, false, kAsync>(s, kin, kout, vin, vout, shift, mask,
-                                                       digit_totals, status, spin_ns, tile, valid);
+    onesweep_tile<kBatch, kValuesFirst, false, kAsync, kAfter>(
+        s, kin, kout, vin, vout, shift, mask, digit_totals, status, spin_ns, tile, valid);
 }
 
 // ---------------------------------------------------------------- 11-bit onesweep
@@ -1340,7 +1396,7 @@ std::size_t workspace_bytes(std::size_t n) {
 // Dynamic shared memory of onesweep_kernel under policy P.
 template <class K, class V, bool kHasValues, class Off, class P>
 constexpr std::size_t onesweep_smem_bytes() {
-  return sizeof(TileSmem<K, V, kHasValues, Off, P::TILE>);
+  return sizeof(TileSmem<K, V, kHasValues && !P::VALUES_AFTER, Off, P::TILE>);
 }
 
 // Every digit pass of policy P: the histogram kernel, then one onesweep kernel per digit.
