@@ -4,11 +4,12 @@
 // digit. On the H100 against cub::DeviceRadixSort's faster call, each with its own allocations,
 // medians over six memory layouts (results/sort/README.md): uniform uint32 1.13x / 1.13x / 1.10x
 // at 2^24 / 2^26 / 2^28, int32 1.08 / 1.07 / 1.04x, float 1.16x, uint64 1.12 / 1.05 / 1.09x,
-// pairs 0.95 / 0.98 / 1.00x, uint64 pairs 0.98 / 1.00 / 0.995x, 1.18-1.34x at 2^20. What got it
+// pairs 0.95 / 0.98 / 1.00x, uint64 pairs 1.00 / 1.01 / 1.01x, 1.18-1.34x at 2^20. What got it
 // there: a digit match of half the instructions, early digit counts, batched look-back loads,
-// tiles of 8192-12288 keys, a bounds-free copy for whole tiles, single-digit tiles skipping the
+// tiles of 7680-12288 keys, a bounds-free copy for whole tiles, single-digit tiles skipping the
 // ranking, a padded staging tile (sorted keys' bank conflicts), a histogram of 16-byte loads, no
-// memsets between passes, values copied by cp.async.
+// memsets between passes, values copied by cp.async (4-byte pairs) or after the keys through the
+// keys' staging buffer (uint64 pairs).
 //
 // The shape of the per-digit kernel is a policy type (OnesweepPolicy): the library sorts with
 // DefaultOnesweepPolicy, or where a block's shared memory cannot stage its tile the earlier
