@@ -151,9 +151,7 @@ Variant<K> variant(const char* name) {
 // the 8-bit and 11-bit digit kernels side by side, then the 8-bit tuning; pairs with their values
 // copied into shared memory by cp.async (AsyncValuesPolicy) for both key widths; keys a thread
 // and residency for 8-byte keys. "large-tile": the shapes of the default's larger tiles and their
-// neighbours; "values-after": the values through the keys' staging buffer once the keys have left
-// ("-async": by cp.async straight to their staged places); "values-gather": never staged, read
-// from their input positions by the scatter.
+// neighbours; "values-after": the values through the keys' staging buffer once the keys have left.
 template <class K, bool kPairs>
 std::vector<Variant<K>> policy_variants() {
   using detail::lsd::OnesweepPolicy;
@@ -163,7 +161,6 @@ std::vector<Variant<K>> policy_variants() {
   const char* const small_name = "lsd[small-tiles (GPUs with < 75 KB shared memory per block)]";
   using detail::lsd::AsyncValuesPolicy;
   using detail::lsd::ValuesAfterPolicy;
-  using detail::lsd::GatherValuesPolicy;
   if constexpr (sizeof(K) != 4) {
     if constexpr (kPairs) {
       // uint64 keys with uint32 values: where the values are loaded, keys a thread, residency.
@@ -186,12 +183,6 @@ std::vector<Variant<K>> policy_variants() {
           variant<ValuesAfterPolicy<24, 2>, K, true>("lsd[values-after,24-keys,minblocks2]"),
           variant<ValuesAfterPolicy<28, 2>, K, true>("lsd[values-after,28-keys,minblocks2]"),
           variant<ValuesAfterPolicy<30, 2>, K, true>("lsd[values-after,30-keys,minblocks2]"),
-          variant<ValuesAfterPolicy<30, 2, 4, true>, K, true>(
-              "lsd[values-after-async,30-keys,minblocks2]"),
-          variant<ValuesAfterPolicy<20, 3, 4, true>, K, true>(
-              "lsd[values-after-async,20-keys,minblocks3]"),
-          variant<GatherValuesPolicy<30, 2>, K, true>("lsd[values-gather,30-keys,minblocks2]"),
-          variant<GatherValuesPolicy<20, 3>, K, true>("lsd[values-gather,20-keys,minblocks3]"),
       };
     } else {
       // uint64 keys: keys a thread and residency.
@@ -227,18 +218,6 @@ std::vector<Variant<K>> policy_variants() {
         variant<ValuesAfterPolicy<28, 3>, K, true>("lsd[values-after,28-keys,minblocks3]"),
         variant<ValuesAfterPolicy<24, 3>, K, true>("lsd[values-after,24-keys,minblocks3]"),
         variant<ValuesAfterPolicy<48, 2>, K, true>("lsd[values-after,48-keys,minblocks2]"),
-        variant<GatherValuesPolicy<32, 3>, K, true>("lsd[values-gather,32-keys,minblocks3]"),
-        variant<GatherValuesPolicy<28, 3>, K, true>("lsd[values-gather,28-keys,minblocks3]"),
-        variant<GatherValuesPolicy<24, 4>, K, true>("lsd[values-gather,24-keys,minblocks4]"),
-        variant<GatherValuesPolicy<32, 2>, K, true>("lsd[values-gather,32-keys,minblocks2]"),
-        variant<ValuesAfterPolicy<32, 3, 4, true>, K, true>(
-            "lsd[values-after-async,32-keys,minblocks3]"),
-        variant<ValuesAfterPolicy<28, 3, 4, true>, K, true>(
-            "lsd[values-after-async,28-keys,minblocks3]"),
-        variant<ValuesAfterPolicy<24, 4, 4, true>, K, true>(
-            "lsd[values-after-async,24-keys,minblocks4]"),
-        variant<ValuesAfterPolicy<48, 2, 4, true>, K, true>(
-            "lsd[values-after-async,48-keys,minblocks2]"),
         variant<WideOnesweepPolicy<24, 2, true>, K, true>(
             "lsd[11-bit,values-with-keys,24-keys,minblocks2]"),
         variant<WideOnesweepPolicy<32, 2, true>, K, true>(

@@ -213,8 +213,6 @@ void for_each_policy(F&& f) {
     using detail::lsd::ValuesAfterPolicy;
     f(ValuesAfterPolicy<32, 3>{}, "values after the keys, 32 keys, 3 blocks");
     f(ValuesAfterPolicy<24, 2, 1>{}, "values after the keys, 24 keys, look-back batch 1");
-    f(ValuesAfterPolicy<32, 3, 4, true>{}, "values after the keys by cp.async, 32 keys, 3 blocks");
-    f(detail::lsd::GatherValuesPolicy<32, 3>{}, "values gathered by the scatter, 32 keys, 3 blocks");
   } else {
     f(WideOnesweepPolicy<24, 4, false>{}, "11-bit, 24 keys, 4 blocks");
     f(WideOnesweepPolicy<32, 3, false, 4>{}, "11-bit, 32 keys, look-back batch 4");
@@ -349,10 +347,6 @@ TEST(Sort, LsdAsyncValuesAlignment) {
         run(std::uint32_t{}, detail::lsd::ValuesAfterPolicy<32, 3>{}, dist, n, voff);
         run(std::uint64_t{}, detail::lsd::ValuesAfterPolicy<16, 3>{}, dist, n, voff);
         run(std::uint64_t{}, detail::lsd::ValuesAfterPolicy<30, 2>{}, dist, n, voff);
-        run(std::uint32_t{}, detail::lsd::ValuesAfterPolicy<32, 3, 4, true>{}, dist, n, voff);
-        run(std::uint64_t{}, detail::lsd::ValuesAfterPolicy<30, 2, 4, true>{}, dist, n, voff);
-        run(std::uint32_t{}, detail::lsd::GatherValuesPolicy<32, 3>{}, dist, n, voff);
-        run(std::uint64_t{}, detail::lsd::GatherValuesPolicy<30, 2>{}, dist, n, voff);
       }
     }
   }

@@ -467,8 +467,7 @@ __global__ void __launch_bounds__(kThreads)
 // the keys' buffer once every key has left and scattered in a second loop, as
 // cub::DeviceRadixSort does it: one staging buffer a block instead of two.
 template <int Items, int MinBlocks, bool ValuesFirst, int LookbackBatch = 4, unsigned SpinNs = 0,
-          int RadixBits = kRadixBits, bool ValuesAsync = false, bool ValuesAfter = false,
-          bool ValuesGather = false>
+          int RadixBits = kRadixBits, bool ValuesAsync = false, bool ValuesAfter = false>
 struct OnesweepPolicy {
   static constexpr int ITEMS = Items;
   static constexpr int TILE = kThreads * Items;
@@ -479,14 +478,10 @@ struct OnesweepPolicy {
   static constexpr int RADIX_BITS = RadixBits;
   static constexpr bool VALUES_ASYNC = ValuesAsync;
   static constexpr bool VALUES_AFTER = ValuesAfter;
-  static constexpr bool VALUES_GATHER = ValuesGather;
-  static_assert(!ValuesGather || (!ValuesFirst && !ValuesAsync && !ValuesAfter &&
-                                  RadixBits == kRadixBits),
-                "gathered values: the 8-bit kernel, values loaded no other way");
   static_assert(!ValuesAsync || (!ValuesFirst && RadixBits == kRadixBits),
                 "asynchronous values: the 8-bit kernel, values not loaded with the keys");
-  static_assert(!ValuesAfter || (!ValuesFirst && RadixBits == kRadixBits),
-                "values after the keys: the 8-bit kernel, values not loaded with the keys");
+  static_assert(!ValuesAfter || (!ValuesFirst && !ValuesAsync && RadixBits == kRadixBits),
+                "values after the keys: the 8-bit kernel, values loaded no other way");
   static_assert(Items >= kMinOnesweepItems, "status rows are planned for the smallest tile");
   static_assert(Items % 2 == 0 && TILE <= 65535, "two 16-bit tile positions per register");
   static_assert(MinBlocks >= 1 && LookbackBatch >= 1 && LookbackBatch <= 16,
@@ -518,17 +513,9 @@ using AsyncValuesPolicy =
     OnesweepPolicy<Items, MinBlocks, false, LookbackBatch, 0, kRadixBits, true>;
 
 // Pairs whose values follow the keys through one staging buffer (OnesweepPolicy's ValuesAfter).
-// Pairs whose values are never staged: each staged key keeps its input position (16 bits), and
-// the scatter reads the value from there in global memory (OnesweepPolicy's ValuesGather).
 template <int Items, int MinBlocks, int LookbackBatch = 4>
-using GatherValuesPolicy =
-    OnesweepPolicy<Items, MinBlocks, false, LookbackBatch, 0, kRadixBits, false, false, true>;
-
-// Async: the values copied by cp.async straight to their staged places once the keys have left,
-// so no value holds a register (their latency no longer behind the keys' scatter).
-template <int Items, int MinBlocks, int LookbackBatch = 4, bool Async = false>
 using ValuesAfterPolicy =
-    OnesweepPolicy<Items, MinBlocks, false, LookbackBatch, 0, kRadixBits, Async, true>;
+    OnesweepPolicy<Items, MinBlocks, false, LookbackBatch, 0, kRadixBits, false, true>;
 
 // The library's earlier policy, now the fallback where the default's tiles do not fit a block's
 // shared memory and the pairs policy under 2^25 keys; tuned on the H100 (results/sort/README.md,
@@ -698,17 +685,15 @@ __device__ __forceinline__ void load_values_async(const V* __restrict__ vin, std
 // kAfter (pairs, ValuesAfter): s has no value staging (kHasValues is false in its type); once the
 // keys are scattered, the values are loaded, staged in the keys' buffer at the keys' ranks and
 // scattered to where their keys went.
-// kGather (pairs, ValuesGather): s has no value staging either; perm[p] is the input position of
-// the key staged at p, and the scatter loads each value from there.
 template <int kBatch, bool kValuesFirst, bool kFull, bool kAsync = false, bool kAfter = false,
-          bool kGather = false, class K, class V, bool kHasValues, class W, class Off, int kTile>
+          class K, class V, bool kHasValues, class W, class Off, int kTile>
 __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile>& s,
                                               const K* __restrict__ kin, K* __restrict__ kout,
                                               const V* __restrict__ vin, V* __restrict__ vout,
                                               int shift, unsigned mask,
                                               const unsigned long long* __restrict__ digit_totals,
                                               W* status, unsigned spin_ns, std::uint64_t tile,
-                                              int valid, std::uint16_t* perm = nullptr) {
+                                              int valid) {
   constexpr int kItems = kTile / kThreads;
   using SW = lookback::CountWord<W>;
   const int t = threadIdx.x;
@@ -772,7 +757,7 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
         if (kHasValues)
           vout[start + static_cast<Off>(L)] =
               kValuesFirst ? v[kHasValues ? j : 0] : (kAsync ? vraw[L] : vin[base + L]);
-        if (kAfter || kGather) vout[start + static_cast<Off>(L)] = vin[base + L];
+        if (kAfter) vout[start + static_cast<Off>(L)] = vin[base + L];
       }
     }
     return;
@@ -780,14 +765,6 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   rank_striped<true, kFull>(s, k, valid, shift, mask, rk);
   // Staging first: it gives the predecessors time to publish before this tile polls.
   stage_striped<true, StageKeys, kFull>(s, k, v, rk, valid, shift, mask);
-  if constexpr (kGather) {
-    const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
-#pragma unroll
-    for (int j = 0; j < kItems; ++j)
-      if (kFull || wbase + j * 32 + lane < valid)
-        perm[(rk[j / 2] >> (16 * (j & 1))) & 0xffffu] =
-            static_cast<std::uint16_t>(wbase + j * 32 + lane);
-  }
   if constexpr (kHasValues) {
     const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
     if constexpr (kAsync) {
@@ -813,12 +790,10 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
     // The values' loads go out before the keys' scatter, which hides their latency; each staged
     // key's digit is kept (8 bits) for the values' scatter, since the values overwrite the keys.
     const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
-    V va[kAsync ? 1 : kItems];
-    if constexpr (!kAsync) {
+    V va[kItems];
 #pragma unroll
-      for (int j = 0; j < kItems; ++j)
-        if (kFull || wbase + j * 32 + lane < valid) va[j] = vin[base + wbase + j * 32 + lane];
-    }
+    for (int j = 0; j < kItems; ++j)
+      if (kFull || wbase + j * 32 + lane < valid) va[j] = vin[base + wbase + j * 32 + lane];
     unsigned dg[(kItems + 3) / 4];
 #pragma unroll
     for (int q = 0; q < (kItems + 3) / 4; ++q) dg[q] = 0;
@@ -835,29 +810,9 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
     __syncthreads();  // every key read from the staging buffer
     auto& vst = *reinterpret_cast<StagedTile<V, kTile>*>(&s.kst);
 #pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      if (kFull || wbase + j * 32 + lane < valid) {
-        V& slot = vst[(rk[j / 2] >> (16 * (j & 1))) & 0xffffu];  // the key's tile position
-        const V* src = vin + base + wbase + j * 32 + lane;
-        if constexpr (!kAsync) {
-          slot = va[kAsync ? 0 : j];
-        } else {
-#if SCANDOF_SORT_CP_ASYNC
-          if constexpr (sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16) {
-            const unsigned sh = static_cast<unsigned>(__cvta_generic_to_shared(&slot));
-            asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(sh), "l"(src),
-                         "n"(static_cast<int>(sizeof(V)))
-                         : "memory");
-          } else {
-            slot = *src;
-          }
-#else
-          slot = *src;
-#endif
-        }
-      }
-    }
-    if constexpr (kAsync) cp_async_wait_all();
+    for (int j = 0; j < kItems; ++j)
+      if (kFull || wbase + j * 32 + lane < valid)
+        vst[(rk[j / 2] >> (16 * (j & 1))) & 0xffffu] = va[j];  // the key's tile position
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
@@ -874,7 +829,6 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
         const Off dst = s.run_off[digit_of(key, shift, mask)] + static_cast<Off>(i);
         kout[dst] = key;
         if (kHasValues) vout[dst] = s.vst[kHasValues ? i : 0];
-        if (kGather) vout[dst] = vin[base + perm[i]];
       }
     }
   }
@@ -893,12 +847,7 @@ __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P:
   extern __shared__ __align__(16) unsigned char onesweep_smem[];
   // ValuesAfter: the values stage in the keys' buffer, so the block has no value staging.
   constexpr bool kAfter = kHasValues && P::VALUES_AFTER;
-  constexpr bool kGather = kHasValues && P::VALUES_GATHER;
-  using S = TileSmem<K, V, kHasValues && !kAfter && !kGather, Off, kTile>;
-  auto& s = *reinterpret_cast<S*>(onesweep_smem);
-  // ValuesGather: the staged keys' input positions after the tile's shared memory.
-  std::uint16_t* const perm =
-      kGather ? reinterpret_cast<std::uint16_t*>(onesweep_smem + sizeof(S)) : nullptr;
+  auto& s = *reinterpret_cast<TileSmem<K, V, kHasValues && !kAfter, Off, kTile>*>(onesweep_smem);
   const int t = threadIdx.x;
   if (t == 0) s.tile_id = atomicAdd(counter, 1u);
   __syncthreads();
@@ -914,11 +863,11 @@ __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P:
   constexpr bool kValuesFirst = P::VALUES_FIRST;
   constexpr bool kAsync = P::VALUES_ASYNC;
   if (valid == kTile)
-    onesweep_tile<kBatch, kValuesFirst, true, kAsync, kAfter, kGather>(
-        s, kin, kout, vin, vout, shift, mask, digit_totals, status, spin_ns, tile, valid, perm);
+    onesweep_tile<kBatch, kValuesFirst, true, kAsync, kAfter>(
+        s, kin, kout, vin, vout, shift, mask, digit_totals, status, spin_ns, tile, valid);
   else
-    onesweep_tile<kBatch, kValuesFirst, false, kAsync, kAfter, kGather>(
-        s, kin, kout, vin, vout, shift, mask, digit_totals, status, spin_ns, tile, valid, perm);
+    onesweep_tile<kBatch, kValuesFirst, false, kAsync, kAfter>(
+        s, kin, kout, vin, vout, shift, mask, digit_totals, status, spin_ns, tile, valid);
 }
 
 // ---------------------------------------------------------------- 11-bit onesweep
@@ -1448,9 +1397,7 @@ std::size_t workspace_bytes(std::size_t n) {
 // Dynamic shared memory of onesweep_kernel under policy P.
 template <class K, class V, bool kHasValues, class Off, class P>
 constexpr std::size_t onesweep_smem_bytes() {
-  constexpr bool kGather = kHasValues && P::VALUES_GATHER;
-  return sizeof(TileSmem<K, V, kHasValues && !P::VALUES_AFTER && !kGather, Off, P::TILE>) +
-         (kGather ? static_cast<std::size_t>(P::TILE) * sizeof(std::uint16_t) : 0);
+  return sizeof(TileSmem<K, V, kHasValues && !P::VALUES_AFTER, Off, P::TILE>);
 }
 
 // Every digit pass of policy P: the histogram kernel, then one onesweep kernel per digit.
