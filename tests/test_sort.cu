@@ -257,29 +257,31 @@ TEST(Sort, LsdPolicies) {
   }
 }
 
-// The default 4-byte pairs policy changes shape at BELOW_N keys (LargeTilePairsPolicy, 2^25):
-// both sides of it through the public API, uniform and few-distinct keys, a partial bit range on
-// one. (uint64 pairs keep one shape at every size.)
-template <class K>
-void pairs_across_threshold(std::size_t at, std::uint64_t tag) {
+// The default 4-byte pairs policy changes shape at BELOW_N keys (LargeTilePairsPolicy): both
+// sides of it through the public API, uniform and few-distinct keys, a partial bit range on one.
+// uint64 pairs keep one shape at every size (the typed tests and the policy tests cover it).
+TEST(Sort, DefaultPairsAcrossTileThreshold) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  using K = std::uint32_t;
   using V = std::uint32_t;
+  constexpr std::size_t kAt = detail::lsd::LargeTilePairsPolicy<K>::BELOW_N;
   static_assert(detail::lsd::HasBelowPolicy<detail::lsd::DefaultOnesweepPolicy<K, true>>::value,
                 "the default pairs policy names a policy for small inputs");
-  ASSERT_EQ(at, (detail::lsd::DefaultOnesweepPolicy<K, true>::BELOW_N));
+  static_assert(!detail::lsd::HasBelowPolicy<
+                    detail::lsd::DefaultOnesweepPolicy<std::uint64_t, true>>::value,
+                "uint64 pairs: one shape");
   test::Stream stream;
   ScanWorkspace ws;
-  // SCANDOF_TEST_MAX_N (the sanitizer runs) may drop both: the policy tests cover the shapes.
-  const std::vector<std::size_t> sizes = test::capped({at - 1, at + 7});
-  const int bits = 8 * sizeof(K);
+  // SCANDOF_TEST_MAX_N (the sanitizer runs) may drop both: the policy tests cover its shapes.
+  const std::vector<std::size_t> sizes = test::capped({kAt - 1, kAt + 7});
   for (std::size_t si = 0; si < sizes.size(); ++si) {
     const std::size_t n = sizes[si];
     const Dist dist = si == 0 ? Dist::Uniform : Dist::FewDistinct;
-    const int begin = si == 0 ? 0 : 3, end = si == 0 ? bits : bits - 5;
-    SCOPED_TRACE(std::string(test::type_name<K>()) + " n=" + std::to_string(n) + " " +
-                 dist_name(dist));
-    const auto keys = make_keys<K>(n, dist, test::derive_seed(tag, n));
+    const int begin = si == 0 ? 0 : 3, end = si == 0 ? 32 : 27;
+    SCOPED_TRACE("n=" + std::to_string(n) + " " + dist_name(dist));
+    const auto keys = make_keys<K>(n, dist, test::derive_seed(28, n));
     std::vector<V> vals(n);
-    for (std::size_t i = 0; i < n; ++i) vals[i] = static_cast<V>(test::hash_at(tag + 1, i));
+    for (std::size_t i = 0; i < n; ++i) vals[i] = static_cast<V>(test::hash_at(29, i));
     std::vector<K> wk(n);
     std::vector<V> wv(n);
     sort_pairs_gold(keys.data(), wk.data(), vals.data(), wv.data(), n, begin, end);
@@ -293,14 +295,6 @@ void pairs_across_threshold(std::size_t at, std::uint64_t tag) {
     ASSERT_TRUE(test::all_equal(d_kout.download(n).data(), wk.data(), n)) << "keys";
     ASSERT_TRUE(test::all_equal(d_vout.download(n).data(), wv.data(), n)) << "values";
   }
-}
-
-TEST(Sort, DefaultPairsAcrossTileThreshold) {
-  SCANDOF_SKIP_WITHOUT_GPU();
-  pairs_across_threshold<std::uint32_t>(std::size_t(1) << 25, 28);
-  static_assert(!detail::lsd::HasBelowPolicy<
-                    detail::lsd::DefaultOnesweepPolicy<std::uint64_t, true>>::value,
-                "uint64 pairs: one shape (the typed tests and the policy tests cover it)");
 }
 
 // Values copied into shared memory by cp.async (AsyncValuesPolicy): 16-byte copies where the
