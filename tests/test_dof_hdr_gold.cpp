@@ -302,3 +302,110 @@ TEST(DofHdr, FloatTablesErrorAgainstExactTables) {
   EXPECT_LT(worst_abs, 1.0);
   EXPECT_GT(worst_abs, 1e-3);  // the float tables do lose bits where the exact ones cannot
 }
+
+// ---- Bokeh from highlights (gather with bokeh_threshold) ----
+
+TEST(DofHdrBokeh, BaseEncodingSplitsEveryValueExactly) {
+  const SatFixedPoint fp = scandof::hdr_fixed_point(24.0f, 200.0f);
+  EXPECT_EQ(dof::bokeh_base(fp, 0.0f), fp);
+  EXPECT_EQ(dof::bokeh_base(fp, 1.0e6f), fp);  // at or above the limit: no split
+  EXPECT_EQ(dof::bokeh_base(fp, 1.0f).max_value, 1u << fp.frac_bits);
+  EXPECT_EQ(dof::bokeh_base(fp, 1.0e-9f).max_value, 1u);
+  const SatFixedPoint b = dof::bokeh_base(fp, 1.5f);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> v(0.0f, 300.0f);
+  for (int i = 0; i < 10000; ++i) {
+    const float x = v(rng);
+    bool c1 = false, c2 = false;
+    const uint32_t q = scandof::quantize_radiance(x, fp, &c1);
+    const uint32_t base = scandof::quantize_radiance(x, b, &c2);
+    EXPECT_EQ(base, std::min(q, b.max_value)) << x;
+  }
+}
+
+// With no value above the threshold the split changes nothing: bit for bit the plain gather.
+TEST(DofHdrBokeh, NothingAboveTheThresholdIsThePlainGather) {
+  for (auto [w, h] : kSizes)
+    for (dof::Shape s : kShapes) {
+      dof::Params p = params(s);
+      const SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 200.0f);
+      const std::vector<float> img = random_hdr(w, h, 11), z = random_depth(w, h, 12);
+      std::vector<float> plain(np(w, h) * 3), split(np(w, h) * 3, -1.0f);
+      dof::render(dof::Method::Gather, img.data(), z.data(), w, h, p, fp, plain.data());
+      p.bokeh_threshold = 150.0f;  // random_hdr's brightest is 100
+      dof::render(dof::Method::Gather, img.data(), z.data(), w, h, p, fp, split.data());
+      EXPECT_EQ(plain, split) << name(dof::Method::Gather, s, w, h);
+    }
+}
+
+// One bright point on a dim background: its excess spreads over its own shape with its energy
+// kept, so the frame's total radiance is the input's; the plain gather keeps it too (inside the
+// frame), but bunched up around the point, where the split draws the disc: pixels at 3/4 of the
+// radius from the point are lit by it only with the split.
+TEST(DofHdrBokeh, ABrightPointBecomesADiscWithItsEnergy) {
+  const int w = 71, h = 64;
+  for (dof::Shape s : kShapes)
+    for (float r : {0.0f, 4.0f, 6.3f, 11.75f}) {
+      dof::Params p = params(s, 12.0f);
+      p.disc_boxes = 4;
+      p.focus = 10.0f;
+      p.aperture_px = 2.0f * r;  // radius r at z = 20
+      const SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 3000.0f);
+      std::vector<float> img(np(w, h) * 4, 0.25f), z(np(w, h), 20.0f);
+      const std::size_t centre = np(w, 30) + 33;
+      // The point sits in front of the rest (in focus there): the gather keeps it sharp.
+      z[centre] = 10.0f;
+      for (int c = 0; c < 3; ++c) img[4 * centre + c] = 1000.0f * (c + 1) / 3.0f;
+      std::vector<float> plain(np(w, h) * 3), split(np(w, h) * 3);
+      dof::render(dof::Method::Gather, img.data(), z.data(), w, h, p, fp, plain.data());
+      p.bokeh_threshold = 1.0f;
+      dof::render(dof::Method::Gather, img.data(), z.data(), w, h, p, fp, split.data());
+      // The point is in focus (r = 0 at z = f): its excess stays on its pixel, whatever r.
+      for (int c = 0; c < 3; ++c)
+        EXPECT_NEAR(split[3 * centre + c], plain[3 * centre + c], 1e-3f * plain[3 * centre + c]);
+      // Now behind the focus with radius r: a disc of its light.
+      z[centre] = 20.0f;
+      dof::render(dof::Method::Gather, img.data(), z.data(), w, h, p, fp, split.data());
+      const float rr = dof::shape_radius(dof::coc_radius(20.0f, p), p);
+      dof::ShapeBox boxes[dof::kMaxShapeBoxes];
+      const int n = dof::shape_boxes(rr, s, p.disc_boxes, boxes);
+      double slack = 0;
+      for (int j = 0; j < n; ++j)
+        slack += 0.5 * (2 * boxes[j].rx + 1) * (2 * boxes[j].ry + 1) / dof::kSpreadScale;
+      for (int c = 0; c < 3; ++c) {
+        double total = 0, want = 0;
+        for (std::size_t i = 0; i < np(w, h); ++i) {
+          total += split[3 * i + c];
+          want += std::min(img[4 * i + c], 1.0f);  // the base, blurred in place (no light lost)
+        }
+        want += img[4 * centre + c] - 1.0f;
+        EXPECT_NEAR(total, want, 1e-3 * want + img[4 * centre + c] * 2.0 * slack)
+            << name(dof::Method::Gather, s, w, h) << " r " << r << " channel " << c;
+        if (rr >= 4.0f) {
+          // Inside every shape at full weight (the widest band of each reaches 0.95 r), where
+          // the ring pixel's own gather (the same shape) and the point's disc each weigh the
+          // other 1 / area: 0.25 + (base - 0.25 + excess) / area.
+          const int off = static_cast<int>(0.75f * rr);
+          const std::size_t ring = centre + static_cast<std::size_t>(off);
+          const float expect = 0.25f + (img[4 * centre + c] - 0.25f) / dof::shape_area(boxes, n);
+          EXPECT_NEAR(split[3 * ring + c], expect, 0.01f * expect)
+              << name(dof::Method::Gather, s, w, h) << " r " << r << " offset " << off;
+        }
+      }
+    }
+}
+
+TEST(DofHdrBokeh, RefusedWhereItDoesNotApply) {
+  dof::Params p = params(dof::Shape::Octagon);
+  p.bokeh_threshold = -1.0f;
+  EXPECT_THROW(dof::validate(p, dof::Method::Gather), std::invalid_argument);
+  p.bokeh_threshold = std::nanf("");
+  EXPECT_THROW(dof::validate(p, dof::Method::Gather), std::invalid_argument);
+  p.bokeh_threshold = 1.0f;
+  EXPECT_NO_THROW(dof::validate(p, dof::Method::Gather));
+  for (dof::Method m : {dof::Method::Spread, dof::Method::Layered, dof::Method::Engine,
+                        dof::Method::Hybrid})
+    EXPECT_THROW(dof::validate(p, m), std::invalid_argument) << dof::to_string(m);
+  p.blades = 6;
+  EXPECT_THROW(dof::validate(p, dof::Method::Gather), std::invalid_argument);
+}

@@ -141,9 +141,17 @@ void MethodImages::finish(App& app) {
   if (!dir_.empty()) {
     write_png_bottom_up(dir_ + "/sharp.png", app.width(), app.height(), sharp.data());
     app.write_reference_png(dir_ + "/reference.png");
-    if (gold_)
-      save_f32(dir_ + "/depth.npy", app.targets().read_viewz(),
-               {static_cast<std::size_t>(app.height()), static_cast<std::size_t>(app.width())});
+    if (gold_) {
+      const auto h = static_cast<std::size_t>(app.height()), w = static_cast<std::size_t>(app.width());
+      save_f32(dir_ + "/depth.npy", app.targets().read_viewz(), {h, w});
+      // HDR: the sharp frame's radiance (RGBA) and the lens reference's (RGB), so that a method
+      // can be tried on the same frame outside the demo.
+      if (app.targets().hdr()) {
+        save_f32(dir_ + "/sharp_radiance.npy", app.targets().read_rgba_f32(app.targets().color()),
+                 {h, w, 4});
+        save_f32(dir_ + "/reference_radiance.npy", app.reference_radiance(), {h, w, 3});
+      }
+    }
   }
 }
 

@@ -92,6 +92,14 @@ void validate(const Params& p, Method m) {
   if (!std::isfinite(p.blade_rotation)) bad("blade_rotation must be finite");
   if (p.blades != 0 && m != Method::Gather && m != Method::Hybrid)
     bad("blades: gather and hybrid only (the spreading methods take the round shapes)");
+  if (!(p.bokeh_threshold >= 0.0f) || !std::isfinite(p.bokeh_threshold))
+    bad("bokeh_threshold must be >= 0");
+  if (p.bokeh_threshold > 0.0f && m != Method::Gather)
+    bad("bokeh_threshold: gather only");
+  if (p.bokeh_threshold > 0.0f && p.blades != 0)
+    bad("bokeh_threshold: the round shapes only (no blades)");
+  if (p.bokeh_threshold > 0.0f && p.max_radius > kSpreadMaxRadius)
+    bad("max_radius above 256 would overflow the bokeh sums");
 }
 
 namespace {
@@ -369,8 +377,15 @@ void gather(const float* rgba, const float* depth, int w, int h, const Params& p
   check_fixed(fp, "gather");
   if (w == 0 || h == 0) return;
   std::vector<uint32_t> sat(npix(w, h) * 4);
-  sat_gold_hdr(rgba, w, h, fp, sat.data(), 3, SatLayout::Interleaved);
+  sat_gold_hdr(rgba, w, h, bokeh_base(fp, p.bokeh_threshold), sat.data(), 3,
+               SatLayout::Interleaved);
   gather_u32(sat.data(), depth, w, h, p, hdr_out(fp), rgb);
+  if (p.bokeh_threshold > 0.0f) {
+    std::vector<int64_t> sums(npix(w, h) * 4, 0);
+    if (bokeh_delta_gold(rgba, depth, w, h, p, fp, sums.data()) == 0) return;
+    sat_rgbw_gold(sums.data(), w, h, sums.data());
+    bokeh_add(sums.data(), w, h, fp, rgb);
+  }
 }
 
 namespace {
@@ -537,6 +552,64 @@ void spread_resolve(const int64_t* sums, int w, int h, const SatFixedPoint& fp, 
   check_image(sums, rgb, rgb, w, h, "spread_resolve");
   check_fixed(fp, "spread_resolve");
   resolve_impl(sums, w, h, hdr_out(fp), rgb);
+}
+
+std::size_t bokeh_delta_gold(const float* rgba, const float* depth, int w, int h, const Params& p,
+                             const SatFixedPoint& fp, int64_t* delta) {
+  check_image(rgba, depth, delta, w, h, "bokeh_delta_gold");
+  validate(p, Method::Gather);
+  check_fixed(fp, "bokeh_delta_gold");
+  const uint32_t b = bokeh_base(fp, p.bokeh_threshold).max_value;
+  if (w == 0 || h == 0 || b >= fp.max_value) return 0;
+  auto* d = reinterpret_cast<uint64_t*>(delta);
+  std::size_t sources = 0;
+  // Serial: the sources are few, and one writer keeps the sums' order (they are exact anyway).
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const std::size_t i = npix(w, y) + static_cast<std::size_t>(x);
+      uint64_t e[3];
+      bool any = false;
+      for (int c = 0; c < 3; ++c) {
+        bool clamped = false;
+        const uint32_t q = quantize_radiance(rgba[4 * i + c], fp, &clamped);
+        e[c] = q > b ? q - b : 0u;
+        any = any || e[c] != 0;
+      }
+      if (!any) continue;
+      ++sources;
+      ShapeBox box[kMaxShapeBoxes];
+      int32_t wt[kMaxShapeBoxes];
+      const int n = shape_boxes(shape_radius(coc_radius(depth[i], p), p), p.shape, p.disc_boxes, box);
+      spread_weights(box, n, wt);
+      for (int j = 0; j < n; ++j) {
+        const int x0 = std::max(x - box[j].rx, 0), x1 = std::min(x + box[j].rx, w - 1);
+        const int y0 = std::max(y - box[j].ry, 0), y1 = std::min(y + box[j].ry, h - 1);
+        if (wt[j] == 0 || x0 > x1 || y0 > y1) continue;
+        const uint64_t uw = as_word<uint64_t>(wt[j]);
+        auto add = [&](int cx, int cy, bool neg) {
+          if (cx >= w || cy >= h) return;
+          uint64_t* o = d + (npix(w, cy) + static_cast<std::size_t>(cx)) * 4;
+          for (int c = 0; c < 3; ++c) o[c] += neg ? 0u - e[c] * uw : e[c] * uw;
+        };
+        add(x0, y0, false);
+        add(x1 + 1, y0, true);
+        add(x0, y1 + 1, true);
+        add(x1 + 1, y1 + 1, false);
+      }
+    }
+  return sources;
+}
+
+void bokeh_add(const int64_t* sums, int w, int h, const SatFixedPoint& fp, float* rgb) {
+  check_image(sums, rgb, rgb, w, h, "bokeh_add");
+  check_fixed(fp, "bokeh_add");
+  const double unit = std::ldexp(1.0, -(fp.frac_bits + kSpreadScaleLog2));
+  util::parallel_for(npix(w, h), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i)
+      for (int c = 0; c < 3; ++c)
+        rgb[3 * i + c] = clamp0(static_cast<double>(rgb[3 * i + c]) +
+                                static_cast<double>(sums[4 * i + c]) * unit);
+  });
 }
 
 void spread(const uint8_t* rgba, const float* depth, int w, int h, const Params& p, float* rgb) {
