@@ -87,7 +87,10 @@ std::vector<float> run_gpu(const HdrScene& s, Method m, const Params& p,
   const std::size_t words = static_cast<std::size_t>(s.w) * s.h * 4;
   std::vector<uint32_t> table(words);
   if (format == scandof::SatFormat::U32) {
-    scandof::sat_gold_hdr(s.rgba.data(), s.w, s.h, fp, table.data(), 3,
+    // Under the bokeh split the tables hold the clamped frame (dof::bokeh_base; fp itself when
+    // the split is off).
+    scandof::sat_gold_hdr(s.rgba.data(), s.w, s.h,
+                          scandof::dof::bokeh_base(fp, p.bokeh_threshold), table.data(), 3,
                           scandof::SatLayout::Interleaved);
   } else {
     std::vector<float> t(words);
@@ -244,6 +247,31 @@ TEST(DofHdrCuda, RadiusOffsetMatchesGold) {
                    std::string(scandof::dof::to_string(m)) + "/" + scandof::dof::to_string(sh) +
                        " radius offset 0.5");
     }
+}
+
+// Bokeh from highlights: the gather of the clamped tables plus the spread excess, every shape,
+// awkward sizes, a threshold below most of the frame's values (1: half the dim pixels and every
+// bright point are sources) and one only the bright points pass (10), and the radius offset.
+TEST(DofHdrCuda, BokehMatchesGold) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  const int sizes[][2] = {{1, 1}, {33, 17}, {203, 121}, {64, 1}, {1, 31}};
+  for (const auto& sz : sizes) {
+    const HdrScene s = make_scene(sz[0], sz[1], 1300 + sz[0] * 5 + sz[1]);
+    for (Shape sh : {Shape::Box, Shape::Octagon, Shape::Disc})
+      for (float t : {1.0f, 10.0f}) {
+        Params p = lens(sh);
+        p.bokeh_threshold = t;
+        p.radius_offset = sh == Shape::Box ? 0.0f : 0.5f;
+        const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
+        std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
+        scandof::dof::render(Method::Gather, s.rgba.data(), s.depth.data(), s.w, s.h, p, fp,
+                             want.data());
+        expect_close(s, run_gpu(s, Method::Gather, p, fp, scandof::SatFormat::U32), want, 1e-3,
+                     1e-4,
+                     std::string("gather/") + scandof::dof::to_string(sh) + " bokeh " +
+                         std::to_string(t) + " " + std::to_string(s.w) + "x" + std::to_string(s.h));
+      }
+  }
 }
 
 TEST(DofHdrCuda, BadFixedPointThrows) {

@@ -174,7 +174,10 @@ void write_report(const std::string& path, const ReportInput& in) {
                 {"highlight", s.highlight},
                 {"fraction_bits", fp.frac_bits},
                 {"limit_radiance", fp.max_radiance()},
-                {"clamped_pixels", app.sat().clamped()}};
+                // With the bokeh split on, the tables clamp at its threshold: the count is then
+                // the pixels above it (the bokeh's sources), not those above the limit.
+                {"clamped_pixels", app.sat().clamped()},
+                {"bokeh_threshold", bokeh_threshold(s)}};
   }
   j["format"] = scandof::to_string(s.format);
   j["method"] = scandof::to_string(s.method);

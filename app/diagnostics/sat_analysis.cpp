@@ -78,7 +78,7 @@ bool verify_sat(SatStage& sat, const Settings& s, const FrameTargets& t, std::st
   if (t.hdr()) {
     // The HDR frame: the same fixed point as the build, the gold's own clamp count beside it.
     const std::vector<float> radiance = t.read_rgba_f32(t.color());
-    const scandof::SatFixedPoint fp = fixed_point(s);
+    const scandof::SatFixedPoint fp = table_fixed_point(s);
     const uint64_t clamped = scandof::sat_gold_hdr(radiance.data(), w, h, fp, want.data());
     what = "HDR frame, " + std::to_string(fp.frac_bits) + " fraction bits, limit " +
            std::to_string(fp.max_radiance()) + ", " + std::to_string(clamped) + " pixels clamped";

@@ -63,7 +63,7 @@ scandof::dof::Params dof_params(const Settings& s) {
   return {s.aperture,   s.focus_distance, s.max_radius,
           s.dof_shape,  s.disc_boxes,     s.layers,
           scandof::dof::SpreadBorder::Reflect, s.dof_rings, s.dof_radius_offset,
-          s.dof_blades, s.dof_blade_rotation};
+          s.dof_blades, s.dof_blade_rotation, bokeh_threshold(s)};
 }
 
 SettingsChange changes(const Settings& was, const Settings& now) {
@@ -104,7 +104,7 @@ bool Settings::operator==(const Settings& o) const {
          disc_boxes == o.disc_boxes && layers == o.layers && dof_rings == o.dof_rings &&
          dof_layers == o.dof_layers && dof_oracle == o.dof_oracle &&
          dof_radius_offset == o.dof_radius_offset && dof_blades == o.dof_blades &&
-         dof_blade_rotation == o.dof_blade_rotation &&
+         dof_blade_rotation == o.dof_blade_rotation && dof_bokeh == o.dof_bokeh &&
          reference_samples == o.reference_samples && reference_clamp == o.reference_clamp &&
          error_scale == o.error_scale && physical == o.physical && lens == o.lens &&
          autofocus == o.autofocus && autofocus_teapot == o.autofocus_teapot &&

@@ -114,6 +114,11 @@ struct Settings {
   // degrees (gather and hybrid; dof::Params::blades).
   int dof_blades = 0;
   float dof_blade_rotation = 0.0f;
+  // Bokeh from highlights (dof::Params::bokeh_threshold): radiance above this, per channel, is
+  // spread over its own shape and the rest gathered; 0 = off. HDR gather with U32 tables and a
+  // round aperture only (bokeh_threshold() below); the GL passes do not draw it yet, so the GL
+  // backend shows it through the CPU gold method.
+  float dof_bokeh = 0.0f;
   // The lens reference (accumulation over lens samples) for "Compare with reference".
   int reference_samples = 256;
   bool reference_clamp = true;  // lens shifts clamped at max_radius, as the CoC of the methods
@@ -199,16 +204,30 @@ inline bool hdr(const Settings& s) { return s.pipeline == Pipeline::Hdr; }
 inline bool two_layer(const Settings& s) {
   return s.dof_layers == 2 && s.dof_method == scandof::dof::Method::Layered;
 }
-// The fixed point of the HDR tables for this max radius and limit (scandof/hdr.hpp).
+// The fixed point of the HDR frame for this max radius and limit (scandof/hdr.hpp).
 inline scandof::SatFixedPoint fixed_point(const Settings& s) {
   return scandof::hdr_fixed_point(s.max_radius, s.hdr_limit);
+}
+// The bokeh threshold in effect: s.dof_bokeh where the split applies (the HDR gather from U32
+// tables with a round aperture), else 0.
+inline float bokeh_threshold(const Settings& s) {
+  return hdr(s) && s.dof_method == scandof::dof::Method::Gather && s.dof_blades == 0 &&
+                 s.format == scandof::SatFormat::U32
+             ? s.dof_bokeh
+             : 0.0f;
+}
+// The encoding the tables are built with: the frame's fixed point, clamped at the bokeh
+// threshold while the split is on (dof::bokeh_base), so that the gather reads the base alone.
+inline scandof::SatFixedPoint table_fixed_point(const Settings& s) {
+  return scandof::dof::bokeh_base(fixed_point(s), bokeh_threshold(s));
 }
 // Table units to colour for the DoF passes: 1/255 (LDR), 2^-F (HDR uint32), 1 (HDR float).
 float table_value_scale(const Settings& s);
 // Whether the GL passes (shaders/dof.frag, dof.comp) can draw this method: gather with any shape
 // and radius offset, a round aperture (no blades).
 inline bool fragment_can_draw(const Settings& s) {
-  return s.dof_method == scandof::dof::Method::Gather && s.dof_blades == 0;
+  return s.dof_method == scandof::dof::Method::Gather && s.dof_blades == 0 &&
+         bokeh_threshold(s) == 0.0f;
 }
 
 }  // namespace demo

@@ -230,7 +230,7 @@ void SatStage::build_cpu(const Settings& s) {
   const auto il = scandof::SatLayout::Interleaved;
   clamped_ = 0;
   if (hdr(s) && fmt == scandof::SatFormat::U32)
-    clamped_ = scandof::sat_gold_hdr(radiance.data(), width_, height_, fixed_point(s),
+    clamped_ = scandof::sat_gold_hdr(radiance.data(), width_, height_, table_fixed_point(s),
                                      table.data(), 3, il);
   else if (hdr(s))
     scandof::sat_gold_hdr(radiance.data(), width_, height_, ftable, 3, il);
@@ -270,7 +270,7 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
         in.height = height_;
         if (hdr(s)) {
           in.format = scandof::SatPixels::Rgba16F;
-          in.fixed = fixed_point(s);
+          in.fixed = table_fixed_point(s);
           in.clamp_count = c.clamps.device();
         }
         c.builder.build(in, map.pointer(1), s.format, s.method, s.variant, stream,
@@ -374,7 +374,7 @@ gl::GlSatVariant gl_variant_of(const Settings& s) {
 
 void SatStage::build_gl(const Settings& s, SatTiming timing) {
   // The HDR frame is RGBA16F: its uint32 tables take the fixed point (the RGBA8 frame ignores it).
-  const scandof::SatFixedPoint fixed = fixed_point(s);
+  const scandof::SatFixedPoint fixed = table_fixed_point(s);
   auto build = [&] {
     gl_->build_into(tex_.color, width_, height_, gl_variant_of(s), s.format, fixed,
                     sat_buffer_.get(), /*timed=*/true);

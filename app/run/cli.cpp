@@ -276,6 +276,15 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          "kernel (gather and hybrid; the lens reference samples the same polygon)")
       ->type_name("N");
   app.add_option_function<std::string>(
+         "--dof-bokeh",
+         [&](const std::string& v) {
+           s.dof_bokeh = checked_float("--dof-bokeh", v, 0.0f, false);
+         },
+         "bokeh from highlights: radiance above T (per channel) spreads over its own\n"
+         "shape, the rest is gathered; 0 (default) = off. HDR gather, U32 tables,\n"
+         "round aperture (on the GL backend drawn by the CPU gold method)")
+      ->type_name("T");
+  app.add_option_function<std::string>(
          "--dof-blade-rotation",
          [&](const std::string& v) {
            s.dof_blade_rotation = checked_float("--dof-blade-rotation", v, -360.0f, false);

@@ -48,7 +48,7 @@ std::string settings_diff(const Settings& a, const Settings& b) {
   SCANDOF_FIELD(dof_pass) SCANDOF_FIELD(dof_method) SCANDOF_FIELD(dof_shape)
   SCANDOF_FIELD(disc_boxes) SCANDOF_FIELD(layers) SCANDOF_FIELD(dof_rings)
   SCANDOF_FIELD(dof_radius_offset) SCANDOF_FIELD(dof_blades) SCANDOF_FIELD(dof_blade_rotation)
-  SCANDOF_FIELD(reference_samples)
+  SCANDOF_FIELD(dof_bokeh) SCANDOF_FIELD(reference_samples)
   SCANDOF_FIELD(reference_clamp) SCANDOF_FIELD(error_scale) SCANDOF_FIELD(physical)
   SCANDOF_FIELD(lens.focal_length_mm) SCANDOF_FIELD(lens.f_number)
   SCANDOF_FIELD(lens.sensor_width_mm) SCANDOF_FIELD(autofocus) SCANDOF_FIELD(autofocus_teapot)
@@ -170,6 +170,8 @@ const std::vector<FlagCase>& cases() {
        {"--dof-blades", "4"}},
       {"--dof-blade-rotation", {"--dof-blade-rotation", "15"},
        [](Options& e) { e.settings.dof_blade_rotation = 15.0f; }, {"--dof-blade-rotation", "400"}},
+      {"--dof-bokeh", {"--dof-bokeh", "1.5"}, [](Options& e) { e.settings.dof_bokeh = 1.5f; },
+       {"--dof-bokeh", "-1"}},
       {"--layers", {"--layers", "5"}, [](Options& e) { e.settings.layers = 5; },
        {"--layers", "0x5"}},
       {"--dof-layers", {"--dof-layers", "2"}, [](Options& e) { e.settings.dof_layers = 2; },

@@ -98,6 +98,31 @@ TEST(DofPath, NamedCases) {
   EXPECT_NE(p.message.find("showing gather/octagon"), std::string::npos);
 }
 
+// The bokeh split: the GL passes do not draw it, so it takes DofGpu or the CPU gold method; it
+// applies to the HDR gather with U32 tables and a round aperture only, and elsewhere changes
+// nothing (not even the tables' encoding).
+TEST(DofPath, BokehSplit) {
+  Settings s;
+  s.dof_bokeh = 1.0f;
+  EXPECT_EQ(bokeh_threshold(s), 1.0f);
+  EXPECT_EQ(dof_params(s).bokeh_threshold, 1.0f);
+  EXPECT_EQ(table_fixed_point(s).max_value, 1u << fixed_point(s).frac_bits);
+  EXPECT_EQ(choose_dof_path(s, {true, false}).route, DofRoute::ComputeCuda);
+  EXPECT_EQ(choose_dof_path(s, {false, false}).route, DofRoute::CpuGold);
+  s.dof_pass = DofPass::Fragment;
+  EXPECT_EQ(choose_dof_path(s, {true, false}).route, DofRoute::ComputeCuda);
+  for (auto off : {+[](Settings& t) { t.pipeline = Pipeline::Ldr; },
+                   +[](Settings& t) { t.format = scandof::SatFormat::F32; },
+                   +[](Settings& t) { t.dof_blades = 6; },
+                   +[](Settings& t) { t.dof_method = Method::Spread; }}) {
+    Settings t = s;
+    off(t);
+    EXPECT_EQ(bokeh_threshold(t), 0.0f);
+    EXPECT_EQ(dof_params(t).bokeh_threshold, 0.0f);
+    EXPECT_EQ(table_fixed_point(t), fixed_point(t));
+  }
+}
+
 TEST(DofPath, RouteNames) {
   EXPECT_STREQ(to_string(DofRoute::FragmentGl), "fragment");
   EXPECT_STREQ(to_string(DofRoute::ComputeGl), "compute (GL)");

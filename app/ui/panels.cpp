@@ -434,7 +434,9 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
     if (on && s.format == scandof::SatFormat::U32) {
       ImGui::Text("fixed point: %d fraction bits, limit %.1f", fp.frac_bits, fp.max_radiance());
       const uint64_t clamped = app.sat().clamped();
-      if (clamped > 0)
+      if (bokeh_threshold(s) > 0.0f)  // the tables clamp at the bokeh threshold instead
+        ImGui::Text("%llu pixels above the bokeh threshold", static_cast<unsigned long long>(clamped));
+      else if (clamped > 0)
         ImGui::TextColored(kWarn, "%llu pixels clamped", static_cast<unsigned long long>(clamped));
       else
         ImGui::TextDisabled("no pixel clamped");

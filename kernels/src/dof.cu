@@ -66,10 +66,29 @@ __device__ __forceinline__ float4 axpy(float a, float4 x, float4 y) {
 }
 
 // Hdr: the mean box sum times `scale` (2^-F for fixed-point tables, 1 for float radiance) as half4.
+// Bokeh from highlights (dof.hpp): the integrated excess sums, 3 planes of int64 (R, G, B), and
+// what one unit of them is in radiance (2^-(F + 19)); none where sums is null.
+struct BokehSums {
+  const uint64_t* sums = nullptr;
+  float unit = 0.f;
+};
+__device__ __forceinline__ float3 bokeh_at(const BokehSums& b, int w, int h, int x, int y) {
+  if (b.sums == nullptr) return make_float3(0.f, 0.f, 0.f);
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  const std::size_t i = static_cast<std::size_t>(y) * w + x;
+  const auto v = [&](int k) {
+    return static_cast<float>(static_cast<long long>(__ldg(reinterpret_cast<const unsigned long long*>(
+               b.sums + k * plane + i)))) *
+           b.unit;
+  };
+  return make_float3(v(0), v(1), v(2));
+}
+
 template <class T, bool Hdr>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     dof_gather_kernel(const typename Corner<T>::type* __restrict__ sat, cudaTextureObject_t depth,
-                      cudaSurfaceObject_t out, int w, int h, dof::Params p, float scale) {
+                      cudaSurfaceObject_t out, int w, int h, dof::Params p, float scale,
+                      BokehSums bokeh) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
   const float z = tex2D<float>(depth, x + 0.5f, y + 0.5f);
@@ -92,7 +111,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   }
   if constexpr (Hdr) {
     const float k = scale / s.w;
-    write_hdr(out, x, y, s.x * k, s.y * k, s.z * k);
+    const float3 e = bokeh_at(bokeh, w, h, x, y);
+    write_hdr(out, x, y, s.x * k + e.x, s.y * k + e.y, s.z * k + e.z);
     return;
   }
   // s.rgb / s.a is the mean in 0..255; +0.5 rounds as GL's unorm conversion does.
@@ -119,7 +139,18 @@ float hdr_scale(const DofFrame& f) {
 
 }  // namespace
 
+namespace {
+void launch_gather(const DofFrame& f, const dof::Params& p, BokehSums bokeh, cudaStream_t stream);
+}  // namespace
+
 void dof_gather(const DofFrame& f, const dof::Params& p, cudaStream_t stream) {
+  if (p.bokeh_threshold > 0.f && f.pixels == SatPixels::Rgba16F)
+    throw std::invalid_argument("dof_gather: the bokeh split needs DofGpu::render (its scratch)");
+  launch_gather(f, p, BokehSums{}, stream);
+}
+
+namespace {
+void launch_gather(const DofFrame& f, const dof::Params& p, BokehSums bokeh, cudaStream_t stream) {
   if (f.width <= 0 || f.height <= 0) throw std::invalid_argument("dof_gather: empty image");
   if (f.sat == nullptr || f.depth == 0 || f.out == 0)
     throw std::invalid_argument("dof_gather: null table, depth texture or output surface");
@@ -135,20 +166,21 @@ void dof_gather(const DofFrame& f, const dof::Params& p, cudaStream_t stream) {
   if (f.format == SatFormat::U32) {
     if (hdr)
       dof_gather_kernel<uint32_t, true>
-          <<<grid, block, 0, stream>>>(u, f.depth, f.out, f.width, f.height, p, scale);
+          <<<grid, block, 0, stream>>>(u, f.depth, f.out, f.width, f.height, p, scale, bokeh);
     else
       dof_gather_kernel<uint32_t, false>
-          <<<grid, block, 0, stream>>>(u, f.depth, f.out, f.width, f.height, p, scale);
+          <<<grid, block, 0, stream>>>(u, f.depth, f.out, f.width, f.height, p, scale, bokeh);
   } else {
     if (hdr)
       dof_gather_kernel<float, true>
-          <<<grid, block, 0, stream>>>(fl, f.depth, f.out, f.width, f.height, p, scale);
+          <<<grid, block, 0, stream>>>(fl, f.depth, f.out, f.width, f.height, p, scale, bokeh);
     else
       dof_gather_kernel<float, false>
-          <<<grid, block, 0, stream>>>(fl, f.depth, f.out, f.width, f.height, p, scale);
+          <<<grid, block, 0, stream>>>(fl, f.depth, f.out, f.width, f.height, p, scale, bokeh);
   }
   CUDA_CHECK_LAUNCH();
 }
+}  // namespace
 
 }  // namespace scandof
 
@@ -280,7 +312,7 @@ template <bool Hdr>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     dof_gather_shape_kernel(const uint4* __restrict__ sat, cudaTextureObject_t depth,
                             cudaSurfaceObject_t out, int w, int h, dof::Params p, float scale,
-                            PolyBandsArg pb) {
+                            PolyBandsArg pb, BokehSums bokeh) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
   const float r =
@@ -288,7 +320,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   const float4 acc = shape_sum(sat, w, h, x, y, r, p, pb);
   if constexpr (Hdr) {
     const float k = scale / acc.w;
-    write_hdr(out, x, y, acc.x * k, acc.y * k, acc.z * k);
+    const float3 e = bokeh_at(bokeh, w, h, x, y);
+    write_hdr(out, x, y, acc.x * k + e.x, acc.y * k + e.y, acc.z * k + e.z);
     return;
   }
   const float inv = 1.f / (255.f * acc.w);
@@ -489,6 +522,49 @@ __global__ void __launch_bounds__(256)
     add(bx1 + 1, by0, neg);
     add(bx0, by1 + 1, neg);
     add(bx1 + 1, by1 + 1, pk);
+  }
+}
+
+// Bokeh from highlights, stage 1 (dof::bokeh_delta_gold): a pixel whose fixed-point colour
+// passes `base` in any channel spreads the excess over its own shape, e W_j at the clipped
+// corners of each box, into 3 planes of wrapping 64-bit sums. The sources are few (about 1 % of
+// the demo's frames), so a lane without excess leaves at once and the others run the plain
+// per-box loop (no neighbour merging as in spread_delta_kernel).
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    bokeh_delta_kernel(cudaTextureObject_t rgba, cudaTextureObject_t depth, int w, int h,
+                       dof::Params p, SatFixedPoint fp, uint32_t base,
+                       uint64_t* __restrict__ delta) {
+  const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
+  if (x >= w || y >= h) return;
+  const uint4 q = SourceColour<true>::read(rgba, x, y, fp);
+  const uint64_t e[3] = {q.x > base ? q.x - base : 0u, q.y > base ? q.y - base : 0u,
+                         q.z > base ? q.z - base : 0u};
+  if ((e[0] | e[1] | e[2]) == 0) return;
+  ShapeBox boxes[kMaxShapeBoxes];
+  int32_t wt[kMaxShapeBoxes];
+  const float r = dof::shape_radius(dof::coc_radius(tex2D<float>(depth, x + 0.5f, y + 0.5f), p), p);
+  const int n = dof::shape_boxes(r, p.shape, p.disc_boxes, boxes);
+  dof::spread_weights(boxes, n, wt);
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  auto* d = reinterpret_cast<unsigned long long*>(delta);
+  for (int j = 0; j < n; ++j) {
+    const int x0 = max(x - boxes[j].rx, 0), x1 = min(x + boxes[j].rx, w - 1);
+    const int y0 = max(y - boxes[j].ry, 0), y1 = min(y + boxes[j].ry, h - 1);
+    if (wt[j] == 0 || x0 > x1 || y0 > y1) continue;
+    const uint64_t uw = static_cast<uint64_t>(static_cast<int64_t>(wt[j]));  // wraps if negative
+    auto add = [&](int cx, int cy, bool neg) {
+      if (cx >= w || cy >= h) return;
+      const std::size_t i = static_cast<std::size_t>(cy) * w + cx;
+#pragma unroll
+      for (int k = 0; k < 3; ++k) {
+        const uint64_t v = e[k] * uw;
+        atomicAdd(d + k * plane + i, neg ? 0ull - v : v);
+      }
+    };
+    add(x0, y0, false);
+    add(x1 + 1, y0, true);
+    add(x0, y1 + 1, true);
+    add(x1 + 1, y1 + 1, false);
   }
 }
 
@@ -803,6 +879,25 @@ struct DofGpu::Impl {
     sat_detail::fused_columns<uint64_t, uint64_t>(d, f.width, f.height, words, s);
     CUDA_CHECK_LAUNCH();
   }
+  // Bokeh from highlights: the excess of f's frame over bokeh_base(f.fixed, T) spread and
+  // integrated into 3 planes of the scratch (stages 1 and 2 of dof.hpp's "Bokeh from highlights";
+  // the gather adds them as it writes).
+  BokehSums bokeh_sums(const dof::Params& p, const DofFrame& f, cudaStream_t s) {
+    const std::size_t px = static_cast<std::size_t>(f.width) * f.height;
+    uint64_t* d = reserve(px * 8 * 3);
+    CUDA_CHECK(cudaMemsetAsync(d, 0, px * 8 * 3, s));
+    const dim3 block(kBlockX, kBlockY);
+    const dim3 grid((f.width + kBlockX - 1) / kBlockX, (f.height + kBlockY - 1) / kBlockY);
+    bokeh_delta_kernel<<<grid, block, 0, s>>>(f.rgba, f.depth, f.width, f.height, p, f.fixed,
+                                              dof::bokeh_base(f.fixed, p.bokeh_threshold).max_value,
+                                              d);
+    CUDA_CHECK_LAUNCH();
+    sat_detail::batched_row_scan<uint64_t>(ScanAlgorithm::WarpShuffle, d, f.height, f.width, 3, s);
+    CUDA_CHECK_LAUNCH();
+    sat_detail::fused_columns<uint64_t, uint64_t>(d, f.width, f.height, 3, s);
+    CUDA_CHECK_LAUNCH();
+    return BokehSums{d, std::ldexp(1.0f, -(f.fixed.frac_bits + dof::kSpreadScaleLog2))};
+  }
   template <bool Hdr>
   void spreading(dof::Method m, const dof::Params& p, const DofFrame& f, float scale,
                  cudaStream_t stream) {
@@ -863,20 +958,28 @@ void DofGpu::render(dof::Method m, const dof::Params& p, const DofFrame& f, cuda
   }
   if (m == dof::Method::Gather) {
     if (f.sat == nullptr) throw std::invalid_argument("DofGpu::render: gather needs the SAT");
+    // The bokeh split (HDR only: an RGBA8 frame has nothing above white) spreads before the
+    // gather, which adds what arrived as it writes.
+    BokehSums bokeh;
+    if (hdr && p.bokeh_threshold > 0.f) {
+      if (f.format != SatFormat::U32 || f.rgba == 0)
+        throw std::invalid_argument("DofGpu::render: the bokeh split needs the frame and U32 tables");
+      bokeh = impl_->bokeh_sums(p, f, stream);
+    }
     if ((p.shape == dof::Shape::Box && p.blades == 0) || f.format == SatFormat::F32) {
       // The box has its own kernel (4 or 16 corner loads); float tables take the box too, since
       // the shapes' inclusion-exclusion needs exact (integer) box sums.
-      dof_gather(f, p, stream);
+      launch_gather(f, p, bokeh, stream);
       return;
     }
     const auto* sat = static_cast<const uint4*>(f.sat);
     const PolyBandsArg pb = poly_bands_arg(p);
     if (hdr)
-      dof_gather_shape_kernel<true><<<grid, block, 0, stream>>>(sat, f.depth, f.out, f.width,
-                                                                f.height, p, hdr_scale(f), pb);
+      dof_gather_shape_kernel<true><<<grid, block, 0, stream>>>(
+          sat, f.depth, f.out, f.width, f.height, p, hdr_scale(f), pb, bokeh);
     else
       dof_gather_shape_kernel<false>
-          <<<grid, block, 0, stream>>>(sat, f.depth, f.out, f.width, f.height, p, 1.f, pb);
+          <<<grid, block, 0, stream>>>(sat, f.depth, f.out, f.width, f.height, p, 1.f, pb, bokeh);
     CUDA_CHECK_LAUNCH();
     return;
   }
