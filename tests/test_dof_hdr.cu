@@ -68,7 +68,8 @@ HdrScene make_scene(int w, int h, uint64_t seed) {
 
 // The GPU result as float radiance, 4 per pixel (alpha included).
 std::vector<float> run_gpu(const HdrScene& s, Method m, const Params& p,
-                           const scandof::SatFixedPoint& fp, scandof::SatFormat format) {
+                           const scandof::SatFixedPoint& fp, scandof::SatFormat format,
+                           scandof::DofGpu* reuse = nullptr) {
   Array2D color(cudaCreateChannelDescHalf4(), s.w, s.h);
   Array2D depth(cudaCreateChannelDesc<float>(), s.w, s.h);
   Array2D out(cudaCreateChannelDescHalf4(), s.w, s.h, cudaArraySurfaceLoadStore);
@@ -109,8 +110,8 @@ std::vector<float> run_gpu(const HdrScene& s, Method m, const Params& p,
   f.height = s.h;
   f.pixels = scandof::SatPixels::Rgba16F;
   f.fixed = fp;
-  scandof::DofGpu gpu;
-  gpu.render(m, p, f, 0);
+  scandof::DofGpu own;
+  (reuse ? *reuse : own).render(m, p, f, 0);
   CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<uint16_t> got(poison.size());
   CUDA_CHECK(cudaMemcpy2DFromArray(got.data(), s.w * 8, out.get(), 0, 0, s.w * 8, s.h,
@@ -271,6 +272,29 @@ TEST(DofHdrCuda, BokehMatchesGold) {
                      std::string("gather/") + scandof::dof::to_string(sh) + " bokeh " +
                          std::to_string(t) + " " + std::to_string(s.w) + "x" + std::to_string(s.h));
       }
+  }
+}
+
+// One DofGpu across frames of other sizes, with and without the split: the bokeh's sums are
+// zeroed by the gather that reads them (no clear a frame), so a frame left nothing behind.
+TEST(DofHdrCuda, BokehSumsLeaveNothingForTheNextFrame) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  scandof::DofGpu gpu;
+  const HdrScene a = make_scene(203, 121, 41), b = make_scene(77, 300, 42);
+  Params p = lens(Shape::Octagon);
+  p.radius_offset = 0.5f;
+  const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
+  const float thresholds[] = {1.0f, 1.0f, 0.0f, 10.0f, 1.0f};
+  const HdrScene* scenes[] = {&a, &b, &a, &b, &a};
+  for (int i = 0; i < 5; ++i) {
+    const HdrScene& s = *scenes[i];
+    p.bokeh_threshold = thresholds[i];
+    std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
+    scandof::dof::render(Method::Gather, s.rgba.data(), s.depth.data(), s.w, s.h, p, fp,
+                         want.data());
+    expect_close(s, run_gpu(s, Method::Gather, p, fp, scandof::SatFormat::U32, &gpu), want, 1e-3,
+                 1e-4, "frame " + std::to_string(i));
+    if (i == 2) gpu.release_scratch();
   }
 }
 

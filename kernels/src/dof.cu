@@ -66,22 +66,29 @@ __device__ __forceinline__ float4 axpy(float a, float4 x, float4 y) {
 }
 
 // Hdr: the mean box sum times `scale` (2^-F for fixed-point tables, 1 for float radiance) as half4.
-// Bokeh from highlights (dof.hpp): the integrated excess sums, 3 planes of int64 (R, G, B), and
-// what one unit of them is in radiance (2^-(F + 19)); none where sums is null.
+// Bokeh from highlights (dof.hpp): the integrated excess sums, 3 planes of int64 (R, G, B), kept
+// only in the 32 x 32 tiles some source's shape reaches (`touched`); what one unit of them is in
+// radiance (2^-(F + 19)). The gather reads a touched pixel's sums and zeroes them, so the planes
+// are all zero again for the next frame without a clear. None where sums is null.
+constexpr int kBokehTile = 32;
 struct BokehSums {
-  const uint64_t* sums = nullptr;
+  uint64_t* sums = nullptr;
+  const unsigned* touched = nullptr;
+  int tiles_x = 0;
   float unit = 0.f;
 };
 __device__ __forceinline__ float3 bokeh_at(const BokehSums& b, int w, int h, int x, int y) {
-  if (b.sums == nullptr) return make_float3(0.f, 0.f, 0.f);
+  if (b.sums == nullptr || !b.touched[(y / kBokehTile) * b.tiles_x + x / kBokehTile])
+    return make_float3(0.f, 0.f, 0.f);
   const std::size_t plane = static_cast<std::size_t>(w) * h;
   const std::size_t i = static_cast<std::size_t>(y) * w + x;
-  const auto v = [&](int k) {
-    return static_cast<float>(static_cast<long long>(__ldg(reinterpret_cast<const unsigned long long*>(
-               b.sums + k * plane + i)))) *
-           b.unit;
-  };
-  return make_float3(v(0), v(1), v(2));
+  float v[3];
+#pragma unroll
+  for (int k = 0; k < 3; ++k) {
+    v[k] = static_cast<float>(static_cast<long long>(b.sums[k * plane + i])) * b.unit;
+    b.sums[k * plane + i] = 0;
+  }
+  return make_float3(v[0], v[1], v[2]);
 }
 
 template <class T, bool Hdr>
@@ -526,14 +533,18 @@ __global__ void __launch_bounds__(256)
 }
 
 // Bokeh from highlights, stage 1 (dof::bokeh_delta_gold): a pixel whose fixed-point colour
-// passes `base` in any channel spreads the excess over its own shape, e W_j at the clipped
-// corners of each box, into 3 planes of wrapping 64-bit sums. The sources are few (about 1 % of
-// the demo's frames), so a lane without excess leaves at once and the others run the plain
-// per-box loop (no neighbour merging as in spread_delta_kernel).
+// passes `base` in any channel spreads the excess over its own shape, e W_j per box, into 3
+// planes of wrapping 64-bit sums. Sparse: each box is cut at the 32 x 32 tile borders and each
+// piece adds its own four corners inside its tile (a corner past the tile's last row or column
+// dropped), so a tile's sums need only its own deltas (stage 2, bokeh_tile_sat_kernel) and the
+// tiles no shape reaches stay zero and unvisited. The sums are the same integers as the gold's
+// whole-frame SAT of the whole boxes' corners: each piece's corners integrate to the piece, the
+// pieces tile the box. The sources are few (about 1 % of the demo's frames), so a lane without
+// excess leaves at once and the others run the plain per-box loop.
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     bokeh_delta_kernel(cudaTextureObject_t rgba, cudaTextureObject_t depth, int w, int h,
-                       dof::Params p, SatFixedPoint fp, uint32_t base,
-                       uint64_t* __restrict__ delta) {
+                       dof::Params p, SatFixedPoint fp, uint32_t base, uint64_t* __restrict__ delta,
+                       unsigned* __restrict__ touched, int tiles_x) {
   const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
   if (x >= w || y >= h) return;
   const uint4 q = SourceColour<true>::read(rgba, x, y, fp);
@@ -552,19 +563,66 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
     const int y0 = max(y - boxes[j].ry, 0), y1 = min(y + boxes[j].ry, h - 1);
     if (wt[j] == 0 || x0 > x1 || y0 > y1) continue;
     const uint64_t uw = static_cast<uint64_t>(static_cast<int64_t>(wt[j]));  // wraps if negative
+    uint64_t v[3];
+#pragma unroll
+    for (int k = 0; k < 3; ++k) v[k] = e[k] * uw;
     auto add = [&](int cx, int cy, bool neg) {
-      if (cx >= w || cy >= h) return;
       const std::size_t i = static_cast<std::size_t>(cy) * w + cx;
 #pragma unroll
-      for (int k = 0; k < 3; ++k) {
-        const uint64_t v = e[k] * uw;
-        atomicAdd(d + k * plane + i, neg ? 0ull - v : v);
-      }
+      for (int k = 0; k < 3; ++k) atomicAdd(d + k * plane + i, neg ? 0ull - v[k] : v[k]);
     };
-    add(x0, y0, false);
-    add(x1 + 1, y0, true);
-    add(x0, y1 + 1, true);
-    add(x1 + 1, y1 + 1, false);
+    for (int ty = y0 / kBokehTile; ty <= y1 / kBokehTile; ++ty)
+      for (int tx = x0 / kBokehTile; tx <= x1 / kBokehTile; ++tx) {
+        const int ex = min((tx + 1) * kBokehTile, w), ey = min((ty + 1) * kBokehTile, h);
+        const int cx0 = max(x0, tx * kBokehTile), cx1 = min(x1, ex - 1);
+        const int cy0 = max(y0, ty * kBokehTile), cy1 = min(y1, ey - 1);
+        touched[ty * tiles_x + tx] = 1u;
+        add(cx0, cy0, false);
+        if (cx1 + 1 < ex) add(cx1 + 1, cy0, true);
+        if (cy1 + 1 < ey) add(cx0, cy1 + 1, true);
+        if (cx1 + 1 < ex && cy1 + 1 < ey) add(cx1 + 1, cy1 + 1, false);
+      }
+  }
+}
+
+// Stage 2: each touched tile's SAT of its own deltas, in place (a block of 32 x 8 threads per
+// tile; untouched tiles leave at once). Rows, then columns, each a warp scan of 32 (a lane per
+// pixel) in shared memory, in wrapping 64-bit arithmetic.
+__device__ __forceinline__ uint64_t warp_inclusive_sum(uint64_t v) {
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const uint64_t u = __shfl_up_sync(kFullWarp, v, o);
+    if (lane >= o) v += u;
+  }
+  return v;
+}
+__global__ void __launch_bounds__(kBokehTile * 8)
+    bokeh_tile_sat_kernel(uint64_t* __restrict__ sums, int w, int h,
+                          const unsigned* __restrict__ touched, int tiles_x) {
+  static_assert(kBokehTile == 32, "a lane per pixel of a tile row");
+  if (!touched[blockIdx.y * tiles_x + blockIdx.x]) return;
+  __shared__ uint64_t t[3][kBokehTile][kBokehTile + 1];
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  const int lane = threadIdx.x, x = blockIdx.x * kBokehTile + lane;
+  for (int r = threadIdx.y; r < kBokehTile; r += 8) {
+    const int y = blockIdx.y * kBokehTile + r;
+    const bool in = x < w && y < h;
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      t[k][r][lane] =
+          warp_inclusive_sum(in ? sums[k * plane + static_cast<std::size_t>(y) * w + x] : 0ull);
+  }
+  __syncthreads();
+  for (int c = threadIdx.y; c < kBokehTile; c += 8)
+#pragma unroll
+    for (int k = 0; k < 3; ++k) t[k][lane][c] = warp_inclusive_sum(t[k][lane][c]);
+  __syncthreads();
+  for (int r = threadIdx.y; r < kBokehTile; r += 8) {
+    const int y = blockIdx.y * kBokehTile + r;
+    if (x < w && y < h)
+#pragma unroll
+      for (int k = 0; k < 3; ++k) sums[k * plane + static_cast<std::size_t>(y) * w + x] = t[k][r][lane];
   }
 }
 
@@ -841,6 +899,7 @@ struct DofGpu::Impl {
   ~Impl() {
     if (scratch) cudaFree(scratch);
     if (eng_scratch) cudaFree(eng_scratch);
+    free_bokeh();
   }
   uint64_t* reserve(std::size_t b) {
     if (b > bytes) {
@@ -880,23 +939,43 @@ struct DofGpu::Impl {
     CUDA_CHECK_LAUNCH();
   }
   // Bokeh from highlights: the excess of f's frame over bokeh_base(f.fixed, T) spread and
-  // integrated into 3 planes of the scratch (stages 1 and 2 of dof.hpp's "Bokeh from highlights";
-  // the gather adds them as it writes).
+  // integrated tile by tile (stages 1 and 2 of dof.hpp's "Bokeh from highlights"; the gather adds
+  // the sums as it writes, and zeroes them). Its own scratch, all zero between renders: cleared
+  // once when allocated, then by the gather.
+  uint64_t* bokeh = nullptr;
+  unsigned* bokeh_touched = nullptr;
+  std::size_t bokeh_px = 0, bokeh_tiles = 0;
+  void free_bokeh() {  // unchecked: for the destructor and before a reallocation
+    if (bokeh) cudaFree(bokeh);
+    if (bokeh_touched) cudaFree(bokeh_touched);
+    bokeh = nullptr;
+    bokeh_touched = nullptr;
+    bokeh_px = bokeh_tiles = 0;
+  }
   BokehSums bokeh_sums(const dof::Params& p, const DofFrame& f, cudaStream_t s) {
     const std::size_t px = static_cast<std::size_t>(f.width) * f.height;
-    uint64_t* d = reserve(px * 8 * 3);
-    CUDA_CHECK(cudaMemsetAsync(d, 0, px * 8 * 3, s));
+    const int tx = (f.width + kBokehTile - 1) / kBokehTile, ty = (f.height + kBokehTile - 1) / kBokehTile;
+    const std::size_t tiles = static_cast<std::size_t>(tx) * ty;
+    if (px > bokeh_px || tiles > bokeh_tiles) {
+      free_bokeh();
+      CUDA_CHECK(cudaMalloc(&bokeh, px * 8 * 3));
+      CUDA_CHECK(cudaMalloc(&bokeh_touched, tiles * sizeof(unsigned)));
+      bokeh_px = px;
+      bokeh_tiles = tiles;
+      CUDA_CHECK(cudaMemsetAsync(bokeh, 0, px * 8 * 3, s));
+    }
+    CUDA_CHECK(cudaMemsetAsync(bokeh_touched, 0, tiles * sizeof(unsigned), s));
     const dim3 block(kBlockX, kBlockY);
     const dim3 grid((f.width + kBlockX - 1) / kBlockX, (f.height + kBlockY - 1) / kBlockY);
     bokeh_delta_kernel<<<grid, block, 0, s>>>(f.rgba, f.depth, f.width, f.height, p, f.fixed,
                                               dof::bokeh_base(f.fixed, p.bokeh_threshold).max_value,
-                                              d);
+                                              bokeh, bokeh_touched, tx);
     CUDA_CHECK_LAUNCH();
-    sat_detail::batched_row_scan<uint64_t>(ScanAlgorithm::WarpShuffle, d, f.height, f.width, 3, s);
+    bokeh_tile_sat_kernel<<<dim3(tx, ty), dim3(kBokehTile, 8), 0, s>>>(bokeh, f.width, f.height,
+                                                                       bokeh_touched, tx);
     CUDA_CHECK_LAUNCH();
-    sat_detail::fused_columns<uint64_t, uint64_t>(d, f.width, f.height, 3, s);
-    CUDA_CHECK_LAUNCH();
-    return BokehSums{d, std::ldexp(1.0f, -(f.fixed.frac_bits + dof::kSpreadScaleLog2))};
+    return BokehSums{bokeh, bokeh_touched, tx,
+                     std::ldexp(1.0f, -(f.fixed.frac_bits + dof::kSpreadScaleLog2))};
   }
   template <bool Hdr>
   void spreading(dof::Method m, const dof::Params& p, const DofFrame& f, float scale,
@@ -931,6 +1010,11 @@ void DofGpu::release_scratch() {
   if (impl_->eng_scratch) CUDA_CHECK(cudaFree(impl_->eng_scratch));
   impl_->eng_scratch = nullptr;
   impl_->eng_bytes = 0;
+  if (impl_->bokeh) CUDA_CHECK(cudaFree(impl_->bokeh));
+  if (impl_->bokeh_touched) CUDA_CHECK(cudaFree(impl_->bokeh_touched));
+  impl_->bokeh = nullptr;
+  impl_->bokeh_touched = nullptr;
+  impl_->bokeh_px = impl_->bokeh_tiles = 0;
 }
 
 void DofGpu::render(dof::Method m, const dof::Params& p, const DofFrame& f, cudaStream_t stream) {

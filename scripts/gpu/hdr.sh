@@ -2,8 +2,8 @@
 # The HDR pipeline's figures for results/dof/ and results/frame/, on the GPU machine from a folder
 # made by pack.sh (PACK_BINS="app/scandof bench/satbench bench/glsatbench"; copy this file next to
 # it):
-#   bash .gpu-final/hdr.sh [sat] [frame] [verify] [highlights] [ldr] [hdr-views] [blades]
-#   (default: all but blades)
+#   bash .gpu-final/hdr.sh [sat] [frame] [verify] [highlights] [ldr] [hdr-views] [blades] [bokeh]
+#   (default: all but blades and bokeh)
 # -> $OUT/hdr/: sat/ (satbench RGBA8 and RGBA16F at 1080p, uint32 fused and the rest),
 #    glsat/ (glsatbench likewise), frame_{cuda,gl}_{hdr,ldr}.json (300 frames at 1080p),
 #    highlights.json + highlights_sheet.png (every method against a 256-sample HDR reference),
@@ -59,6 +59,26 @@ steps=${*:-sat frame verify highlights ldr hdr-views}
       $S --frames 30 --view-preset near-blur $A --reference 256 \
         --report "$O/hdr_near-blur.json" --method-sheet "$O/hdr_near-blur_sheet.png" 2>&1 | \
         grep -E "quality|rror|not on the GPU" ;;
+    bokeh)  # results/dof/bokeh: every method with and without the bokeh split (gather rows), the
+            # demo's radius offset, four HDR views; a threshold sweep; the CUDA frame with it
+      for view in near-blur highlights default focus8; do
+        for t in 0 1; do
+          $S --frames 30 --view-preset $view --all-methods --dof-radius-offset 0.5 --dof-bokeh $t \
+            --reference 256 --report "$O/bokeh${t}_$view.json" \
+            $([[ $t == 1 && ( $view == near-blur || $view == highlights ) ]] && \
+              echo --method-sheet "$O/bokeh_${view}_sheet.png") 2>&1 | grep -E "quality|rror"
+        done
+      done
+      for view in near-blur highlights; do
+        for t in 0.5 2 4; do
+          $S --frames 30 --view-preset $view --dof-bokeh $t --quality --reference 256 \
+            --report "$O/bokeh_t${t}_$view.json" 2>&1 | grep -E "quality|rror"
+        done
+      done
+      for t in 0 1; do
+        $S --frames 300 --backend cuda --method fused --dof-bokeh $t \
+          --report "$O/bokeh_frame_cuda_t$t.json" 2>&1 | grep -E "frame_gpu|rror"
+      done ;;
     blades)  # results/dof/blades: the default DoF and aperture blades, one run each
       [[ -x $D/dofbench ]] && $R "$D/dofbench" --sizes 1920x1080 --json "$O/dofbench_blades.json" \
         2>&1 | grep -E "octagon|blades"
