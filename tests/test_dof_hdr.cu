@@ -275,9 +275,9 @@ TEST(DofHdrCuda, BokehMatchesGold) {
   }
 }
 
-// One DofGpu across frames of other sizes, with and without the split: the bokeh's sums are
-// zeroed by the gather that reads them (no clear a frame), so a frame left nothing behind.
-TEST(DofHdrCuda, BokehSumsLeaveNothingForTheNextFrame) {
+// One DofGpu across frames of other sizes, with and without the split, its scratch reused and
+// released between them: a frame leaves nothing behind for the next.
+TEST(DofHdrCuda, BokehAcrossFramesAndSizes) {
   SCANDOF_SKIP_WITHOUT_GPU();
   scandof::DofGpu gpu;
   const HdrScene a = make_scene(203, 121, 41), b = make_scene(77, 300, 42);
