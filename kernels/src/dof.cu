@@ -505,8 +505,8 @@ __global__ void __launch_bounds__(256)
 }
 
 // Bokeh from highlights (dof.hpp): the excess sums live in 3 planes of int64 (R, G, B), kept
-// only in the 32 x 32 tiles some source's shape reaches (`touched`); bokeh_add_kernel adds them
-// to the gather's output there and zeroes them, so the planes are all zero again for the next
+// only in the 32 x 32 tiles some source's shape reaches (`touched`); bokeh_resolve_kernel
+// integrates them, adds them to the gather's output there and zeroes them, so the planes are all zero again for the next
 // frame without a clear.
 constexpr int kBokehTile = 32;
 
@@ -514,7 +514,7 @@ constexpr int kBokehTile = 32;
 // passes `base` in any channel spreads the excess over its own shape, e W_j per box, into 3
 // planes of wrapping 64-bit sums. Sparse: each box is cut at the 32 x 32 tile borders and each
 // piece adds its own four corners inside its tile (a corner past the tile's last row or column
-// dropped), so a tile's sums need only its own deltas (stage 2, bokeh_tile_sat_kernel) and the
+// dropped), so a tile's sums need only its own deltas (bokeh_resolve_kernel) and the
 // tiles no shape reaches stay zero and unvisited. The sums are the same integers as the gold's
 // whole-frame SAT of the whole boxes' corners: each piece's corners integrate to the piece, the
 // pieces tile the box. The sources are few (about 1 % of the demo's frames), so a lane without
@@ -563,9 +563,6 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   }
 }
 
-// Stage 2: each touched tile's SAT of its own deltas, in place (a block of 32 x 8 threads per
-// tile; untouched tiles leave at once). Rows, then columns, each a warp scan of 32 (a lane per
-// pixel) in shared memory, in wrapping 64-bit arithmetic.
 __device__ __forceinline__ uint64_t warp_inclusive_sum(uint64_t v) {
   const int lane = threadIdx.x & 31;
 #pragma unroll
@@ -575,62 +572,47 @@ __device__ __forceinline__ uint64_t warp_inclusive_sum(uint64_t v) {
   }
   return v;
 }
-__global__ void __launch_bounds__(kBokehTile * 8)
-    bokeh_tile_sat_kernel(uint64_t* __restrict__ sums, int w, int h,
-                          const unsigned* __restrict__ touched, int tiles_x) {
-  static_assert(kBokehTile == 32, "a lane per pixel of a tile row");
+
+// Stages 2 and 3, once the gather has written `out`: a block of 32 x 32 threads per touched tile
+// (untouched tiles leave at once) loads the tile's deltas into shared memory and zeroes them in
+// the planes, integrates them (a warp scan per row, then per column, in wrapping 64-bit
+// arithmetic) and adds sum * unit (2^-(F + 19)) to its pixel of the gather's half4 output: rounded
+// to half twice (gather, then sum), within 2^-10 of the gold's radiance. Why not in the gather:
+// there every pixel paid a flag load behind its last corner load (ncu, near-blur at 1080p: the
+// gather 0.13 -> 0.19 ms). As two passes of 32 x 8 threads (the tiles' scans written back, then
+// a pass adding them, four rows a thread) they took 13 + 38 us of ncu time.
+__global__ void __launch_bounds__(kBokehTile* kBokehTile)
+    bokeh_resolve_kernel(uint64_t* __restrict__ sums, int w, int h,
+                         const unsigned* __restrict__ touched, int tiles_x, float unit,
+                         cudaSurfaceObject_t out) {
+  static_assert(kBokehTile == 32, "a warp per row and per column of a tile");
   if (!touched[blockIdx.y * tiles_x + blockIdx.x]) return;
   __shared__ uint64_t t[3][kBokehTile][kBokehTile + 1];
   const std::size_t plane = static_cast<std::size_t>(w) * h;
-  const int lane = threadIdx.x, x = blockIdx.x * kBokehTile + lane;
-  for (int r = threadIdx.y; r < kBokehTile; r += 8) {
-    const int y = blockIdx.y * kBokehTile + r;
-    const bool in = x < w && y < h;
+  const int lane = threadIdx.x, row = threadIdx.y;
+  const int x = blockIdx.x * kBokehTile + lane, y = blockIdx.y * kBokehTile + row;
+  const bool in = x < w && y < h;
+  const std::size_t i = static_cast<std::size_t>(y) * w + x;
 #pragma unroll
-    for (int k = 0; k < 3; ++k)
-      t[k][r][lane] =
-          warp_inclusive_sum(in ? sums[k * plane + static_cast<std::size_t>(y) * w + x] : 0ull);
-  }
-  __syncthreads();
-  for (int c = threadIdx.y; c < kBokehTile; c += 8)
-#pragma unroll
-    for (int k = 0; k < 3; ++k) t[k][lane][c] = warp_inclusive_sum(t[k][lane][c]);
-  __syncthreads();
-  for (int r = threadIdx.y; r < kBokehTile; r += 8) {
-    const int y = blockIdx.y * kBokehTile + r;
-    if (x < w && y < h)
-#pragma unroll
-      for (int k = 0; k < 3; ++k) sums[k * plane + static_cast<std::size_t>(y) * w + x] = t[k][r][lane];
-  }
-}
-
-// Stage 3: each touched tile's pixels add sum * unit (2^-(F + 19)) to the gather's half4 output
-// and zero the sums. A pass of its own over the touched tiles rather than a term of the gather's:
-// there it cost every pixel a flag load behind its last corner load (near-blur view at 1080p,
-// ncu: the gather 0.13 -> 0.19 ms; this pass 0.04). The output is rounded to half twice (gather,
-// then sum): within 2^-10 of the gold's radiance.
-__global__ void __launch_bounds__(kBokehTile * 8)
-    bokeh_add_kernel(uint64_t* __restrict__ sums, int w, int h,
-                     const unsigned* __restrict__ touched, int tiles_x, float unit,
-                     cudaSurfaceObject_t out) {
-  if (!touched[blockIdx.y * tiles_x + blockIdx.x]) return;
-  const std::size_t plane = static_cast<std::size_t>(w) * h;
-  const int x = blockIdx.x * kBokehTile + threadIdx.x;
-  if (x >= w) return;
-  for (int r = threadIdx.y; r < kBokehTile; r += 8) {
-    const int y = blockIdx.y * kBokehTile + r;
-    if (y >= h) return;
-    const std::size_t i = static_cast<std::size_t>(y) * w + x;
-    const ushort4 o = surf2Dread<ushort4>(out, x * static_cast<int>(sizeof(ushort4)), y);
-    float v[3];
-#pragma unroll
-    for (int k = 0; k < 3; ++k) {
-      v[k] = static_cast<float>(static_cast<long long>(sums[k * plane + i])) * unit;
-      sums[k * plane + i] = 0;
+  for (int k = 0; k < 3; ++k) {
+    uint64_t v = 0;
+    if (in) {
+      v = sums[k * plane + i];
+      sums[k * plane + i] = 0;  // all zero again for the next frame
     }
-    write_hdr(out, x, y, __half2float(__ushort_as_half(o.x)) + v[0],
-              __half2float(__ushort_as_half(o.y)) + v[1], __half2float(__ushort_as_half(o.z)) + v[2]);
+    t[k][row][lane] = warp_inclusive_sum(v);
   }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < 3; ++k) t[k][lane][row] = warp_inclusive_sum(t[k][lane][row]);
+  __syncthreads();
+  if (!in) return;
+  const ushort4 o = surf2Dread<ushort4>(out, x * static_cast<int>(sizeof(ushort4)), y);
+  float v[3];
+#pragma unroll
+  for (int k = 0; k < 3; ++k) v[k] = static_cast<float>(static_cast<long long>(t[k][row][lane])) * unit;
+  write_hdr(out, x, y, __half2float(__ushort_as_half(o.x)) + v[0],
+            __half2float(__ushort_as_half(o.y)) + v[1], __half2float(__ushort_as_half(o.z)) + v[2]);
 }
 
 // One pixel of a layer's integrated planes (R, G, B, W sums): LDR int32 from the packed words,
@@ -948,7 +930,7 @@ struct DofGpu::Impl {
   // Bokeh from highlights: the excess of f's frame over bokeh_base(f.fixed, T) spread and
   // integrated tile by tile and added to the gather's output (dof.hpp's "Bokeh from
   // highlights"). Its own scratch, all zero between renders: cleared once when allocated, then by
-  // bokeh_add_kernel.
+  // bokeh_resolve_kernel.
   uint64_t* bokeh = nullptr;
   unsigned* bokeh_touched = nullptr;
   std::size_t bokeh_px = 0, bokeh_tiles = 0;
@@ -959,7 +941,7 @@ struct DofGpu::Impl {
     bokeh_touched = nullptr;
     bokeh_px = bokeh_tiles = 0;
   }
-  // Stages 1 and 2 now; stage 3 (bokeh_add_kernel) once the gather has written f.out.
+  // Stage 1 now; bokeh_resolve once the gather has written f.out.
   void bokeh_spread(const dof::Params& p, const DofFrame& f, cudaStream_t s) {
     const std::size_t px = static_cast<std::size_t>(f.width) * f.height;
     const int tx = (f.width + kBokehTile - 1) / kBokehTile, ty = (f.height + kBokehTile - 1) / kBokehTile;
@@ -979,13 +961,10 @@ struct DofGpu::Impl {
                                               dof::bokeh_base(f.fixed, p.bokeh_threshold).max_value,
                                               bokeh, bokeh_touched, tx);
     CUDA_CHECK_LAUNCH();
-    bokeh_tile_sat_kernel<<<dim3(tx, ty), dim3(kBokehTile, 8), 0, s>>>(bokeh, f.width, f.height,
-                                                                       bokeh_touched, tx);
-    CUDA_CHECK_LAUNCH();
   }
-  void bokeh_add(const DofFrame& f, cudaStream_t s) {
+  void bokeh_resolve(const DofFrame& f, cudaStream_t s) {
     const int tx = (f.width + kBokehTile - 1) / kBokehTile, ty = (f.height + kBokehTile - 1) / kBokehTile;
-    bokeh_add_kernel<<<dim3(tx, ty), dim3(kBokehTile, 8), 0, s>>>(
+    bokeh_resolve_kernel<<<dim3(tx, ty), dim3(kBokehTile, kBokehTile), 0, s>>>(
         bokeh, f.width, f.height, bokeh_touched, tx,
         std::ldexp(1.0f, -(f.fixed.frac_bits + dof::kSpreadScaleLog2)), f.out);
     CUDA_CHECK_LAUNCH();
@@ -1078,7 +1057,7 @@ void DofGpu::render(dof::Method m, const dof::Params& p, const DofFrame& f, cuda
             <<<grid, block, 0, stream>>>(sat, f.depth, f.out, f.width, f.height, p, 1.f, pb);
       CUDA_CHECK_LAUNCH();
     }
-    if (bokeh) impl_->bokeh_add(f, stream);
+    if (bokeh) impl_->bokeh_resolve(f, stream);
     return;
   }
   // The spreading methods never read a table: the colour scale is always the fixed point's.
