@@ -115,6 +115,19 @@
 #define DOF_COMPUTE_GROUP_Y 8
 #define DOF_IMAGE_OUT 0
 
+// Bokeh from highlights (bokeh_spread.comp, bokeh_resolve.comp; scandof/dof.hpp): the excess's
+// 64-bit sums as (low, high) word pairs, 3 planes, in one buffer; the tiles some shape reaches;
+// the frame's fixed point (F, its max_value, the base's max_value), the unit shape (the DoF
+// pass's rectangles above) and the tile size. The locations follow the DoF pass's.
+#define BOKEH_BINDING_SUMS 1
+#define BOKEH_BINDING_TOUCHED 2
+#define BOKEH_LOC_FIXED_BITS 40
+#define BOKEH_LOC_FIXED_MAX 41
+#define BOKEH_LOC_BASE_MAX 42
+#define BOKEH_LOC_SHAPE_KIND 43  // 0 box, 1 octagon or disc (the rectangles)
+#define BOKEH_LOC_UNIT 44         // 2^-(F + 19): a sum in radiance
+#define BOKEH_TILE 32
+
 // scene.frag's outputs: colour, and the view-axis distance z of each pixel (R32F). The DoF passes
 // (fragment and CUDA compute) read z directly, so the circle of confusion is one formula of one
 // value per pixel, and CUDA can read it (depth formats cannot be registered with CUDA).

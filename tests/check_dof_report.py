@@ -19,6 +19,14 @@ fallback). Images are the demo's headless outputs; PNGs top row first, .npy row 
       - every method but gather/box differs from gather/box (DISTINCT_*), so a method that
         became gather/box inside the gold implementation fails too.
 
+  check_dof_report.py --radiance REPORT.json DIR PASS DOF [DOF ...]
+      an HDR run with --report, --method-images DIR --method-gold: for each DOF, drawn by PASS
+      ("compute (GL)", "fragment", "compute (CUDA)") as the report says, the output's radiance
+      (DIR/METHOD_radiance.npy, the RGBA16F target read back) equals the gold method's
+      (DIR/METHOD_gold_radiance.npy) within RADIANCE_REL of it plus RADIANCE_ABS, every pixel;
+      the tone-mapped images differ by one level in about 2 % of values between the GPU's tone map
+      and the CPU's whatever the DoF pass, which would hide a difference of the pass itself.
+
   check_dof_report.py --plane REPORT.json DIR
       a --view-preset wall run (one plane at one depth fills the frame) with --method-images DIR
       --method-gold: the accumulated lens reference equals the pinhole frame filtered by the disc
@@ -180,6 +188,40 @@ def check_methods(report_path, folder, gather_box_pass, wanted):
     return ok
 
 
+# A GPU pass writes half floats (relative step 2^-10, so rounding 2^-11), twice where the bokeh
+# adds its sums to the gather's output; its float arithmetic runs in another order than the
+# gold's doubles.
+RADIANCE_REL = 2.0 ** -9
+RADIANCE_ABS = 1e-3
+
+
+def check_radiance(report_path, folder, want_pass, wanted):
+    with open(report_path) as f:
+        report = json.load(f)
+    drawn = {}
+    for r in report.get("runs", []):
+        if r.get("quality"):
+            drawn.setdefault(r.get("dof"), r.get("dof_pass"))
+    ok = True
+    for dof in wanted:
+        if drawn.get(dof) != want_pass:
+            print(f"FAIL {dof:15s} drawn by '{drawn.get(dof)}', want '{want_pass}'")
+            ok = False
+        got = np.load(file_of(folder, dof) + "_radiance.npy")[..., :3].astype(np.float64)
+        gold = np.load(file_of(folder, dof) + "_gold_radiance.npy").astype(np.float64)
+        if got.shape != gold.shape:
+            raise SystemExit(f"{dof}: radiance {got.shape} vs gold {gold.shape}")
+        d = np.abs(got - gold)
+        bad = d > RADIANCE_REL * np.abs(gold) + RADIANCE_ABS
+        worst = float(np.max(d / (np.abs(gold) + RADIANCE_ABS / RADIANCE_REL)))
+        good = not bad.any()
+        print(f"{'ok  ' if good else 'FAIL'} {dof:15s} radiance vs gold: {int(bad.sum())} of "
+              f"{bad.size} values off, worst relative {worst:.2e} (want <= {RADIANCE_REL:.2e}), "
+              f"brightest gold {gold.max():.2f}")
+        ok &= good
+    return ok
+
+
 def disc_kernel(r, sub=16):
     """Weight of each pixel offset = area of its unit square inside the disc of radius r."""
     n = int(math.ceil(r + 0.5))
@@ -279,6 +321,8 @@ def main():
         ok = check_aperture0(a[1], a[2])
     elif len(a) >= 5 and a[0] == "--methods":
         ok = check_methods(a[1], a[2], a[3], a[4:])
+    elif len(a) >= 5 and a[0] == "--radiance":
+        ok = check_radiance(a[1], a[2], a[3], a[4:])
     elif len(a) == 3 and a[0] == "--plane":
         ok = check_plane(a[1], a[2])
     else:

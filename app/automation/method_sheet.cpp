@@ -29,15 +29,23 @@ void save_f32(const std::string& path, const std::vector<float>& v,
 // fragment, CUDA, the CPU fallback), it must equal this within 1/255. RGB float32, shape (h, w, 3).
 // In the HDR pipeline the gold blurs the frame's radiance and goes through the tone mapping the
 // frame had (`tone`), so it compares with the displayed image like the LDR gold.
-void write_gold(const App& app, const std::string& path, const scandof::ToneMapSettings& tone) {
+// HDR: also the radiance itself, the gold's (BASE_gold_radiance.npy, RGB) and the drawn output's
+// (BASE_radiance.npy, RGBA), which tests/check_dof_report.py --radiance compares: the tone map
+// and its 8-bit rounding (one level off in about 2 % of values between the GPU pass and the CPU)
+// would hide a difference of the DoF pass itself.
+void write_gold(const App& app, const std::string& base, const scandof::ToneMapSettings& tone) {
   const int w = app.width(), h = app.height();
+  const auto uh = static_cast<std::size_t>(h), uw = static_cast<std::size_t>(w);
   std::vector<float> rgb = app.gold_dof_rgb();
   if (app.targets().hdr()) {
+    save_f32(base + "_gold_radiance.npy", rgb, {uh, uw, 3});
+    save_f32(base + "_radiance.npy", app.targets().read_rgba_f32(app.targets().output()),
+             {uh, uw, 4});
     std::vector<uint8_t> px(static_cast<std::size_t>(w) * h * 4);
     scandof::tone_map(rgb.data(), 3, w, h, tone, px.data());
     scandof::metrics::rgba8_to_rgb(px.data(), w, h, rgb.data());
   }
-  save_f32(path, rgb, {static_cast<std::size_t>(h), static_cast<std::size_t>(w), 3});
+  save_f32(base + "_gold.npy", rgb, {uh, uw, 3});
 }
 
 // The tone mapping of a scored frame: its mapper, the EV it was exposed with, no metering.
@@ -115,7 +123,7 @@ void MethodImages::add(const App& app, const QualityResult& q) {
       if (c == '/' && &c > &base[dir_.size()]) c = '_';
     write_png_bottom_up(base + ".png", w, h, px.data());
     write_png_bottom_up(base + "_error.png", w, h, err.data());
-    if (gold_) write_gold(app, base + "_gold.npy", tone_of(app, q));
+    if (gold_) write_gold(app, base, tone_of(app, q));
   }
   if (!sheet_path_.empty()) {
     tiles_.add(px.data());

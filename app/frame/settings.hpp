@@ -116,8 +116,8 @@ struct Settings {
   float dof_blade_rotation = 0.0f;
   // Bokeh from highlights (dof::Params::bokeh_threshold): radiance above this, per channel, is
   // spread over its own shape and the rest gathered; 0 = off. HDR gather with U32 tables and a
-  // round aperture only (bokeh_threshold() below); the GL passes do not draw it yet, so the GL
-  // backend shows it through the CPU gold method.
+  // round aperture only (bokeh_threshold() below); every GPU pass draws it (DofGpu, and
+  // shaders/bokeh_*.comp after the GL passes).
   float dof_bokeh = 0.0f;
   // The lens reference (accumulation over lens samples) for "Compare with reference".
   int reference_samples = 256;
@@ -226,8 +226,7 @@ float table_value_scale(const Settings& s);
 // Whether the GL passes (shaders/dof.frag, dof.comp) can draw this method: gather with any shape
 // and radius offset, a round aperture (no blades).
 inline bool fragment_can_draw(const Settings& s) {
-  return s.dof_method == scandof::dof::Method::Gather && s.dof_blades == 0 &&
-         bokeh_threshold(s) == 0.0f;
+  return s.dof_method == scandof::dof::Method::Gather && s.dof_blades == 0;
 }
 
 }  // namespace demo

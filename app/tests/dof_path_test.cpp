@@ -98,9 +98,9 @@ TEST(DofPath, NamedCases) {
   EXPECT_NE(p.message.find("showing gather/octagon"), std::string::npos);
 }
 
-// The bokeh split: the GL passes do not draw it, so it takes DofGpu or the CPU gold method; it
-// applies to the HDR gather with U32 tables and a round aperture only, and elsewhere changes
-// nothing (not even the tables' encoding).
+// The bokeh split: a gather as far as the routes go (every GPU pass draws it); it applies to the
+// HDR gather with U32 tables and a round aperture only, and elsewhere changes nothing (not even
+// the tables' encoding).
 TEST(DofPath, BokehSplit) {
   Settings s;
   s.dof_bokeh = 1.0f;
@@ -108,9 +108,9 @@ TEST(DofPath, BokehSplit) {
   EXPECT_EQ(dof_params(s).bokeh_threshold, 1.0f);
   EXPECT_EQ(table_fixed_point(s).max_value, 1u << fixed_point(s).frac_bits);
   EXPECT_EQ(choose_dof_path(s, {true, false}).route, DofRoute::ComputeCuda);
-  EXPECT_EQ(choose_dof_path(s, {false, false}).route, DofRoute::CpuGold);
+  EXPECT_EQ(choose_dof_path(s, {false, false}).route, DofRoute::ComputeGl);
   s.dof_pass = DofPass::Fragment;
-  EXPECT_EQ(choose_dof_path(s, {true, false}).route, DofRoute::ComputeCuda);
+  EXPECT_EQ(choose_dof_path(s, {true, false}).route, DofRoute::FragmentGl);
   for (auto off : {+[](Settings& t) { t.pipeline = Pipeline::Ldr; },
                    +[](Settings& t) { t.format = scandof::SatFormat::F32; },
                    +[](Settings& t) { t.dof_blades = 6; },
