@@ -1,4 +1,9 @@
 #version 450 core
+#ifdef BOKEH_INT64
+#extension GL_ARB_gpu_shader_int64 : require
+#extension GL_NV_shader_atomic_int64 : require
+#extension GL_NV_gpu_shader5 : enable
+#endif
 // Bokeh from highlights, stages 2 and 3 on the GL backends (the CUDA twin is
 // bokeh_resolve_kernel): a workgroup per touched tile loads its deltas into shared memory and
 // zeroes them in the buffer, integrates them (rows, then columns, Hillis-Steele in 64-bit pairs)
@@ -21,12 +26,7 @@ void main() {
   const bool in_frame = p.x < u_size.x && p.y < u_size.y;
   for (int k = 0; k < 3; ++k) {
     uvec2 v = uvec2(0u);
-    if (in_frame) {
-      const uint at = sum_index(k, p.y * u_size.x + p.x);
-      v = uvec2(sums[at], sums[at + 1u]);
-      sums[at] = 0u;  // all zero again for the next frame
-      sums[at + 1u] = 0u;
-    }
+    if (in_frame) v = take64(sum_index(k, p.y * u_size.x + p.x));  // all zero for the next frame
     t[k][ly][lx] = v;
   }
   barrier();

@@ -1,4 +1,9 @@
 #version 450 core
+#ifdef BOKEH_INT64
+#extension GL_ARB_gpu_shader_int64 : require
+#extension GL_NV_shader_atomic_int64 : require
+#extension GL_NV_gpu_shader5 : enable
+#endif
 // Bokeh from highlights, stage 1 on the GL backends (dof::bokeh_delta_gold; the CUDA twin is
 // bokeh_delta_kernel): a pixel whose fixed-point colour passes the base in any channel spreads
 // the excess over its own shape, e W_j per integer box, each box cut at the BOKEH_TILE tiles so
@@ -61,11 +66,6 @@ uvec2 times(uint e, int w) {
   uint hi, lo;
   umulExtended(e, uint(abs(w)), hi, lo);
   return w >= 0 ? uvec2(lo, hi) : add64(uvec2(~lo, ~hi), uvec2(1u, 0u));
-}
-void atomic_add64(uint at, uvec2 v) {
-  const uint old = v.x != 0u ? atomicAdd(sums[at], v.x) : 0u;
-  const uint hi = v.y + (old + v.x < old ? 1u : 0u);
-  if (hi != 0u) atomicAdd(sums[at + 1u], hi);
 }
 
 void main() {

@@ -93,10 +93,10 @@ struct Settings {
   // Depth-of-field method and kernel shape (scandof/dof.hpp). The GL passes draw gather with every
   // shape (round apertures); every other choice runs scandof::DofGpu on the CUDA path, or the CPU
   // gold implementation (dof::render) on a read-back frame where the GPU cannot do it (yet).
-  // Default gather/octagon with the radius offset: the best method of <= 0.3 ms at 1080p within
-  // the frame budgets, drawn natively by both GPU backends (results/dof/blades/README.md;
-  // hybrid/octagon scores higher but puts the CUDA frame over 1.2 ms); --dof gather --shape box
-  // --dof-radius-offset 0 is the paper's.
+  // Default gather/octagon with the radius offset and the bokeh from highlights (dof_bokeh below):
+  // the best method of <= 0.3 ms at 1080p within the frame budgets, drawn natively by both GPU
+  // backends (results/dof/bokeh/README.md); --dof gather --shape box --dof-radius-offset 0
+  // --dof-bokeh 0 is the paper's.
   scandof::dof::Method dof_method = scandof::dof::Method::Gather;
   scandof::dof::Shape dof_shape = scandof::dof::Shape::Octagon;
   int disc_boxes = 4;  // k of the disc shape, 1..8
@@ -117,8 +117,10 @@ struct Settings {
   // Bokeh from highlights (dof::Params::bokeh_threshold): radiance above this, per channel, is
   // spread over its own shape and the rest gathered; 0 = off. HDR gather with U32 tables and a
   // round aperture only (bokeh_threshold() below); every GPU pass draws it (DofGpu, and
-  // shaders/bokeh_*.comp after the GL passes).
-  float dof_bokeh = 0.0f;
+  // shaders/bokeh_*.comp after the GL passes). On by default at 1 (about 1 % of the pixels of
+  // the teapot scene): with the gather/octagon above it is the best image of <= 0.3 ms at 1080p
+  // within both frame budgets (results/dof/bokeh/README.md).
+  float dof_bokeh = 1.0f;
   // The lens reference (accumulation over lens samples) for "Compare with reference".
   int reference_samples = 256;
   bool reference_clamp = true;  // lens shifts clamped at max_radius, as the CoC of the methods

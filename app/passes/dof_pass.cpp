@@ -49,6 +49,11 @@ void GlDofPass::build(scandof::SatFormat f, bool hdr) {
   frag_prog_ = gl::build_program(res_ + "/shaders", "fullscreen.vert", "dof.frag", defs);
   compute_prog_ = gl::build_compute_program(res_ + "/shaders", "dof.comp", defs);
   if (hdr) {
+    // 64-bit atomics where the driver has them (shaders/bokeh.glsl): one add instead of a 32-bit
+    // add and the wait for its old value. Mesa's llvmpipe has not (CI tests the word pairs).
+    if (gl::has_extension("GL_ARB_gpu_shader_int64") &&
+        gl::has_extension("GL_NV_shader_atomic_int64"))
+      defs.push_back("BOKEH_INT64 1");
     spread_prog_ = gl::build_compute_program(res_ + "/shaders", "bokeh_spread.comp", defs);
     resolve_prog_ = gl::build_compute_program(res_ + "/shaders", "bokeh_resolve.comp", defs);
   } else {

@@ -78,6 +78,7 @@ TEST(DofPath, NamedCases) {
   EXPECT_EQ(s.dof_method, Method::Gather);
   EXPECT_EQ(s.dof_shape, Shape::Octagon);
   EXPECT_EQ(s.dof_radius_offset, 0.5f);
+  EXPECT_EQ(s.dof_bokeh, 1.0f);  // the bokeh from highlights on
   EXPECT_EQ(choose_dof_path(s, {true, false}).route, DofRoute::ComputeCuda);
   EXPECT_EQ(choose_dof_path(s, {false, false}).route, DofRoute::ComputeGl);
   s.dof_pass = DofPass::Fragment;
