@@ -211,10 +211,12 @@ inline scandof::SatFixedPoint fixed_point(const Settings& s) {
   return scandof::hdr_fixed_point(s.max_radius, s.hdr_limit);
 }
 // The bokeh threshold in effect: s.dof_bokeh where the split applies (the HDR gather from U32
-// tables with a round aperture), else 0.
+// tables with a round aperture, a max radius whose sums the spreading holds), else 0: past
+// kSpreadMaxRadius the gather runs alone rather than being refused.
 inline float bokeh_threshold(const Settings& s) {
   return hdr(s) && s.dof_method == scandof::dof::Method::Gather && s.dof_blades == 0 &&
-                 s.format == scandof::SatFormat::U32
+                 s.format == scandof::SatFormat::U32 &&
+                 s.max_radius <= scandof::dof::kSpreadMaxRadius
              ? s.dof_bokeh
              : 0.0f;
 }

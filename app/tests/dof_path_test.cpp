@@ -115,7 +115,8 @@ TEST(DofPath, BokehSplit) {
   for (auto off : {+[](Settings& t) { t.pipeline = Pipeline::Ldr; },
                    +[](Settings& t) { t.format = scandof::SatFormat::F32; },
                    +[](Settings& t) { t.dof_blades = 6; },
-                   +[](Settings& t) { t.dof_method = Method::Spread; }}) {
+                   +[](Settings& t) { t.dof_method = Method::Spread; },
+                   +[](Settings& t) { t.max_radius = 300.0f; }}) {
     Settings t = s;
     off(t);
     EXPECT_EQ(bokeh_threshold(t), 0.0f);
