@@ -113,13 +113,19 @@ def file_of(folder, dof):
     return os.path.join(folder, dof.replace("/", "_"))
 
 
-def check_methods(report_path, folder, gather_box_pass, wanted):
+def scored_runs(report_path):
+    """The report and its first scored run of each method ("gather/box": run)."""
     with open(report_path) as f:
         report = json.load(f)
     runs = {}
     for r in report.get("runs", []):
         if r.get("quality"):
             runs.setdefault(r.get("dof"), r)
+    return report, runs
+
+
+def check_methods(report_path, folder, gather_box_pass, wanted):
+    report, runs = scored_runs(report_path)
     ref = load(os.path.join(folder, "reference.png"))
     sharp = load(os.path.join(folder, "sharp.png"))
     sharp_db = psnr(sharp, ref)
@@ -196,16 +202,12 @@ RADIANCE_ABS = 1e-3
 
 
 def check_radiance(report_path, folder, want_pass, wanted):
-    with open(report_path) as f:
-        report = json.load(f)
-    drawn = {}
-    for r in report.get("runs", []):
-        if r.get("quality"):
-            drawn.setdefault(r.get("dof"), r.get("dof_pass"))
+    _, runs = scored_runs(report_path)
     ok = True
     for dof in wanted:
-        if drawn.get(dof) != want_pass:
-            print(f"FAIL {dof:15s} drawn by '{drawn.get(dof)}', want '{want_pass}'")
+        drawn = runs.get(dof, {}).get("dof_pass")
+        if drawn != want_pass:
+            print(f"FAIL {dof:15s} drawn by '{drawn}', want '{want_pass}'")
             ok = False
         got = np.load(file_of(folder, dof) + "_radiance.npy")[..., :3].astype(np.float64)
         gold = np.load(file_of(folder, dof) + "_gold_radiance.npy").astype(np.float64)
