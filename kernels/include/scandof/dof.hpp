@@ -45,7 +45,7 @@
 //            into a plus-shaped cross (12 edges) whose convex hull is the octagon through
 //            (+-a, +-b), (+-b, +-a); the proportions a = 0.950840, b = 0.619366 minimise the
 //            symmetric difference with the disc (10 % of its area), which makes the octagon
-//            exactly the disc with k = 2, kept under its own name because the issue asks for it.
+//            exactly the disc with k = 2, kept under its own name (the demo's default shape).
 // The weight of each pixel offset is in [0, 1] (inclusion-exclusion of nested rectangles), the
 // shape is symmetric in x and y, and it shrinks to the single centre pixel at r = 0.
 // Area: a fractional rectangle of half-width h weighs 2h + 1 pixels across, where the lens's disc
