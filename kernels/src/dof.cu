@@ -17,6 +17,8 @@
 #include "scandof/device/sat_row_scan.cuh"
 #include "scandof/dof_cuda.hpp"
 #include "scandof/dof_engine.hpp"
+#include "scandof/ops.hpp"
+#include "scandof/warp/warp_scan.cuh"
 
 namespace scandof {
 namespace {
@@ -563,16 +565,6 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   }
 }
 
-__device__ __forceinline__ uint64_t warp_inclusive_sum(uint64_t v) {
-  const int lane = threadIdx.x & 31;
-#pragma unroll
-  for (int o = 1; o < 32; o <<= 1) {
-    const uint64_t u = __shfl_up_sync(kFullWarp, v, o);
-    if (lane >= o) v += u;
-  }
-  return v;
-}
-
 // Stages 2 and 3, once the gather has written `out`: a block of 32 x 32 threads per touched tile
 // (untouched tiles leave at once) loads the tile's deltas into shared memory and zeroes them in
 // the planes, integrates them (a warp scan per row, then per column, in wrapping 64-bit
@@ -600,11 +592,11 @@ __global__ void __launch_bounds__(kBokehTile* kBokehTile)
       v = sums[k * plane + i];
       sums[k * plane + i] = 0;  // all zero again for the next frame
     }
-    t[k][row][lane] = warp_inclusive_sum(v);
+    t[k][row][lane] = warp::inclusive_scan(v, Sum{}, lane);
   }
   __syncthreads();
 #pragma unroll
-  for (int k = 0; k < 3; ++k) t[k][lane][row] = warp_inclusive_sum(t[k][lane][row]);
+  for (int k = 0; k < 3; ++k) t[k][lane][row] = warp::inclusive_scan(t[k][lane][row], Sum{}, lane);
   __syncthreads();
   if (!in) return;
   const ushort4 o = surf2Dread<ushort4>(out, x * static_cast<int>(sizeof(ushort4)), y);
