@@ -113,15 +113,21 @@ void draw_dof_panel(App& app, Requests* req) {
     ui_tip("The polygon's turn (--dof-blade-rotation): 0 puts a vertex straight up.");
   }
   if (s.dof_method == Method::Gather && s.dof_blades == 0) {
+    // Greyed where the split does not apply (LDR, float tables, a max radius past the spreading
+    // limit): bokeh_threshold() is 0 there whatever the setting.
+    Settings on = s;
+    on.dof_bokeh = 1.0f;
+    ImGui::BeginDisabled(bokeh_threshold(on) == 0.0f);
     bool bokeh = s.dof_bokeh > 0.0f;
     if (ImGui::Checkbox("bokeh from highlights", &bokeh)) s.dof_bokeh = bokeh ? 1.0f : 0.0f;
     if (bokeh)
       ImGui::SliderFloat("bokeh threshold", &s.dof_bokeh, 0.25f, 16.0f, "%.2f",
                          ImGuiSliderFlags_Logarithmic);
+    ImGui::EndDisabled();
     ui_tip(
         "Radiance above the threshold (per channel) spreads over its own shape instead of being "
-        "gathered (--dof-bokeh T): a bulb keeps its light in a disc, in front of the focus as "
-        "behind it. HDR, U32 tables; on the GL backend the CPU gold method draws it.");
+        "gathered (--dof-bokeh T, default 1): a bulb keeps its light in a disc, in front of the "
+        "focus as behind it. HDR with uint32 tables; every GPU pass draws it.");
   }
   if (s.dof_shape == Shape::Disc) {
     ImGui::SliderInt("disc k", &s.disc_boxes, 1, scandof::dof::kMaxDiscBoxes);
