@@ -12,9 +12,10 @@
 set -u
 D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=${OUT:-/tmp/out}/dof; mkdir -p "$O"
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
-# The committed tables are the paper's shapes (offset 0); the demo's default offset is 0.5
-# (DOF_RADIUS_OFFSET=0.5 for results/dof/engine's "area_" tables).
-S="$R $D/scandof --resources $D --headless --dof-radius-offset ${DOF_RADIUS_OFFSET:-0}"
+# The committed tables are the paper's shapes (offset 0) and the gather alone; the demo's
+# defaults are offset 0.5 (DOF_RADIUS_OFFSET=0.5 for results/dof/engine's "area_" tables) and
+# the bokeh from highlights (DOF_BOKEH=1; results/dof/bokeh).
+S="$R $D/scandof --resources $D --headless --dof-radius-offset ${DOF_RADIUS_OFFSET:-0} --dof-bokeh ${DOF_BOKEH:-0}"
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   for view in ${VIEWS:-default near-blur focus8}; do  # VIEWS="near-blur" for one call per view

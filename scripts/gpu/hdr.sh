@@ -11,14 +11,15 @@
 #    hdr_near-blur.json, hdr.log; blades: results/dof/blades' runs (the default, hybrid/octagon
 #    and 6 blades at the four HDR views, 5 blades turned 10 degrees, the 6-blade highlights
 #    screenshot and its reference, dofbench's rows; PACK_BINS adds bench/dofbench).
-# The --all-methods runs use the paper's shapes (DOF_RADIUS_OFFSET=0, as the committed tables);
-# the demo's default offset is 0.5.
+# The --all-methods runs use the paper's shapes and the gather alone (DOF_RADIUS_OFFSET=0,
+# DOF_BOKEH=0, as the committed tables); the demo's defaults are offset 0.5 and bokeh 1 (the
+# bokeh step measures those).
 # Then, here: copy $OUT/hdr/* to results/ and write the tables (scripts/dof_compare.py --no-run).
 set -u
 D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=${OUT:-/tmp/out}/hdr; mkdir -p "$O"
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
 S="$R $D/scandof --resources $D --headless --size 1920x1080"
-A="--all-methods --dof-radius-offset ${DOF_RADIUS_OFFSET:-0}"
+A="--all-methods --dof-radius-offset ${DOF_RADIUS_OFFSET:-0} --dof-bokeh ${DOF_BOKEH:-0}"
 steps=${*:-sat frame verify highlights ldr hdr-views}
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
