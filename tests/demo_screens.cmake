@@ -60,6 +60,8 @@ ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --match 
     # window's too, must have been wholly visible inside its window and the display (exit 1 if not)
     # and the run must end with the self-test's verdict "UI selftest: all N controls reachable": a
     # run whose --frames ran out before the self-test finished exits 1 saying it did not finish.
+    # Then the same at 1280x720 in HDR (the default pipeline, a longer sidebar whose content grows
+    # in its last frames: the self-test once ended before the scroll range caught up).
     add_test(NAME demo_ui_coverage
       COMMAND sh -c "mkdir -p '${_dir}' && \
 ${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --ldr --size 1280x720 --frames 8 --exit --no-animate --no-vsync --screenshot '${_dir}/ui_scene.png' --screenshot-ui '${_dir}/ui_panels.png' && \
@@ -69,7 +71,10 @@ ${SCANDOF_SYS_PYTHON} '${CMAKE_CURRENT_SOURCE_DIR}/check_screenshot.py' --ui-cov
       COMMAND sh -c "mkdir -p '${_dir}' || exit 1; \
 out=$(${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --ldr --size 900x560 --frames 1000 --no-animate --no-vsync --primitives --ui-selftest --screenshot-ui '${_dir}/ui_reach.png' 2>&1); rc=$?; \
 echo \"$out\"; [ $rc -eq 0 ] || { echo \"scandof exited $rc\"; exit 1; }; \
-echo \"$out\" | grep -q 'UI selftest: all [0-9][0-9]* controls reachable' || { echo 'no UI selftest verdict'; exit 1; }")
+echo \"$out\" | grep -q 'UI selftest: all [0-9][0-9]* controls reachable' || { echo 'no UI selftest verdict'; exit 1; }; \
+out=$(${SCANDOF_XVFB_RUN} -a -s '-screen 0 1280x720x24' '$<TARGET_FILE:scandof>' --size 1280x720 --frames 1000 --no-animate --no-vsync --primitives --ui-selftest 2>&1); rc=$?; \
+echo \"$out\"; [ $rc -eq 0 ] || { echo \"scandof exited $rc (1280x720, HDR)\"; exit 1; }; \
+echo \"$out\" | grep -q 'UI selftest: all [0-9][0-9]* controls reachable' || { echo 'no UI selftest verdict (1280x720, HDR)'; exit 1; }")
     set_tests_properties(demo_ui_reach PROPERTIES TIMEOUT 300 LABELS "demo;ui"
                          FAIL_REGULAR_EXPRESSION "NOT reachable")
   endif()

@@ -64,6 +64,13 @@ std::string Automation::screenshot_key(const App& app, bool* error) {
 
 bool Automation::ui_selftest_step(UiCheck* c, float display_h) {
   if (c->sidebar_scroll >= c->sidebar_scroll_max) {
+    // ImGui's scroll range is last frame's content: wait until it holds still at the bottom
+    // (at 1280x720 in HDR the sidebar grew 51 px in its last frames, leaving the last control
+    // below the window when the check ended).
+    if (c->sidebar_scroll_max != c->bottom_max) {
+      c->bottom_max = c->sidebar_scroll_max;
+      c->frames_at_bottom = 0;
+    }
     if (++c->frames_at_bottom < 3) return false;
     int reached = 0;
     for (const auto& [key, it] : c->items) {

@@ -32,7 +32,10 @@ struct UiCheck {
   };
   std::map<std::string, Item> items;  // key: window + "/" + label
   float sidebar_scroll = 0, sidebar_scroll_max = 0;
+  // Frames the sidebar has sat at the bottom with its scroll range unchanged, and that range:
+  // content that grows late (a section whose text wraps once the timings arrive) moves the bottom.
   int frames_at_bottom = 0;
+  float bottom_max = -1;
   bool primitives_overlaps_sidebar = false;
 };
 
