@@ -32,6 +32,16 @@ void set_shape_uniforms(const Settings& s) {
   glUniform3fv(DOF_LOC_RECTS, DOF_MAX_RECTS, rects);
 }
 static_assert(2 * scandof::dof::kMaxDiscBoxes - 1 <= DOF_MAX_RECTS, "the disc's rectangles");
+
+// The frame size, the lens and the kernel shape: what the gather passes and the bokeh's spread
+// read at the same locations (shaders/shared.h), for the program in use.
+void set_lens_uniforms(const FrameTargets& t, const Settings& s) {
+  glUniform2i(DOF_LOC_SIZE, t.width(), t.height());
+  glUniform1f(DOF_LOC_FOCUS, s.focus_distance);
+  glUniform1f(DOF_LOC_APERTURE, s.aperture);
+  glUniform1f(DOF_LOC_MAX_RADIUS, s.max_radius);
+  set_shape_uniforms(s);
+}
 }  // namespace
 
 GlDofPass::GlDofPass(const std::string& resources, scandof::SatFormat format, bool hdr)
@@ -85,11 +95,7 @@ void GlDofPass::bokeh_spread(const FrameTargets& t, const Settings& s) {
   glBindTextureUnit(DOF_UNIT_VIEWZ, t.viewz());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOKEH_BINDING_SUMS, sums_.get());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOKEH_BINDING_TOUCHED, touched_.get());
-  glUniform2i(DOF_LOC_SIZE, t.width(), t.height());
-  glUniform1f(DOF_LOC_FOCUS, s.focus_distance);
-  glUniform1f(DOF_LOC_APERTURE, s.aperture);
-  glUniform1f(DOF_LOC_MAX_RADIUS, s.max_radius);
-  set_shape_uniforms(s);
+  set_lens_uniforms(t, s);
   glUniform1i(BOKEH_LOC_FIXED_BITS, fp.frac_bits);
   glUniform1ui(BOKEH_LOC_FIXED_MAX, fp.max_value);
   glUniform1ui(BOKEH_LOC_BASE_MAX, table_fixed_point(s).max_value);
@@ -125,14 +131,10 @@ void GlDofPass::render_fragment(const FrameTargets& t, const Settings& s, GLuint
   glBindTextureUnit(DOF_UNIT_COLOR, t.color());
   glBindTextureUnit(DOF_UNIT_VIEWZ, t.viewz());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DOF_SAT_BINDING, sat_buffer);
-  glUniform2i(DOF_LOC_SIZE, t.width(), t.height());
-  glUniform1f(DOF_LOC_FOCUS, s.focus_distance);
-  glUniform1f(DOF_LOC_APERTURE, s.aperture);
-  glUniform1f(DOF_LOC_MAX_RADIUS, s.max_radius);
+  set_lens_uniforms(t, s);
   glUniform1i(DOF_LOC_VIEW, static_cast<int>(s.view));
   glUniform1f(DOF_LOC_SPLIT, s.split);
   glUniform1f(DOF_LOC_VALUE_SCALE, table_value_scale(s));
-  set_shape_uniforms(s);
   glBindVertexArray(empty_vao_.get());
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);
@@ -151,11 +153,7 @@ void GlDofPass::render_compute(const FrameTargets& t, const Settings& s, GLuint 
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DOF_SAT_BINDING, sat_buffer);
   glBindImageTexture(DOF_IMAGE_OUT, t.output(), 0, GL_FALSE, 0, GL_WRITE_ONLY, t.color_format());
   glUniform1f(DOF_LOC_VALUE_SCALE, table_value_scale(s));
-  glUniform2i(DOF_LOC_SIZE, t.width(), t.height());
-  glUniform1f(DOF_LOC_FOCUS, s.focus_distance);
-  glUniform1f(DOF_LOC_APERTURE, s.aperture);
-  glUniform1f(DOF_LOC_MAX_RADIUS, s.max_radius);
-  set_shape_uniforms(s);
+  set_lens_uniforms(t, s);
   glDispatchCompute((t.width() + DOF_COMPUTE_GROUP_X - 1) / DOF_COMPUTE_GROUP_X,
                     (t.height() + DOF_COMPUTE_GROUP_Y - 1) / DOF_COMPUTE_GROUP_Y, 1);
   if (bokeh) bokeh_resolve(t, s);
