@@ -784,29 +784,34 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   look_back();
   s.run_off[t] = static_cast<Off>(glob) - s.tile_start[t];
   __syncthreads();
+  // kAfter: the values' loads go out before the keys' scatter, which hides their latency; each
+  // staged key's digit is kept (8 bits) for the values' scatter, since the values overwrite the
+  // keys in the staging buffer.
+  static_assert(!kAfter || (!kHasValues && sizeof(V) <= sizeof(K) && alignof(V) <= alignof(K)),
+                "the values take the keys' staging buffer");
+  [[maybe_unused]] const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
+  [[maybe_unused]] V va[kAfter ? kItems : 1];
+  [[maybe_unused]] unsigned dg[kAfter ? (kItems + 3) / 4 : 1];
   if constexpr (kAfter) {
-    static_assert(!kHasValues && sizeof(V) <= sizeof(K) && alignof(V) <= alignof(K),
-                  "the values take the keys' staging buffer");
-    // The values' loads go out before the keys' scatter, which hides their latency; each staged
-    // key's digit is kept (8 bits) for the values' scatter, since the values overwrite the keys.
-    const int lane = t & 31, wbase = (t >> 5) * 32 * kItems;
-    V va[kItems];
 #pragma unroll
     for (int j = 0; j < kItems; ++j)
       if (kFull || wbase + j * 32 + lane < valid) va[j] = vin[base + wbase + j * 32 + lane];
-    unsigned dg[(kItems + 3) / 4];
 #pragma unroll
     for (int q = 0; q < (kItems + 3) / 4; ++q) dg[q] = 0;
+  }
 #pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const int i = j * kThreads + t;
-      if (kFull || i < valid) {
-        const K key = s.kst[i];
-        const unsigned d = digit_of(key, shift, mask);
-        kout[s.run_off[d] + static_cast<Off>(i)] = key;
-        dg[j / 4] |= d << (8 * (j % 4));
-      }
+  for (int j = 0; j < kItems; ++j) {
+    const int i = j * kThreads + t;
+    if (kFull || i < valid) {
+      const K key = s.kst[i];
+      const unsigned d = digit_of(key, shift, mask);
+      const Off dst = s.run_off[d] + static_cast<Off>(i);
+      kout[dst] = key;
+      if (kHasValues) vout[dst] = s.vst[kHasValues ? i : 0];
+      if constexpr (kAfter) dg[j / 4] |= d << (8 * (j % 4));
     }
+  }
+  if constexpr (kAfter) {
     __syncthreads();  // every key read from the staging buffer
     auto& vst = *reinterpret_cast<StagedTile<V, kTile>*>(&s.kst);
 #pragma unroll
@@ -819,17 +824,6 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
       const int i = j * kThreads + t;
       if (kFull || i < valid)
         vout[s.run_off[(dg[j / 4] >> (8 * (j % 4))) & 0xffu] + static_cast<Off>(i)] = vst[i];
-    }
-  } else {
-#pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const int i = j * kThreads + t;
-      if (kFull || i < valid) {
-        const K key = s.kst[i];
-        const Off dst = s.run_off[digit_of(key, shift, mask)] + static_cast<Off>(i);
-        kout[dst] = key;
-        if (kHasValues) vout[dst] = s.vst[kHasValues ? i : 0];
-      }
     }
   }
 }
