@@ -199,6 +199,12 @@ std::vector<Variant<K>> policy_variants() {
   } else if constexpr (kPairs) {
     // Digit width, where the values are loaded, and residency.
     return {
+        variant<detail::lsd::LargeTilePairsPolicy<K>, K, true>(
+            "lsd[apart,values-async,48-keys,minblocks2 (the earlier default)]"),
+        variant<detail::lsd::PackedPairsPolicy<K, 28>, K, true>("lsd[packed,28-keys,minblocks2]"),
+        variant<detail::lsd::PackedPairsPolicy<K, 30>, K, true>("lsd[packed,30-keys,minblocks2]"),
+        variant<detail::lsd::PackedPairsPolicy<K, 32, 2, 8>, K, true>(
+            "lsd[packed,32-keys,minblocks2,lookback-batch=8]"),
         variant<EightBit, K, true>("lsd[8-bit,values-with-keys,32-keys,minblocks2]"),
         variant<AsyncValuesPolicy<24, 3>, K, true>("lsd[values-async,24-keys,minblocks3]"),
         variant<AsyncValuesPolicy<32, 2>, K, true>("lsd[values-async,32-keys,minblocks2]"),

@@ -213,6 +213,8 @@ void for_each_policy(F&& f) {
     using detail::lsd::ValuesAfterPolicy;
     f(ValuesAfterPolicy<32, 3>{}, "values after the keys, 32 keys, 3 blocks");
     f(ValuesAfterPolicy<24, 2, 1>{}, "values after the keys, 24 keys, look-back batch 1");
+    f(detail::lsd::PackedPairsPolicy<std::uint32_t, 30, 2, 1>{},
+      "packed pairs, 30 words, look-back batch 1");
   } else {
     f(WideOnesweepPolicy<24, 4, false>{}, "11-bit, 24 keys, 4 blocks");
     f(WideOnesweepPolicy<32, 3, false, 4>{}, "11-bit, 32 keys, look-back batch 4");
@@ -257,16 +259,19 @@ TEST(Sort, LsdPolicies) {
   }
 }
 
-// The default 4-byte pairs policy changes shape at BELOW_N keys (LargeTilePairsPolicy): both
-// sides of it through the public API, uniform and few-distinct keys, a partial bit range on one.
+// The default 4-byte pairs policy's fallback (LargeTilePairsPolicy, odd pass counts) changes shape
+// at BELOW_N keys: both sides of it, uniform and few-distinct keys, a partial bit range on one.
 // uint64 pairs keep one shape at every size (the typed tests and the policy tests cover it).
 TEST(Sort, DefaultPairsAcrossTileThreshold) {
   SCANDOF_SKIP_WITHOUT_GPU();
   using K = std::uint32_t;
   using V = std::uint32_t;
-  constexpr std::size_t kAt = detail::lsd::LargeTilePairsPolicy<K>::BELOW_N;
-  static_assert(detail::lsd::HasBelowPolicy<detail::lsd::DefaultOnesweepPolicy<K, true>>::value,
-                "the default pairs policy names a policy for small inputs");
+  using Fallback = detail::lsd::DefaultOnesweepPolicy<K, true>::Fallback;
+  constexpr std::size_t kAt = Fallback::BELOW_N;
+  static_assert(detail::lsd::DefaultOnesweepPolicy<K, true>::PACKED_PAIRS,
+                "4-byte pairs sort as packed words by default");
+  static_assert(detail::lsd::HasBelowPolicy<Fallback>::value,
+                "the pairs fallback names a policy for small inputs");
   static_assert(!detail::lsd::HasBelowPolicy<
                     detail::lsd::DefaultOnesweepPolicy<std::uint64_t, true>>::value,
                 "uint64 pairs: one shape");
@@ -278,6 +283,8 @@ TEST(Sort, DefaultPairsAcrossTileThreshold) {
     const std::size_t n = sizes[si];
     const Dist dist = si == 0 ? Dist::Uniform : Dist::FewDistinct;
     const int begin = si == 0 ? 0 : 3, end = si == 0 ? 32 : 27;
+    const std::size_t wb = detail::lsd::workspace_bytes<K, V, true, Fallback>(n);
+    DeviceBuffer<unsigned char> scratch(wb);
     SCOPED_TRACE("n=" + std::to_string(n) + " " + dist_name(dist));
     const auto keys = make_keys<K>(n, dist, test::derive_seed(28, n));
     std::vector<V> vals(n);
@@ -289,11 +296,73 @@ TEST(Sort, DefaultPairsAcrossTileThreshold) {
     DeviceBuffer<V> d_vin(vals), d_vout(n);
     d_kout.poison(stream);
     d_vout.poison(stream);
-    sort_pairs(SortAlgorithm::Lsd, d_kin.data(), d_kout.data(), d_vin.data(), d_vout.data(), n, ws,
-               stream, begin, end);
+    detail::lsd::sort<K, V, true, Fallback>(d_kin.data(), d_kout.data(), d_vin.data(),
+                                            d_vout.data(), n, scratch.data(), wb, stream, begin,
+                                            end);
     CUDA_CHECK(cudaStreamSynchronize(stream));
     ASSERT_TRUE(test::all_equal(d_kout.download(n).data(), wk.data(), n)) << "keys";
     ASSERT_TRUE(test::all_equal(d_vout.download(n).data(), wv.data(), n)) << "values";
+  }
+}
+
+// 4-byte pairs through the public API take packed_pairs_passes where the passes are even and both
+// outputs 8-byte aligned, and the fallback otherwise; each case names the route it expects (so a
+// change of route fails here) and checks keys and values against the gold: odd n (the second
+// buffer's last word after the first buffer), in place, 2 and 4 passes, a partial last digit,
+// odd pass counts, outputs 4 bytes off alignment, equal and sorted keys (single-digit tiles),
+// signed and float keys.
+TEST(Sort, PackedPairsRoutes) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  using V = std::uint32_t;
+  test::Stream stream;
+  ScanWorkspace ws;
+  auto run = [&](auto key, std::size_t n, Dist dist, int begin, int end, bool in_place,
+                 std::size_t koff, std::size_t voff, bool want_packed) {
+    using K = decltype(key);
+    SCOPED_TRACE(std::string(test::type_name<K>()) + " n=" + std::to_string(n) + " " +
+                 dist_name(dist) + " bits [" + std::to_string(begin) + "," + std::to_string(end) +
+                 ")" + (in_place ? " in place" : "") + " key offset " + std::to_string(koff) +
+                 " value offset " + std::to_string(voff));
+    const auto keys = make_keys<K>(n, dist, test::derive_seed(31, n, begin));
+    std::vector<V> vals(n);
+    for (std::size_t i = 0; i < n; ++i) vals[i] = static_cast<V>(test::hash_at(32, i));
+    std::vector<K> wk(n);
+    std::vector<V> wv(n);
+    sort_pairs_gold(keys.data(), wk.data(), vals.data(), wv.data(), n, begin, end);
+    std::vector<K> kbuf(n + koff, K{});
+    std::vector<V> vbuf(n + voff, 0x5a5a5a5au);
+    std::copy(keys.begin(), keys.end(), kbuf.begin() + koff);
+    std::copy(vals.begin(), vals.end(), vbuf.begin() + voff);
+    DeviceBuffer<K> d_kin(kbuf), d_kout(n + koff);
+    DeviceBuffer<V> d_vin(vbuf), d_vout(n + voff);
+    K* kout = in_place ? d_kin.data() + koff : d_kout.data() + koff;
+    V* vout = in_place ? d_vin.data() + voff : d_vout.data() + voff;
+    if (!in_place) {
+      d_kout.poison(stream);
+      d_vout.poison(stream);
+    }
+    const int passes = detail::lsd::num_passes(begin, end, detail::lsd::kRadixBits);
+    ASSERT_EQ(want_packed,
+              (detail::lsd::packed_pairs_apply<detail::lsd::DefaultOnesweepPolicy<K, true>, K, V,
+                                               true>(kout, vout, n, passes)));
+    sort_pairs(SortAlgorithm::Lsd, d_kin.data() + koff, kout, d_vin.data() + voff, vout, n, ws,
+               stream, begin, end);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    const auto& kres = in_place ? d_kin : d_kout;
+    const auto& vres = in_place ? d_vin : d_vout;
+    ASSERT_TRUE(test::all_equal(kres.download(n + koff).data() + koff, wk.data(), n)) << "keys";
+    ASSERT_TRUE(test::all_equal(vres.download(n + voff).data() + voff, wv.data(), n)) << "values";
+  };
+  for (std::size_t n : test::capped({4097, 100003, 1048583, 3000000})) {
+    run(std::uint32_t{}, n, Dist::Uniform, 0, 32, false, 0, 0, true);
+    run(std::int32_t{}, n, Dist::Uniform, 0, 32, true, 0, 0, true);
+    run(float{}, n, Dist::FewDistinct, 2, 29, false, 0, 0, true);  // a 3-bit last digit
+    run(std::uint32_t{}, n, Dist::Uniform, 8, 24, true, 0, 0, true);  // 2 passes
+    run(std::uint32_t{}, n, Dist::AllEqual, 0, 32, false, 0, 0, true);
+    run(std::uint32_t{}, n, Dist::Sorted, 0, 32, false, 0, 0, true);
+    run(std::uint32_t{}, n, Dist::Uniform, 0, 24, true, 0, 0, false);  // 3 passes
+    run(std::uint32_t{}, n, Dist::Uniform, 0, 32, false, 1, 0, false);
+    run(std::uint32_t{}, n, Dist::Uniform, 0, 32, false, 0, 1, false);
   }
 }
 
@@ -341,6 +410,8 @@ TEST(Sort, LsdAsyncValuesAlignment) {
         run(std::uint32_t{}, detail::lsd::ValuesAfterPolicy<32, 3>{}, dist, n, voff);
         run(std::uint64_t{}, detail::lsd::ValuesAfterPolicy<16, 3>{}, dist, n, voff);
         run(std::uint64_t{}, detail::lsd::ValuesAfterPolicy<30, 2>{}, dist, n, voff);
+        // Packed pairs: values 4 bytes off alignment take the fallback.
+        run(std::uint32_t{}, detail::lsd::PackedPairsPolicy<std::uint32_t>{}, dist, n, voff);
       }
     }
   }

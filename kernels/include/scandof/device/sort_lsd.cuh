@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include "scandof/arch.cuh"
 #include "scandof/block/exclusive_sum.cuh"
@@ -78,6 +79,102 @@ __host__ __device__ __forceinline__ int num_passes_dev(int begin_bit, int end_bi
 template <class K>
 __device__ __forceinline__ unsigned digit_of(K k, int shift, unsigned mask) {
   return static_cast<unsigned>((RadixTraits<K>::to_bits(k) >> shift) & mask);
+}
+
+// Where a digit pass reads its keys and where it writes them: arrays of K, or 4-byte keys and
+// 4-byte values in two arrays, read or written as one 64-bit word per pair (the key's radix bits
+// above, the value's bits below) for the packed pairs sort (packed_pairs_passes).
+template <class K, class V>
+struct PairsIn {
+  const K* keys;
+  const V* values;
+};
+template <class K, class V>
+struct PairsOut {
+  K* keys;
+  V* values;
+};
+// Kernel parameters keep __restrict__ on plain arrays.
+template <class T>
+struct RestrictArg {
+  using type = T;
+};
+template <class T>
+struct RestrictArg<T*> {
+  using type = T* __restrict__;
+};
+
+template <class K, class I>
+__device__ __forceinline__ K load_key(const K* __restrict__ kin, I i) {
+  return kin[i];
+}
+template <class K, class V, class I>
+__device__ __forceinline__ std::uint64_t load_key(const PairsIn<K, V>& in, I i) {
+  static_assert(sizeof(K) == 4 && sizeof(V) == 4, "4-byte keys and values pack into 64 bits");
+  const auto k = RadixTraits<K>::to_bits(__ldg(in.keys + i));
+  std::uint32_t vb;
+  if constexpr (std::is_arithmetic<V>::value) {
+    const V v = __ldg(in.values + i);
+    memcpy(&vb, &v, 4);
+  } else {
+    vb = __ldg(reinterpret_cast<const std::uint32_t*>(in.values) + i);
+  }
+  return (static_cast<std::uint64_t>(k) << 32) | vb;
+}
+template <class K, class I>
+__device__ __forceinline__ void store_key(K* __restrict__ kout, I i, K k) {
+  kout[i] = k;
+}
+template <class K, class V, class I>
+__device__ __forceinline__ void store_key(const PairsOut<K, V>& out, I i, std::uint64_t e) {
+  out.keys[i] = RadixTraits<K>::from_bits(static_cast<std::uint32_t>(e >> 32));
+  const auto vb = static_cast<std::uint32_t>(e);
+  V v;
+  memcpy(&v, &vb, 4);
+  out.values[i] = v;
+}
+
+// Programmatic dependent launch (sm_90): a pass launched with
+// cudaLaunchAttributeProgrammaticStreamSerialization may start its blocks once every block of the
+// kernel before it has called launch_dependents(); they wait in wait_for_prerequisite_grid() until
+// that kernel has ended and its writes are visible. Launched without the attribute both are
+// no-ops.
+__device__ __forceinline__ void launch_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void wait_for_prerequisite_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// n 64-bit words kept in up to three arrays: [0, n_a) in a, [n_a, n_ab) in b, the rest in c. The
+// packed pairs sort keeps its second buffer of words in the output arrays of keys and values (n / 2
+// words each) and, where n is odd, its last word after the workspace's first buffer, so that it
+// needs no more scratch than the sort of keys and values apart.
+struct WordSegments {
+  std::uint64_t* a;
+  std::uint64_t* b;
+  std::uint64_t* c;
+  std::uint64_t n_a, n_ab;
+};
+template <class I>
+__device__ __forceinline__ std::uint64_t* word_at(const WordSegments& w, I i) {
+  const auto j = static_cast<std::uint64_t>(i);
+  std::uint64_t* p = w.a + j;
+  if (j >= w.n_a) p = w.b + (j - w.n_a);
+  if (j >= w.n_ab) p = w.c + (j - w.n_ab);
+  return p;
+}
+template <class I>
+__device__ __forceinline__ std::uint64_t load_key(const WordSegments& w, I i) {
+  return __ldg(word_at(w, i));
+}
+template <class I>
+__device__ __forceinline__ void store_key(const WordSegments& w, I i, std::uint64_t e) {
+  *word_at(w, i) = e;
 }
 
 // a & b & c in one instruction (LOP3).
@@ -175,8 +272,8 @@ struct alignas(16) StagedTile {
 // (ld.global.cs, to leave the L2 to the scatter's partly written sectors) made 2^28 uint32 keys
 // 5.65 -> 5.81 ms and pairs 9.61 -> 10.10 ms (H100, median over 3 memory layouts; removed
 // after a7d33d4).
-template <class K, class V, bool kHasValues, bool kFull = false, int kItems>
-__device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V* __restrict__ vin,
+template <class K, class V, bool kHasValues, bool kFull = false, int kItems, class Src>
+__device__ __forceinline__ void load_striped(Src kin, const V* __restrict__ vin,
                                              std::uint64_t base, int valid, K (&k)[kItems],
                                              V (&v)[kHasValues ? kItems : 1]) {
   const int lane = threadIdx.x & 31, wbase = (threadIdx.x >> 5) * 32 * kItems;
@@ -184,7 +281,7 @@ __device__ __forceinline__ void load_striped(const K* __restrict__ kin, const V*
   for (int j = 0; j < kItems; ++j) {
     const int L = wbase + j * 32 + lane;
     if (kFull || L < valid) {
-      k[j] = kin[base + L];
+      k[j] = load_key(kin, base + L);
       if constexpr (kHasValues) v[j] = vin[base + L];
     }
   }
@@ -395,7 +492,9 @@ __global__ void __launch_bounds__(kThreads)
 // one by one in block 0.
 // kBits: the digit width (8, or 11 for the wide policies: 2048 counters a digit, 24 KiB of shared
 // memory for 32-bit keys); pass p's totals at totals[p << kBits].
-template <class K, int kVecs, int kBits = kRadixBits>
+// kLetPassesStart: the first pass may start its blocks as this kernel's last blocks run
+// (programmatic dependent launch; the packed pairs' passes).
+template <class K, int kVecs, int kBits = kRadixBits, bool kLetPassesStart = false>
 __global__ void __launch_bounds__(kThreads)
     histogram_vec_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
                          unsigned long long* totals) {
@@ -405,6 +504,7 @@ __global__ void __launch_bounds__(kThreads)
   static_assert(kKeyPasses * kR * sizeof(unsigned) <= 48 * 1024,
                 "the counters of every digit fit static shared memory");
   __shared__ unsigned h[kKeyPasses][kR];  // one block's keys: < 2^32 while n < 2^41
+  if constexpr (kLetPassesStart) launch_dependents();
   const int t = threadIdx.x;
   const int passes = num_passes_dev(begin_bit, end_bit, kBits);
   for (int i = t; i < kKeyPasses * kR; i += kThreads) (&h[0][0])[i] = 0;
@@ -478,6 +578,8 @@ struct OnesweepPolicy {
   static constexpr int RADIX_BITS = RadixBits;
   static constexpr bool VALUES_ASYNC = ValuesAsync;
   static constexpr bool VALUES_AFTER = ValuesAfter;
+  // 4-byte pairs sorted as 64-bit words (PackedPairsPolicy, packed_pairs_passes).
+  static constexpr bool PACKED_PAIRS = false;
   static_assert(!ValuesAsync || (!ValuesFirst && RadixBits == kRadixBits),
                 "asynchronous values: the 8-bit kernel, values not loaded with the keys");
   static_assert(!ValuesAfter || (!ValuesFirst && !ValuesAsync && RadixBits == kRadixBits),
@@ -562,6 +664,22 @@ struct LargeTilePairsPolicy : AsyncValuesPolicy<48, 2> {
   static constexpr std::size_t BELOW_N = std::size_t(1) << 25;
 };
 
+// 4-byte keys with 4-byte values as one 64-bit word a pair (packed_pairs_passes) in the shape of
+// uint64 keys' passes: 32 words a thread (tiles of 8192) at 2 blocks an SM. H100, one layout, CUB's
+// faster call in the same run, 2^24 / 2^26 / 2^28 (results/sort/README.md): LargeTilePairsPolicy
+// 0.649 / 2.266 / 8.717 ms, this 0.601 / 2.156 / 8.297 (0.594 / 2.150 / 8.288 with each pass
+// launched to start as the one before it drains), CUB 0.614 / 2.222 / 8.712. 28 and 30 words a
+// thread within 1 % at 2^24 and 1-2 % slower at 2^28, 36 words 12-18 % slower, a look-back batch
+// of 8 1 % slower, 24 words at 3 blocks an SM 12-19 % slower.
+// Fallback: where the passes are odd (bit ranges of 8, 24 bits), an output array is not 8-byte
+// aligned (the second buffer of words lives there), n >= 2^30 (64-bit status words) or a block
+// cannot have the tile's 75 KB of shared memory.
+template <class K, int Items = 32, int MinBlocks = 2, int LookbackBatch = 4>
+struct PackedPairsPolicy : OnesweepPolicy<Items, MinBlocks, false, LookbackBatch> {
+  static constexpr bool PACKED_PAIRS = true;
+  using Fallback = LargeTilePairsPolicy<K>;
+};
+
 // uint64 keys with 4-byte values: tiles of 7680 (30 keys a thread) at 2 blocks an SM, the values
 // after the keys through the keys' staging buffer (ValuesAfterPolicy). H100, six memory layouts,
 // CUB in the same call (results/sort/README.md), against the earlier default (the values by
@@ -588,14 +706,15 @@ using LargeTilePairs64Policy = ValuesAfterPolicy<30, 2>;
 //   in one call: 1.678 / 6.684 / 25.804 -> 1.668 / 6.449 / 24.888 ms (26: 1.675 / 6.597 /
 //   25.420); 28 against 16 with the values loaded with the keys in an earlier one: 1.805 / 7.237 /
 //   27.915 -> 1.685 / 6.682 / 25.672 (32: 1.907 / 7.168 / 27.422, spilling).
-// - 4-byte keys with 4-byte values: LargeTilePairsPolicy.
+// - 4-byte keys with 4-byte values: PackedPairsPolicy (other 4-byte values too; values of other
+//   sizes LargeTilePairsPolicy).
 // Other value sizes take the same shapes; where a block cannot have their shared memory,
 // onesweep_sort() falls back to smaller tiles.
 template <class K, bool kHasValues>
 struct DefaultOnesweepPolicy
     : std::conditional_t<
           kHasValues,
-          std::conditional_t<sizeof(K) == 4, LargeTilePairsPolicy<K>, LargeTilePairs64Policy>,
+          std::conditional_t<sizeof(K) == 4, PackedPairsPolicy<K>, LargeTilePairs64Policy>,
           OnesweepPolicy<32, sizeof(K) == 4 ? 3 : 2, false>> {};
 
 // The wide kernel's status rows cost 2048 words a tile (1.3 bytes a key in tiles of 6144): from
@@ -686,9 +805,9 @@ __device__ __forceinline__ void load_values_async(const V* __restrict__ vin, std
 // keys are scattered, the values are loaded, staged in the keys' buffer at the keys' ranks and
 // scattered to where their keys went.
 template <int kBatch, bool kValuesFirst, bool kFull, bool kAsync = false, bool kAfter = false,
-          class K, class V, bool kHasValues, class W, class Off, int kTile>
+          class K, class V, bool kHasValues, class W, class Off, int kTile, class Src, class Dst>
 __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile>& s,
-                                              const K* __restrict__ kin, K* __restrict__ kout,
+                                              Src kin, Dst kout,
                                               const V* __restrict__ vin, V* __restrict__ vout,
                                               int shift, unsigned mask,
                                               const unsigned long long* __restrict__ digit_totals,
@@ -752,7 +871,7 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
     for (int j = 0; j < kItems; ++j) {
       const int L = wbase + j * 32 + lane;
       if (kFull || L < valid) {
-        kout[start + static_cast<Off>(L)] = k[j];
+        store_key(kout, start + static_cast<Off>(L), k[j]);
         // kValuesFirst: the values are in registers already; kAsync: in shared memory.
         if (kHasValues)
           vout[start + static_cast<Off>(L)] =
@@ -806,7 +925,7 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
       const K key = s.kst[i];
       const unsigned d = digit_of(key, shift, mask);
       const Off dst = s.run_off[d] + static_cast<Off>(i);
-      kout[dst] = key;
+      store_key(kout, dst, key);
       if (kHasValues) vout[dst] = s.vst[kHasValues ? i : 0];
       if constexpr (kAfter) dg[j / 4] |= d << (8 * (j % 4));
     }
@@ -828,10 +947,13 @@ __device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kT
   }
 }
 
-// One digit pass over the tiles of policy P (OnesweepPolicy), one block per tile.
-template <class K, class V, bool kHasValues, class W, class Off, class P>
+// One digit pass over the tiles of policy P (OnesweepPolicy), one block per tile. Src / Dst:
+// arrays of K, or PairsIn / PairsOut where K is the packed pairs' 64-bit word.
+template <class K, class V, bool kHasValues, class W, class Off, class P, class Src = const K*,
+          class Dst = K*>
 __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P::MIN_BLOCKS))
-    onesweep_kernel(const K* __restrict__ kin, K* __restrict__ kout, const V* __restrict__ vin,
+    onesweep_kernel(typename RestrictArg<Src>::type kin, typename RestrictArg<Dst>::type kout,
+                    const V* __restrict__ vin,
                     V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
                     const unsigned long long* __restrict__ digit_totals, W* status, W* clear,
                     unsigned* counter, unsigned spin_ns) {
@@ -843,6 +965,11 @@ __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P:
   constexpr bool kAfter = kHasValues && P::VALUES_AFTER;
   auto& s = *reinterpret_cast<TileSmem<K, V, kHasValues && !kAfter, Off, kTile>*>(onesweep_smem);
   const int t = threadIdx.x;
+  // Only the packed pairs' passes are launched to overlap the kernel before them.
+  if constexpr (P::PACKED_PAIRS) {
+    launch_dependents();
+    wait_for_prerequisite_grid();
+  }
   if (t == 0) s.tile_id = atomicAdd(counter, 1u);
   __syncthreads();
   const std::uint64_t tile = s.tile_id;
@@ -1394,17 +1521,17 @@ constexpr std::size_t onesweep_smem_bytes() {
   return sizeof(TileSmem<K, V, kHasValues && !P::VALUES_AFTER, Off, P::TILE>);
 }
 
-// Every digit pass of policy P: the histogram kernel, then one onesweep kernel per digit.
-template <class P, class K, class V, bool kHasValues, class W, class Off>
-void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* valt,
-                     std::size_t n, int begin_bit, int end_bit, int passes, Ctrl* ctrl, W* status,
-                     const StatusPlan& sp, int sms, cudaStream_t stream) {
+// What every onesweep sort does before its passes: one memset clears the control block and the
+// status rows (they follow it: sort()), then the histogram of every digit in one read of the keys.
+// Returns the words of one set of status rows.
+template <class P, class K, class W>
+std::size_t onesweep_prologue(const K* ksrc, std::size_t n, int begin_bit, int end_bit, Ctrl* ctrl,
+                              W* status, const StatusPlan& sp, int sms, cudaStream_t stream) {
   // The status rows were planned for the smallest tile (kMinOnesweepItems), so any policy fits.
   const std::size_t tiles = (n + P::TILE - 1) / P::TILE;
   if (tiles > sp.tiles)
     throw std::logic_error("sort: onesweep tile smaller than the status rows were planned for");
   const std::size_t row_set_words = tiles * kRadix;
-  // The status rows follow the control block (sort()), so one memset clears both.
   const std::size_t status_off =
       reinterpret_cast<unsigned char*>(status) - reinterpret_cast<unsigned char*>(ctrl);
   CUDA_CHECK(cudaMemsetAsync(ctrl, 0, status_off + row_set_words * sizeof(W) * sp.sets, stream));
@@ -1415,36 +1542,137 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   const std::size_t hchunk = static_cast<std::size_t>(kThreads) * kHistVecs * (16 / sizeof(K));
   const int hblocks = static_cast<int>(std::max<std::size_t>(
       1, std::min<std::size_t>((n + hchunk - 1) / hchunk, static_cast<std::size_t>(sms) * 16)));
-  histogram_vec_kernel<K, kHistVecs>
+  histogram_vec_kernel<K, kHistVecs, kRadixBits, P::PACKED_PAIRS>
       <<<hblocks, kThreads, 0, stream>>>(ksrc, n, begin_bit, end_bit, ctrl->totals);
   CUDA_CHECK_LAUNCH();
-  auto kernel = onesweep_kernel<K, V, kHasValues, W, Off, P>;
-  constexpr std::size_t smem = onesweep_smem_bytes<K, V, kHasValues, Off, P>();
+  return row_set_words;
+}
+
+// Pass `pass`'s status rows, and the rows it clears for the next pass (null if none). With one
+// set, the set is cleared before every pass but the first.
+template <class W>
+std::pair<W*, W*> pass_status(W* status, const StatusPlan& sp, std::size_t row_set_words,
+                              int pass, int passes, cudaStream_t stream) {
+  W* st = status;
+  W* clear = nullptr;
+  if (sp.sets == 2) {
+    st += static_cast<std::size_t>(pass & 1) * row_set_words;
+    // Pass 0's other set is still clear from the memset; the last pass leaves its rows.
+    if (pass > 0 && pass + 1 < passes)
+      clear = status + static_cast<std::size_t>((pass + 1) & 1) * row_set_words;
+  } else if (pass > 0) {
+    CUDA_CHECK(cudaMemsetAsync(status, 0, row_set_words * sizeof(W), stream));
+  }
+  return {st, clear};
+}
+
+template <class Kernel>
+void allow_smem(Kernel kernel, std::size_t smem) {
   if (smem > 48 * 1024)
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(smem)));
+}
+
+// Every digit pass of policy P: the histogram kernel, then one onesweep kernel per digit.
+template <class P, class K, class V, bool kHasValues, class W, class Off>
+void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* valt,
+                     std::size_t n, int begin_bit, int end_bit, int passes, Ctrl* ctrl, W* status,
+                     const StatusPlan& sp, int sms, cudaStream_t stream) {
+  const std::size_t row_set_words =
+      onesweep_prologue<P>(ksrc, n, begin_bit, end_bit, ctrl, status, sp, sms, stream);
+  const auto tiles = static_cast<unsigned>(row_set_words / kRadix);
+  auto kernel = onesweep_kernel<K, V, kHasValues, W, Off, P>;
+  constexpr std::size_t smem = onesweep_smem_bytes<K, V, kHasValues, Off, P>();
+  allow_smem(kernel, smem);
   for (int pass = 0; pass < passes; ++pass) {
     const int shift = begin_bit + pass * kRadixBits;
     const unsigned mask = (1u << std::min(kRadixBits, end_bit - shift)) - 1u;
     const bool to_out = (passes - 1 - pass) % 2 == 0;
     K* kdst = to_out ? kout : kalt;
     V* vdst = to_out ? vout : valt;
-    W* st = status;
-    W* clear = nullptr;  // rows this pass clears for the next one
-    if (sp.sets == 2) {
-      st += static_cast<std::size_t>(pass & 1) * row_set_words;
-      // Pass 0's other set is still clear from the memset; the last pass leaves its rows.
-      if (pass > 0 && pass + 1 < passes)
-        clear = status + static_cast<std::size_t>((pass + 1) & 1) * row_set_words;
-    } else if (pass > 0) {
-      CUDA_CHECK(cudaMemsetAsync(status, 0, row_set_words * sizeof(W), stream));
-    }
-    kernel<<<static_cast<unsigned>(tiles), kThreads, smem, stream>>>(
-        ksrc, kdst, vsrc, vdst, n, shift, mask, ctrl->totals + pass * kRadix, st, clear,
-        ctrl->counters + pass, P::SPIN_NS);
+    const auto st = pass_status(status, sp, row_set_words, pass, passes, stream);
+    kernel<<<tiles, kThreads, smem, stream>>>(ksrc, kdst, vsrc, vdst, n, shift, mask,
+                                              ctrl->totals + pass * kRadix, st.first, st.second,
+                                              ctrl->counters + pass, P::SPIN_NS);
     CUDA_CHECK_LAUNCH();
     ksrc = kdst;
     vsrc = vdst;
+  }
+}
+
+// Launches one digit pass; with `after_kernel` it may start its blocks while the kernel before it
+// drains (programmatic dependent launch: the pass waits in wait_for_prerequisite_grid()).
+template <class... Params, class... Args>
+void launch_pass(void (*kernel)(Params...), bool after_kernel, unsigned tiles, std::size_t smem,
+                 cudaStream_t stream, Args... args) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(tiles);
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = after_kernel ? 1 : 0;
+  CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...));
+}
+
+// 4-byte keys with 4-byte values sorted as one 64-bit word a pair (the key's radix bits above the
+// value's bits), so that the middle passes rank and scatter one array of 8-byte words, as a sort
+// of uint64 keys does, instead of keys and values apart. An even number of passes (at least 2):
+// the first reads the two input arrays and writes words to `spare` (buffer A: n words, and one
+// more after them where n is odd), the middle ones go A -> B -> A (B: WordSegments in the output
+// arrays), the last reads A and writes the two output arrays. The digits of the words are bits
+// 32 + begin_bit on; the histogram counts the keys themselves. Each pass after the first is
+// launched to start while the one before it drains.
+// H100, CUB in the same call (results/sort/README.md): a middle pass over words takes 504-514 us
+// at 2^26 against 551-556 for a pass over keys and values apart (ncu); the first 527 and the last
+// 557. Keeping both middle passes' words in scratch instead of the output arrays gave the same
+// times with twice the scratch; every pass reading or writing the two arrays (A -> out -> A)
+// gained nothing (2^28 8.80 ms against 8.71).
+template <class P, class K, class V, class W, class Off>
+void packed_pairs_passes(const K* kin, K* kout, const V* vin, V* vout, std::uint64_t* spare,
+                         std::size_t n, int begin_bit, int end_bit, int passes, Ctrl* ctrl,
+                         W* status, const StatusPlan& sp, int sms, cudaStream_t stream) {
+  using E = std::uint64_t;
+  static_assert(sizeof(K) == 4 && sizeof(V) == 4, "4-byte keys and values");
+  if (passes < 2 || passes % 2 != 0)
+    throw std::logic_error("sort: the packed pairs passes need an even number of passes");
+  const std::size_t row_set_words =
+      onesweep_prologue<P>(kin, n, begin_bit, end_bit, ctrl, status, sp, sms, stream);
+  const auto tiles = static_cast<unsigned>(row_set_words / kRadix);
+  const WordSegments b{reinterpret_cast<E*>(kout), reinterpret_cast<E*>(vout), spare + n, n / 2,
+                       2 * (n / 2)};
+  auto first = onesweep_kernel<E, NoValue, false, W, Off, P, PairsIn<K, V>, E*>;
+  auto to_b = onesweep_kernel<E, NoValue, false, W, Off, P, const E*, WordSegments>;
+  auto to_a = onesweep_kernel<E, NoValue, false, W, Off, P, WordSegments, E*>;
+  auto last = onesweep_kernel<E, NoValue, false, W, Off, P, const E*, PairsOut<K, V>>;
+  constexpr std::size_t smem = onesweep_smem_bytes<E, NoValue, false, Off, P>();
+  allow_smem(first, smem);
+  allow_smem(to_b, smem);
+  allow_smem(to_a, smem);
+  allow_smem(last, smem);
+  for (int pass = 0; pass < passes; ++pass) {
+    const int shift = begin_bit + pass * kRadixBits;
+    const unsigned mask = (1u << std::min(kRadixBits, end_bit - shift)) - 1u;
+    const auto st = pass_status(status, sp, row_set_words, pass, passes, stream);
+    // With one set of status rows a memset comes between the passes: launched plainly after it.
+    const bool after_kernel = sp.sets == 2 || pass == 0;
+    const auto common = [&](auto kernel, auto src, auto dst) {
+      launch_pass(kernel, after_kernel, tiles, smem, stream, src, dst,
+                  static_cast<const NoValue*>(nullptr), static_cast<NoValue*>(nullptr),
+                  static_cast<std::uint64_t>(n), 32 + shift, mask, ctrl->totals + pass * kRadix,
+                  st.first, st.second, ctrl->counters + pass, P::SPIN_NS);
+    };
+    if (pass == 0)
+      common(first, PairsIn<K, V>{kin, vin}, spare);
+    else if (pass + 1 == passes)
+      common(last, static_cast<const E*>(spare), PairsOut<K, V>{kout, vout});
+    else if (pass % 2 == 1)
+      common(to_b, static_cast<const E*>(spare), b);
+    else
+      common(to_a, b, spare);
   }
 }
 
@@ -1530,6 +1758,28 @@ struct Placement {
   std::size_t alt_shift = 0;
 };
 
+// Whether sort() under a PACKED_PAIRS policy P takes packed_pairs_passes, or P::Fallback: 4-byte
+// keys and values, an even number of passes, 8-byte aligned output arrays (they hold the second
+// buffer of words), 32-bit status words (n < 2^30) and a block that may have the tile's shared
+// memory.
+template <class P, class K, class V, bool kHasValues>
+bool packed_pairs_apply(const K* kout, const V* vout, std::size_t n, int passes) {
+  if constexpr (!(kHasValues && sizeof(K) == 4 && sizeof(V) == 4 && alignof(V) == 4 &&
+                  std::is_trivially_copyable<V>::value)) {
+    return false;
+  } else {
+    const auto aligned8 = [](const void* q) { return reinterpret_cast<std::uintptr_t>(q) % 8 == 0; };
+    if (passes < 2 || passes % 2 != 0 || !aligned8(kout) || !aligned8(vout) ||
+        status_plan<K>(n).word_bytes != 4)
+      return false;
+    int dev = 0, smem_optin = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    return onesweep_smem_bytes<std::uint64_t, NoValue, false, unsigned, P>() <=
+           static_cast<std::size_t>(smem_optin);
+  }
+}
+
 // P: the onesweep policy (the library's DefaultOnesweepPolicy; the benchmark and the tests pass
 // others).
 template <class K, class V, bool kHasValues, class P = DefaultOnesweepPolicy<K, kHasValues>>
@@ -1558,6 +1808,13 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     if (n < P::BELOW_N) {
       sort<K, V, kHasValues, typename P::Below>(kin, kout, vin, vout, n, ws, ws_bytes, stream,
                                                 begin_bit, end_bit, pl);
+      return;
+    }
+  }
+  if constexpr (P::PACKED_PAIRS) {
+    if (!packed_pairs_apply<P, K, V, kHasValues>(kout, vout, n, passes)) {
+      sort<K, V, kHasValues, typename P::Fallback>(kin, kout, vin, vout, n, ws, ws_bytes, stream,
+                                                   begin_bit, end_bit, pl);
       return;
     }
   }
@@ -1598,6 +1855,24 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     p += align_up(n * sizeof(V));
   }
   if (!pl.status_first) take_ctrl_status();
+
+  if constexpr (P::PACKED_PAIRS && kHasValues && sizeof(K) == 4 && sizeof(V) == 4 &&
+                alignof(V) == 4 && std::is_trivially_copyable<V>::value) {
+    // Buffer A: n words and, where n is odd, the second buffer's last word, in the spare keys and
+    // values (2 x align_up(4n) >= 8n + 8 for odd n).
+    auto* spare = reinterpret_cast<std::uint64_t*>(kalt);
+    if (reinterpret_cast<unsigned char*>(spare + n + n % 2) >
+        reinterpret_cast<unsigned char*>(valt) + align_up(n * sizeof(V)))
+      throw std::logic_error("sort: the packed pairs' words do not fit the spare buffers");
+    int dev = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    packed_pairs_passes<P, K, V, unsigned, unsigned>(kin, kout, vin, vout, spare, n, begin_bit,
+                                                     end_bit, passes, ctrl,
+                                                     static_cast<unsigned*>(status), sp, sms,
+                                                     stream);
+    return;
+  }
 
   // Ping-pong so that the last pass lands in kout. Sorting in place with an odd pass count
   // first moves the input to the spare buffer (one extra copy).
