@@ -305,12 +305,11 @@ TEST(Sort, DefaultPairsAcrossTileThreshold) {
   }
 }
 
-// 4-byte pairs through the public API take packed_pairs_passes where the passes are even and both
-// outputs 8-byte aligned, and the fallback otherwise; each case names the route it expects (so a
-// change of route fails here) and checks keys and values against the gold: odd n (the second
-// buffer's last word after the first buffer), in place, 2 and 4 passes, a partial last digit,
-// odd pass counts, outputs 4 bytes off alignment, equal and sorted keys (single-digit tiles),
-// signed and float keys.
+// 4-byte pairs through the public API take packed_pairs_passes where the passes are even, and the
+// fallback otherwise; each case names the route it expects (so a change of route fails here) and
+// checks keys and values against the gold: odd n, in place, 2 and 4 passes, a partial last digit,
+// odd pass counts, arrays 4 bytes off 8-byte alignment, equal and sorted keys (single-digit
+// tiles), signed and float keys.
 TEST(Sort, PackedPairsRoutes) {
   SCANDOF_SKIP_WITHOUT_GPU();
   using V = std::uint32_t;
@@ -344,7 +343,7 @@ TEST(Sort, PackedPairsRoutes) {
     const int passes = detail::lsd::num_passes(begin, end, detail::lsd::kRadixBits);
     ASSERT_EQ(want_packed,
               (detail::lsd::packed_pairs_apply<detail::lsd::DefaultOnesweepPolicy<K, true>, K, V,
-                                               true>(kout, vout, n, passes)));
+                                               true>(n, passes)));
     sort_pairs(SortAlgorithm::Lsd, d_kin.data() + koff, kout, d_vin.data() + voff, vout, n, ws,
                stream, begin, end);
     CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -361,8 +360,9 @@ TEST(Sort, PackedPairsRoutes) {
     run(std::uint32_t{}, n, Dist::AllEqual, 0, 32, false, 0, 0, true);
     run(std::uint32_t{}, n, Dist::Sorted, 0, 32, false, 0, 0, true);
     run(std::uint32_t{}, n, Dist::Uniform, 0, 24, true, 0, 0, false);  // 3 passes
-    run(std::uint32_t{}, n, Dist::Uniform, 0, 32, false, 1, 0, false);
-    run(std::uint32_t{}, n, Dist::Uniform, 0, 32, false, 0, 1, false);
+    run(std::uint32_t{}, n, Dist::Uniform, 0, 32, false, 1, 0, true);
+    run(std::uint32_t{}, n, Dist::FewDistinct, 0, 32, true, 1, 1, true);
+    run(std::uint32_t{}, n, Dist::Uniform, 24, 32, false, 0, 1, false);  // 1 pass
   }
 }
 
@@ -410,7 +410,6 @@ TEST(Sort, LsdAsyncValuesAlignment) {
         run(std::uint32_t{}, detail::lsd::ValuesAfterPolicy<32, 3>{}, dist, n, voff);
         run(std::uint64_t{}, detail::lsd::ValuesAfterPolicy<16, 3>{}, dist, n, voff);
         run(std::uint64_t{}, detail::lsd::ValuesAfterPolicy<30, 2>{}, dist, n, voff);
-        // Packed pairs: values 4 bytes off alignment take the fallback.
         run(std::uint32_t{}, detail::lsd::PackedPairsPolicy<std::uint32_t>{}, dist, n, voff);
       }
     }

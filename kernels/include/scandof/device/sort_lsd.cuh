@@ -150,33 +150,6 @@ __device__ __forceinline__ void wait_for_prerequisite_grid() {
 #endif
 }
 
-// n 64-bit words kept in up to three arrays: [0, n_a) in a, [n_a, n_ab) in b, the rest in c. The
-// packed pairs sort keeps its second buffer of words in the output arrays of keys and values (n / 2
-// words each) and, where n is odd, its last word after the workspace's first buffer, so that it
-// needs no more scratch than the sort of keys and values apart.
-struct WordSegments {
-  std::uint64_t* a;
-  std::uint64_t* b;
-  std::uint64_t* c;
-  std::uint64_t n_a, n_ab;
-};
-template <class I>
-__device__ __forceinline__ std::uint64_t* word_at(const WordSegments& w, I i) {
-  const auto j = static_cast<std::uint64_t>(i);
-  std::uint64_t* p = w.a + j;
-  if (j >= w.n_a) p = w.b + (j - w.n_a);
-  if (j >= w.n_ab) p = w.c + (j - w.n_ab);
-  return p;
-}
-template <class I>
-__device__ __forceinline__ std::uint64_t load_key(const WordSegments& w, I i) {
-  return __ldg(word_at(w, i));
-}
-template <class I>
-__device__ __forceinline__ void store_key(const WordSegments& w, I i, std::uint64_t e) {
-  *word_at(w, i) = e;
-}
-
 // a & b & c in one instruction (LOP3).
 __device__ __forceinline__ unsigned and3(unsigned a, unsigned b, unsigned c) {
   unsigned r;
@@ -665,15 +638,15 @@ struct LargeTilePairsPolicy : AsyncValuesPolicy<48, 2> {
 };
 
 // 4-byte keys with 4-byte values as one 64-bit word a pair (packed_pairs_passes) in the shape of
-// uint64 keys' passes: 32 words a thread (tiles of 8192) at 2 blocks an SM. H100, one layout, CUB's
-// faster call in the same run, 2^24 / 2^26 / 2^28 (results/sort/README.md): LargeTilePairsPolicy
-// 0.649 / 2.266 / 8.717 ms, this 0.601 / 2.156 / 8.297 (0.594 / 2.150 / 8.288 with each pass
-// launched to start as the one before it drains), CUB 0.614 / 2.222 / 8.712. 28 and 30 words a
-// thread within 1 % at 2^24 and 1-2 % slower at 2^28, 36 words 12-18 % slower, a look-back batch
-// of 8 1 % slower, 24 words at 3 blocks an SM 12-19 % slower.
-// Fallback: where the passes are odd (bit ranges of 8, 24 bits), an output array is not 8-byte
-// aligned (the second buffer of words lives there), n >= 2^30 (64-bit status words) or a block
-// cannot have the tile's 75 KB of shared memory.
+// uint64 keys' passes: 32 words a thread (tiles of 8192) at 2 blocks an SM. Scratch: 16 bytes a
+// pair. H100, one memory layout, CUB's faster call in the same run, 2^24 / 2^26 / 2^28
+// (results/sort/README.md): LargeTilePairsPolicy 0.649 / 2.266 / 8.717 ms, this 0.601 / 2.156 /
+// 8.297 (0.594 / 2.150 / 8.288 with each pass launched to start as the one before drains), CUB
+// 0.614 / 2.222 / 8.712. 28 and 30 words a thread within 1 % at 2^24 and 1-2 % slower at 2^28,
+// 36 words 12-18 % slower, a look-back batch of 8 1 % slower, 24 words at 3 blocks an SM 12-19 %
+// slower.
+// Fallback (LargeTilePairsPolicy): where the passes are odd (bit ranges of 8 or 24 bits),
+// n >= 2^30 (64-bit status words) or a block cannot have the tile's 75 KB of shared memory.
 template <class K, int Items = 32, int MinBlocks = 2, int LookbackBatch = 4>
 struct PackedPairsPolicy : OnesweepPolicy<Items, MinBlocks, false, LookbackBatch> {
   static constexpr bool PACKED_PAIRS = true;
@@ -1504,12 +1477,18 @@ std::size_t status_bytes(std::size_t n) {
   return b;
 }
 
+// The packed pairs' second buffer of words (packed_pairs_passes), after the spare keys and values.
+inline std::size_t packed_second_buffer_bytes(std::size_t n) {
+  return align_up(n * sizeof(std::uint64_t));
+}
+
 // Scratch of sort() under policy P (the public API's: DefaultOnesweepPolicy).
 template <class K, class V, bool kHasValues, class P = DefaultOnesweepPolicy<K, kHasValues>>
 std::size_t workspace_bytes(std::size_t n) {
   if (n == 0) return 0;
   std::size_t b = align_up(n * sizeof(K));
   if (kHasValues) b += align_up(n * sizeof(V));
+  if constexpr (P::PACKED_PAIRS) b += packed_second_buffer_bytes(n);
   b += align_up(sizeof(Ctrl));  // digit totals, tile counters
   b += status_bytes<K, P>(n);
   return b;
@@ -1621,20 +1600,22 @@ void launch_pass(void (*kernel)(Params...), bool after_kernel, unsigned tiles, s
 // 4-byte keys with 4-byte values sorted as one 64-bit word a pair (the key's radix bits above the
 // value's bits), so that the middle passes rank and scatter one array of 8-byte words, as a sort
 // of uint64 keys does, instead of keys and values apart. An even number of passes (at least 2):
-// the first reads the two input arrays and writes words to `spare` (buffer A: n words, and one
-// more after them where n is odd), the middle ones go A -> B -> A (B: WordSegments in the output
-// arrays), the last reads A and writes the two output arrays. The digits of the words are bits
-// 32 + begin_bit on; the histogram counts the keys themselves. Each pass after the first is
-// launched to start while the one before it drains.
-// H100, CUB in the same call (results/sort/README.md): a middle pass over words takes 504-514 us
-// at 2^26 against 551-556 for a pass over keys and values apart (ncu); the first 527 and the last
-// 557. Keeping both middle passes' words in scratch instead of the output arrays gave the same
-// times with twice the scratch; every pass reading or writing the two arrays (A -> out -> A)
-// gained nothing (2^28 8.80 ms against 8.71).
+// the first reads the two input arrays and writes words to buffer A (`spare`), the middle ones go
+// A -> B -> A (`second`), the last reads A and writes the two output arrays. The digits of the
+// words are bits 32 + begin_bit on; the histogram counts the keys themselves. Each pass is
+// launched to start while the kernel before it drains.
+// H100, ncu, 2^26: a middle pass over words takes 504-514 us against 551-556 for a pass over keys
+// and values apart; the first 527 and the last 557. What that costs: 16 bytes of scratch a pair
+// (two buffers of words) where keys and values apart take 8. Kept in 8 (B in the output arrays,
+// tile-aligned, its rest after A) the pass reading B selected its array at run time, spilled
+// 128-156 bytes a thread at 128 registers and took 598 us: 2^24 / 2^26 / 2^28 0.634 / 2.23 /
+// 8.57 ms, 0.98 / 1.00 / 1.02x CUB. Every pass reading or writing the two arrays
+// (A -> out -> A -> out) gained nothing (2^28 8.80 ms against 8.71). results/sort/README.md.
 template <class P, class K, class V, class W, class Off>
 void packed_pairs_passes(const K* kin, K* kout, const V* vin, V* vout, std::uint64_t* spare,
-                         std::size_t n, int begin_bit, int end_bit, int passes, Ctrl* ctrl,
-                         W* status, const StatusPlan& sp, int sms, cudaStream_t stream) {
+                         std::uint64_t* second, std::size_t n, int begin_bit, int end_bit,
+                         int passes, Ctrl* ctrl, W* status, const StatusPlan& sp, int sms,
+                         cudaStream_t stream) {
   using E = std::uint64_t;
   static_assert(sizeof(K) == 4 && sizeof(V) == 4, "4-byte keys and values");
   if (passes < 2 || passes % 2 != 0)
@@ -1642,16 +1623,12 @@ void packed_pairs_passes(const K* kin, K* kout, const V* vin, V* vout, std::uint
   const std::size_t row_set_words =
       onesweep_prologue<P>(kin, n, begin_bit, end_bit, ctrl, status, sp, sms, stream);
   const auto tiles = static_cast<unsigned>(row_set_words / kRadix);
-  const WordSegments b{reinterpret_cast<E*>(kout), reinterpret_cast<E*>(vout), spare + n, n / 2,
-                       2 * (n / 2)};
   auto first = onesweep_kernel<E, NoValue, false, W, Off, P, PairsIn<K, V>, E*>;
-  auto to_b = onesweep_kernel<E, NoValue, false, W, Off, P, const E*, WordSegments>;
-  auto to_a = onesweep_kernel<E, NoValue, false, W, Off, P, WordSegments, E*>;
+  auto words = onesweep_kernel<E, NoValue, false, W, Off, P, const E*, E*>;
   auto last = onesweep_kernel<E, NoValue, false, W, Off, P, const E*, PairsOut<K, V>>;
   constexpr std::size_t smem = onesweep_smem_bytes<E, NoValue, false, Off, P>();
   allow_smem(first, smem);
-  allow_smem(to_b, smem);
-  allow_smem(to_a, smem);
+  allow_smem(words, smem);
   allow_smem(last, smem);
   for (int pass = 0; pass < passes; ++pass) {
     const int shift = begin_bit + pass * kRadixBits;
@@ -1659,20 +1636,22 @@ void packed_pairs_passes(const K* kin, K* kout, const V* vin, V* vout, std::uint
     const auto st = pass_status(status, sp, row_set_words, pass, passes, stream);
     // With one set of status rows a memset comes between the passes: launched plainly after it.
     const bool after_kernel = sp.sets == 2 || pass == 0;
-    const auto common = [&](auto kernel, auto src, auto dst) {
+    const auto launch = [&](auto kernel, auto src, auto dst) {
       launch_pass(kernel, after_kernel, tiles, smem, stream, src, dst,
                   static_cast<const NoValue*>(nullptr), static_cast<NoValue*>(nullptr),
                   static_cast<std::uint64_t>(n), 32 + shift, mask, ctrl->totals + pass * kRadix,
                   st.first, st.second, ctrl->counters + pass, P::SPIN_NS);
     };
+    E* a = spare;
+    E* b = second;
     if (pass == 0)
-      common(first, PairsIn<K, V>{kin, vin}, spare);
+      launch(first, PairsIn<K, V>{kin, vin}, a);
     else if (pass + 1 == passes)
-      common(last, static_cast<const E*>(spare), PairsOut<K, V>{kout, vout});
+      launch(last, static_cast<const E*>(a), PairsOut<K, V>{kout, vout});
     else if (pass % 2 == 1)
-      common(to_b, static_cast<const E*>(spare), b);
+      launch(words, static_cast<const E*>(a), b);
     else
-      common(to_a, b, spare);
+      launch(words, static_cast<const E*>(b), a);
   }
 }
 
@@ -1759,19 +1738,15 @@ struct Placement {
 };
 
 // Whether sort() under a PACKED_PAIRS policy P takes packed_pairs_passes, or P::Fallback: 4-byte
-// keys and values, an even number of passes, 8-byte aligned output arrays (they hold the second
-// buffer of words), 32-bit status words (n < 2^30) and a block that may have the tile's shared
-// memory.
+// keys and values, an even number of passes, 32-bit status words (n < 2^30) and a block that may
+// have the tile's shared memory.
 template <class P, class K, class V, bool kHasValues>
-bool packed_pairs_apply(const K* kout, const V* vout, std::size_t n, int passes) {
+bool packed_pairs_apply(std::size_t n, int passes) {
   if constexpr (!(kHasValues && sizeof(K) == 4 && sizeof(V) == 4 && alignof(V) == 4 &&
                   std::is_trivially_copyable<V>::value)) {
     return false;
   } else {
-    const auto aligned8 = [](const void* q) { return reinterpret_cast<std::uintptr_t>(q) % 8 == 0; };
-    if (passes < 2 || passes % 2 != 0 || !aligned8(kout) || !aligned8(vout) ||
-        status_plan<K>(n).word_bytes != 4)
-      return false;
+    if (passes < 2 || passes % 2 != 0 || status_plan<K>(n).word_bytes != 4) return false;
     int dev = 0, smem_optin = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
@@ -1812,7 +1787,7 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     }
   }
   if constexpr (P::PACKED_PAIRS) {
-    if (!packed_pairs_apply<P, K, V, kHasValues>(kout, vout, n, passes)) {
+    if (!packed_pairs_apply<P, K, V, kHasValues>(n, passes)) {
       sort<K, V, kHasValues, typename P::Fallback>(kin, kout, vin, vout, n, ws, ws_bytes, stream,
                                                    begin_bit, end_bit, pl);
       return;
@@ -1854,20 +1829,25 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     valt = reinterpret_cast<V*>(p);
     p += align_up(n * sizeof(V));
   }
+  std::uint64_t* second = nullptr;
+  if constexpr (P::PACKED_PAIRS) {
+    second = reinterpret_cast<std::uint64_t*>(p);
+    p += packed_second_buffer_bytes(n);
+  }
   if (!pl.status_first) take_ctrl_status();
 
   if constexpr (P::PACKED_PAIRS && kHasValues && sizeof(K) == 4 && sizeof(V) == 4 &&
                 alignof(V) == 4 && std::is_trivially_copyable<V>::value) {
-    // Buffer A: n words and, where n is odd, the second buffer's last word, in the spare keys and
-    // values (2 x align_up(4n) >= 8n + 8 for odd n).
+    // Buffer A (n words) in the spare keys and values (2 x align_up(4n) >= 8n), B after them.
     auto* spare = reinterpret_cast<std::uint64_t*>(kalt);
-    if (reinterpret_cast<unsigned char*>(spare + n + n % 2) >
+    if (reinterpret_cast<unsigned char*>(spare + n) >
         reinterpret_cast<unsigned char*>(valt) + align_up(n * sizeof(V)))
       throw std::logic_error("sort: the packed pairs' words do not fit the spare buffers");
     int dev = 0, sms = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    packed_pairs_passes<P, K, V, unsigned, unsigned>(kin, kout, vin, vout, spare, n, begin_bit,
+    packed_pairs_passes<P, K, V, unsigned, unsigned>(kin, kout, vin, vout, spare, second, n,
+                                                     begin_bit,
                                                      end_bit, passes, ctrl,
                                                      static_cast<unsigned*>(status), sp, sms,
                                                      stream);
