@@ -201,6 +201,8 @@ std::vector<Variant<K>> policy_variants() {
     return {
         variant<detail::lsd::LargeTilePairsPolicy<K>, K, true>(
             "lsd[apart,values-async,48-keys,minblocks2 (the earlier default)]"),
+        variant<detail::lsd::PackedPairsPolicy<K>, K, true>(
+            "lsd[packed,32-keys,minblocks2,every size]"),
         variant<detail::lsd::PackedPairsPolicy<K, 28>, K, true>("lsd[packed,28-keys,minblocks2]"),
         variant<detail::lsd::PackedPairsPolicy<K, 30>, K, true>("lsd[packed,30-keys,minblocks2]"),
         variant<detail::lsd::PackedPairsPolicy<K, 32, 2, 8>, K, true>(

@@ -653,6 +653,16 @@ struct PackedPairsPolicy : OnesweepPolicy<Items, MinBlocks, false, LookbackBatch
   using Fallback = LargeTilePairsPolicy<K>;
 };
 
+// The default for 4-byte pairs: packed words from 2^21 pairs on. Below, the earlier pairs kernel
+// (EightBitOnesweepPolicy, 32 keys with their values, tiles of 8192) is faster: H100, six
+// layouts, CUB in the same run, 2^20 0.0751 against 0.0881-0.0902 ms packed (CUB 0.0891-0.0894);
+// at 2^22 packed leads, 0.2079-0.2087 against 0.2166 (CUB 0.2226-0.2230).
+template <class K>
+struct DefaultPackedPairsPolicy : PackedPairsPolicy<K> {
+  using Below = EightBitOnesweepPolicy<K, true>;
+  static constexpr std::size_t BELOW_N = std::size_t(1) << 21;
+};
+
 // uint64 keys with 4-byte values: tiles of 7680 (30 keys a thread) at 2 blocks an SM, the values
 // after the keys through the keys' staging buffer (ValuesAfterPolicy). H100, six memory layouts,
 // CUB in the same call (results/sort/README.md), against the earlier default (the values by
@@ -679,15 +689,15 @@ using LargeTilePairs64Policy = ValuesAfterPolicy<30, 2>;
 //   in one call: 1.678 / 6.684 / 25.804 -> 1.668 / 6.449 / 24.888 ms (26: 1.675 / 6.597 /
 //   25.420); 28 against 16 with the values loaded with the keys in an earlier one: 1.805 / 7.237 /
 //   27.915 -> 1.685 / 6.682 / 25.672 (32: 1.907 / 7.168 / 27.422, spilling).
-// - 4-byte keys with 4-byte values: PackedPairsPolicy (other 4-byte values too; values of other
-//   sizes LargeTilePairsPolicy).
+// - 4-byte keys with 4-byte values: DefaultPackedPairsPolicy (other 4-byte values too; values of
+//   other sizes LargeTilePairsPolicy).
 // Other value sizes take the same shapes; where a block cannot have their shared memory,
 // onesweep_sort() falls back to smaller tiles.
 template <class K, bool kHasValues>
 struct DefaultOnesweepPolicy
     : std::conditional_t<
           kHasValues,
-          std::conditional_t<sizeof(K) == 4, PackedPairsPolicy<K>, LargeTilePairs64Policy>,
+          std::conditional_t<sizeof(K) == 4, DefaultPackedPairsPolicy<K>, LargeTilePairs64Policy>,
           OnesweepPolicy<32, sizeof(K) == 4 ? 3 : 2, false>> {};
 
 // The wide kernel's status rows cost 2048 words a tile (1.3 bytes a key in tiles of 6144): from
