@@ -2,14 +2,15 @@
 // kernel for all digits, then one kernel per digit that ranks a tile and finds its digit offsets
 // by decoupled look-back; n <= one tile runs every pass in one block. Read + write of the keys per
 // digit. On the H100 against cub::DeviceRadixSort's faster call, each with its own allocations,
-// medians over six memory layouts (results/sort/README.md): uniform uint32 1.13x / 1.13x / 1.10x
-// at 2^24 / 2^26 / 2^28, int32 1.08 / 1.07 / 1.04x, float 1.16x, uint64 1.12 / 1.05 / 1.09x,
-// pairs 0.95 / 0.98 / 1.00x, uint64 pairs 1.00 / 1.01 / 1.01x, 1.18-1.34x at 2^20. What got it
-// there: a digit match of half the instructions, early digit counts, batched look-back loads,
-// tiles of 7680-12288 keys, a bounds-free copy for whole tiles, single-digit tiles skipping the
-// ranking, a padded staging tile (sorted keys' bank conflicts), a histogram of 16-byte loads, no
-// memsets between passes, values copied by cp.async (4-byte pairs) or after the keys through the
-// keys' staging buffer (uint64 pairs).
+// medians over six memory layouts (results/sort/README.md): uniform uint32 1.13x / 1.13x / 1.07x
+// at 2^24 / 2^26 / 2^28, int32 1.08 / 1.07 / 1.06x, float 1.16 / 1.16 / 1.15x, uint64 1.11 /
+// 1.05 / 1.08x, pairs 1.04 / 1.02-1.03 / 1.05-1.06x, uint64 pairs 1.00 / 1.00 / 1.01x, 1.19-1.35x
+// at 2^20. What got it there: a digit match of half the instructions, early digit counts, batched
+// look-back loads, tiles of 7680-12288 keys, a bounds-free copy for whole tiles, single-digit
+// tiles skipping the ranking, a padded staging tile (sorted keys' bank conflicts), a histogram of
+// 16-byte loads, no memsets between passes, 4-byte pairs packed into 64-bit words between the
+// first and last passes (16 bytes of scratch a pair), values after the keys through the keys'
+// staging buffer (uint64 pairs).
 //
 // The shape of the per-digit kernel is a policy type (OnesweepPolicy): the library sorts with
 // DefaultOnesweepPolicy, or where a block's shared memory cannot stage its tile the earlier
