@@ -272,9 +272,9 @@ TEST(Sort, DefaultPairsAcrossTileThreshold) {
                 "4-byte pairs sort as packed words by default");
   static_assert(detail::lsd::HasBelowPolicy<Fallback>::value,
                 "the pairs fallback names a policy for small inputs");
-  static_assert(!detail::lsd::HasBelowPolicy<
-                    detail::lsd::DefaultOnesweepPolicy<std::uint64_t, true>>::value,
-                "uint64 pairs: one shape");
+  static_assert(
+      !detail::lsd::HasBelowPolicy<detail::lsd::DefaultOnesweepPolicy<std::uint64_t, true>>::value,
+      "uint64 pairs: one shape");
   test::Stream stream;
   ScanWorkspace ws;
   // SCANDOF_TEST_MAX_N (the sanitizer runs) may drop both: the policy tests cover its shapes.
@@ -360,7 +360,7 @@ TEST(Sort, PackedPairsRoutes) {
   for (std::size_t n : test::capped({kAt + 7, 3000000})) {
     run(std::uint32_t{}, n, Dist::Uniform, 0, 32, false, 0, 0, true);
     run(std::int32_t{}, n, Dist::Uniform, 0, 32, true, 0, 0, true);
-    run(float{}, n, Dist::FewDistinct, 2, 29, false, 0, 0, true);  // a 3-bit last digit
+    run(float{}, n, Dist::FewDistinct, 2, 29, false, 0, 0, true);     // a 3-bit last digit
     run(std::uint32_t{}, n, Dist::Uniform, 8, 24, true, 0, 0, true);  // 2 passes
     run(std::uint32_t{}, n, Dist::AllEqual, 0, 32, false, 0, 0, true);
     run(std::uint32_t{}, n, Dist::Sorted, 0, 32, false, 0, 0, true);

@@ -28,11 +28,16 @@
 
 #include "scandof/arch.cuh"
 #include "scandof/cuda_check.hpp"
+#include "scandof/device/dependent_launch.cuh"
 #include "scandof/device/sat_fused.cuh"
 #include "scandof/device/sat_pixels.cuh"
 
 namespace scandof {
 namespace sat_detail {
+
+using pdl::allow_dependents;
+using pdl::launch_dependent;
+using pdl::wait_prior_grid;
 
 constexpr int kTileW = 128, kTileH = 32, kTileWarps = 8, kRowsPerWarp = kTileH / kTileWarps;
 static_assert(kTileW == 32 * 4, "a warp covers a tile row with 4 pixels per lane");
@@ -49,43 +54,6 @@ inline std::size_t tile_scratch_words(int w, int h, int channels) {
   return static_cast<std::size_t>(channels) *
          (static_cast<std::size_t>(g.tiles_x) * h + static_cast<std::size_t>(g.tiles_y) * w +
           static_cast<std::size_t>(g.tiles_x) * g.tiles_y);
-}
-
-// Programmatic dependent launch (sm_90+): a kernel launched with launch_dependent() may start
-// while the kernel before it in the stream is still running; it does what does not depend on that
-// kernel (its pixel loads), then waits in wait_prior_grid() until the prior grid has finished and
-// its writes are visible. allow_dependents() in the prior kernel lets the next one launch early.
-// Elsewhere both are no-ops and launch_dependent() is a plain launch.
-__device__ __forceinline__ void wait_prior_grid() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void allow_dependents() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-inline bool dependent_launch_supported() {
-  int dev = 0, major = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-  return major >= 9;
-}
-template <class... KArgs, class... Args>
-void launch_dependent(void (*kernel)(KArgs...), dim3 grid, dim3 block, std::size_t smem,
-                      cudaStream_t stream, Args... args) {
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = dependent_launch_supported() ? 1 : 0;
-  CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<KArgs>(args)...));
 }
 
 // Planar table elements are written once and not read again by the build, so they are stored with
@@ -747,8 +715,8 @@ void tile_offsets(Pixels pixels, int width, int height, int channels, TileArrays
   const int nb_cols = static_cast<int>((static_cast<std::size_t>(width) * channels + 63) / 64);
   const int nb_st = static_cast<int>((static_cast<std::size_t>(g.tiles_x) * channels + 63) / 64);
   launch_dependent(tile_aux_scan_kernel, dim3(nb_rows + nb_cols + nb_st), dim3(256), 0, stream,
-                   width, height, channels, g.tiles_x, g.tiles_y, nb_rows, nb_cols, a.rt, a.ct,
-                   a.st);
+                   true, width, height, channels, g.tiles_x, g.tiles_y, nb_rows, nb_cols, a.rt,
+                   a.ct, a.st);
 }
 
 // The last phase: every tile's table from the offsets.
@@ -757,7 +725,7 @@ void tile_scans(Pixels pixels, int width, int height, int channels, TileArrays a
                 cudaStream_t stream) {
   const TileGrid g = tile_grid(width, height);
   launch_dependent(tile_scan_kernel<Pixels, Out, VEC, INTERLEAVED>, dim3(g.tiles_x, g.tiles_y),
-                   dim3(32 * kTileWarps), 0, stream, pixels, width, height, channels,
+                   dim3(32 * kTileWarps), 0, stream, true, pixels, width, height, channels,
                    static_cast<const uint32_t*>(a.rt), static_cast<const uint32_t*>(a.ct),
                    static_cast<const uint32_t*>(a.st), out);
 }

@@ -34,6 +34,7 @@
 
 #include "scandof/arch.cuh"
 #include "scandof/block/exclusive_sum.cuh"
+#include "scandof/device/dependent_launch.cuh"
 #include "scandof/cuda_check.hpp"
 #include "scandof/device/tile_status.cuh"
 #include "scandof/sort.hpp"
@@ -135,22 +136,6 @@ __device__ __forceinline__ void store_key(const PairsOut<K, V>& out, I i, std::u
   out.values[i] = v;
 }
 
-// Programmatic dependent launch (sm_90): a pass launched with
-// cudaLaunchAttributeProgrammaticStreamSerialization may start its blocks once every block of the
-// kernel before it has called launch_dependents(); they wait in wait_for_prerequisite_grid() until
-// that kernel has ended and its writes are visible. Launched without the attribute both are
-// no-ops.
-__device__ __forceinline__ void launch_dependents() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wait_for_prerequisite_grid() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
 // a & b & c in one instruction (LOP3).
 __device__ __forceinline__ unsigned and3(unsigned a, unsigned b, unsigned c) {
   unsigned r;
@@ -247,8 +232,8 @@ struct alignas(16) StagedTile {
 // 5.65 -> 5.81 ms and pairs 9.61 -> 10.10 ms (H100, median over 3 memory layouts; removed
 // after a7d33d4).
 template <class K, class V, bool kHasValues, bool kFull = false, int kItems, class Src>
-__device__ __forceinline__ void load_striped(Src kin, const V* __restrict__ vin,
-                                             std::uint64_t base, int valid, K (&k)[kItems],
+__device__ __forceinline__ void load_striped(Src kin, const V* __restrict__ vin, std::uint64_t base,
+                                             int valid, K (&k)[kItems],
                                              V (&v)[kHasValues ? kItems : 1]) {
   const int lane = threadIdx.x & 31, wbase = (threadIdx.x >> 5) * 32 * kItems;
 #pragma unroll
@@ -467,7 +452,7 @@ __global__ void __launch_bounds__(kThreads)
 // kBits: the digit width (8, or 11 for the wide policies: 2048 counters a digit, 24 KiB of shared
 // memory for 32-bit keys); pass p's totals at totals[p << kBits].
 // kLetPassesStart: the first pass may start its blocks as this kernel's last blocks run
-// (programmatic dependent launch; the packed pairs' passes).
+// (pdl::launch_dependent; the packed pairs' passes).
 template <class K, int kVecs, int kBits = kRadixBits, bool kLetPassesStart = false>
 __global__ void __launch_bounds__(kThreads)
     histogram_vec_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
@@ -478,7 +463,7 @@ __global__ void __launch_bounds__(kThreads)
   static_assert(kKeyPasses * kR * sizeof(unsigned) <= 48 * 1024,
                 "the counters of every digit fit static shared memory");
   __shared__ unsigned h[kKeyPasses][kR];  // one block's keys: < 2^32 while n < 2^41
-  if constexpr (kLetPassesStart) launch_dependents();
+  if constexpr (kLetPassesStart) pdl::allow_dependents();
   const int t = threadIdx.x;
   const int passes = num_passes_dev(begin_bit, end_bit, kBits);
   for (int i = t; i < kKeyPasses * kR; i += kThreads) (&h[0][0])[i] = 0;
@@ -790,10 +775,9 @@ __device__ __forceinline__ void load_values_async(const V* __restrict__ vin, std
 // scattered to where their keys went.
 template <int kBatch, bool kValuesFirst, bool kFull, bool kAsync = false, bool kAfter = false,
           class K, class V, bool kHasValues, class W, class Off, int kTile, class Src, class Dst>
-__device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile>& s,
-                                              Src kin, Dst kout,
-                                              const V* __restrict__ vin, V* __restrict__ vout,
-                                              int shift, unsigned mask,
+__device__ __forceinline__ void onesweep_tile(TileSmem<K, V, kHasValues, Off, kTile>& s, Src kin,
+                                              Dst kout, const V* __restrict__ vin,
+                                              V* __restrict__ vout, int shift, unsigned mask,
                                               const unsigned long long* __restrict__ digit_totals,
                                               W* status, unsigned spin_ns, std::uint64_t tile,
                                               int valid) {
@@ -937,10 +921,9 @@ template <class K, class V, bool kHasValues, class W, class Off, class P, class 
           class Dst = K*>
 __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P::MIN_BLOCKS))
     onesweep_kernel(typename RestrictArg<Src>::type kin, typename RestrictArg<Dst>::type kout,
-                    const V* __restrict__ vin,
-                    V* __restrict__ vout, std::uint64_t n, int shift, unsigned mask,
-                    const unsigned long long* __restrict__ digit_totals, W* status, W* clear,
-                    unsigned* counter, unsigned spin_ns) {
+                    const V* __restrict__ vin, V* __restrict__ vout, std::uint64_t n, int shift,
+                    unsigned mask, const unsigned long long* __restrict__ digit_totals, W* status,
+                    W* clear, unsigned* counter, unsigned spin_ns) {
   static_assert(sizeof(Off) <= sizeof(W), "status words must hold any global position");
   constexpr int kTile = P::TILE;
   // Dynamic shared memory (onesweep_smem_bytes): pairs' staging passes the 48 KiB static limit.
@@ -951,8 +934,8 @@ __global__ void __launch_bounds__(kThreads, arch::min_blocks_per_sm(kThreads, P:
   const int t = threadIdx.x;
   // Only the packed pairs' passes are launched to overlap the kernel before them.
   if constexpr (P::PACKED_PAIRS) {
-    launch_dependents();
-    wait_for_prerequisite_grid();
+    pdl::allow_dependents();
+    pdl::wait_prior_grid();
   }
   if (t == 0) s.tile_id = atomicAdd(counter, 1u);
   __syncthreads();
@@ -1508,7 +1491,7 @@ std::size_t workspace_bytes(std::size_t n) {
 // Dynamic shared memory of onesweep_kernel under policy P.
 template <class K, class V, bool kHasValues, class Off, class P>
 constexpr std::size_t onesweep_smem_bytes() {
-  return sizeof(TileSmem<K, V, kHasValues && !P::VALUES_AFTER, Off, P::TILE>);
+  return sizeof(TileSmem < K, V, kHasValues && !P::VALUES_AFTER, Off, P::TILE >);
 }
 
 // What every onesweep sort does before its passes: one memset clears the control block and the
@@ -1541,8 +1524,8 @@ std::size_t onesweep_prologue(const K* ksrc, std::size_t n, int begin_bit, int e
 // Pass `pass`'s status rows, and the rows it clears for the next pass (null if none). With one
 // set, the set is cleared before every pass but the first.
 template <class W>
-std::pair<W*, W*> pass_status(W* status, const StatusPlan& sp, std::size_t row_set_words,
-                              int pass, int passes, cudaStream_t stream) {
+std::pair<W*, W*> pass_status(W* status, const StatusPlan& sp, std::size_t row_set_words, int pass,
+                              int passes, cudaStream_t stream) {
   W* st = status;
   W* clear = nullptr;
   if (sp.sets == 2) {
@@ -1590,24 +1573,6 @@ void onesweep_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V*
   }
 }
 
-// Launches one digit pass; with `after_kernel` it may start its blocks while the kernel before it
-// drains (programmatic dependent launch: the pass waits in wait_for_prerequisite_grid()).
-template <class... Params, class... Args>
-void launch_pass(void (*kernel)(Params...), bool after_kernel, unsigned tiles, std::size_t smem,
-                 cudaStream_t stream, Args... args) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(tiles);
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = after_kernel ? 1 : 0;
-  CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...));
-}
-
 // 4-byte keys with 4-byte values sorted as one 64-bit word a pair (the key's radix bits above the
 // value's bits), so that the middle passes rank and scatter one array of 8-byte words, as a sort
 // of uint64 keys does, instead of keys and values apart. An even number of passes (at least 2):
@@ -1648,10 +1613,11 @@ void packed_pairs_passes(const K* kin, K* kout, const V* vin, V* vout, std::uint
     // With one set of status rows a memset comes between the passes: launched plainly after it.
     const bool after_kernel = sp.sets == 2 || pass == 0;
     const auto launch = [&](auto kernel, auto src, auto dst) {
-      launch_pass(kernel, after_kernel, tiles, smem, stream, src, dst,
-                  static_cast<const NoValue*>(nullptr), static_cast<NoValue*>(nullptr),
-                  static_cast<std::uint64_t>(n), 32 + shift, mask, ctrl->totals + pass * kRadix,
-                  st.first, st.second, ctrl->counters + pass, P::SPIN_NS);
+      pdl::launch_dependent(kernel, dim3(tiles), dim3(kThreads), smem, stream, after_kernel, src,
+                            dst, static_cast<const NoValue*>(nullptr),
+                            static_cast<NoValue*>(nullptr), static_cast<std::uint64_t>(n),
+                            32 + shift, mask, ctrl->totals + pass * kRadix, st.first, st.second,
+                            ctrl->counters + pass, P::SPIN_NS);
     };
     E* a = spare;
     E* b = second;
@@ -1857,11 +1823,9 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
     int dev = 0, sms = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    packed_pairs_passes<P, K, V, unsigned, unsigned>(kin, kout, vin, vout, spare, second, n,
-                                                     begin_bit,
-                                                     end_bit, passes, ctrl,
-                                                     static_cast<unsigned*>(status), sp, sms,
-                                                     stream);
+    packed_pairs_passes<P, K, V, unsigned, unsigned>(
+        kin, kout, vin, vout, spare, second, n, begin_bit, end_bit, passes, ctrl,
+        static_cast<unsigned*>(status), sp, sms, stream);
     return;
   }
 
