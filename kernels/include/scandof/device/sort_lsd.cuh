@@ -110,17 +110,17 @@ template <class K, class I>
 __device__ __forceinline__ K load_key(const K* __restrict__ kin, I i) {
   return kin[i];
 }
+// Pairs that pack into one 64-bit word: 4-byte keys with 4-byte, 4-byte aligned values whose bits
+// may be copied (PackedPairsPolicy; others take its Fallback).
+template <class K, class V, bool kHasValues>
+constexpr bool kPackablePairs = kHasValues && sizeof(K) == 4 && sizeof(V) == 4 &&
+                                alignof(V) == 4 && std::is_trivially_copyable<V>::value;
+
 template <class K, class V, class I>
 __device__ __forceinline__ std::uint64_t load_key(const PairsIn<K, V>& in, I i) {
-  static_assert(sizeof(K) == 4 && sizeof(V) == 4, "4-byte keys and values pack into 64 bits");
+  static_assert(kPackablePairs<K, V, true>, "4-byte keys and values pack into 64 bits");
   const auto k = RadixTraits<K>::to_bits(__ldg(in.keys + i));
-  std::uint32_t vb;
-  if constexpr (std::is_arithmetic<V>::value) {
-    const V v = __ldg(in.values + i);
-    memcpy(&vb, &v, 4);
-  } else {
-    vb = __ldg(reinterpret_cast<const std::uint32_t*>(in.values) + i);
-  }
+  const std::uint32_t vb = __ldg(reinterpret_cast<const std::uint32_t*>(in.values) + i);
   return (static_cast<std::uint64_t>(k) << 32) | vb;
 }
 template <class K, class I>
@@ -1491,7 +1491,8 @@ std::size_t workspace_bytes(std::size_t n) {
 // Dynamic shared memory of onesweep_kernel under policy P.
 template <class K, class V, bool kHasValues, class Off, class P>
 constexpr std::size_t onesweep_smem_bytes() {
-  return sizeof(TileSmem < K, V, kHasValues && !P::VALUES_AFTER, Off, P::TILE >);
+  constexpr bool kStagedValues = kHasValues && !P::VALUES_AFTER;
+  return sizeof(TileSmem<K, V, kStagedValues, Off, P::TILE>);
 }
 
 // What every onesweep sort does before its passes: one memset clears the control block and the
@@ -1593,7 +1594,7 @@ void packed_pairs_passes(const K* kin, K* kout, const V* vin, V* vout, std::uint
                          int passes, Ctrl* ctrl, W* status, const StatusPlan& sp, int sms,
                          cudaStream_t stream) {
   using E = std::uint64_t;
-  static_assert(sizeof(K) == 4 && sizeof(V) == 4, "4-byte keys and values");
+  static_assert(kPackablePairs<K, V, true>, "4-byte keys and values");
   if (passes < 2 || passes % 2 != 0)
     throw std::logic_error("sort: the packed pairs passes need an even number of passes");
   const std::size_t row_set_words =
@@ -1619,16 +1620,14 @@ void packed_pairs_passes(const K* kin, K* kout, const V* vin, V* vout, std::uint
                             32 + shift, mask, ctrl->totals + pass * kRadix, st.first, st.second,
                             ctrl->counters + pass, P::SPIN_NS);
     };
-    E* a = spare;
-    E* b = second;
     if (pass == 0)
-      launch(first, PairsIn<K, V>{kin, vin}, a);
+      launch(first, PairsIn<K, V>{kin, vin}, spare);
     else if (pass + 1 == passes)
-      launch(last, static_cast<const E*>(a), PairsOut<K, V>{kout, vout});
+      launch(last, static_cast<const E*>(spare), PairsOut<K, V>{kout, vout});
     else if (pass % 2 == 1)
-      launch(words, static_cast<const E*>(a), b);
+      launch(words, static_cast<const E*>(spare), second);
     else
-      launch(words, static_cast<const E*>(b), a);
+      launch(words, static_cast<const E*>(second), spare);
   }
 }
 
@@ -1719,8 +1718,7 @@ struct Placement {
 // have the tile's shared memory.
 template <class P, class K, class V, bool kHasValues>
 bool packed_pairs_apply(std::size_t n, int passes) {
-  if constexpr (!(kHasValues && sizeof(K) == 4 && sizeof(V) == 4 && alignof(V) == 4 &&
-                  std::is_trivially_copyable<V>::value)) {
+  if constexpr (!kPackablePairs<K, V, kHasValues>) {
     return false;
   } else {
     if (passes < 2 || passes % 2 != 0 || status_plan<K>(n).word_bytes != 4) return false;
@@ -1813,8 +1811,7 @@ void sort(const K* kin, K* kout, const V* vin, V* vout, std::size_t n, void* ws,
   }
   if (!pl.status_first) take_ctrl_status();
 
-  if constexpr (P::PACKED_PAIRS && kHasValues && sizeof(K) == 4 && sizeof(V) == 4 &&
-                alignof(V) == 4 && std::is_trivially_copyable<V>::value) {
+  if constexpr (P::PACKED_PAIRS && kPackablePairs<K, V, kHasValues>) {
     // Buffer A (n words) in the spare keys and values (2 x align_up(4n) >= 8n), B after them.
     auto* spare = reinterpret_cast<std::uint64_t*>(kalt);
     if (reinterpret_cast<unsigned char*>(spare + n) >
