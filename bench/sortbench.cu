@@ -529,25 +529,45 @@ void probe(const Options& o, const bench::DeviceInfo& dev, cudaStream_t s) {
       DeviceBuffer<unsigned long long> tot(detail::lsd::kMaxPasses * detail::lsd::kRadix);
       std::vector<unsigned long long> ref, got(tot.size());
       std::string h = bench::fmt("probe-hist 2^%d", lg);
-      auto hist = [&](const char* name, int grid, auto kernel) {
+      auto hist = [&](const std::string& name, int grid, auto kernel,
+                      int block = detail::lsd::kThreads, std::size_t smem = 0) {
+        if (smem > 48 * 1024)
+          CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(smem)));
         CUDA_CHECK(cudaMemsetAsync(tot.get(), 0, tot.size() * 8, s));
-        kernel<<<grid, detail::lsd::kThreads, 0, s>>>(in.get(), n, 0, 32, tot.get());
+        kernel<<<grid, block, smem, s>>>(in.get(), n, 0, 32, tot.get());
         CUDA_CHECK(
             cudaMemcpyAsync(got.data(), tot.get(), tot.size() * 8, cudaMemcpyDeviceToHost, s));
         CUDA_CHECK(cudaStreamSynchronize(s));
         if (ref.empty()) ref = got;
         const bench::Stats st = timer.measure(
-            [&](int) {
-              kernel<<<grid, detail::lsd::kThreads, 0, s>>>(in.get(), n, 0, 32, tot.get());
-            },
-            topt);
-        h += bench::fmt(" | %s %.4f%s", name, st.median_ms, got == ref ? "" : " MISMATCH");
+            [&](int) { kernel<<<grid, block, smem, s>>>(in.get(), n, 0, 32, tot.get()); }, topt);
+        h += bench::fmt(" | %s %.4f%s", name.c_str(), st.median_ms, got == ref ? "" : " MISMATCH");
       };
+      // Copies of the counters (histogram_copies_kernel): as many blocks as fit an SM, x1 and x2.
+      auto copies = [&](const char* name, auto kernel, int block, std::size_t smem) {
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(smem)));
+        int per_sm = 0;
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem));
+        for (int m : {1, 2})
+          hist(bench::fmt("%s/%dx%d", name, per_sm, m), sms * std::max(per_sm, 1) * m, kernel,
+               block, smem);
+      };
+      namespace L = detail::lsd;
+      copies("c16b1024v4 (the library's)", L::histogram_copies_kernel<K, 4, 1024, 16>, 1024,
+             L::histogram_copies_smem_bytes<K, 16>());
+      copies("c16b512v4", L::histogram_copies_kernel<K, 4, 512, 16>, 512,
+             L::histogram_copies_smem_bytes<K, 16>());
+      copies("c8b512v4", L::histogram_copies_kernel<K, 4, 512, 8>, 512,
+             L::histogram_copies_smem_bytes<K, 8>());
+      copies("c32b1024v4", L::histogram_copies_kernel<K, 4, 1024, 32>, 1024,
+             L::histogram_copies_smem_bytes<K, 32>());
       for (int g : {4, 8, 16}) {
-        hist(bench::fmt("old/%d", g).c_str(), sms * g, detail::lsd::histogram_kernel<K>);
-        hist(bench::fmt("vec2/%d", g).c_str(), sms * g, detail::lsd::histogram_vec_kernel<K, 2>);
-        hist(bench::fmt("vec4/%d", g).c_str(), sms * g, detail::lsd::histogram_vec_kernel<K, 4>);
-        hist(bench::fmt("vec8/%d", g).c_str(), sms * g, detail::lsd::histogram_vec_kernel<K, 8>);
+        hist(bench::fmt("old/%d", g), sms * g, detail::lsd::histogram_kernel<K>);
+        hist(bench::fmt("vec2/%d", g), sms * g, detail::lsd::histogram_vec_kernel<K, 2>);
+        hist(bench::fmt("vec4/%d", g), sms * g, detail::lsd::histogram_vec_kernel<K, 4>);
+        hist(bench::fmt("vec8/%d", g), sms * g, detail::lsd::histogram_vec_kernel<K, 8>);
       }
       h += bench::fmt(
           " | memcpy %.4f",
@@ -555,6 +575,52 @@ void probe(const Options& o, const bench::DeviceInfo& dev, cudaStream_t s) {
               .measure([&](int) { bench::memcpy_d2d(out.get(), in.get(), n * sizeof(K), s); }, topt)
               .median_ms);
       std::printf("%s\n", h.c_str());
+      std::fflush(stdout);
+      // The same for uint64 keys (n of them: twice the bytes, eight digits).
+      using K8 = std::uint64_t;
+      DeviceBuffer<K8> in8(n);
+      bench::fill(in8.get(), n, 0x5EED, KeyValue<K8>{Dist::Uniform, 0x5EED}, s);
+      std::vector<unsigned long long> ref8;
+      std::string h8 = bench::fmt("probe-hist64 2^%d", lg);
+      auto hist8 = [&](const std::string& name, int grid, auto kernel, int block,
+                       std::size_t smem) {
+        if (smem > 48 * 1024)
+          CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(smem)));
+        CUDA_CHECK(cudaMemsetAsync(tot.get(), 0, tot.size() * 8, s));
+        kernel<<<grid, block, smem, s>>>(in8.get(), n, 0, 64, tot.get());
+        CUDA_CHECK(
+            cudaMemcpyAsync(got.data(), tot.get(), tot.size() * 8, cudaMemcpyDeviceToHost, s));
+        CUDA_CHECK(cudaStreamSynchronize(s));
+        if (ref8.empty()) ref8 = got;
+        const bench::Stats st = timer.measure(
+            [&](int) { kernel<<<grid, block, smem, s>>>(in8.get(), n, 0, 64, tot.get()); }, topt);
+        h8 +=
+            bench::fmt(" | %s %.4f%s", name.c_str(), st.median_ms, got == ref8 ? "" : " MISMATCH");
+      };
+      hist8("vec4/16 (the library's)", sms * 16, L::histogram_vec_kernel<K8, 4>,
+            detail::lsd::kThreads, 0);
+      hist8("vec2/8", sms * 8, L::histogram_vec_kernel<K8, 2>, detail::lsd::kThreads, 0);
+      auto copies8 = [&](const char* name, auto kernel, int block, std::size_t smem) {
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(smem)));
+        int per_sm = 0;
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem));
+        hist8(bench::fmt("%s/%d", name, per_sm), sms * std::max(per_sm, 1), kernel, block, smem);
+      };
+      copies8("c16b1024v4", L::histogram_copies_kernel<K8, 4, 1024, 16>, 1024,
+              L::histogram_copies_smem_bytes<K8, 16>());
+      copies8("c16b1024v8", L::histogram_copies_kernel<K8, 8, 1024, 16>, 1024,
+              L::histogram_copies_smem_bytes<K8, 16>());
+      copies8("c8b1024v4", L::histogram_copies_kernel<K8, 4, 1024, 8>, 1024,
+              L::histogram_copies_smem_bytes<K8, 8>());
+      copies8("c8b512v4", L::histogram_copies_kernel<K8, 4, 512, 8>, 512,
+              L::histogram_copies_smem_bytes<K8, 8>());
+      copies8("c8b512v8", L::histogram_copies_kernel<K8, 8, 512, 8>, 512,
+              L::histogram_copies_smem_bytes<K8, 8>());
+      copies8("c4b512v4", L::histogram_copies_kernel<K8, 4, 512, 4>, 512,
+              L::histogram_copies_smem_bytes<K8, 4>());
+      std::printf("%s\n", h8.c_str());
       std::fflush(stdout);
     }
   }

@@ -42,7 +42,7 @@ for part in $parts; do
     profile)
       ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
       for who in lsd cub; do
-        if [[ $who == lsd ]]; then k='regex:histogram_kernel|onesweep_kernel'; else k='regex:DeviceRadixSort'; fi
+        if [[ $who == lsd ]]; then k='regex:histogram_|onesweep_kernel'; else k='regex:DeviceRadixSort'; fi
         "$ncu" -k "$k" --launch-count 10 \
           --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active \
           --csv "$R" "$D/sortbench" --keys uint32 --dists uniform --min-log 28 --max-log 28 \

@@ -446,7 +446,9 @@ __global__ void __launch_bounds__(kThreads)
 
 // The same counts with 16-byte loads (4 keys of 4 bytes, 2 of 8) and kVecs of them per thread
 // and loop: fewer load instructions and more bytes in flight per thread. The library's histogram
-// (histogram_kernel above is kept for sortbench --probe's comparison). Keys before the first
+// for 8-byte keys, for 11-bit digits, and for 4-byte keys where a block cannot have the 64 KiB of
+// histogram_copies_kernel below (histogram_kernel above is kept for sortbench --probe's
+// comparison). Keys before the first
 // 16-byte boundary and after the last whole vector (fewer than 16 / sizeof(K) each) are counted
 // one by one in block 0.
 // kBits: the digit width (8, or 11 for the wide policies: 2048 counters a digit, 24 KiB of shared
@@ -510,6 +512,83 @@ __global__ void __launch_bounds__(kThreads)
   for (int p = 0; p < passes; ++p)
     for (int d = t; d < kR; d += kThreads)
       if (h[p][d]) atomicAdd(totals + p * kR + d, static_cast<unsigned long long>(h[p][d]));
+}
+
+// The same counts in kCopies copies of the counters, lane l counting into copy l % kCopies, digit
+// d's copies side by side (word (p * 256 + d) * kCopies + copy): a warp's atomics on one pass
+// then meet in a bank only where lanes of one copy's residue class share d's low bits, where in
+// histogram_vec_kernel 32 uniform digits pile up about 3.5 deep on one bank. 32-bit counters
+// added 1 at a time (one ATOMS.POPC.INC a key and pass). passes x 256 digits x kCopies words:
+// 4-byte keys 64 KiB for 16 copies, 8-byte keys 128 KiB.
+template <class K, int kCopies>
+constexpr std::size_t histogram_copies_smem_bytes() {
+  return std::size_t(8 * sizeof(K) / kRadixBits) * kRadix * kCopies * sizeof(unsigned);
+}
+
+template <class K, int kVecs, int kBlock, int kCopies, bool kLetPassesStart = false>
+__global__ void __launch_bounds__(kBlock)
+    histogram_copies_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
+                            unsigned long long* totals) {
+  static_assert(kBlock % 32 == 0 && 32 % kCopies == 0, "whole warps; copies divide a warp");
+  constexpr int kPer = 16 / sizeof(K);
+  constexpr int kKeyPasses = 8 * sizeof(K) / kRadixBits;
+  constexpr int kWords = kKeyPasses * kRadix * kCopies;
+  extern __shared__ __align__(16) unsigned hist_copies_smem[];
+  unsigned* h = hist_copies_smem;
+  if constexpr (kLetPassesStart) pdl::allow_dependents();
+  const int t = threadIdx.x;
+  const unsigned copy = t & (kCopies - 1);
+  const int passes = num_passes_dev(begin_bit, end_bit);
+  for (int i = t; i < kWords / 4; i += kBlock)
+    reinterpret_cast<uint4*>(h)[i] = make_uint4(0, 0, 0, 0);
+  __syncthreads();
+  auto count = [&](K key) {
+    const typename RadixTraits<K>::Bits b = RadixTraits<K>::to_bits(key);
+#pragma unroll
+    for (int p = 0; p < kKeyPasses; ++p) {
+      if (p >= passes) break;
+      const int shift = begin_bit + p * kRadixBits;
+      const unsigned d =
+          static_cast<unsigned>(b >> shift) & ((1u << min(kRadixBits, end_bit - shift)) - 1u);
+      atomicAdd(h + (p * kRadix + d) * kCopies + copy, 1u);
+    }
+  };
+  const auto addr = reinterpret_cast<std::uintptr_t>(in);
+  const std::uint64_t head = std::min<std::uint64_t>(n, ((16 - (addr & 15)) & 15) / sizeof(K));
+  const std::uint64_t nvec = (n - head) / kPer;
+  const std::uint64_t tail = head + nvec * kPer;
+  if (blockIdx.x == 0) {
+    if (static_cast<std::uint64_t>(t) < head) count(in[t]);
+    if (tail + t < n) count(in[tail + t]);
+  }
+  const uint4* __restrict__ vin = reinterpret_cast<const uint4*>(in + head);
+  const std::uint64_t chunk = std::uint64_t(kBlock) * kVecs;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * chunk; base < nvec;
+       base += std::uint64_t(gridDim.x) * chunk) {
+    uint4 v[kVecs];
+#pragma unroll
+    for (int j = 0; j < kVecs; ++j) {
+      const std::uint64_t i = base + j * kBlock + t;
+      v[j] = i < nvec ? vin[i] : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int j = 0; j < kVecs; ++j) {
+      if (base + j * kBlock + t < nvec) {
+        K keys[kPer];
+        memcpy(keys, &v[j], 16);
+#pragma unroll
+        for (int e = 0; e < kPer; ++e) count(keys[e]);
+      }
+    }
+  }
+  __syncthreads();
+  // Thread r folds counter r's copies, starting at copy r so that a warp's reads span the banks.
+  for (int r = t; r < passes * kRadix; r += kBlock) {
+    unsigned sum = 0;
+#pragma unroll
+    for (int c = 0; c < kCopies; ++c) sum += h[r * kCopies + ((c + r) & (kCopies - 1))];
+    if (sum) atomicAdd(totals + r, static_cast<unsigned long long>(sum));
+  }
 }
 
 // The onesweep kernel's shape, a policy type: keys per thread (tiles of kThreads x Items), the
@@ -1495,6 +1574,13 @@ constexpr std::size_t onesweep_smem_bytes() {
   return sizeof(TileSmem<K, V, kStagedValues, Off, P::TILE>);
 }
 
+template <class Kernel>
+void allow_smem(Kernel kernel, std::size_t smem) {
+  if (smem > 48 * 1024)
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(smem)));
+}
+
 // What every onesweep sort does before its passes: one memset clears the control block and the
 // status rows (they follow it: sort()), then the histogram of every digit in one read of the keys.
 // Returns the words of one set of status rows.
@@ -1509,6 +1595,32 @@ std::size_t onesweep_prologue(const K* ksrc, std::size_t n, int begin_bit, int e
   const std::size_t status_off =
       reinterpret_cast<unsigned char*>(status) - reinterpret_cast<unsigned char*>(ctrl);
   CUDA_CHECK(cudaMemsetAsync(ctrl, 0, status_off + row_set_words * sizeof(W) * sp.sets, stream));
+  // 4-byte keys: 16 copies of the counters, 4 vectors a thread, blocks of 1024 (64 KiB each, one
+  // an SM on the H100 by registers), where histogram_vec_kernel's atomics pile up on banks. H100,
+  // sortbench --probe, uint32 2^20 / 2^24 / 2^26 / 2^28: 0.0089 / 0.0302 / 0.0967 / 0.3576 ms
+  // against 0.0128 / 0.0433 / 0.1205 / 0.4594 (the 2^28 read alone is about 0.34 ms); 8 copies
+  // 0.1132 / 0.4267 at 2^26 / 2^28, 32 copies (128 KiB) the same as 16, 16-bit counters
+  // one a lane (added by a variable amount, not incremented) 0.16 / 0.60 (results/sort/README.md).
+  if constexpr (sizeof(K) == 4) {
+    constexpr int kBlock = 1024, kVecs = 4, kCopies = 16;
+    constexpr std::size_t smem = histogram_copies_smem_bytes<K, kCopies>();
+    auto kernel = histogram_copies_kernel<K, kVecs, kBlock, kCopies, P::PACKED_PAIRS>;
+    int dev = 0, optin = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (smem <= static_cast<std::size_t>(optin)) {
+      allow_smem(kernel, smem);
+      int per_sm = 0;
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, smem));
+      const std::size_t chunk = static_cast<std::size_t>(kBlock) * kVecs * 4;
+      const int blocks = static_cast<int>(std::max<std::size_t>(
+          1, std::min<std::size_t>((n + chunk - 1) / chunk,
+                                   static_cast<std::size_t>(sms) * std::max(per_sm, 1))));
+      kernel<<<blocks, kBlock, smem, stream>>>(ksrc, n, begin_bit, end_bit, ctrl->totals);
+      CUDA_CHECK_LAUNCH();
+      return row_set_words;
+    }
+  }
   // 16-byte loads, 8 keys a thread and loop, 16 blocks an SM: 2^28 uint32 0.459 ms against 0.568
   // for the scalar kernel at 8 blocks an SM (0.512 at 16), 2^26 0.121 against 0.148; 16 keys a
   // thread or 4 / 8 blocks an SM within 1.6 % (H100, sortbench --probe, results/sort/README.md).
@@ -1538,13 +1650,6 @@ std::pair<W*, W*> pass_status(W* status, const StatusPlan& sp, std::size_t row_s
     CUDA_CHECK(cudaMemsetAsync(status, 0, row_set_words * sizeof(W), stream));
   }
   return {st, clear};
-}
-
-template <class Kernel>
-void allow_smem(Kernel kernel, std::size_t smem) {
-  if (smem > 48 * 1024)
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(smem)));
 }
 
 // Every digit pass of policy P: the histogram kernel, then one onesweep kernel per digit.
