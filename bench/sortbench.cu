@@ -598,7 +598,7 @@ void probe(const Options& o, const bench::DeviceInfo& dev, cudaStream_t s) {
         h8 +=
             bench::fmt(" | %s %.4f%s", name.c_str(), st.median_ms, got == ref8 ? "" : " MISMATCH");
       };
-      hist8("vec4/16 (the library's)", sms * 16, L::histogram_vec_kernel<K8, 4>,
+      hist8("vec4/16 (the earlier)", sms * 16, L::histogram_vec_kernel<K8, 4>,
             detail::lsd::kThreads, 0);
       hist8("vec2/8", sms * 8, L::histogram_vec_kernel<K8, 2>, detail::lsd::kThreads, 0);
       auto copies8 = [&](const char* name, auto kernel, int block, std::size_t smem) {
@@ -610,7 +610,7 @@ void probe(const Options& o, const bench::DeviceInfo& dev, cudaStream_t s) {
       };
       copies8("c16b1024v4", L::histogram_copies_kernel<K8, 4, 1024, 16>, 1024,
               L::histogram_copies_smem_bytes<K8, 16>());
-      copies8("c16b1024v8", L::histogram_copies_kernel<K8, 8, 1024, 16>, 1024,
+      copies8("c16b1024v8 (the library's)", L::histogram_copies_kernel<K8, 8, 1024, 16>, 1024,
               L::histogram_copies_smem_bytes<K8, 16>());
       copies8("c8b1024v4", L::histogram_copies_kernel<K8, 4, 1024, 8>, 1024,
               L::histogram_copies_smem_bytes<K8, 8>());

@@ -446,9 +446,8 @@ __global__ void __launch_bounds__(kThreads)
 
 // The same counts with 16-byte loads (4 keys of 4 bytes, 2 of 8) and kVecs of them per thread
 // and loop: fewer load instructions and more bytes in flight per thread. The library's histogram
-// for 8-byte keys, for 11-bit digits, and for 4-byte keys where a block cannot have the 64 KiB of
-// histogram_copies_kernel below (histogram_kernel above is kept for sortbench --probe's
-// comparison). Keys before the first
+// for 11-bit digits, and where a block cannot have the shared memory of histogram_copies_kernel
+// below (histogram_kernel above is kept for sortbench --probe's comparison). Keys before the first
 // 16-byte boundary and after the last whole vector (fewer than 16 / sizeof(K) each) are counted
 // one by one in block 0.
 // kBits: the digit width (8, or 11 for the wide policies: 2048 counters a digit, 24 KiB of shared
@@ -1595,14 +1594,17 @@ std::size_t onesweep_prologue(const K* ksrc, std::size_t n, int begin_bit, int e
   const std::size_t status_off =
       reinterpret_cast<unsigned char*>(status) - reinterpret_cast<unsigned char*>(ctrl);
   CUDA_CHECK(cudaMemsetAsync(ctrl, 0, status_off + row_set_words * sizeof(W) * sp.sets, stream));
-  // 4-byte keys: 16 copies of the counters, 4 vectors a thread, blocks of 1024 (64 KiB each, one
-  // an SM on the H100 by registers), where histogram_vec_kernel's atomics pile up on banks. H100,
-  // sortbench --probe, uint32 2^20 / 2^24 / 2^26 / 2^28: 0.0089 / 0.0302 / 0.0967 / 0.3576 ms
-  // against 0.0128 / 0.0433 / 0.1205 / 0.4594 (the 2^28 read alone is about 0.34 ms); 8 copies
-  // 0.1132 / 0.4267 at 2^26 / 2^28, 32 copies (128 KiB) the same as 16, 16-bit counters
-  // one a lane (added by a variable amount, not incremented) 0.16 / 0.60 (results/sort/README.md).
-  if constexpr (sizeof(K) == 4) {
-    constexpr int kBlock = 1024, kVecs = 4, kCopies = 16;
+  // 16 copies of the counters in blocks of 1024 (histogram_copies_kernel: 64 KiB for 4-byte keys,
+  // one block an SM on the H100 by registers; 128 KiB for 8-byte keys), 4 vectors a thread and
+  // loop for 4-byte keys, 8 for 8-byte ones. H100, sortbench --probe, 2^20 / 2^24 / 2^26 / 2^28
+  // (results/sort/README.md): uint32 0.0091 / 0.0301 / 0.0970 / 0.3572 ms against 0.0127 / 0.0432
+  // / 0.1212 / 0.4591 for histogram_vec_kernel below (the 2^28 read alone is about 0.34 ms);
+  // uint64 0.0128 / 0.0559 / 0.1900 / 0.7111 against 0.0162 / 0.0751 / 0.2326 / 0.8947. 8 copies
+  // 0.114 / 0.427 at 2^26 / 2^28 (uint32), 32 copies the same as 16, 4 vectors for uint64 0.881
+  // at 2^28; 16-bit counters, a copy a lane, added by the digit's half (not incremented), 0.16 /
+  // 0.60.
+  {
+    constexpr int kBlock = 1024, kCopies = 16, kVecs = sizeof(K) == 4 ? 4 : 8;
     constexpr std::size_t smem = histogram_copies_smem_bytes<K, kCopies>();
     auto kernel = histogram_copies_kernel<K, kVecs, kBlock, kCopies, P::PACKED_PAIRS>;
     int dev = 0, optin = 0;
@@ -1612,7 +1614,7 @@ std::size_t onesweep_prologue(const K* ksrc, std::size_t n, int begin_bit, int e
       allow_smem(kernel, smem);
       int per_sm = 0;
       CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, smem));
-      const std::size_t chunk = static_cast<std::size_t>(kBlock) * kVecs * 4;
+      const std::size_t chunk = static_cast<std::size_t>(kBlock) * kVecs * (16 / sizeof(K));
       const int blocks = static_cast<int>(std::max<std::size_t>(
           1, std::min<std::size_t>((n + chunk - 1) / chunk,
                                    static_cast<std::size_t>(sms) * std::max(per_sm, 1))));
@@ -1621,9 +1623,10 @@ std::size_t onesweep_prologue(const K* ksrc, std::size_t n, int begin_bit, int e
       return row_set_words;
     }
   }
-  // 16-byte loads, 8 keys a thread and loop, 16 blocks an SM: 2^28 uint32 0.459 ms against 0.568
-  // for the scalar kernel at 8 blocks an SM (0.512 at 16), 2^26 0.121 against 0.148; 16 keys a
-  // thread or 4 / 8 blocks an SM within 1.6 % (H100, sortbench --probe, results/sort/README.md).
+  // Where a block cannot have that memory: 16-byte loads, 8 keys a thread and loop, 16 blocks an
+  // SM: 2^28 uint32 0.459 ms against 0.568 for the scalar kernel at 8 blocks an SM (0.512 at 16),
+  // 2^26 0.121 against 0.148; 16 keys a thread or 4 / 8 blocks an SM within 1.6 % (H100, sortbench
+  // --probe, results/sort/README.md).
   constexpr int kHistVecs = sizeof(K) == 4 ? 2 : 4;
   const std::size_t hchunk = static_cast<std::size_t>(kThreads) * kHistVecs * (16 / sizeof(K));
   const int hblocks = static_cast<int>(std::max<std::size_t>(
