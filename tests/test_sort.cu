@@ -459,6 +459,63 @@ TEST(Sort, LsdPoliciesSkewedKeys) {
 // Host only: the look-back status rows are planned for the smallest onesweep tile (4096 keys),
 // one row of 256 words per tile, for every key width; 8-byte keys were once given rows for tiles
 // of 2048, twice what any of their shapes uses.
+// The digit counts alone, against the CPU's: the 16-copy kernel the sorts use and the vectorised
+// one they fall back to (blocks without the copies' shared memory), every key type, awkward
+// sizes, inputs 1-3 elements off 16-byte alignment (counted one by one at the head and tail),
+// partial bit ranges, uniform and few distinct keys. The totals start at zero (the kernels add to
+// them); those of passes past the bit range must stay zero.
+TEST(Sort, DigitHistograms) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  namespace L = detail::lsd;
+  int sms = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  auto check = [&](auto key, std::size_t n, std::size_t off, Dist dist, int begin, int end) {
+    using K = decltype(key);
+    SCOPED_TRACE(std::string(test::type_name<K>()) + " n=" + std::to_string(n) + " offset " +
+                 std::to_string(off) + " " + dist_name(dist) + " bits [" + std::to_string(begin) +
+                 "," + std::to_string(end) + ")");
+    const auto keys = make_keys<K>(n, dist, test::derive_seed(47, n, off));
+    std::vector<unsigned long long> want(L::kMaxPasses * L::kRadix, 0);
+    const int passes = L::num_passes(begin, end);
+    for (const K k : keys)
+      for (int p = 0; p < passes; ++p) {
+        const int shift = begin + p * L::kRadixBits;
+        const int width = std::min(L::kRadixBits, end - shift);
+        ++want[p * L::kRadix + ((RadixTraits<K>::to_bits(k) >> shift) & ((1u << width) - 1u))];
+      }
+    std::vector<K> buf(n + off);
+    std::copy(keys.begin(), keys.end(), buf.begin() + off);
+    DeviceBuffer<K> d_keys(buf);
+    DeviceBuffer<unsigned long long> d_tot(want.size());
+    auto run = [&](const char* name, auto kernel, int grid, int block, std::size_t smem) {
+      SCOPED_TRACE(name);
+      if (smem > 48 * 1024)
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(smem)));
+      CUDA_CHECK(cudaMemset(d_tot.data(), 0, want.size() * 8));
+      kernel<<<grid, block, smem>>>(d_keys.data() + off, n, begin, end, d_tot.data());
+      CUDA_CHECK(cudaGetLastError());
+      EXPECT_EQ(d_tot.download(), want);
+    };
+    constexpr int kVecs = sizeof(K) == 4 ? 4 : 8;
+    run("copies", L::histogram_copies_kernel<K, kVecs, 1024, 16>, sms, 1024,
+        L::histogram_copies_smem_bytes<K, 16>());
+    run("copies, 3 blocks", L::histogram_copies_kernel<K, kVecs, 1024, 16>, 3, 1024,
+        L::histogram_copies_smem_bytes<K, 16>());
+    run("vectorised", L::histogram_vec_kernel<K, 2>, 2 * sms, L::kThreads, 0);
+  };
+  const std::vector<std::size_t> sizes = {1, 2, 31, 33, 1025, 8193, (std::size_t(1) << 20) + 7};
+  for (std::size_t n : test::capped(sizes))
+    for (std::size_t off : {0, 1, 3}) {
+      check(std::uint32_t{}, n, off, Dist::Uniform, 0, 32);
+      check(std::int32_t{}, n, off, Dist::Uniform, 0, 32);
+      check(float{}, n, off, Dist::FewDistinct, 0, 32);
+      check(std::uint32_t{}, n, off, Dist::Uniform, 3, 20);
+      check(std::uint64_t{}, n, off, Dist::Uniform, 0, 64);
+      check(std::uint64_t{}, n, off, Dist::FewDistinct, 5, 41);
+    }
+}
+
 TEST(Sort, StatusRowsPlannedForTheSmallestTile) {
   namespace lsd = detail::lsd;
   const std::size_t tile = std::size_t(lsd::kThreads) * lsd::kMinOnesweepItems;
