@@ -23,6 +23,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cstdio>
+#include <initializer_list>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -528,31 +529,45 @@ void probe(const Options& o, const bench::DeviceInfo& dev, cudaStream_t s) {
       if (li != 0) continue;
       DeviceBuffer<unsigned long long> tot(detail::lsd::kMaxPasses * detail::lsd::kRadix);
       std::vector<unsigned long long> ref, got(tot.size());
-      std::string h = bench::fmt("probe-hist 2^%d", lg);
-      auto hist = [&](const std::string& name, int grid, auto kernel,
-                      int block = detail::lsd::kThreads, std::size_t smem = 0) {
+      // Times one histogram kernel over `keys` (end_bit: their width), appending it to `line`;
+      // every kernel's counts are compared with the first's over the same keys.
+      auto hist_into = [&](std::string& line, std::vector<unsigned long long>& ref,
+                           const auto* keys, int end_bit, const std::string& name, int grid,
+                           auto kernel, int block, std::size_t smem) {
         if (smem > 48 * 1024)
           CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(smem)));
         CUDA_CHECK(cudaMemsetAsync(tot.get(), 0, tot.size() * 8, s));
-        kernel<<<grid, block, smem, s>>>(in.get(), n, 0, 32, tot.get());
+        kernel<<<grid, block, smem, s>>>(keys, n, 0, end_bit, tot.get());
         CUDA_CHECK(
             cudaMemcpyAsync(got.data(), tot.get(), tot.size() * 8, cudaMemcpyDeviceToHost, s));
         CUDA_CHECK(cudaStreamSynchronize(s));
         if (ref.empty()) ref = got;
         const bench::Stats st = timer.measure(
-            [&](int) { kernel<<<grid, block, smem, s>>>(in.get(), n, 0, 32, tot.get()); }, topt);
-        h += bench::fmt(" | %s %.4f%s", name.c_str(), st.median_ms, got == ref ? "" : " MISMATCH");
+            [&](int) { kernel<<<grid, block, smem, s>>>(keys, n, 0, end_bit, tot.get()); }, topt);
+        line +=
+            bench::fmt(" | %s %.4f%s", name.c_str(), st.median_ms, got == ref ? "" : " MISMATCH");
       };
-      // Copies of the counters (histogram_copies_kernel): as many blocks as fit an SM, x1 and x2.
-      auto copies = [&](const char* name, auto kernel, int block, std::size_t smem) {
+      // Copies of the counters (histogram_copies_kernel): as many blocks as fit an SM, times each
+      // of `mults`.
+      auto copies_into = [&](auto&& hist_fn, const char* name, auto kernel, int block,
+                             std::size_t smem, std::initializer_list<int> mults) {
         CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(smem)));
         int per_sm = 0;
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem));
-        for (int m : {1, 2})
-          hist(bench::fmt("%s/%dx%d", name, per_sm, m), sms * std::max(per_sm, 1) * m, kernel,
-               block, smem);
+        for (int m : mults)
+          hist_fn(mults.size() > 1 ? bench::fmt("%s/%dx%d", name, per_sm, m)
+                                   : bench::fmt("%s/%d", name, per_sm),
+                  sms * std::max(per_sm, 1) * m, kernel, block, smem);
+      };
+      std::string h = bench::fmt("probe-hist 2^%d", lg);
+      auto hist = [&](const std::string& name, int grid, auto kernel,
+                      int block = detail::lsd::kThreads, std::size_t smem = 0) {
+        hist_into(h, ref, in.get(), 32, name, grid, kernel, block, smem);
+      };
+      auto copies = [&](const char* name, auto kernel, int block, std::size_t smem) {
+        copies_into(hist, name, kernel, block, smem, {1, 2});
       };
       namespace L = detail::lsd;
       copies("c16b1024v4 (the library's)", L::histogram_copies_kernel<K, 4, 1024, 16>, 1024,
@@ -584,29 +599,13 @@ void probe(const Options& o, const bench::DeviceInfo& dev, cudaStream_t s) {
       std::string h8 = bench::fmt("probe-hist64 2^%d", lg);
       auto hist8 = [&](const std::string& name, int grid, auto kernel, int block,
                        std::size_t smem) {
-        if (smem > 48 * 1024)
-          CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(smem)));
-        CUDA_CHECK(cudaMemsetAsync(tot.get(), 0, tot.size() * 8, s));
-        kernel<<<grid, block, smem, s>>>(in8.get(), n, 0, 64, tot.get());
-        CUDA_CHECK(
-            cudaMemcpyAsync(got.data(), tot.get(), tot.size() * 8, cudaMemcpyDeviceToHost, s));
-        CUDA_CHECK(cudaStreamSynchronize(s));
-        if (ref8.empty()) ref8 = got;
-        const bench::Stats st = timer.measure(
-            [&](int) { kernel<<<grid, block, smem, s>>>(in8.get(), n, 0, 64, tot.get()); }, topt);
-        h8 +=
-            bench::fmt(" | %s %.4f%s", name.c_str(), st.median_ms, got == ref8 ? "" : " MISMATCH");
+        hist_into(h8, ref8, in8.get(), 64, name, grid, kernel, block, smem);
       };
       hist8("vec4/16 (the earlier)", sms * 16, L::histogram_vec_kernel<K8, 4>,
             detail::lsd::kThreads, 0);
       hist8("vec2/8", sms * 8, L::histogram_vec_kernel<K8, 2>, detail::lsd::kThreads, 0);
       auto copies8 = [&](const char* name, auto kernel, int block, std::size_t smem) {
-        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(smem)));
-        int per_sm = 0;
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem));
-        hist8(bench::fmt("%s/%d", name, per_sm), sms * std::max(per_sm, 1), kernel, block, smem);
+        copies_into(hist8, name, kernel, block, smem, {1});
       };
       copies8("c16b1024v4", L::histogram_copies_kernel<K8, 4, 1024, 16>, 1024,
               L::histogram_copies_smem_bytes<K8, 16>());

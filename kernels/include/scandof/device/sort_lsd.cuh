@@ -444,114 +444,29 @@ __global__ void __launch_bounds__(kThreads)
     if (h[p][t]) atomicAdd(totals + p * kRadix + t, static_cast<unsigned long long>(h[p][t]));
 }
 
-// The same counts with 16-byte loads (4 keys of 4 bytes, 2 of 8) and kVecs of them per thread
-// and loop: fewer load instructions and more bytes in flight per thread. The library's histogram
-// for 11-bit digits, and where a block cannot have the shared memory of histogram_copies_kernel
-// below (histogram_kernel above is kept for sortbench --probe's comparison). Keys before the first
-// 16-byte boundary and after the last whole vector (fewer than 16 / sizeof(K) each) are counted
-// one by one in block 0.
-// kBits: the digit width (8, or 11 for the wide policies: 2048 counters a digit, 24 KiB of shared
-// memory for 32-bit keys); pass p's totals at totals[p << kBits].
-// kLetPassesStart: the first pass may start its blocks as this kernel's last blocks run
-// (pdl::launch_dependent; the packed pairs' passes).
-template <class K, int kVecs, int kBits = kRadixBits, bool kLetPassesStart = false>
-__global__ void __launch_bounds__(kThreads)
-    histogram_vec_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
-                         unsigned long long* totals) {
-  constexpr int kPer = 16 / sizeof(K);
-  constexpr int kR = 1 << kBits;
-  constexpr int kKeyPasses = (8 * sizeof(K) + kBits - 1) / kBits;
-  static_assert(kKeyPasses * kR * sizeof(unsigned) <= 48 * 1024,
-                "the counters of every digit fit static shared memory");
-  __shared__ unsigned h[kKeyPasses][kR];  // one block's keys: < 2^32 while n < 2^41
-  if constexpr (kLetPassesStart) pdl::allow_dependents();
-  const int t = threadIdx.x;
-  const int passes = num_passes_dev(begin_bit, end_bit, kBits);
-  for (int i = t; i < kKeyPasses * kR; i += kThreads) (&h[0][0])[i] = 0;
-  __syncthreads();
-  auto count = [&](K key) {
-    const typename RadixTraits<K>::Bits b = RadixTraits<K>::to_bits(key);
+// Calls f(p, d) for each digit d of a key's first `passes` digits of kBits from begin_bit (the
+// last one cut at end_bit), p = 0 the lowest.
+template <int kBits, int kKeyPasses, class K, class F>
+__device__ __forceinline__ void for_each_digit(K key, int passes, int begin_bit, int end_bit,
+                                               F&& f) {
+  const typename RadixTraits<K>::Bits b = RadixTraits<K>::to_bits(key);
 #pragma unroll
-    for (int p = 0; p < kKeyPasses; ++p) {
-      if (p >= passes) break;
-      const int shift = begin_bit + p * kBits;
-      const int width = min(kBits, end_bit - shift);
-      atomicAdd(&h[p][static_cast<unsigned>(b >> shift) & ((1u << width) - 1u)], 1u);
-    }
-  };
-  const auto addr = reinterpret_cast<std::uintptr_t>(in);
-  const std::uint64_t head = std::min<std::uint64_t>(n, ((16 - (addr & 15)) & 15) / sizeof(K));
-  const std::uint64_t nvec = (n - head) / kPer;
-  const std::uint64_t tail = head + nvec * kPer;
-  if (blockIdx.x == 0) {
-    if (static_cast<std::uint64_t>(t) < head) count(in[t]);
-    if (tail + t < n) count(in[tail + t]);
+  for (int p = 0; p < kKeyPasses; ++p) {
+    if (p >= passes) break;
+    const int shift = begin_bit + p * kBits;
+    f(p, static_cast<unsigned>(b >> shift) & ((1u << min(kBits, end_bit - shift)) - 1u));
   }
-  const uint4* __restrict__ vin = reinterpret_cast<const uint4*>(in + head);
-  const std::uint64_t chunk = std::uint64_t(kThreads) * kVecs;
-  for (std::uint64_t base = std::uint64_t(blockIdx.x) * chunk; base < nvec;
-       base += std::uint64_t(gridDim.x) * chunk) {
-    uint4 v[kVecs];
-#pragma unroll
-    for (int j = 0; j < kVecs; ++j) {
-      const std::uint64_t i = base + j * kThreads + t;
-      v[j] = i < nvec ? vin[i] : make_uint4(0, 0, 0, 0);
-    }
-#pragma unroll
-    for (int j = 0; j < kVecs; ++j) {
-      if (base + j * kThreads + t < nvec) {
-        K keys[kPer];
-        memcpy(keys, &v[j], 16);
-#pragma unroll
-        for (int e = 0; e < kPer; ++e) count(keys[e]);
-      }
-    }
-  }
-  __syncthreads();
-  for (int p = 0; p < passes; ++p)
-    for (int d = t; d < kR; d += kThreads)
-      if (h[p][d]) atomicAdd(totals + p * kR + d, static_cast<unsigned long long>(h[p][d]));
 }
 
-// The same counts in kCopies copies of the counters, lane l counting into copy l % kCopies, digit
-// d's copies side by side (word (p * 256 + d) * kCopies + copy): a warp's atomics on one pass
-// then meet in a bank only where lanes of one copy's residue class share d's low bits, where in
-// histogram_vec_kernel 32 uniform digits pile up about 3.5 deep on one bank. 32-bit counters
-// added 1 at a time (one ATOMS.POPC.INC a key and pass). passes x 256 digits x kCopies words:
-// 4-byte keys 64 KiB for 16 copies, 8-byte keys 128 KiB.
-template <class K, int kCopies>
-constexpr std::size_t histogram_copies_smem_bytes() {
-  return std::size_t(8 * sizeof(K) / kRadixBits) * kRadix * kCopies * sizeof(unsigned);
-}
-
-template <class K, int kVecs, int kBlock, int kCopies, bool kLetPassesStart = false>
-__global__ void __launch_bounds__(kBlock)
-    histogram_copies_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
-                            unsigned long long* totals) {
-  static_assert(kBlock % 32 == 0 && 32 % kCopies == 0, "whole warps; copies divide a warp");
+// Calls count(key) for every key of in[0, n), over a grid of kBlock-thread blocks: 16-byte loads
+// (4 keys of 4 bytes, 2 of 8), kVecs of them a thread and loop, all issued before any key is
+// counted. Keys before the first 16-byte boundary and after the last whole vector (fewer than
+// 16 / sizeof(K) each) are counted one by one in block 0.
+template <class K, int kVecs, int kBlock, class Count>
+__device__ __forceinline__ void for_each_key_vectorised(const K* __restrict__ in, std::uint64_t n,
+                                                        Count& count) {
   constexpr int kPer = 16 / sizeof(K);
-  constexpr int kKeyPasses = 8 * sizeof(K) / kRadixBits;
-  constexpr int kWords = kKeyPasses * kRadix * kCopies;
-  extern __shared__ __align__(16) unsigned hist_copies_smem[];
-  unsigned* h = hist_copies_smem;
-  if constexpr (kLetPassesStart) pdl::allow_dependents();
   const int t = threadIdx.x;
-  const unsigned copy = t & (kCopies - 1);
-  const int passes = num_passes_dev(begin_bit, end_bit);
-  for (int i = t; i < kWords / 4; i += kBlock)
-    reinterpret_cast<uint4*>(h)[i] = make_uint4(0, 0, 0, 0);
-  __syncthreads();
-  auto count = [&](K key) {
-    const typename RadixTraits<K>::Bits b = RadixTraits<K>::to_bits(key);
-#pragma unroll
-    for (int p = 0; p < kKeyPasses; ++p) {
-      if (p >= passes) break;
-      const int shift = begin_bit + p * kRadixBits;
-      const unsigned d =
-          static_cast<unsigned>(b >> shift) & ((1u << min(kRadixBits, end_bit - shift)) - 1u);
-      atomicAdd(h + (p * kRadix + d) * kCopies + copy, 1u);
-    }
-  };
   const auto addr = reinterpret_cast<std::uintptr_t>(in);
   const std::uint64_t head = std::min<std::uint64_t>(n, ((16 - (addr & 15)) & 15) / sizeof(K));
   const std::uint64_t nvec = (n - head) / kPer;
@@ -580,6 +495,74 @@ __global__ void __launch_bounds__(kBlock)
       }
     }
   }
+}
+
+// The same counts with 16-byte loads, kVecs of them a thread and loop (for_each_key_vectorised):
+// fewer load instructions and more bytes in flight per thread. The library's histogram for 11-bit
+// digits, and where a block cannot have the shared memory of histogram_copies_kernel below
+// (histogram_kernel above is kept for sortbench --probe's comparison).
+// kBits: the digit width (8, or 11 for the wide policies: 2048 counters a digit, 24 KiB of shared
+// memory for 32-bit keys); pass p's totals at totals[p << kBits].
+// kLetPassesStart: the first pass may start its blocks as this kernel's last blocks run
+// (pdl::launch_dependent; the packed pairs' passes).
+template <class K, int kVecs, int kBits = kRadixBits, bool kLetPassesStart = false>
+__global__ void __launch_bounds__(kThreads)
+    histogram_vec_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
+                         unsigned long long* totals) {
+  constexpr int kR = 1 << kBits;
+  constexpr int kKeyPasses = (8 * sizeof(K) + kBits - 1) / kBits;
+  static_assert(kKeyPasses * kR * sizeof(unsigned) <= 48 * 1024,
+                "the counters of every digit fit static shared memory");
+  __shared__ unsigned h[kKeyPasses][kR];  // one block's keys: < 2^32 while n < 2^41
+  if constexpr (kLetPassesStart) pdl::allow_dependents();
+  const int t = threadIdx.x;
+  const int passes = num_passes_dev(begin_bit, end_bit, kBits);
+  for (int i = t; i < kKeyPasses * kR; i += kThreads) (&h[0][0])[i] = 0;
+  __syncthreads();
+  auto count = [&](K key) {
+    for_each_digit<kBits, kKeyPasses>(key, passes, begin_bit, end_bit,
+                                      [&](int p, unsigned d) { atomicAdd(&h[p][d], 1u); });
+  };
+  for_each_key_vectorised<K, kVecs, kThreads>(in, n, count);
+  __syncthreads();
+  for (int p = 0; p < passes; ++p)
+    for (int d = t; d < kR; d += kThreads)
+      if (h[p][d]) atomicAdd(totals + p * kR + d, static_cast<unsigned long long>(h[p][d]));
+}
+
+// The same counts in kCopies copies of the counters, lane l counting into copy l % kCopies, digit
+// d's copies side by side (word (p * 256 + d) * kCopies + copy): a warp's atomics on one pass
+// then meet in a bank only where lanes of one copy's residue class share d's low bits, where in
+// histogram_vec_kernel 32 uniform digits pile up about 3.5 deep on one bank. 32-bit counters
+// added 1 at a time (one ATOMS.POPC.INC a key and pass). passes x 256 digits x kCopies words:
+// 4-byte keys 64 KiB for 16 copies, 8-byte keys 128 KiB.
+template <class K, int kCopies>
+constexpr std::size_t histogram_copies_smem_bytes() {
+  return std::size_t(8 * sizeof(K) / kRadixBits) * kRadix * kCopies * sizeof(unsigned);
+}
+
+template <class K, int kVecs, int kBlock, int kCopies, bool kLetPassesStart = false>
+__global__ void __launch_bounds__(kBlock)
+    histogram_copies_kernel(const K* __restrict__ in, std::uint64_t n, int begin_bit, int end_bit,
+                            unsigned long long* totals) {
+  static_assert(kBlock % 32 == 0 && 32 % kCopies == 0, "whole warps; copies divide a warp");
+  constexpr int kKeyPasses = 8 * sizeof(K) / kRadixBits;
+  constexpr int kWords = kKeyPasses * kRadix * kCopies;
+  extern __shared__ __align__(16) unsigned hist_copies_smem[];
+  unsigned* h = hist_copies_smem;
+  if constexpr (kLetPassesStart) pdl::allow_dependents();
+  const int t = threadIdx.x;
+  const unsigned copy = t & (kCopies - 1);
+  const int passes = num_passes_dev(begin_bit, end_bit);
+  for (int i = t; i < kWords / 4; i += kBlock)
+    reinterpret_cast<uint4*>(h)[i] = make_uint4(0, 0, 0, 0);
+  __syncthreads();
+  auto count = [&](K key) {
+    for_each_digit<kRadixBits, kKeyPasses>(key, passes, begin_bit, end_bit, [&](int p, unsigned d) {
+      atomicAdd(h + (p * kRadix + d) * kCopies + copy, 1u);
+    });
+  };
+  for_each_key_vectorised<K, kVecs, kBlock>(in, n, count);
   __syncthreads();
   // Thread r folds counter r's copies, starting at copy r so that a warp's reads span the banks.
   for (int r = t; r < passes * kRadix; r += kBlock) {
