@@ -534,9 +534,7 @@ void probe(const Options& o, const bench::DeviceInfo& dev, cudaStream_t s) {
       auto hist_into = [&](std::string& line, std::vector<unsigned long long>& ref,
                            const auto* keys, int end_bit, const std::string& name, int grid,
                            auto kernel, int block, std::size_t smem) {
-        if (smem > 48 * 1024)
-          CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(smem)));
+        detail::lsd::allow_smem(kernel, smem);
         CUDA_CHECK(cudaMemsetAsync(tot.get(), 0, tot.size() * 8, s));
         kernel<<<grid, block, smem, s>>>(keys, n, 0, end_bit, tot.get());
         CUDA_CHECK(
@@ -552,8 +550,7 @@ void probe(const Options& o, const bench::DeviceInfo& dev, cudaStream_t s) {
       // of `mults`.
       auto copies_into = [&](auto&& hist_fn, const char* name, auto kernel, int block,
                              std::size_t smem, std::initializer_list<int> mults) {
-        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(smem)));
+        detail::lsd::allow_smem(kernel, smem);  // before the occupancy query counts it
         int per_sm = 0;
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem));
         for (int m : mults)

@@ -489,9 +489,7 @@ TEST(Sort, DigitHistograms) {
     DeviceBuffer<unsigned long long> d_tot(want.size());
     auto run = [&](const char* name, auto kernel, int grid, int block, std::size_t smem) {
       SCOPED_TRACE(name);
-      if (smem > 48 * 1024)
-        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(smem)));
+      L::allow_smem(kernel, smem);
       CUDA_CHECK(cudaMemset(d_tot.data(), 0, want.size() * 8));
       kernel<<<grid, block, smem>>>(d_keys.data() + off, n, begin, end, d_tot.data());
       CUDA_CHECK(cudaGetLastError());

@@ -1777,9 +1777,7 @@ void wide_passes(const K* ksrc, K* kout, K* kalt, const V* vsrc, V* vout, V* val
   CUDA_CHECK_LAUNCH();
   auto kernel = wide_onesweep_kernel<K, V, kHasValues, W, Off, P>;
   constexpr std::size_t smem = wide_smem_bytes<K, V, kHasValues, Off, P>();
-  if (smem > 48 * 1024)
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(smem)));
+  allow_smem(kernel, smem);
   for (int pass = 0; pass < passes; ++pass) {
     const int shift = begin_bit + pass * kWideRadixBits;
     const unsigned mask = (1u << std::min(kWideRadixBits, end_bit - shift)) - 1u;
