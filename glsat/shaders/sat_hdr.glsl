@@ -8,9 +8,11 @@
 //   uint32 tables: the fixed point of kernels/include/scandof/hdr.hpp, the GLSL twin of
 //     scandof::quantize_radiance (round half to even of v * 2^F, at most max_value; NaN and
 //     negative values 0; -0 and +0 0), F and max_value at uniform locations SAT_LOC_FIXED_BITS and
-//     SAT_LOC_FIXED_MAX. A pixel with any of R, G, B clamped, NaN or negative adds 1 to the
-//     counter at SSBO binding SAT_BINDING_CLAMPS, once per invocation (FLUSH_CLAMPS()) and only
-//     when nonzero: clamps are rare, so the atomics cost next to nothing.
+//     SAT_LOC_FIXED_MAX. A pixel with any of R, G, B clamped, NaN or negative adds 1 to this
+//     build's word of the clamp counters at SSBO binding SAT_BINDING_CLAMPS, once per invocation
+//     (FLUSH_CLAMPS()) and only when nonzero: clamps are rare, so the atomics cost next to nothing.
+//     The build also zeroes the next build's word (uniform SAT_LOC_CLAMP_WORDS: this build's word,
+//     the next one's), so no build clears a counter of its own (GlSatBuilder::begin_clamp_count).
 //   float tables (SAT_F32): the radiance itself, NaN and negative values 0; nothing counted (as
 //     scandof::sat_gold_hdr and the CUDA builder count only for uint32 tables).
 // NaN and sign are tested on the bits: GLSL does not promise IEEE comparisons with NaN, and a
@@ -37,8 +39,9 @@ vec3 load_radiance(ivec2 p) {
 #else
 layout(location = SAT_LOC_FIXED_BITS) uniform int u_fixed_bits;  // F, 0..24
 layout(location = SAT_LOC_FIXED_MAX) uniform uint u_fixed_max;   // 1..2^24
+layout(location = SAT_LOC_CLAMP_WORDS) uniform uvec2 u_clamp_words;  // (this build's, the next's)
 layout(std430, binding = SAT_BINDING_CLAMPS) buffer Clamps {
-  uint clamp_count;
+  uint clamp_words[];
 };
 uint g_clamped = 0u;  // this invocation's clamped pixels so far
 
@@ -99,8 +102,12 @@ uvec3 load_radiance(ivec2 p) {
   return q;
 }
 #endif  // !PIXELS_GATHER
-#define FLUSH_CLAMPS() \
-  if (g_clamped != 0u) atomicAdd(clamp_count, g_clamped)
+// Called once by every invocation of the one dispatch of a build that counts.
+void flush_clamps() {
+  if (g_clamped != 0u) atomicAdd(clamp_words[u_clamp_words.x], g_clamped);
+  if (gl_GlobalInvocationID == uvec3(0u)) clamp_words[u_clamp_words.y] = 0u;
+}
+#define FLUSH_CLAMPS() flush_clamps()
 #endif
 #else
 #define FLUSH_CLAMPS()

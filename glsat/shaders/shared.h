@@ -10,9 +10,11 @@
 #define SAT_AUX_ROWS_PER_GROUP 64
 #define SAT_AUX_COLS_PER_GROUP 32
 // sat_hdr.glsl (RGBA16F pixels into uint32 tables): the fixed point's uniform locations (above
-// every shader's own, which start at 0) and the SSBO binding of the clamped-pixel counter.
+// every shader's own, which start at 0) and the SSBO binding of the clamped-pixel counters.
 #define SAT_LOC_FIXED_BITS 8
 #define SAT_LOC_FIXED_MAX 9
+// The clamp counters' words of this build and of the next (uvec2), in the programs that count.
+#define SAT_LOC_CLAMP_WORDS 10
 #define SAT_BINDING_CLAMPS 5
 
 #endif  // SCANDOF_GLSAT_SHADERS_SHARED_H

@@ -263,11 +263,6 @@ void GlSatBuilder::ensure_output(int width, int height) {
   out_bytes_ = bytes;
 }
 
-GlSatBuilder::~GlSatBuilder() {
-  for (GLsync& f : clamp_fence_)
-    if (f) glDeleteSync(f);
-}
-
 void GlSatBuilder::build(GLuint tex, int width, int height, GlSatVariant variant,
                          scandof::SatFormat format, bool timed) {
   ensure_output(width, height);
@@ -313,54 +308,71 @@ bool GlSatBuilder::check_input(GLuint tex, int width, int height) {
 void GlSatBuilder::begin_clamp_count() {
   if (!clamps_) {
     clamps_ = make_buffer();
-    allocate(clamps_.get(), kClampRing * kClampStride);
+    allocate(clamps_.get(), kClampWords * kClampStride * 4);
+    // Once: from here on each counting build zeroes the next one's word.
+    const std::uint32_t zero = 0;
+    glClearNamedBufferData(clamps_.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    for (GlQuery& q : clamp_done_) {
+      GLuint id = 0;
+      glGenQueries(1, &id);
+      q = GlQuery(id);
+    }
   }
-  const int slot = static_cast<int>(clamp_next_ % kClampRing);
-  const GLintptr off = static_cast<GLintptr>(slot * kClampStride);
-  const std::uint32_t zero = 0;
-  // The previous build's end barrier (BUFFER_UPDATE) orders this clear after the atomics of the
-  // build that last used the slot; the barrier here orders the new atomics after the clear.
-  glClearNamedBufferSubData(clamps_.get(), GL_R32UI, off, 4, GL_RED_INTEGER, GL_UNSIGNED_INT,
-                            &zero);
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  glBindBufferRange(GL_SHADER_STORAGE_BUFFER, SAT_BINDING_CLAMPS, clamps_.get(), off, 4);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SAT_BINDING_CLAMPS, clamps_.get());
+}
+
+// The uniform of the one program of a build that counts: its word and the next counting build's.
+// Words go to counting builds in turn; the kClampRing unread builds hold at most the kClampRing
+// words before this build's, so the word zeroed is none of theirs.
+void GlSatBuilder::set_clamp_words() const {
+  const auto word = [](std::uint64_t k) {
+    return static_cast<GLuint>((k % kClampWords) * kClampStride);
+  };
+  glUniform2ui(SAT_LOC_CLAMP_WORDS, word(clamp_words_used_), word(clamp_words_used_ + 1));
 }
 
 void GlSatBuilder::end_clamp_count(bool counted) {
-  const int slot = static_cast<int>(clamp_next_ % kClampRing);
+  const int slot = static_cast<int>(clamp_next_ % kClampWords);
   if (clamp_next_ - clamp_read_ == static_cast<std::uint64_t>(kClampRing)) {
-    // The ring is full of unread builds: the oldest one's count is dropped.
-    const int old = static_cast<int>(clamp_read_ % kClampRing);
-    if (clamp_fence_[old]) glDeleteSync(clamp_fence_[old]);
-    clamp_fence_[old] = nullptr;
+    // kClampRing builds unread: the oldest one's count is dropped.
     ++clamp_read_;
   }
-  if (clamp_fence_[slot]) glDeleteSync(clamp_fence_[slot]);
-  clamp_fence_[slot] = counted ? glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0) : nullptr;
+  clamp_counted_[slot] = counted;
+  if (counted) {
+    glQueryCounter(clamp_done_[slot].get(), GL_TIMESTAMP);
+    clamp_word_[slot] = static_cast<int>(clamp_words_used_ % kClampWords);
+    ++clamp_words_used_;
+  }
   last_counted_ = counted;
   ++clamp_next_;
 }
 
-std::uint32_t GlSatBuilder::clamp_count() {
-  if (!last_counted_ || clamp_next_ == 0) return 0;
-  const int slot = static_cast<int>((clamp_next_ - 1) % kClampRing);
+std::uint32_t GlSatBuilder::read_clamp_word(std::uint64_t build) const {
+  const std::size_t word = static_cast<std::size_t>(clamp_word_[build % kClampWords]);
   std::uint32_t n = 0;
-  glGetNamedBufferSubData(clamps_.get(), static_cast<GLintptr>(slot * kClampStride), 4, &n);
+  glGetNamedBufferSubData(clamps_.get(), static_cast<GLintptr>(word * kClampStride * 4), 4, &n);
   return n;
 }
 
+std::uint32_t GlSatBuilder::clamp_count() {
+  if (!last_counted_ || clamp_next_ == 0) return 0;
+  return read_clamp_word(clamp_next_ - 1);
+}
+
 bool GlSatBuilder::poll_clamp_count(std::uint32_t& out) {
-  // Fences signal in submission order, so the first unfinished build ends the walk.
+  // Queries finish in submission order, so the first unfinished build ends the walk.
   bool got = false;
   while (clamp_read_ < clamp_next_) {
-    const int slot = static_cast<int>(clamp_read_ % kClampRing);
+    const int slot = static_cast<int>(clamp_read_ % kClampWords);
     std::uint32_t n = 0;
-    if (GLsync f = clamp_fence_[slot]) {
-      const GLenum r = glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
-      if (r != GL_ALREADY_SIGNALED && r != GL_CONDITION_SATISFIED) break;
-      glDeleteSync(f);
-      clamp_fence_[slot] = nullptr;
-      glGetNamedBufferSubData(clamps_.get(), static_cast<GLintptr>(slot * kClampStride), 4, &n);
+    if (clamp_counted_[slot]) {
+      GLint done = 0;
+      glGetQueryObjectiv(clamp_done_[slot].get(), GL_QUERY_RESULT_AVAILABLE, &done);
+      if (!done) {
+        glFlush();  // a query never submitted never finishes
+        break;
+      }
+      n = read_clamp_word(clamp_read_);
     }
     out = n;
     got = true;
@@ -424,9 +436,12 @@ void GlSatBuilder::build_impl(GLuint tex, int width, int height, GlSatVariant va
     variant = GlSatVariant::WorkEfficient;
   if (quantized) begin_clamp_count();
   // The fixed point of the programs that quantize (those that read RGBA16F pixels into uint32).
-  auto set_fixed = [&] {
+  // counts: the program that counts the build's clamps (one a build; the tile scan of the three
+  // passes reads the pixels again and does not).
+  auto set_fixed = [&](bool counts) {
     glUniform1i(SAT_LOC_FIXED_BITS, fixed->frac_bits);
     glUniform1ui(SAT_LOC_FIXED_MAX, fixed->max_value);
+    if (counts) set_clamp_words();
   };
 
   const bool one_pass =
@@ -475,7 +490,7 @@ void GlSatBuilder::build_impl(GLuint tex, int width, int height, GlSatVariant va
     const GLuint single = program("sat_fused_single.comp", single_defs);
     if (timed) timers_[1].begin();
     use_program(single, width, height);
-    if (quantized) set_fixed();
+    if (quantized) set_fixed(true);
     glUniform1ui(2, epoch_);
     glUniform1ui(3, id_base_);
     dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
@@ -501,7 +516,7 @@ void GlSatBuilder::build_impl(GLuint tex, int width, int height, GlSatVariant va
     const GLuint scan = program("sat_fused_scan.comp", fused_defs);
     if (timed) timers_[0].begin();
     use_program(reduce, width, height);
-    if (quantized) set_fixed();
+    if (quantized) set_fixed(true);
     dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
     const GLuint aux = program("sat_fused_aux.comp", {});
     if (timed) timers_[2].begin();
@@ -517,7 +532,7 @@ void GlSatBuilder::build_impl(GLuint tex, int width, int height, GlSatVariant va
       timers_[1].begin();
     }
     use_program(scan, width, height);
-    if (quantized) set_fixed();
+    if (quantized) set_fixed(false);
     dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
     if (timed) timers_[1].end();
   } else {
@@ -562,7 +577,7 @@ void GlSatBuilder::build_impl(GLuint tex, int width, int height, GlSatVariant va
         glUniform1i(2, nb);
       };
       set_uniforms(with("PASS_BLOCKS"));
-      if (rows && quantized) set_fixed();
+      if (rows && quantized) set_fixed(true);
       dispatch(static_cast<GLuint>(nb), static_cast<GLuint>(lines));
       if (nb > 1) {
         set_uniforms(with("PASS_SUMS"));

@@ -819,6 +819,53 @@ TEST(GlSat, HdrClampCountPolled) {
   EXPECT_EQ(got, 0u);
 }
 
+// Each build counts into a word of its own that the counting build before it zeroed: over more
+// builds than the counters have words, mixing counting builds of every shape (one pass, three
+// passes, the paper's row pass) with builds that count nothing (RGBA8), every count is its own
+// build's, read at once and by poll.
+TEST(GlSat, HdrClampCountsAcrossBuilds) {
+  REQUIRE_GL();
+  GlSatBuilder& b = *gl().builder;
+  const scandof::SatFixedPoint fp = demo_fixed_point();
+  std::uint32_t sink = 0;
+  while (b.poll_clamp_count(sink)) {
+  }
+  const int w = 67, h = 35;
+  std::vector<std::uint64_t> want;
+  std::vector<scandof::gl::GlTexture> texs;
+  for (int k = 0; k < 3; ++k) {
+    std::vector<float> f;
+    const auto halves = random_hdr(w, h, fp.max_radiance(), base_seed() + 40 + k, k > 0, true, f);
+    std::vector<std::uint32_t> gold(static_cast<std::size_t>(w) * h * 4);
+    want.push_back(
+        scandof::sat_gold_hdr(f.data(), w, h, fp, gold.data(), 3, scandof::SatLayout::Interleaved));
+    texs.push_back(upload_hdr(halves, w, h));
+  }
+  ASSERT_EQ(want[0], 0u);
+  ASSERT_NE(want[1], want[2]);
+  const scandof::gl::GlTexture ldr = upload(random_rgba(w, h, base_seed()), w, h);
+  const GlSatFusedBuild shapes[2] = {GlSatFusedBuild::OnePass, GlSatFusedBuild::ThreePasses};
+  for (int i = 0; i < 4 * GlSatBuilder::kClampRing + 3; ++i) {
+    const int k = (i * 2 + 1) % 3;
+    SCOPED_TRACE("build " + std::to_string(i));
+    if (i % 4 == 3) {
+      b.build(ldr.get(), w, h, GlSatVariant::Fused, SatFormat::U32, fp);
+      EXPECT_EQ(b.clamp_count(), 0u);
+      continue;
+    }
+    const GlSatFusedBuild shape = shapes[i % 2];
+    if (shape == GlSatFusedBuild::OnePass && !b.support().lookback) continue;
+    const FusedBuild fused(shape);
+    const GlSatVariant v = i % 5 == 2 ? GlSatVariant::Naive : GlSatVariant::Fused;
+    b.build(texs[k].get(), w, h, v, SatFormat::U32, fp);
+    EXPECT_EQ(b.clamp_count(), want[k]);
+    glFinish();
+    std::uint32_t got = 0xFFFFFFFFu;
+    EXPECT_TRUE(b.poll_clamp_count(got));
+    EXPECT_EQ(got, want[k]);
+  }
+}
+
 TEST(GlSat, HdrRejectsBadFixedPoint) {
   REQUIRE_GL();
   scandof::gl::GlTexture tex = scandof::gl::make_texture(GL_TEXTURE_2D);

@@ -123,7 +123,6 @@ class GlSatBuilder {
   GlSatBuilder(std::string shader_dir, const GlSatPolicy& policy, const GlSatSupport& limits);
   GlSatBuilder(const GlSatBuilder&) = delete;
   GlSatBuilder& operator=(const GlSatBuilder&) = delete;
-  ~GlSatBuilder();  // deletes the clamp counters' fences
 
   const GlSatSupport& support() const { return support_; }
   const GlSatPolicy& policy() const { return policy_; }
@@ -154,7 +153,8 @@ class GlSatBuilder {
   // Either texture format; a GL_RGBA16F texture into U32 tables is summed in `fixed`
   // (scandof::hdr_fixed_point(); frac_bits 0..24, max_value 1..2^24, else std::invalid_argument),
   // which RGBA8 textures and F32 tables ignore. Such a build also counts its clamped pixels: one
-  // clear of a word before it and a fence after it (no other cost unless pixels clamp).
+  // store to zero the next build's counter and a timestamp query after it (no other cost unless
+  // pixels clamp).
   void build(GLuint texture, int width, int height, GlSatVariant variant, scandof::SatFormat format,
              const scandof::SatFixedPoint& fixed, bool timed = false);
   void build_into(GLuint texture, int width, int height, GlSatVariant variant,
@@ -166,7 +166,8 @@ class GlSatBuilder {
   // texture or into F32 tables. A sync point: reads a word back, waiting for that build.
   std::uint32_t clamp_count();
   // For a frame loop that must not stall: the clamp count of the newest build the GPU has
-  // finished since the last true, by fence (glClientWaitSync with timeout 0), never waiting.
+  // finished since the last true, by a timestamp query after the build (its result available),
+  // never waiting.
   // Builds rotate through a ring of kClampRing counters, so a count can be read up to
   // kClampRing - 1 builds late; older unread ones are dropped. Returns false (and leaves `out`)
   // when no build has finished since the last true.
@@ -211,6 +212,8 @@ class GlSatBuilder {
   // The next clamp counter of the ring, cleared and bound at SAT_BINDING_CLAMPS.
   void begin_clamp_count();
   void end_clamp_count(bool counted);
+  void set_clamp_words() const;
+  std::uint32_t read_clamp_word(std::uint64_t build) const;
   void ensure_output(int width, int height);  // out_ holds at least table_bytes(width, height)
   void ensure_scratch(std::size_t bytes);
   void ensure_lookback_flags(std::size_t tiles);
@@ -233,14 +236,24 @@ class GlSatBuilder {
   bool last_one_pass_ = false;  // the last timed build: stage_times() has one stage
   std::array<GlTimer, 3> timers_;
   int timed_builds_ = 0;
-  // Clamp counters: kClampRing words kClampStride bytes apart (SSBO offset alignment), one per
-  // build in turn; per build its fence (null for a build that counts nothing: its count is 0).
-  // Builds clamp_read_ .. clamp_next_ - 1 are not read by poll_clamp_count() yet.
-  static constexpr std::size_t kClampStride = 256;
+  // Clamp counters: kClampWords words kClampStride words apart, one per counting build in turn
+  // (clamp_words_used_ so far). A counting build zeroes the next one's word itself (sat_hdr.glsl's
+  // flush_clamps): with its own word and the kClampRing unread builds' words that is
+  // kClampRing + 2 words. So no build pays for a clear: clearing its word
+  // (glClearNamedBufferSubData and a barrier) and fencing the build (glFenceSync) took 0.0106 ms
+  // of every RGBA16F build, the one pass at 1920x1080 0.0800 against 0.0694 ms on the H100
+  // (results/sat/gl/README.md). A timestamp query marks a counting build finished instead of the
+  // fence. Per build b, at b % kClampWords: whether it counted, its word, its query. Builds
+  // clamp_read_ .. clamp_next_ - 1 are not read by poll_clamp_count() yet.
+  static constexpr int kClampWords = kClampRing + 2;
+  static constexpr std::size_t kClampStride = 64;
   GlBuffer clamps_;
-  std::array<GLsync, kClampRing> clamp_fence_{};
+  std::array<GlQuery, kClampWords> clamp_done_;
+  std::array<bool, kClampWords> clamp_counted_{};
+  std::array<int, kClampWords> clamp_word_{};
+  std::uint64_t clamp_words_used_ = 0;
   std::uint64_t clamp_next_ = 0, clamp_read_ = 0;
-  bool last_counted_ = false;  // the last build counted clamps (in slot (clamp_next_ - 1) % ring)
+  bool last_counted_ = false;  // the last build counted clamps (in word (clamp_next_ - 1) % ring)
 };
 
 }  // namespace scandof::gl
