@@ -774,26 +774,39 @@ TEST(GlSat, HdrFixedPointExtremes) {
   }
 }
 
+// Three w x h RGBA16F textures for the clamp-count tests, the first within the limit (counts 0),
+// the others wild (their counts differ), and the gold's count of each; polls the builder empty.
+struct ClampTextures {
+  std::vector<std::uint64_t> want;
+  std::vector<scandof::gl::GlTexture> texs;
+};
+ClampTextures clamp_textures(GlSatBuilder& b, const scandof::SatFixedPoint& fp, int w, int h,
+                             std::uint64_t seed) {
+  std::uint32_t sink = 0;
+  while (b.poll_clamp_count(sink)) {
+  }
+  ClampTextures c;
+  for (int k = 0; k < 3; ++k) {
+    std::vector<float> f;
+    const auto halves = random_hdr(w, h, fp.max_radiance(), seed + k, k > 0, true, f);
+    std::vector<std::uint32_t> gold(static_cast<std::size_t>(w) * h * 4);
+    c.want.push_back(
+        scandof::sat_gold_hdr(f.data(), w, h, fp, gold.data(), 3, scandof::SatLayout::Interleaved));
+    c.texs.push_back(upload_hdr(halves, w, h));
+  }
+  return c;
+}
+
 // The non-stalling clamp count: builds with different counts, then (after glFinish) polls give
 // the newest finished one; an RGBA8 build counts 0; clamp_count() is the last build's.
 TEST(GlSat, HdrClampCountPolled) {
   REQUIRE_GL();
   GlSatBuilder& b = *gl().builder;
   const scandof::SatFixedPoint fp = demo_fixed_point();
-  std::uint32_t sink = 0;
-  while (b.poll_clamp_count(sink)) {
-  }
   const int w = 64, h = 16;
-  std::vector<std::uint64_t> want;
-  std::vector<scandof::gl::GlTexture> texs;
-  for (int k = 0; k < 3; ++k) {
-    std::vector<float> f;
-    const auto halves = random_hdr(w, h, fp.max_radiance(), base_seed() + k, k > 0, true, f);
-    std::vector<std::uint32_t> gold(static_cast<std::size_t>(w) * h * 4);
-    want.push_back(scandof::sat_gold_hdr(f.data(), w, h, fp, gold.data(), 3,
-                                         scandof::SatLayout::Interleaved));
-    texs.push_back(upload_hdr(halves, w, h));
-  }
+  const ClampTextures c = clamp_textures(b, fp, w, h, base_seed());
+  const std::vector<std::uint64_t>& want = c.want;
+  const std::vector<scandof::gl::GlTexture>& texs = c.texs;
   ASSERT_NE(want[1], want[2]);
   for (int k = 0; k < 3; ++k)
     b.build(texs[k].get(), w, h, GlSatVariant::Fused, SatFormat::U32, fp);
@@ -827,20 +840,10 @@ TEST(GlSat, HdrClampCountsAcrossBuilds) {
   REQUIRE_GL();
   GlSatBuilder& b = *gl().builder;
   const scandof::SatFixedPoint fp = demo_fixed_point();
-  std::uint32_t sink = 0;
-  while (b.poll_clamp_count(sink)) {
-  }
   const int w = 67, h = 35;
-  std::vector<std::uint64_t> want;
-  std::vector<scandof::gl::GlTexture> texs;
-  for (int k = 0; k < 3; ++k) {
-    std::vector<float> f;
-    const auto halves = random_hdr(w, h, fp.max_radiance(), base_seed() + 40 + k, k > 0, true, f);
-    std::vector<std::uint32_t> gold(static_cast<std::size_t>(w) * h * 4);
-    want.push_back(
-        scandof::sat_gold_hdr(f.data(), w, h, fp, gold.data(), 3, scandof::SatLayout::Interleaved));
-    texs.push_back(upload_hdr(halves, w, h));
-  }
+  const ClampTextures c = clamp_textures(b, fp, w, h, base_seed() + 40);
+  const std::vector<std::uint64_t>& want = c.want;
+  const std::vector<scandof::gl::GlTexture>& texs = c.texs;
   ASSERT_EQ(want[0], 0u);
   ASSERT_NE(want[1], want[2]);
   const scandof::gl::GlTexture ldr = upload(random_rgba(w, h, base_seed()), w, h);
