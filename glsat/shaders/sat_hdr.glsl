@@ -11,8 +11,8 @@
 //     SAT_LOC_FIXED_MAX. A pixel with any of R, G, B clamped, NaN or negative adds 1 to this
 //     build's word of the clamp counters at SSBO binding SAT_BINDING_CLAMPS, once per invocation
 //     (FLUSH_CLAMPS()) and only when nonzero: clamps are rare, so the atomics cost next to nothing.
-//     The build also zeroes the next build's word (uniform SAT_LOC_CLAMP_WORDS: this build's word,
-//     the next one's), so no build clears a counter of its own (GlSatBuilder::begin_clamp_count).
+//     The build also zeroes the next counting build's word (uniform SAT_LOC_CLAMP_WORDS: this
+//     build's word, the next one's), so no build clears a counter of its own (GlSatBuilder).
 //   float tables (SAT_F32): the radiance itself, NaN and negative values 0; nothing counted (as
 //     scandof::sat_gold_hdr and the CUDA builder count only for uint32 tables).
 // NaN and sign are tested on the bits: GLSL does not promise IEEE comparisons with NaN, and a

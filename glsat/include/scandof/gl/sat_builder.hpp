@@ -209,7 +209,7 @@ class GlSatBuilder {
   // the same texel size) bound on texture unit SAT_UNIT_PIXELS, nearest and clamped, with
   // PIXELS_GATHER added and the view returned; otherwise nothing.
   GlTexture bind_gather_view(GLuint tex, GLenum format, std::vector<std::string>& defines);
-  // The next clamp counter of the ring, cleared and bound at SAT_BINDING_CLAMPS.
+  // The clamp counters (made and zeroed once) bound at SAT_BINDING_CLAMPS.
   void begin_clamp_count();
   void end_clamp_count(bool counted);
   void set_clamp_words() const;
@@ -253,7 +253,7 @@ class GlSatBuilder {
   std::array<int, kClampWords> clamp_word_{};
   std::uint64_t clamp_words_used_ = 0;
   std::uint64_t clamp_next_ = 0, clamp_read_ = 0;
-  bool last_counted_ = false;  // the last build counted clamps (in word (clamp_next_ - 1) % ring)
+  bool last_counted_ = false;  // the last build counted clamps (its word: clamp_word_)
 };
 
 }  // namespace scandof::gl
