@@ -114,13 +114,7 @@ double elapsed_ms(GLuint q0, GLuint q1) {
 }
 
 struct QueryPair {
-  scandof::gl::GlQuery a, b;
-  QueryPair() {
-    GLuint id[2];
-    glGenQueries(2, id);
-    a = scandof::gl::GlQuery(id[0]);
-    b = scandof::gl::GlQuery(id[1]);
-  }
+  scandof::gl::GlQuery a = scandof::gl::make_query(), b = scandof::gl::make_query();
 };
 
 // Returns the number of wrong words (uint32: any difference; float: the tests' bound).

@@ -312,11 +312,7 @@ void GlSatBuilder::begin_clamp_count() {
     // Once: from here on each counting build zeroes the next one's word.
     const std::uint32_t zero = 0;
     glClearNamedBufferData(clamps_.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-    for (GlQuery& q : clamp_done_) {
-      GLuint id = 0;
-      glGenQueries(1, &id);
-      q = GlQuery(id);
-    }
+    for (GlQuery& q : clamp_done_) q = make_query();
   }
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SAT_BINDING_CLAMPS, clamps_.get());
 }

@@ -47,6 +47,11 @@ GlVertexArray make_vertex_array() {
   glCreateVertexArrays(1, &id);
   return GlVertexArray(id);
 }
+GlQuery make_query() {
+  GLuint id = 0;
+  glGenQueries(1, &id);
+  return GlQuery(id);
+}
 
 bool has_extension(const char* name) {
   GLint n = 0;
@@ -190,11 +195,7 @@ GlProgram build_compute_program(const std::string& dir, const std::string& comp,
 
 void GlTimer::begin() {
   auto ensure = [](GlQuery& q) {
-    if (!q) {
-      GLuint id = 0;
-      glGenQueries(1, &id);
-      q = GlQuery(id);
-    }
+    if (!q) q = make_query();
   };
   ensure(t0_[next_]);
   ensure(t1_[next_]);

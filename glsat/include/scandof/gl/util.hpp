@@ -57,6 +57,7 @@ GlBuffer make_buffer();
 GlTexture make_texture(GLenum target);
 GlFramebuffer make_framebuffer();
 GlVertexArray make_vertex_array();
+GlQuery make_query();  // a name for glQueryCounter or glBeginQuery of any target
 
 // Reads a text file; throws std::runtime_error naming the file when it is missing or unreadable.
 std::string read_text_file(const std::string& path);
