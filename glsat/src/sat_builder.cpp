@@ -333,26 +333,28 @@ void GlSatBuilder::end_clamp_count(bool counted) {
     // kClampRing builds unread: the oldest one's count is dropped.
     ++clamp_read_;
   }
-  clamp_counted_[slot] = counted;
+  clamp_word_[slot] = -1;
   if (counted) {
     glQueryCounter(clamp_done_[slot].get(), GL_TIMESTAMP);
     clamp_word_[slot] = static_cast<int>(clamp_words_used_ % kClampWords);
     ++clamp_words_used_;
   }
-  last_counted_ = counted;
   ++clamp_next_;
 }
 
+// 0 for a build that counted nothing.
 std::uint32_t GlSatBuilder::read_clamp_word(std::uint64_t build) const {
-  const std::size_t word = static_cast<std::size_t>(clamp_word_[build % kClampWords]);
+  const int word = clamp_word_[build % kClampWords];
   std::uint32_t n = 0;
-  glGetNamedBufferSubData(clamps_.get(), static_cast<GLintptr>(word * kClampStride * 4), 4, &n);
+  if (word >= 0)
+    glGetNamedBufferSubData(
+        clamps_.get(), static_cast<GLintptr>(static_cast<std::size_t>(word) * kClampStride * 4), 4,
+        &n);
   return n;
 }
 
 std::uint32_t GlSatBuilder::clamp_count() {
-  if (!last_counted_ || clamp_next_ == 0) return 0;
-  return read_clamp_word(clamp_next_ - 1);
+  return clamp_next_ == 0 ? 0 : read_clamp_word(clamp_next_ - 1);
 }
 
 bool GlSatBuilder::poll_clamp_count(std::uint32_t& out) {
@@ -360,17 +362,15 @@ bool GlSatBuilder::poll_clamp_count(std::uint32_t& out) {
   bool got = false;
   while (clamp_read_ < clamp_next_) {
     const int slot = static_cast<int>(clamp_read_ % kClampWords);
-    std::uint32_t n = 0;
-    if (clamp_counted_[slot]) {
+    if (clamp_word_[slot] >= 0) {
       GLint done = 0;
       glGetQueryObjectiv(clamp_done_[slot].get(), GL_QUERY_RESULT_AVAILABLE, &done);
       if (!done) {
         glFlush();  // a query never submitted never finishes
         break;
       }
-      n = read_clamp_word(clamp_read_);
     }
-    out = n;
+    out = read_clamp_word(clamp_read_);
     got = true;
     ++clamp_read_;
   }

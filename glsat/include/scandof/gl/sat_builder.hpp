@@ -243,17 +243,15 @@ class GlSatBuilder {
   // (glClearNamedBufferSubData and a barrier) and fencing the build (glFenceSync) took 0.0106 ms
   // of every RGBA16F build, the one pass at 1920x1080 0.0800 against 0.0694 ms on the H100
   // (results/sat/gl/README.md). A timestamp query marks a counting build finished instead of the
-  // fence. Per build b, at b % kClampWords: whether it counted, its word, its query. Builds
-  // clamp_read_ .. clamp_next_ - 1 are not read by poll_clamp_count() yet.
+  // fence. Per build b, at b % kClampWords: its word (-1 where it counted nothing), its query.
+  // Builds clamp_read_ .. clamp_next_ - 1 are not read by poll_clamp_count() yet.
   static constexpr int kClampWords = kClampRing + 2;
   static constexpr std::size_t kClampStride = 64;
   GlBuffer clamps_;
   std::array<GlQuery, kClampWords> clamp_done_;
-  std::array<bool, kClampWords> clamp_counted_{};
   std::array<int, kClampWords> clamp_word_{};
   std::uint64_t clamp_words_used_ = 0;
   std::uint64_t clamp_next_ = 0, clamp_read_ = 0;
-  bool last_counted_ = false;  // the last build counted clamps (its word: clamp_word_)
 };
 
 }  // namespace scandof::gl
