@@ -24,11 +24,12 @@ set(_scandof_sources
   ui/panels.cpp ui/dof_panel.cpp                        # panels: main, depth-of-field methods
   primitives/panel.cpp primitives/host.cpp)             # primitives benchmark (host half)
 list(TRANSFORM _scandof_sources PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
-# The app's logic that needs no GL context (settings and what a change rebuilds, the DoF path
-# choice, the focus pull, the command line, the image diff, screenshot names): a library of its
+# The app's logic that needs no GL context (settings and what a change rebuilds, the SAT backend
+# and DoF path choices, the focus pull, the command line, the image diff, screenshot names): a library of its
 # own, so app/tests/ test it without a display (tests/demo.cmake builds them: scandof_app_tests).
 add_library(scandof_app_logic STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/frame/settings.cpp ${CMAKE_CURRENT_SOURCE_DIR}/frame/dof_path.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/frame/backend_choice.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/frame/focus_pull.cpp ${CMAKE_CURRENT_SOURCE_DIR}/run/cli.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/diagnostics/image_diff.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/automation/screenshot_path.cpp

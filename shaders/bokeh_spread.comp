@@ -79,6 +79,12 @@ void main() {
   if (e == uvec3(0u)) return;
   const float z = texelFetch(u_viewz, p, 0).r;
   const float r = max(min(u_aperture * abs(z - u_focus) / z, u_max_radius) - u_radius_offset, 0.0);
+  // Every element written before add_box reads any: NVIDIA's compiler cannot see that only the
+  // first g_n are read and warns (C7050) for each one otherwise. Bright pixels alone pay it.
+  for (int j = 0; j < kMaxBoxes; ++j) {
+    g_half[j] = ivec2(0);
+    g_coef[j] = 0.0;
+  }
   if (u_rect_count == 0) add_rect(r, r, 1.0);
   for (int i = 0; i < u_rect_count; ++i) add_rect(r * u_rects[i].x, r * u_rects[i].y, u_rects[i].z);
   int m = 0;

@@ -28,6 +28,7 @@ if(TARGET scandof AND TARGET GTest::gtest)
     endif()
   endforeach()
   target_link_libraries(demo_runtime_settings PRIVATE GTest::gtest GTest::gtest_main)
+  target_include_directories(demo_runtime_settings PRIVATE ${PROJECT_SOURCE_DIR}/tests)  # gpu_skip.hpp
   add_test(NAME demo_logic_runtime_settings COMMAND demo_runtime_settings)
   set_tests_properties(demo_logic_runtime_settings PROPERTIES TIMEOUT 300 LABELS "demo;logic")
 endif()

@@ -2,6 +2,8 @@
 
 #include <new>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "scandof/scan.hpp"
 #if SCANDOF_WITH_CUDA
@@ -16,7 +18,21 @@ namespace {
 // One bit per fault; the soak runs on one thread (the GL thread), as do the hooks.
 unsigned g_once = 0, g_always = 0;
 unsigned bit(Fault f) { return 1u << static_cast<int>(f); }
+std::vector<std::pair<long long, Fault>> g_at;  // (frame, fault) scheduled by arm_fault_at
 }  // namespace
+
+void arm_fault_at(Fault f, long long frame) { g_at.emplace_back(frame, f); }
+void tick_faults(long long frame) {
+  if (g_at.empty()) return;  // the common case: one load a frame
+  for (auto it = g_at.begin(); it != g_at.end();) {
+    if (it->first == frame) {
+      arm_fault(it->second);
+      it = g_at.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
 
 void arm_fault(Fault f) { g_once |= bit(f); }
 void arm_fault_always(Fault f) { g_always |= bit(f); }

@@ -19,6 +19,10 @@ void arm_fault_always(Fault f);
 // Whether `f` is armed; disarms a one-shot fault.
 bool take_fault(Fault f);
 bool fault_armed(Fault f);
+// Arms `f` (one-shot) when frame `frame` (counting from 1) begins: tick_faults(frame) arms it.
+void arm_fault_at(Fault f, long long frame);
+// Called as each frame begins (App::frame): arms what was scheduled for it.
+void tick_faults(long long frame);
 
 // The lens reference stopped before its last sample (--inject-fault reference-cancel, half-way):
 // nothing of it is kept, the next use renders it from the start.

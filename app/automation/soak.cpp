@@ -38,6 +38,7 @@ std::string mib(long long bytes) {
 Soak::Soak(const Options& o, bool headless) : o_(o), headless_(headless) {
   for (Fault f : o_.soak.faults)
     if (f == Fault::NoGlCompute) arm_fault_always(f);
+  for (long long frame : o_.soak.interop_fault_frames) arm_fault_at(Fault::InteropRegister, frame);
   if (!on() || o_.report.empty()) return;
   const std::string dir = folder_of(o_.report);
   if (access(dir.c_str(), W_OK) != 0)

@@ -21,12 +21,15 @@ const char* to_string(Fault f) {
       return "no-gl-compute";
     case Fault::ReferenceCancel:
       return "reference-cancel";
+    case Fault::InteropRegister:
+      return "interop-register";
   }
   return "?";
 }
 
 bool parse_fault(const std::string& name, Fault* f) {
   for (int k = 0; k < kNumFaults; ++k) {
+    if (static_cast<Fault>(k) == Fault::InteropRegister) continue;  // needs its frame: @N
     if (name == to_string(static_cast<Fault>(k))) {
       *f = static_cast<Fault>(k);
       return true;
@@ -215,20 +218,29 @@ void add_soak_flags(CLI::App& app, SoakOptions* s) {
          "--inject-fault",
          [s](const std::vector<std::string>& names) {
            s->faults.clear();
+           s->interop_fault_frames.clear();
+           const std::string at = "interop-register@";
            for (const std::string& v : names) {
+             if (v.compare(0, at.size(), at) == 0) {
+               s->interop_fault_frames.push_back(
+                   parse_count("--inject-fault interop-register@FRAME", v.substr(at.size()), 1,
+                               1000000000LL));
+               continue;
+             }
              Fault f{};
              if (!parse_fault(v, &f))
                throw CLI::ValidationError(
                    "--inject-fault",
                    "minimise, huge-resize, low-memory@resize, alloc@resize (cuda-alloc@resize), "
-                   "no-gl-compute or reference-cancel, got '" + v + "'");
+                   "no-gl-compute, reference-cancel or interop-register@FRAME, got '" + v + "'");
              s->faults.push_back(f);
            }
          },
          "provoke a fault (repeatable): minimise, huge-resize, low-memory@resize,\n"
          "alloc@resize (cuda-alloc@resize: a real failed cudaMalloc on the CUDA\n"
          "backend), reference-cancel (all with --soak*), no-gl-compute (GL SAT\n"
-         "backend reported unsupported)")
+         "backend reported unsupported), interop-register@FRAME (a CUDA-GL\n"
+         "registration fails in that frame: the SAT backend falls back)")
       ->type_name("NAME")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

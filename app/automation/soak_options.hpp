@@ -25,10 +25,14 @@ enum class Fault : int {
   AllocResize,      // an allocation fails inside the resize (CUDA: a real failed cudaMalloc)
   NoGlCompute,      // the GL SAT backend's compute support reported missing from the start
   ReferenceCancel,  // the lens reference cancelled half-way through its samples
+  // A CUDA-GL registration fails in frame N (interop-register@N; any run, no soak needed): the
+  // SAT stage falls back to the next backend for the rest of the run. On GL compute, the GL build
+  // fails instead (the fallback to the CPU); the CPU backend has nothing to fail.
+  InteropRegister,
 };
-constexpr int kNumFaults = 6;
+constexpr int kNumFaults = 7;
 // The flag's names: minimise, huge-resize, low-memory@resize, alloc@resize, no-gl-compute,
-// reference-cancel (cuda-alloc@resize and minimize are accepted too).
+// reference-cancel, interop-register (cuda-alloc@resize and minimize are accepted too).
 const char* to_string(Fault f);
 bool parse_fault(const std::string& name, Fault* f);
 
@@ -65,12 +69,13 @@ struct SoakOptions {
   std::vector<SatBackend> backends = {SatBackend::Auto, SatBackend::Cuda, SatBackend::Gl,
                                       SatBackend::Cpu};
   std::vector<Fault> faults;  // in the order they fire
+  std::vector<long long> interop_fault_frames;  // interop-register@N: the frames (from 1)
   unsigned vary = kVaryAll;   // --soak-vary
   bool operator==(const SoakOptions& o) const {
     return on == o.on && seconds == o.seconds && frames == o.frames &&
            switch_every == o.switch_every && resize_every == o.resize_every && seed == o.seed &&
            verify_every == o.verify_every && flat_limit == o.flat_limit && backends == o.backends && faults == o.faults &&
-           vary == o.vary;
+           interop_fault_frames == o.interop_fault_frames && vary == o.vary;
   }
 };
 

@@ -158,6 +158,7 @@ void write_report(const std::string& path, const ReportInput& in) {
   j["tool"] = "scandof --headless";
   j["device"] = app.sat().device_name();
   j["sat_backend"] = app.sat().backend();
+  if (!app.sat().hint().empty()) j["sat_backend_hint"] = app.sat().hint();
   j["gl"] = in.gl;
   j["width"] = app.width();
   j["height"] = app.height();

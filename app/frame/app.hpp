@@ -47,7 +47,9 @@ bool records_video(const std::string& target);
 
 class App {
  public:
-  App(const std::string& resources, const Settings& initial, int width, int height);
+  // `window`: the GL context is a window's (the SAT backend's PRIME hint); false: headless EGL.
+  App(const std::string& resources, const Settings& initial, int width, int height,
+      bool window = true);
 
   // Renders one frame at the given size (> 0) into the frame targets' display texture.
   void frame(int width, int height, float dt_s);
@@ -185,6 +187,8 @@ class App {
   TonemapPass tonemap_;
   std::vector<float> reference_display_;
   std::unique_ptr<SatStage> sat_;  // after the targets: unregisters before they go
+  bool window_ = true;
+  long long frame_no_ = 0;  // frames begun (the fault schedule counts them)
   PrimitivesPanel primitives_;
   gl::GlTimer ui_timer_;
   gl::GlTimer frame_timer_;      // scene start .. DoF end on the GPU

@@ -1,6 +1,11 @@
 #include "passes/cuda_gl_interop.hpp"
 
 #if SCANDOF_WITH_CUDA
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+
+#include <algorithm>
+#include <cstring>
 #include <exception>
 #include <stdexcept>
 #include <utility>
@@ -8,6 +13,58 @@
 #include "scandof/cuda_check.hpp"
 
 namespace demo {
+
+namespace {
+// The CUDA device of the current EGL context's display (EGL_EXT_device_query, EGL_NV_device_cuda);
+// -1 where there is no EGL context or the display's device is not a CUDA one.
+int egl_cuda_device(std::string* why) {
+  const EGLDisplay dpy = eglGetCurrentDisplay();
+  if (dpy == EGL_NO_DISPLAY) return -1;  // a GLX context: cudaGLGetDevices has spoken
+  const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+  auto query_display = reinterpret_cast<PFNEGLQUERYDISPLAYATTRIBEXTPROC>(
+      eglGetProcAddress("eglQueryDisplayAttribEXT"));
+  auto query_device = reinterpret_cast<PFNEGLQUERYDEVICEATTRIBEXTPROC>(
+      eglGetProcAddress("eglQueryDeviceAttribEXT"));
+  auto device_string = reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(
+      eglGetProcAddress("eglQueryDeviceStringEXT"));
+  if (!client || !std::strstr(client, "EGL_EXT_device_query") || !query_display ||
+      !query_device || !device_string) {
+    *why += "; EGL: no EGL_EXT_device_query";
+    return -1;
+  }
+  EGLAttrib device = 0, cuda = -1;
+  if (!query_display(dpy, EGL_DEVICE_EXT, &device) || device == 0) {
+    *why += "; EGL: the display names no device";
+    return -1;
+  }
+  const auto dev = reinterpret_cast<EGLDeviceEXT>(device);
+  const char* dev_ext = device_string(dev, EGL_EXTENSIONS);
+  if (!dev_ext || !std::strstr(dev_ext, "EGL_NV_device_cuda") ||
+      !query_device(dev, EGL_CUDA_DEVICE_NV, &cuda)) {
+    *why += "; EGL: the display's device is not a CUDA device";
+    return -1;
+  }
+  return static_cast<int>(cuda);
+}
+}  // namespace
+
+std::vector<int> gl_context_cuda_devices(std::string* why) {
+  why->clear();
+  unsigned count = 0;
+  int devices[8] = {};
+  const cudaError_t e = cudaGLGetDevices(&count, devices, 8, cudaGLDeviceListAll);
+  if (e == cudaSuccess && count > 0)
+    return std::vector<int>(devices, devices + std::min(count, 8u));
+  cudaGetLastError();  // not sticky: leave nothing for the next check
+  *why = std::string("cudaGLGetDevices: ") +
+         (e == cudaSuccess ? "no device" : cudaGetErrorString(e));
+  const int egl = egl_cuda_device(why);
+  if (egl >= 0) {
+    why->clear();
+    return {egl};
+  }
+  return {};
+}
 
 CudaGlRegistration CudaGlRegistration::image(GLuint texture, unsigned flags) {
   CudaGlRegistration r;

@@ -12,8 +12,16 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
+#include <vector>
 
 namespace demo {
+
+// The CUDA devices the current GL context renders on, the only ones that can register its objects:
+// cudaGLGetDevices, and where that names none and the context is EGL's (headless), the EGL
+// device's EGL_CUDA_DEVICE_NV. Empty on a context elsewhere (Mesa, another vendor's GPU), with
+// what the queries said in *why. Leaves no CUDA error behind.
+std::vector<int> gl_context_cuda_devices(std::string* why);
 
 class CudaGlRegistration {
  public:

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "automation/faults.hpp"
+#include "frame/backend_choice.hpp"
 #include "frame/frame_times.hpp"  // ms_since
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
@@ -88,53 +89,87 @@ struct SatStage::Cuda {
 struct SatStage::Cuda {};
 #endif
 
-SatStage::SatStage(SatBackend requested, const std::string& shader_dir) {
-  std::string no_cuda, no_gl;
+SatStage::SatStage(SatBackend requested, const std::string& shader_dir, bool window,
+                   const BackendFailures& failed)
+    : requested_(requested), shader_dir_(shader_dir), window_(window), failed_(failed) {
+  choose();
+}
+
+void SatStage::choose() {
+  BackendFacts f;
+  f.requested = requested_;
+  f.window = window_;
+  f.interop_failed = failed_.interop;
+  f.renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  f.software = gl::software_renderer();
 #if SCANDOF_WITH_CUDA
-  if (requested == SatBackend::Auto || requested == SatBackend::Cuda) {
-    std::string why;
-    if (scandof::cuda_device_available(&why)) {
-      cuda_ = std::make_unique<Cuda>();
-      device_ = scandof::util::current_device().name;
-      backend_ = "CUDA on " + device_;
-      kind_ = SatBackend::Cuda;
-      return;
+  f.cuda_built = true;
+  // Only a request CUDA may serve initialises it (a CUDA context costs memory and time).
+  if ((requested_ == SatBackend::Auto || requested_ == SatBackend::Cuda) && failed_.interop.empty()) {
+    f.cuda_usable = scandof::cuda_device_available(&f.cuda_missing);
+    if (f.cuda_usable) f.gl_cuda_devices = gl_context_cuda_devices(&f.gl_cuda_query);
+    if (!f.gl_cuda_devices.empty()) {
+      // The context's device, not device 0 by habit; its kernel code is checked there.
+      CUDA_CHECK(cudaSetDevice(f.gl_cuda_devices.front()));
+      f.cuda_usable = scandof::cuda_device_available(&f.cuda_missing);
+      f.cuda_name = scandof::util::current_device().name;
     }
-    no_cuda = "no usable CUDA device (" + why + ")";
   }
 #else
-  no_cuda = "built without CUDA";
+  f.cuda_built = false;
 #endif
-  // A software rasterizer (Mesa llvmpipe/softpipe, SwiftShader) offers GL compute, but there the
-  // CPU path is faster (llvmpipe: ~2 s per 900x560 GL build against ~0.1 s): auto skips it.
-  const std::string renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  const bool software = gl::software_renderer();
-  if (requested == SatBackend::Auto && software)
-    no_gl =
-        "GL compute skipped on a software rasterizer (" + renderer + "; --backend gl forces it)";
-  if (requested == SatBackend::Gl || (requested == SatBackend::Auto && !software)) {
+  if (requested_ != SatBackend::Cpu) {
     gl::GlSatSupport gs = gl::query_gl_sat_support();
     if (take_fault(Fault::NoGlCompute)) {  // a driver without what the GL backend needs
       gs.usable = false;
       gs.reason = "GL compute reported missing (--inject-fault no-gl-compute)";
     }
-    if (gs.usable) {
-      gl_ = std::make_unique<gl::GlSatBuilder>(shader_dir);
-      device_ = renderer;
-      backend_ = "GL compute on " + device_ + (no_cuda.empty() ? "" : " (" + no_cuda + ")") +
-                 (gs.one_pass ? "; fused SAT in one pass" : "");
-      kind_ = SatBackend::Gl;
-      if (requested == SatBackend::Cuda) backend_ += "; CUDA was asked for";
-      return;
+    if (!failed_.gl.empty()) {
+      gs.usable = false;
+      gs.reason = "it failed earlier in this run (" + failed_.gl + ")";
     }
-    no_gl = "no GL compute: " + gs.reason;
+    f.gl_compute = gs.usable;
+    f.gl_missing = gs.reason;
+    f.gl_one_pass = gs.one_pass;
   }
-  kind_ = SatBackend::Cpu;
-  if (requested == SatBackend::Cpu)
-    backend_ = "CPU fallback (asked for with --backend cpu / the UI)";
-  else
-    backend_ = "CPU fallback: " + (no_cuda.empty() ? std::string() : no_cuda + "; ") + no_gl;
-  device_ = "CPU";
+  const BackendChoice c = choose_backend(f);
+  kind_ = c.kind;
+  backend_ = c.line;
+  hint_ = c.hint;
+  refused_ = c.refused;
+  switch (c.kind) {
+    case SatBackend::Cuda:
+#if SCANDOF_WITH_CUDA
+      cuda_ = std::make_unique<Cuda>();
+      device_ = f.cuda_name;
+#endif
+      break;
+    case SatBackend::Gl:
+      gl_ = std::make_unique<gl::GlSatBuilder>(shader_dir_);
+      device_ = f.renderer;
+      break;
+    default:
+      device_ = "CPU";
+  }
+}
+
+void SatStage::fall_back(const std::string& what) {
+  // The GPU backend that failed goes with everything it holds; what it already wrote stays in the
+  // SAT buffer and the output texture until the next backend rebuilds them this frame.
+  if (cuda_) {
+    release();
+    cuda_.reset();
+#if SCANDOF_WITH_CUDA
+    cudaGetLastError();  // a non-sticky error must not fail the next backend's first check
+#endif
+    failed_.interop = what;
+  } else if (gl_) {
+    gl_.reset();
+    failed_.gl = what;
+  }
+  choose();
+  std::fprintf(stderr, "[scandof] %s; the SAT backend falls back for the rest of the run: %s\n",
+               what.c_str(), backend_.c_str());
 }
 
 SatStage::~SatStage() = default;
@@ -192,19 +227,41 @@ void SatStage::resize(int width, int height, const FrameTextures& tex) {
                                std::to_string(height) + ": the SAT scratch needs " +
                                std::to_string(need) + " bytes, the device has " +
                                std::to_string(free_b) + " free");
-    cuda_->color = CudaGlRegistration::image(tex.color, cudaGraphicsRegisterFlagsReadOnly);
-    cuda_->sat =
-        CudaGlRegistration::buffer(sat_buffer_.get(), cudaGraphicsRegisterFlagsWriteDiscard);
-    cuda_->viewz = CudaGlRegistration::image(tex.viewz, cudaGraphicsRegisterFlagsReadOnly);
-    cuda_->output =
-        CudaGlRegistration::image(tex.output, cudaGraphicsRegisterFlagsSurfaceLoadStore);
-    if (tex.color2 != 0 && tex.viewz2 != 0) {  // the second depth layer, while it is on
-      cuda_->color2 = CudaGlRegistration::image(tex.color2, cudaGraphicsRegisterFlagsReadOnly);
-      cuda_->viewz2 = CudaGlRegistration::image(tex.viewz2, cudaGraphicsRegisterFlagsReadOnly);
+    try {
+      register_frame();
+    } catch (const scandof::CudaError& e) {
+      // A format or object the driver will not share (or a lost device): GL compute or the CPU
+      // takes over at this size; nothing of the failed registrations is kept.
+      fall_back(std::string("CUDA-GL registration failed: ") + e.what());
     }
   }
 #endif
 }
+
+#if SCANDOF_WITH_CUDA
+void SatStage::register_frame() {
+  Cuda& c = *cuda_;
+  c.color = CudaGlRegistration::image(tex_.color, cudaGraphicsRegisterFlagsReadOnly);
+  c.sat = CudaGlRegistration::buffer(sat_buffer_.get(), cudaGraphicsRegisterFlagsWriteDiscard);
+  c.viewz = CudaGlRegistration::image(tex_.viewz, cudaGraphicsRegisterFlagsReadOnly);
+  c.output = CudaGlRegistration::image(tex_.output, cudaGraphicsRegisterFlagsSurfaceLoadStore);
+  if (tex_.color2 != 0 && tex_.viewz2 != 0) {  // the second depth layer, while it is on
+    c.color2 = CudaGlRegistration::image(tex_.color2, cudaGraphicsRegisterFlagsReadOnly);
+    c.viewz2 = CudaGlRegistration::image(tex_.viewz2, cudaGraphicsRegisterFlagsReadOnly);
+  }
+}
+
+// --inject-fault interop-register@FRAME: the registration a resize makes, of a texture the driver
+// cannot register (a name with no storage), so the failure comes from the driver through the one
+// check macro as a real one would.
+void SatStage::inject_register_failure() {
+  const gl::GlTexture bare = gl::make_texture(GL_TEXTURE_2D);
+  CudaGlRegistration r = CudaGlRegistration::image(bare.get(), cudaGraphicsRegisterFlagsReadOnly);
+  throw scandof::CudaError(static_cast<int>(cudaErrorUnknown),
+                           "injected registration failure (--inject-fault interop-register): "
+                           "the driver registered a texture without storage");
+}
+#endif
 
 void SatStage::build_cpu(const Settings& s) {
   const scandof::SatFormat fmt = s.format;
@@ -246,10 +303,11 @@ void SatStage::build_cpu(const Settings& s) {
   times_ = t;
 }
 
-bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
 #if SCANDOF_WITH_CUDA
-  if (cuda_) {
+bool SatStage::build_cuda(const Settings& s, SatTiming timing, bool dof) {
+  {
     Cuda& c = *cuda_;
+    if (take_fault(Fault::InteropRegister)) inject_register_failure();
     const cudaStream_t stream = c.stream.get();
     // The second depth layer's colour and view z are mapped only for the two-layer method.
     const bool layer2 = dof && two_layer(s) && can_two_layer();
@@ -342,13 +400,35 @@ bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
     clamped_ = hdr(s) ? c.clamps.latest(clamped_) : 0;
     return dof;
   }
+}
+#endif
+
+bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
+#if SCANDOF_WITH_CUDA
+  if (cuda_) {
+    try {
+      return build_cuda(s, timing, dof);
+    } catch (const scandof::CudaError& e) {
+      // A map, the SAT or the DoF kernel inside it failed: the frame is built again below on the
+      // next backend, so the screen shows this frame, not a broken one.
+      fall_back(std::string("a CUDA-GL frame failed: ") + e.what());
+    }
+  }
 #endif
   (void)dof;
   if (gl_) {
-    build_gl(s, timing);
-    return false;
+    try {
+      if (take_fault(Fault::InteropRegister))
+        throw std::runtime_error("injected GL compute failure (--inject-fault interop-register)");
+      build_gl(s, timing);
+      return false;
+    } catch (const std::runtime_error& e) {
+      fall_back(std::string("the GL compute build failed: ") + e.what());
+    }
   }
-  (void)timing;
+  if (take_fault(Fault::InteropRegister))
+    std::fprintf(stderr, "[scandof] --inject-fault interop-register: the CPU backend has no GPU "
+                         "interop to fail\n");
   build_cpu(s);
   return false;
 }

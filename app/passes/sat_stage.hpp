@@ -12,6 +12,10 @@
 // later, once the GPU has passed them (as the GL timer queries are).
 // CPU fallback (no device, CUDA off, or forced): the frame is read back, the tables are built on
 // the CPU (scandof::sat_gold) and uploaded. Slow, and the UI says so.
+// The backend is frame/backend_choice.hpp's choice: CUDA only on the device the GL context renders
+// on. A CUDA-GL call that fails later (a registration at a resize, a map, a kernel inside the map)
+// or a GL compute build that fails drops that backend for the rest of the run: the frame is built
+// again on the next one, and the log says so once.
 // Comparing variants, verifying and the float error are in sat_analysis.*.
 #pragma once
 
@@ -57,12 +61,20 @@ enum class SatTiming { Latest, Wait };
 // GL fused path.
 gl::GlSatVariant gl_variant_of(const Settings& s);
 
+// The GPU backends that failed earlier in a run (what failed; empty: nothing): a stage made later
+// (a backend switch, a new pipeline) does not choose them again.
+struct BackendFailures {
+  std::string interop;  // a CUDA-GL call
+  std::string gl;       // a GL compute build
+};
+
 class SatStage {
  public:
-  // Picks the backend (see SatBackend): the requested one when it can run here, else the next in
+  // Picks the backend (choose_backend): the requested one when it can run here, else the next in
   // the order CUDA, GL compute, CPU; backend() says which and why. shader_dir holds the GL
-  // compute shaders (sat_*.comp).
-  SatStage(SatBackend requested, const std::string& shader_dir);
+  // compute shaders (sat_*.comp); `window`: a window's context (else headless EGL).
+  SatStage(SatBackend requested, const std::string& shader_dir, bool window = true,
+           const BackendFailures& failed = {});
   ~SatStage();
   SatStage(const SatStage&) = delete;
   SatStage& operator=(const SatStage&) = delete;
@@ -72,6 +84,12 @@ class SatStage {
   SatBackend kind() const { return kind_; }  // Cuda, Gl or Cpu: what actually runs
   const std::string& backend() const { return backend_; }  // human-readable, shown in the UI
   const std::string& device_name() const { return device_; }
+  // What a user can do to get CUDA here (empty: nothing): the PRIME offload line.
+  const std::string& hint() const { return hint_; }
+  // Headless --backend cuda that CUDA cannot serve: the runner refuses it (exit 2).
+  bool refused() const { return refused_; }
+  // The backends that failed so far, this stage's failures included.
+  const BackendFailures& failures() const { return failed_; }
 
   // Drops the CUDA registrations; call before the GL objects they refer to are destroyed.
   void release();
@@ -107,12 +125,23 @@ class SatStage {
 
  private:
   struct Cuda;
+  void choose();  // the backend for requested_ and failed_, and its builder
+  // Drops the running GPU backend after `what` failed and chooses again without it.
+  void fall_back(const std::string& what);
+  bool build_cuda(const Settings& s, SatTiming timing, bool dof);
+  void register_frame();  // the CUDA registrations of tex_ and the SAT buffer
+  [[noreturn]] void inject_register_failure();
   void build_cpu(const Settings& s);
   void build_gl(const Settings& s, SatTiming timing);
   std::unique_ptr<Cuda> cuda_;
   std::unique_ptr<gl::GlSatBuilder> gl_;
   SatBackend kind_ = SatBackend::Cpu;
-  std::string backend_, device_;
+  SatBackend requested_;
+  std::string shader_dir_;
+  bool window_;
+  BackendFailures failed_;
+  std::string backend_, device_, hint_;
+  bool refused_ = false;
   gl::GlBuffer sat_buffer_;
   FrameTextures tex_;
   int width_ = 0, height_ = 0;

@@ -65,8 +65,13 @@ int run_headless(const Options& o, const std::string& res) {
   ReportInput report;
   report.gl = gl::gl_description();
   report.frames = o.frames;
-  App app(res, o.settings, o.width, o.height);
+  App app(res, o.settings, o.width, o.height, /*window=*/false);
   report.app = &app;
+  if (app.sat().refused()) {
+    // A batch run measures the backend it names: no figures of another one under its name.
+    std::fprintf(stderr, "scandof: --backend cuda refused: %s\n", app.sat().backend().c_str());
+    return kExitBadArguments;
+  }
   std::fprintf(stderr, "[scandof] headless %dx%d, SAT backend: %s\n", o.width, o.height,
                app.sat().backend().c_str());
   const float dt = 1.0f / 60.0f;

@@ -114,6 +114,8 @@ int run_window(const Options& o, const std::string& res) {
     FrameRate rate;
     std::fprintf(stderr, "[scandof] window %dx%d, SAT backend: %s\n", fbw, fbh,
                  app.sat().backend().c_str());
+    if (!app.sat().hint().empty())
+      std::fprintf(stderr, "[scandof] hint: %s\n", app.sat().hint().c_str());
     bool vsync = o.settings.vsync;
     long long frame_no = 0, loop_no = 0;
     int refused_w = -1, refused_h = -1;  // a framebuffer size App refused: drawn at its old size

@@ -12,9 +12,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "automation/faults.hpp"
 #include "frame/app.hpp"
+#include "gpu_skip.hpp"
 #include "run/resources.hpp"
 #include "scandof/gl/context.hpp"
 
@@ -127,12 +130,19 @@ TEST_F(RuntimeSettings, E_TessellationRebuildsTheMesh) {
   EXPECT_EQ(sharp(), ten);
 }
 
+// Ragged sizes and 1080p (not on a software rasterizer, where a 1080p verify takes minutes): the
+// targets, the SAT buffer and the registrations follow, and verify's bounds hold at each.
 TEST_F(RuntimeSettings, F_ResizeReregisters) {
-  frames(64, 48);
-  EXPECT_EQ(app_->sat().width(), 64);
-  EXPECT_EQ(app_->sat().height(), 48);
-  expect_verified("resize");
-  app_->settings().backend = SatBackend::Cpu;  // and a backend swap at the new size
+  std::vector<std::pair<int, int>> sizes = {{64, 48}, {1001, 777}};
+  if (!scandof::gl::software_renderer()) sizes.emplace_back(1920, 1080);
+  for (const auto& [w, h] : sizes) {
+    const std::string at = std::to_string(w) + "x" + std::to_string(h);
+    frames(w, h);
+    EXPECT_EQ(app_->sat().width(), w);
+    EXPECT_EQ(app_->sat().height(), h);
+    expect_verified("resize to " + at);
+  }
+  app_->settings().backend = SatBackend::Cpu;  // and a backend swap at a new size
   frames(64, 48);
   EXPECT_EQ(app_->sat().kind(), SatBackend::Cpu);
   EXPECT_EQ(app_->sat().width(), 64);
@@ -183,6 +193,57 @@ TEST_F(RuntimeSettings, H_PipelineSwitchRebuildsTargetsAndPrograms) {
   EXPECT_FALSE(app_->targets().hdr());
   expect_verified("HDR -> LDR");
   EXPECT_EQ(app_->targets().read_rgba(app_->targets().display()), ldr);
+}
+
+// Every program the runs above built (scene, planes, peel, both DoF passes, bokeh, tone map, the
+// GL SAT backend, both pipelines) compiled and linked without a warning on this driver.
+TEST_F(RuntimeSettings, I_ShadersLinkWithoutWarnings) {
+  app_->settings().pipeline = Pipeline::Hdr;  // the default frame: HDR, bokeh from highlights
+  app_->settings().backend = SatBackend::Gl;
+  app_->settings().dof_shape = Settings{}.dof_shape;
+  for (DofPass p : {DofPass::Compute, DofPass::Fragment}) {
+    app_->settings().dof_pass = p;
+    frames();
+  }
+  std::string all;
+  for (const std::string& w : scandof::gl::shader_warnings()) all += "\n" + w;
+  EXPECT_TRUE(scandof::gl::shader_warnings().empty())
+      << scandof::gl::shader_warnings().size() << " shader logs warned:" << all;
+}
+
+// A GPU backend that fails mid-run (--inject-fault interop-register: on CUDA a real failed
+// registration, on GL compute a failed build) gives way to the next for the rest of the run: the
+// same frame is built there and verifies, and asking for the failed one again keeps the fallback.
+// Last: the App remembers the failure.
+TEST_F(RuntimeSettings, J_BackendFailureFallsBackForTheRun) {
+  app_->settings().pipeline = Pipeline::Ldr;
+  app_->settings().dof_pass = DofPass::Compute;
+  const SatBackend first = scandof::cuda_device_available() ? SatBackend::Cuda : SatBackend::Gl;
+  app_->settings().backend = first;
+  frames();
+  // Where the EGL context is on the CUDA device, CUDA runs; a GPU test machine must get it.
+  if (first == SatBackend::Cuda && scandof::test::gpu_required())
+    ASSERT_EQ(app_->sat().kind(), SatBackend::Cuda) << app_->sat().backend();
+  const SatBackend running = app_->sat().kind();
+  ASSERT_NE(running, SatBackend::Cpu) << app_->sat().backend();
+  const SatBackend next = running == SatBackend::Cuda ? SatBackend::Gl : SatBackend::Cpu;
+  testing::internal::CaptureStderr();
+  arm_fault(Fault::InteropRegister);
+  frames();
+  const std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(app_->sat().kind(), next) << app_->sat().backend();
+  EXPECT_NE(log.find("falls back for the rest of the run"), std::string::npos) << log;
+  EXPECT_EQ(log.find("falls back", log.find("falls back") + 1), std::string::npos)
+      << "said more than once: " << log;
+  expect_verified("after the fallback");
+  app_->settings().backend = SatBackend::Cpu;
+  frames();
+  app_->settings().backend = running;  // asked for again: the failure is remembered
+  frames();
+  EXPECT_EQ(app_->sat().kind(), next) << app_->sat().backend();
+  EXPECT_NE(app_->sat().backend().find("earlier in this run"), std::string::npos)
+      << app_->sat().backend();
+  expect_verified("the failed backend asked for again");
 }
 
 }  // namespace

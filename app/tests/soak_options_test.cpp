@@ -26,6 +26,10 @@ int parse(std::vector<std::string> args, Options* o) {
 TEST(SoakFaults, EveryNameParsesBackToItsFault) {
   for (int k = 0; k < kNumFaults; ++k) {
     Fault f{};
+    if (static_cast<Fault>(k) == Fault::InteropRegister) {  // only with its frame (below)
+      EXPECT_FALSE(parse_fault(to_string(Fault::InteropRegister), &f));
+      continue;
+    }
     ASSERT_TRUE(parse_fault(to_string(static_cast<Fault>(k)), &f)) << k;
     EXPECT_EQ(f, static_cast<Fault>(k));
   }
@@ -52,6 +56,23 @@ TEST(SoakFlags, FaultsKeepTheirOrderAndNeedASoak) {
   EXPECT_EQ(parse({"--headless", "--inject-fault", "reference-cancel"}, &p), kExitBadArguments);
   Options q;  // no-gl-compute acts at start: no soak needed
   EXPECT_EQ(parse({"--headless", "--inject-fault", "no-gl-compute"}, &q), -1);
+}
+
+// interop-register@N strikes in frame N of any run, a soak or not; repeatable, in order.
+TEST(SoakFlags, InteropFaultTakesItsFrame) {
+  Options o;
+  ASSERT_EQ(parse({"--headless", "--inject-fault", "interop-register@120", "--inject-fault",
+                   "interop-register@7"},
+                  &o),
+            -1);
+  EXPECT_FALSE(o.soak.on);
+  EXPECT_TRUE(o.soak.faults.empty());
+  EXPECT_EQ(o.soak.interop_fault_frames, (std::vector<long long>{120, 7}));
+  for (const char* bad : {"interop-register", "interop-register@", "interop-register@0",
+                          "interop-register@-3", "interop-register@1.5", "interop-register@x"}) {
+    Options p;
+    EXPECT_EQ(parse({"--headless", "--inject-fault", bad}, &p), kExitBadArguments) << bad;
+  }
 }
 
 TEST(SoakFlags, WindowSoakMayWriteAReport) {

@@ -365,6 +365,10 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
         "(greyed out): scan variants, SAT methods, GPU stage timings, live variant bars; "
         "the Primitives window needs CUDA.");
   }
+  if (!app.sat().hint().empty()) {
+    ImGui::TextDisabled("CUDA is on another GPU (hover: how to use it)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", app.sat().hint().c_str());
+  }
   ImGui::TextDisabled("%s", info.gl_renderer.c_str());
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.gl_renderer.c_str());
   const float interval = info.frame_interval_ms > 0 ? info.frame_interval_ms

@@ -1,5 +1,6 @@
 #include "scandof/gl/util.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -118,6 +119,16 @@ std::string expand_includes(const std::string& src, const std::string& dir) {
   return out;
 }
 
+std::vector<std::string>& warnings() {
+  static std::vector<std::string> w;
+  return w;
+}
+
+bool names_a_warning(std::string log) {
+  for (char& c : log) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return log.find("warning") != std::string::npos;
+}
+
 // A shader's or program's status (GL_COMPILE_STATUS, GL_LINK_STATUS), its info log printed to
 // stderr whenever there is one: drivers warn there even when the step succeeds.
 template <typename GetIv, typename GetLog>
@@ -130,6 +141,7 @@ bool status_and_log(GLuint obj, GLenum status, GetIv get_iv, GetLog get_log,
     std::string log(static_cast<std::size_t>(len), '\0');
     get_log(obj, len, nullptr, log.data());
     std::fprintf(stderr, "[shader] %s log:\n%s\n", what.c_str(), log.c_str());
+    if (names_a_warning(log)) warnings().push_back(what + ": " + log);
   }
   return ok != 0;
 }
@@ -158,6 +170,8 @@ void check_link(GLuint prog, const std::string& what) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& shader_warnings() { return warnings(); }
 
 GlProgram build_program(const std::string& dir, const std::string& vert, const std::string& frag,
                         const std::vector<std::string>& defines) {

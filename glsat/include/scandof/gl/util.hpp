@@ -59,6 +59,11 @@ GlFramebuffer make_framebuffer();
 GlVertexArray make_vertex_array();
 GlQuery make_query();  // a name for glQueryCounter or glBeginQuery of any target
 
+// Every compile or link log of this process's shaders that warned ("what: log"), oldest first:
+// drivers warn in the log of a step that succeeds, and the tests require none on the driver they
+// run on (a warning is often a driver reading the source differently from the next one).
+const std::vector<std::string>& shader_warnings();
+
 // Reads a text file; throws std::runtime_error naming the file when it is missing or unreadable.
 std::string read_text_file(const std::string& path);
 
