@@ -58,6 +58,28 @@ for cfg in '--size 33x17 --variant naive' '--size 1001x777 --variant work-effici
   echo \"$out\" | grep -q 'GL compute on' || { echo \"$cfg: not the GL backend: $out\"; exit 1; }; \
 done")
     set_tests_properties(demo_backend_gl PROPERTIES TIMEOUT 600 LABELS "demo;gl")
+    # A GPU backend failing mid-run (--inject-fault interop-register@N: here GL compute's build, on
+    # a CUDA machine a real failed CUDA-GL registration) gives way to the next backend for the rest
+    # of the run, headless and in the window: the run ends normally, its frame verifies, the log
+    # says so once, the report names the fallback. Headless --backend cuda that CUDA cannot serve
+    # is refused (exit 2) naming why; where CUDA shares the EGL context it runs.
+    add_test(NAME demo_backend_fallback
+      COMMAND sh -c "S='$<TARGET_FILE:scandof>'; d='${_dir}'; mkdir -p \"$d\"; \
+out=$(\"$S\" --headless --size 97x61 --frames 6 --no-animate --backend gl --verify \
+      --inject-fault interop-register@3 --report \"$d/fallback.json\" 2>&1) || { echo \"exit $?: $out\"; exit 1; }; \
+[ \"$(echo \"$out\" | grep -c 'falls back for the rest of the run')\" = 1 ] || { echo \"not said once: $out\"; exit 1; }; \
+echo \"$out\" | grep -q 'SAT verify OK' || { echo \"no verify: $out\"; exit 1; }; \
+grep -q '\"sat_backend\": \"CPU fallback: no GL compute: it failed earlier in this run' \"$d/fallback.json\" \
+  || { echo 'the report does not name the fallback'; exit 1; }; \
+out=$(${SCANDOF_XVFB_RUN} -a -s '-screen 0 640x480x24' \"$S\" --backend gl --no-animate --frames 6 --exit \
+      --inject-fault interop-register@3 --screenshot \"$d/fallback_window.png\" 2>&1) || { echo \"window: exit $?: $out\"; exit 1; }; \
+echo \"$out\" | grep -q 'falls back for the rest of the run' || { echo \"window: $out\"; exit 1; }; \
+[ -s \"$d/fallback_window.png\" ] || { echo 'window: no screenshot'; exit 1; }; \
+out=$(\"$S\" --headless --size 32x24 --frames 1 --no-animate --backend cuda 2>&1); rc=$?; \
+if [ $rc -eq 2 ]; then echo \"$out\" | grep -q -- '--backend cuda refused: .*CUDA was asked for, but' \
+  || { echo \"refusal without its reason: $out\"; exit 1; }; \
+else [ $rc -eq 0 ] && echo \"$out\" | grep -q 'SAT backend: CUDA on' || { echo \"--backend cuda: exit $rc: $out\"; exit 1; }; fi")
+    set_tests_properties(demo_backend_fallback PROPERTIES TIMEOUT 300 LABELS "demo;gl")
     # Deferred floor and wall (shade_planes.comp) against forward: auto picks forward on llvmpipe,
     # so the deferred pass is asked for by name at odd sizes (1x anisotropy: llvmpipe's anisotropic
     # textureGrad costs seconds a frame) and --verify must find the two images alike.
