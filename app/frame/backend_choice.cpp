@@ -10,9 +10,10 @@ namespace {
 // Why CUDA cannot run here (empty: it can).
 std::string why_no_cuda(const BackendFacts& f) {
   if (!f.cuda_built) return "built without CUDA";
-  if (!f.cuda_usable) return "no usable CUDA device (" + f.cuda_missing + ")";
+  // Before the device: after a failure the stage does not query CUDA again.
   if (!f.interop_failed.empty())
     return "CUDA-GL interop failed earlier in this run (" + f.interop_failed + ")";
+  if (!f.cuda_usable) return "no usable CUDA device (" + f.cuda_missing + ")";
   if (f.gl_cuda_devices.empty())
     return "the GL context (" + f.renderer + ") is not on a CUDA device, so CUDA cannot share " +
            "its frame" + (f.gl_cuda_query.empty() ? "" : " (" + f.gl_cuda_query + ")");

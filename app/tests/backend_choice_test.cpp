@@ -65,8 +65,8 @@ TEST(BackendChoice, EveryCombination) {
                     // ... and why the GPU backend of the request does not run.
                     if (want != SatBackend::Cuda && want_cuda) {
                       if (!built) EXPECT_TRUE(has(c.line, "built without CUDA"));
-                      else if (!usable) EXPECT_TRUE(has(c.line, "no usable CUDA device"));
                       else if (failed) EXPECT_TRUE(has(c.line, "interop failed earlier"));
+                      else if (!usable) EXPECT_TRUE(has(c.line, "no usable CUDA device"));
                       else EXPECT_TRUE(has(c.line, "is not on a CUDA device"));
                     }
                     if (r == SatBackend::Cuda && want != SatBackend::Cuda)
@@ -141,9 +141,8 @@ TEST(BackendChoice, ContextOnSecondGpu) {
 // After a CUDA-GL call failed mid-run, asking for CUDA again (the UI's combo, a soak's switch)
 // keeps the fallback for the rest of the run.
 TEST(BackendChoice, InteropFailureSticks) {
-  BackendFacts f;
-  f.cuda_usable = true;
-  f.gl_cuda_devices = {0};
+  BackendFacts f;  // as the stage gathers them then: CUDA not queried again
+  f.cuda_usable = false;
   f.interop_failed = "injected (--inject-fault interop-register@120)";
   f.renderer = "NVIDIA H200/PCIe/SSE2";
   f.gl_compute = true;
