@@ -75,7 +75,7 @@ if has timing && [[ -x $D/scandof_base ]]; then
 import json, statistics, sys, glob
 for b in ("scandof", "scandof_base"):
     vals = []
-    for f in sorted(glob.glob(f"{sys.argv[1]}/timing_{b}_*.json")):
+    for f in sorted(glob.glob(f"{sys.argv[1]}/timing_{b}_[0-9].json")):
         r = json.load(open(f))
         run = r["runs"][-1]
         vals.append(run["frame_gpu_ms"])
