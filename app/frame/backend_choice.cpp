@@ -24,6 +24,7 @@ std::string why_no_cuda(const BackendFacts& f) {
 BackendChoice choose_backend(const BackendFacts& f) {
   BackendChoice c;
   const std::string no_cuda = why_no_cuda(f);
+  c.no_cuda = no_cuda;
   // A CUDA device that the context is not on: the one case a user can change by how they start
   // the program (a window only: headless EGL picks its device itself).
   if (f.window && f.cuda_built && f.cuda_usable && f.interop_failed.empty() &&

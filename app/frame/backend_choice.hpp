@@ -44,6 +44,7 @@ struct BackendChoice {
   std::string line;  // the backend line of the window, the log and the report: what runs and why
   // What a user can do to get CUDA, when a CUDA device is there but not under the context.
   std::string hint;
+  std::string no_cuda;  // why CUDA does not run (empty when it does)
   // Headless --backend cuda where CUDA cannot run: a batch run measures what it names, so it is
   // refused (exit 2) rather than timed on another backend. The window falls back and says why.
   bool refused = false;

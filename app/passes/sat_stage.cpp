@@ -106,13 +106,20 @@ void SatStage::choose() {
   f.cuda_built = true;
   // Only a request CUDA may serve initialises it (a CUDA context costs memory and time).
   if ((requested_ == SatBackend::Auto || requested_ == SatBackend::Cuda) && failed_.interop.empty()) {
-    f.cuda_usable = scandof::cuda_device_available(&f.cuda_missing);
-    if (f.cuda_usable) f.gl_cuda_devices = gl_context_cuda_devices(&f.gl_cuda_query);
-    if (!f.gl_cuda_devices.empty()) {
-      // The context's device, not device 0 by habit; its kernel code is checked there.
-      CUDA_CHECK(cudaSetDevice(f.gl_cuda_devices.front()));
+    try {
       f.cuda_usable = scandof::cuda_device_available(&f.cuda_missing);
-      f.cuda_name = scandof::util::current_device().name;
+      if (f.cuda_usable) f.gl_cuda_devices = gl_context_cuda_devices(&f.gl_cuda_query);
+      if (!f.gl_cuda_devices.empty()) {
+        // The context's device, not device 0 by habit; its kernel code is checked there.
+        CUDA_CHECK(cudaSetDevice(f.gl_cuda_devices.front()));
+        f.cuda_usable = scandof::cuda_device_available(&f.cuda_missing);
+        f.cuda_name = scandof::util::current_device().name;
+      }
+    } catch (const scandof::CudaError& e) {
+      cudaGetLastError();
+      f.cuda_usable = false;
+      f.cuda_missing = e.what();
+      f.gl_cuda_devices.clear();
     }
   }
 #else
@@ -137,10 +144,20 @@ void SatStage::choose() {
   backend_ = c.line;
   hint_ = c.hint;
   refused_ = c.refused;
+  no_cuda_ = c.no_cuda;
   switch (c.kind) {
     case SatBackend::Cuda:
 #if SCANDOF_WITH_CUDA
-      cuda_ = std::make_unique<Cuda>();
+      try {
+        cuda_ = std::make_unique<Cuda>();
+      } catch (const scandof::CudaError& e) {
+        // Its stream, events or pinned memory could not be made: CUDA is as unusable here as
+        // after a failed registration.
+        cudaGetLastError();
+        failed_.interop = std::string("setting up CUDA failed: ") + e.what();
+        choose();
+        return;
+      }
       device_ = f.cuda_name;
 #endif
       break;
@@ -220,7 +237,11 @@ void SatStage::resize(int width, int height, const FrameTextures& tex) {
     cuda_->dof.release_scratch();
     // The builder's scratch (at most one more table) must fit beside what GL already holds.
     std::size_t free_b = 0, total_b = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (const cudaError_t e = cudaMemGetInfo(&free_b, &total_b); e != cudaSuccess) {
+      cudaGetLastError();
+      fall_back(std::string("cudaMemGetInfo failed: ") + cudaGetErrorString(e));
+      return;
+    }
     const std::size_t need = scandof::SatBuilder::table_bytes(width, height, 3);
     if (need > free_b)
       throw std::runtime_error("frame size " + std::to_string(width) + "x" +

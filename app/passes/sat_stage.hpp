@@ -88,6 +88,7 @@ class SatStage {
   const std::string& hint() const { return hint_; }
   // Headless --backend cuda that CUDA cannot serve: the runner refuses it (exit 2).
   bool refused() const { return refused_; }
+  const std::string& no_cuda() const { return no_cuda_; }  // why CUDA does not run here
   // The backends that failed so far, this stage's failures included.
   const BackendFailures& failures() const { return failed_; }
 
@@ -142,6 +143,7 @@ class SatStage {
   BackendFailures failed_;
   std::string backend_, device_, hint_;
   bool refused_ = false;
+  std::string no_cuda_;
   gl::GlBuffer sat_buffer_;
   FrameTextures tex_;
   int width_ = 0, height_ = 0;

@@ -69,7 +69,10 @@ int run_headless(const Options& o, const std::string& res) {
   report.app = &app;
   if (app.sat().refused()) {
     // A batch run measures the backend it names: no figures of another one under its name.
-    std::fprintf(stderr, "scandof: --backend cuda refused: %s\n", app.sat().backend().c_str());
+    std::fprintf(stderr,
+                 "scandof: --backend cuda refused: %s (a headless run measures the backend it "
+                 "names; --backend auto, gl or cpu run without CUDA)\n",
+                 app.sat().no_cuda().c_str());
     return kExitBadArguments;
   }
   std::fprintf(stderr, "[scandof] headless %dx%d, SAT backend: %s\n", o.width, o.height,

@@ -55,6 +55,7 @@ TEST(BackendChoice, EveryCombination) {
                     EXPECT_EQ(c.cuda_device, want == SatBackend::Cuda ? shares - 1 : -1);
                     // Headless runs refuse a CUDA request that cannot run; windows fall back.
                     EXPECT_EQ(c.refused, r == SatBackend::Cuda && !cuda_ok && !window);
+                    EXPECT_EQ(c.no_cuda.empty(), cuda_ok);
                     // The hint only where it helps: a usable device, a window elsewhere.
                     EXPECT_EQ(!c.hint.empty(), window && built && usable && !shares && !failed);
                     // The line names what runs, the report's prefixes (tests/check_demo_report.py).
