@@ -31,6 +31,8 @@ TOP = {
     "device": (str, lambda v, r: len(v) > 0, True),
     "sat_backend": (str, lambda v, r: v.startswith(("CUDA on ", "GL compute on ", "CPU fallback")),
                     True),
+    # What a user can do to get CUDA (a CUDA device beside a window's GL elsewhere); optional.
+    "sat_backend_hint": (str, lambda v, r: "__NV_PRIME_RENDER_OFFLOAD=1" in v, False),
     "gl": (str, lambda v, r: len(v) > 0, True),
     "width": (int, lambda v, r: 1 <= v <= 16384, True),
     "height": (int, lambda v, r: 1 <= v <= 16384, True),
