@@ -43,7 +43,7 @@ TOP = {
     "pipeline": (str, lambda v, r: v in ("hdr", "ldr"), True),
     "hdr": (dict, lambda v, r: r["pipeline"] == "hdr" and set(v) == {
         "tone_mapper", "auto_exposure", "exposure_ev", "highlight", "fraction_bits",
-        "limit_radiance", "clamped_pixels"} and v["tone_mapper"] in ("aces", "agx", "reinhard")
+        "limit_radiance", "clamped_pixels", "bokeh_threshold"} and v["tone_mapper"] in ("aces", "agx", "reinhard")
         and 0 <= v["fraction_bits"] <= 24 and v["limit_radiance"] > 0
         and v["clamped_pixels"] >= 0, False),
     "format": (str, lambda v, r: v in ("u32", "f32"), True),
