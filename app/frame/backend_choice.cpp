@@ -7,6 +7,11 @@ const char* const kPrimeOffloadHint =
     "scandof` renders the window on the NVIDIA GPU, where CUDA can share it";
 
 namespace {
+// A usable CUDA device, but the GL context renders elsewhere.
+bool context_elsewhere(const BackendFacts& f) {
+  return f.cuda_built && f.interop_failed.empty() && f.cuda_usable && f.gl_cuda_devices.empty();
+}
+
 // Why CUDA cannot run here (empty: it can).
 std::string why_no_cuda(const BackendFacts& f) {
   if (!f.cuda_built) return "built without CUDA";
@@ -14,7 +19,7 @@ std::string why_no_cuda(const BackendFacts& f) {
   if (!f.interop_failed.empty())
     return "CUDA-GL interop failed earlier in this run (" + f.interop_failed + ")";
   if (!f.cuda_usable) return "no usable CUDA device (" + f.cuda_missing + ")";
-  if (f.gl_cuda_devices.empty())
+  if (context_elsewhere(f))
     return "the GL context (" + f.renderer + ") is not on a CUDA device, so CUDA cannot share " +
            "its frame" + (f.gl_cuda_query.empty() ? "" : " (" + f.gl_cuda_query + ")");
   return {};
@@ -27,9 +32,7 @@ BackendChoice choose_backend(const BackendFacts& f) {
   c.no_cuda = no_cuda;
   // A CUDA device that the context is not on: the one case a user can change by how they start
   // the program (a window only: headless EGL picks its device itself).
-  if (f.window && f.cuda_built && f.cuda_usable && f.interop_failed.empty() &&
-      f.gl_cuda_devices.empty())
-    c.hint = kPrimeOffloadHint;
+  if (f.window && context_elsewhere(f)) c.hint = kPrimeOffloadHint;
   const bool cuda_asked = f.requested == SatBackend::Cuda;
   if ((f.requested == SatBackend::Auto || cuda_asked) && no_cuda.empty()) {
     c.kind = SatBackend::Cuda;

@@ -174,8 +174,7 @@ void SatStage::fall_back(const std::string& what) {
   // The GPU backend that failed goes with everything it holds; what it already wrote stays in the
   // SAT buffer and the output texture until the next backend rebuilds them this frame.
   if (cuda_) {
-    release();
-    cuda_.reset();
+    cuda_.reset();  // its registrations unregister as it goes
 #if SCANDOF_WITH_CUDA
     cudaGetLastError();  // a non-sticky error must not fail the next backend's first check
 #endif
@@ -326,101 +325,99 @@ void SatStage::build_cpu(const Settings& s) {
 
 #if SCANDOF_WITH_CUDA
 bool SatStage::build_cuda(const Settings& s, SatTiming timing, bool dof) {
+  Cuda& c = *cuda_;
+  if (take_fault(Fault::InteropRegister)) inject_register_failure();
+  const cudaStream_t stream = c.stream.get();
+  // The second depth layer's colour and view z are mapped only for the two-layer method.
+  const bool layer2 = dof && two_layer(s) && can_two_layer();
+  const int count = layer2 ? 6 : dof ? 4 : 2;
+  c.ring.record(kBeforeMap, stream);
   {
-    Cuda& c = *cuda_;
-    if (take_fault(Fault::InteropRegister)) inject_register_failure();
-    const cudaStream_t stream = c.stream.get();
-    // The second depth layer's colour and view z are mapped only for the two-layer method.
-    const bool layer2 = dof && two_layer(s) && can_two_layer();
-    const int count = layer2 ? 6 : dof ? 4 : 2;
-    c.ring.record(kBeforeMap, stream);
+    auto t0 = Clock::now();
+    ScopedMap map({c.color.get(), c.sat.get(), c.viewz.get(), c.output.get(), c.color2.get(),
+                   c.viewz2.get()},
+                  count, stream);
+    times_.map_ms = ms_since(t0);
+    c.ring.record(kAfterMap, stream);
+    const scandof::util::TextureObject rgba(map.array(0));  // the SAT's input and DofGpu's
     {
-      auto t0 = Clock::now();
-      ScopedMap map({c.color.get(), c.sat.get(), c.viewz.get(), c.output.get(), c.color2.get(),
-                     c.viewz2.get()},
-                    count, stream);
-      times_.map_ms = ms_since(t0);
-      c.ring.record(kAfterMap, stream);
-      const scandof::util::TextureObject rgba(map.array(0));  // the SAT's input and DofGpu's
-      {
-        scandof::SatInput in;
-        in.texture = rgba.get();
-        in.width = width_;
-        in.height = height_;
-        if (hdr(s)) {
-          in.format = scandof::SatPixels::Rgba16F;
-          in.fixed = table_fixed_point(s);
-          in.clamp_count = c.clamps.device();
-        }
-        c.builder.build(in, map.pointer(1), s.format, s.method, s.variant, stream,
-                        /*timed=*/true, 3, scandof::SatLayout::Interleaved);
-        if (hdr(s)) c.clamps.copy_out(stream);
+      scandof::SatInput in;
+      in.texture = rgba.get();
+      in.width = width_;
+      in.height = height_;
+      if (hdr(s)) {
+        in.format = scandof::SatPixels::Rgba16F;
+        in.fixed = table_fixed_point(s);
+        in.clamp_count = c.clamps.device();
       }
-      c.ring.record(kAfterSat, stream);
-      if (dof) {
-        const scandof::util::TextureObject viewz(map.array(2));
-        const scandof::util::SurfaceObject out(map.array(3));
-        scandof::DofFrame f;
-        f.rgba = rgba.get();
-        f.depth = viewz.get();
-        f.sat = map.pointer(1);
-        f.format = s.format;
-        if (hdr(s)) {
-          f.pixels = scandof::SatPixels::Rgba16F;
-          f.fixed = fixed_point(s);
-        }
-        f.out = out.get();
-        f.width = width_;
-        f.height = height_;
-        scandof::util::TextureObject rgba2, viewz2;
-        if (layer2) {
-          rgba2 = scandof::util::TextureObject(map.array(4));
-          viewz2 = scandof::util::TextureObject(map.array(5));
-          f.rgba2 = rgba2.get();
-          f.depth2 = viewz2.get();
-        }
-        try {
-          c.dof.render(s.dof_method, dof_params(s), f, stream);
-        } catch (const std::invalid_argument& e) {
-          // Not on the GPU yet (or bad parameters): the caller runs the CPU gold method instead.
-          gpu_missing_ |=
-              1u << (3 * static_cast<int>(s.dof_method) + static_cast<int>(s.dof_shape));
-          gpu_message_ = std::string(scandof::dof::to_string(s.dof_method)) + "/" +
-                         scandof::dof::to_string(s.dof_shape) +
-                         " not on the GPU, CPU gold path used: " + e.what();
-          std::fprintf(stderr, "[scandof] %s\n", gpu_message_.c_str());
-          dof = false;
-        }
+      c.builder.build(in, map.pointer(1), s.format, s.method, s.variant, stream,
+                      /*timed=*/true, 3, scandof::SatLayout::Interleaved);
+      if (hdr(s)) c.clamps.copy_out(stream);
+    }
+    c.ring.record(kAfterSat, stream);
+    if (dof) {
+      const scandof::util::TextureObject viewz(map.array(2));
+      const scandof::util::SurfaceObject out(map.array(3));
+      scandof::DofFrame f;
+      f.rgba = rgba.get();
+      f.depth = viewz.get();
+      f.sat = map.pointer(1);
+      f.format = s.format;
+      if (hdr(s)) {
+        f.pixels = scandof::SatPixels::Rgba16F;
+        f.fixed = fixed_point(s);
       }
-      c.ring.record(kAfterDof, stream);
-      t0 = Clock::now();
-      map.unmap();
-      times_.unmap_ms = ms_since(t0);
-      c.ring.record(kAfterUnmap, stream);
+      f.out = out.get();
+      f.width = width_;
+      f.height = height_;
+      scandof::util::TextureObject rgba2, viewz2;
+      if (layer2) {
+        rgba2 = scandof::util::TextureObject(map.array(4));
+        viewz2 = scandof::util::TextureObject(map.array(5));
+        f.rgba2 = rgba2.get();
+        f.depth2 = viewz2.get();
+      }
+      try {
+        c.dof.render(s.dof_method, dof_params(s), f, stream);
+      } catch (const std::invalid_argument& e) {
+        // Not on the GPU yet (or bad parameters): the caller runs the CPU gold method instead.
+        gpu_missing_ |=
+            1u << (3 * static_cast<int>(s.dof_method) + static_cast<int>(s.dof_shape));
+        gpu_message_ = std::string(scandof::dof::to_string(s.dof_method)) + "/" +
+                       scandof::dof::to_string(s.dof_shape) +
+                       " not on the GPU, CPU gold path used: " + e.what();
+        std::fprintf(stderr, "[scandof] %s\n", gpu_message_.c_str());
+        dof = false;
+      }
     }
-    c.ring.next_frame();
-    // Stage times of the newest build the GPU has finished: never a wait on the frame path. "Time
-    // this now" callers wait for this build's own end first.
-    if (timing == SatTiming::Wait) CUDA_CHECK(cudaStreamSynchronize(stream));
-    scandof::SatStageTimes st;
-    if (c.builder.poll_stage_times(st)) {
-      times_.deinterleave_ms = st.deinterleave_ms;
-      times_.row_scan_ms = st.row_scan_ms;
-      times_.transpose_ms = st.transpose_ms;
-      times_.column_scan_ms = st.column_scan_ms;
-      times_.transpose_back_ms = st.transpose_back_ms;
-      times_.build_ms = st.total_ms;
-    }
-    std::vector<float> iv;  // map, SAT, DoF, unmap of the newest frame the GPU has finished
-    if (c.ring.poll(iv)) {
-      times_.map_gpu_ms = iv[kBeforeMap];
-      times_.dof_compute_ms = iv[kAfterSat];
-      times_.unmap_gpu_ms = iv[kAfterDof];
-    }
-    if (!dof) times_.dof_compute_ms = 0;
-    clamped_ = hdr(s) ? c.clamps.latest(clamped_) : 0;
-    return dof;
+    c.ring.record(kAfterDof, stream);
+    t0 = Clock::now();
+    map.unmap();
+    times_.unmap_ms = ms_since(t0);
+    c.ring.record(kAfterUnmap, stream);
   }
+  c.ring.next_frame();
+  // Stage times of the newest build the GPU has finished: never a wait on the frame path. "Time
+  // this now" callers wait for this build's own end first.
+  if (timing == SatTiming::Wait) CUDA_CHECK(cudaStreamSynchronize(stream));
+  scandof::SatStageTimes st;
+  if (c.builder.poll_stage_times(st)) {
+    times_.deinterleave_ms = st.deinterleave_ms;
+    times_.row_scan_ms = st.row_scan_ms;
+    times_.transpose_ms = st.transpose_ms;
+    times_.column_scan_ms = st.column_scan_ms;
+    times_.transpose_back_ms = st.transpose_back_ms;
+    times_.build_ms = st.total_ms;
+  }
+  std::vector<float> iv;  // map, SAT, DoF, unmap of the newest frame the GPU has finished
+  if (c.ring.poll(iv)) {
+    times_.map_gpu_ms = iv[kBeforeMap];
+    times_.dof_compute_ms = iv[kAfterSat];
+    times_.unmap_gpu_ms = iv[kAfterDof];
+  }
+  if (!dof) times_.dof_compute_ms = 0;
+  clamped_ = hdr(s) ? c.clamps.latest(clamped_) : 0;
+  return dof;
 }
 #endif
 
