@@ -1,10 +1,10 @@
 # Unit tests of the demo's logic that needs no GL context (app/tests/: settings changes, focus
 # pull, the DoF path choice, command-line errors); they live under app/ because nothing under
 # tests/ includes a header of the app.
-if(TARGET scandof_app_logic)
+if(TARGET scandof_app_run)
   file(GLOB _app_tests CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/app/tests/*_test.cpp)
   add_executable(scandof_app_tests ${_app_tests})
-  target_link_libraries(scandof_app_tests PRIVATE scandof_app_logic GTest::gtest GTest::gtest_main)
+  target_link_libraries(scandof_app_tests PRIVATE scandof_app_run GTest::gtest GTest::gtest_main)
   gtest_discover_tests(scandof_app_tests DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
                        PROPERTIES LABELS "demo;unit")
 endif()

@@ -5,12 +5,12 @@
 # a node cycle, a required Draco extension).
 find_path(SCANDOF_GLTF_CORPUS NAMES BoxTextured-glTF-Binary/BoxTextured.glb
           PATHS /usr/share/assimp/models/glTF2 NO_DEFAULT_PATH)
-if(TARGET scandof_scene_io)
+if(TARGET scandof_app_scene)
   # Loader checks and the fuzz test: CPU only, so the sanitizer stage runs them too.
   add_executable(scandof_gltf_tests ${PROJECT_SOURCE_DIR}/app/tests/gltf_loader_checks.cpp
                                     ${PROJECT_SOURCE_DIR}/app/tests/gltf_fuzz_checks.cpp
                                     ${PROJECT_SOURCE_DIR}/app/tests/camera_path_checks.cpp)
-  target_link_libraries(scandof_gltf_tests PRIVATE scandof_scene_io GTest::gtest GTest::gtest_main)
+  target_link_libraries(scandof_gltf_tests PRIVATE scandof_app_scene GTest::gtest GTest::gtest_main)
   if(SCANDOF_GLTF_CORPUS)
     target_compile_definitions(scandof_gltf_tests PRIVATE SCANDOF_GLTF_CORPUS="${SCANDOF_GLTF_CORPUS}")
   else()
@@ -36,20 +36,11 @@ if(TARGET scandof_scene_io)
 endif()
 
 # Scenes switched on a running App (app/tests/scene_switch_gl.cpp), as the window's Scene field
-# and drag and drop do: built from the demo's sources but its entry, with its flags (as
-# tests/demo_logic.cmake builds demo_runtime_settings), run on EGL's surfaceless display.
+# and drag and drop do: linked with the demo's rooms (as tests/demo_logic.cmake builds
+# demo_runtime_settings), run on EGL's surfaceless display.
 if(TARGET scandof AND TARGET GTest::gtest AND SCANDOF_GLTF_CORPUS)
-  get_target_property(_ss_src scandof SOURCES)
-  list(FILTER _ss_src EXCLUDE REGEX "/run/main\\.cpp$")
-  add_executable(demo_scene_switch ${PROJECT_SOURCE_DIR}/app/tests/scene_switch_gl.cpp ${_ss_src})
-  foreach(_p INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS LINK_LIBRARIES)
-    get_target_property(_v scandof ${_p})
-    if(_v)
-      set_property(TARGET demo_scene_switch PROPERTY ${_p} "${_v}")
-    endif()
-  endforeach()
-  # On the test's own source only: the demo's sources keep the demo's exact flags, so ccache
-  # serves the objects the demo already compiled (no second compile of the demo in CI).
+  add_executable(demo_scene_switch ${PROJECT_SOURCE_DIR}/app/tests/scene_switch_gl.cpp)
+  target_link_libraries(demo_scene_switch PRIVATE scandof_app_run)
   set_source_files_properties(${PROJECT_SOURCE_DIR}/app/tests/scene_switch_gl.cpp PROPERTIES
                               COMPILE_DEFINITIONS "SCANDOF_GLTF_CORPUS=\"${SCANDOF_GLTF_CORPUS}\"")
   target_link_libraries(demo_scene_switch PRIVATE GTest::gtest GTest::gtest_main)

@@ -12,6 +12,7 @@
 #include "automation/method_sheet.hpp"
 #include "automation/screenshot_path.hpp"
 #include "diagnostics/sat_analysis.hpp"
+#include "diagnostics/frame_checks.hpp"
 #include "frame/app.hpp"
 #include "passes/image_io.hpp"
 #include "passes/scene_layout.hpp"
@@ -232,7 +233,7 @@ void Automation::run_plan(App& app,
 // Scores the frame just run against the lens reference (rendered once per camera, time and lens:
 // a still scene renders it once for every method), and keeps its images.
 void Automation::score(App& app, RunMedians* r, MethodImages* images) {
-  r->quality = app.compare_with_reference();
+  r->quality = compare_with_reference(app);
   const QualityResult& q = r->quality;
   std::fprintf(stderr,
                "[quality] %-15s %-8s PSNR %7.3f dB  SSIM %.4f  edge PSNR %7.3f dB  edge SSIM "
@@ -301,7 +302,7 @@ void Automation::headless_ui_screenshot(App& app, const std::string& gl) {
 
 void Automation::finish(App& app, ReportInput* report) {
   if (!o_.out_reference.empty()) {
-    app.write_reference_png(o_.out_reference);
+    write_reference_png(app, o_.out_reference);
     if (report) report->reference_png = o_.out_reference;
   }
   // --out and --out-frame are headless outputs (the window takes --screenshot).
@@ -319,10 +320,10 @@ void Automation::finish(App& app, ReportInput* report) {
     }
     write_png_bottom_up(o_.out_frame, app.width(), app.height(), px.data());
   }
-  if (!o_.dump_sat.empty()) app.dump_sat(o_.dump_sat);
+  if (!o_.dump_sat.empty()) dump_sat(app, o_.dump_sat);
   if (o_.verify) {
     std::string msg;
-    const bool ok = app.verify(&msg);
+    const bool ok = verify(app, &msg);
     std::printf("%s\n", msg.c_str());
     failed_ |= !ok;
     if (report) {
@@ -332,15 +333,15 @@ void Automation::finish(App& app, ReportInput* report) {
   }
   if (!headless_ || !report) return;
   if (app.settings().format == scandof::SatFormat::F32 || o_.verify) {
-    app.measure_float_error();
+    measure_float_error(app);
     std::printf("float32 SAT: max box-average error %.6g (%s) over %d random boxes\n",
-                app.float_error(), hdr(app.settings()) ? "radiance" : "of 255", kFloatErrorBoxes);
+                app.measured().float_error, hdr(app.settings()) ? "radiance" : "of 255", kFloatErrorBoxes);
   }
   report->primitives = &prims_;
   if (!o_.report.empty()) write_report(o_.report, *report);
   if (o_.compare || !o_.screenshot_ui.empty()) {
-    app.compare_variants();
-    for (const auto& v : app.comparison())
+    compare_variants(app);
+    for (const auto& v : app.measured().comparison)
       std::fprintf(stderr, "[compare] %-15s SAT %.4f ms (rows %.4f, columns %.4f)\n",
                    v.name.c_str(), v.median.build_ms, v.median.row_scan_ms,
                    v.median.column_scan_ms);

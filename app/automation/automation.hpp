@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "diagnostics/report.hpp"
-#include "frame/requests.hpp"
+#include "core/requests.hpp"
 #include "primitives/bench.hpp"
-#include "run/cli.hpp"
+#include "core/run_options.hpp"
 
 namespace demo {
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "diagnostics/frame_checks.hpp"
 #include "frame/app.hpp"
 #include "passes/image_io.hpp"
 #include "scandof/dof.hpp"
@@ -36,7 +37,7 @@ void save_f32(const std::string& path, const std::vector<float>& v,
 void write_gold(const App& app, const std::string& base, const scandof::ToneMapSettings& tone) {
   const int w = app.width(), h = app.height();
   const auto uh = static_cast<std::size_t>(h), uw = static_cast<std::size_t>(w);
-  std::vector<float> rgb = app.gold_dof_rgb();
+  std::vector<float> rgb = gold_dof_rgb(app.targets(), app.peel(), app.settings());
   if (app.targets().hdr()) {
     save_f32(base + "_gold_radiance.npy", rgb, {uh, uw, 3});
     save_f32(base + "_radiance.npy", app.targets().read_rgba_f32(app.targets().output()),
@@ -116,7 +117,7 @@ void MethodImages::add(const App& app, const QualityResult& q) {
   const std::vector<uint8_t> px = app.targets().read_rgba(app.targets().display());
   std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
   scandof::metrics::rgba8_to_rgb(px.data(), w, h, rgb.data());
-  const std::vector<uint8_t> err = app.error_map(rgb);
+  const std::vector<uint8_t> err = error_map(app, rgb);
   if (!dir_.empty()) {
     std::string base = dir_ + "/" + q.method;
     for (char& c : base)
@@ -132,23 +133,23 @@ void MethodImages::add(const App& app, const QualityResult& q) {
 }
 
 void MethodImages::finish(App& app) {
-  if (!app.quality().valid) return;
-  const std::vector<uint8_t> sharp = sharp_display(app, app.quality());
+  if (!app.measured().quality.valid) return;
+  const std::vector<uint8_t> sharp = sharp_display(app, app.measured().quality);
   if (!sheet_path_.empty()) {
     // Sharp frame and reference first: they head the sheet.
     SheetTiles sheet;
     sheet.w = width_;
     sheet.h = height_;
     sheet.add(sharp.data());
-    std::vector<uint8_t> ref(app.reference().size() / 3 * 4);
-    scandof::metrics::rgb_to_rgba8(app.reference().data(), width_, height_, ref.data());
+    std::vector<uint8_t> ref(app.measured().reference_display.size() / 3 * 4);
+    scandof::metrics::rgb_to_rgba8(app.measured().reference_display.data(), width_, height_, ref.data());
     sheet.add(ref.data());
     for (auto& t : tiles_.tiles) sheet.tiles.push_back(std::move(t));
     sheet.write(sheet_path_);
   }
   if (!dir_.empty()) {
     write_png_bottom_up(dir_ + "/sharp.png", app.width(), app.height(), sharp.data());
-    app.write_reference_png(dir_ + "/reference.png");
+    write_reference_png(app, dir_ + "/reference.png");
     if (gold_) {
       const auto h = static_cast<std::size_t>(app.height()), w = static_cast<std::size_t>(app.width());
       save_f32(dir_ + "/depth.npy", app.targets().read_viewz(), {h, w});
@@ -157,7 +158,7 @@ void MethodImages::finish(App& app) {
       if (app.targets().hdr()) {
         save_f32(dir_ + "/sharp_radiance.npy", app.targets().read_rgba_f32(app.targets().color()),
                  {h, w, 4});
-        save_f32(dir_ + "/reference_radiance.npy", app.reference_radiance(), {h, w, 3});
+        save_f32(dir_ + "/reference_radiance.npy", app.parts().reference.rgb(), {h, w, 3});
       }
     }
   }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "automation/faults.hpp"
+#include "diagnostics/frame_checks.hpp"
 #include "frame/app.hpp"
 #include "scandof/util/rng.hpp"
 
@@ -313,13 +314,13 @@ void Soak::reference(App& app) {
     ++next_fault_;
     arm_fault(Fault::ReferenceCancel);
     try {
-      app.compare_with_reference();
+      compare_with_reference(app);
       event(to_string(Fault::ReferenceCancel), "the reference was not cancelled", false);
       return;
     } catch (const ReferenceCancelled& e) {
       std::fprintf(stderr, "[soak] %s; rendering it again in full\n", e.what());
       // The state after a cancel: no reference kept, the next one renders from the start.
-      const QualityResult& q = app.compare_with_reference();
+      const QualityResult& q = compare_with_reference(app);
       const bool ok = q.reference_samples == app.settings().reference_samples;
       event(to_string(Fault::ReferenceCancel),
             std::string(e.what()) + "; rendered again in full (" +
@@ -328,7 +329,7 @@ void Soak::reference(App& app) {
       return;
     }
   }
-  const QualityResult& q = app.compare_with_reference();
+  const QualityResult& q = compare_with_reference(app);
   std::fprintf(stderr, "[soak] lens reference (%d samples): PSNR %.2f dB, SSIM %.4f\n",
                q.reference_samples, q.q.psnr_db, q.q.ssim);
 }
@@ -347,7 +348,7 @@ void Soak::screenshot(App& app) {
 
 void Soak::verify(App& app, const char* when) {
   std::string msg;
-  const bool ok = app.verify(&msg);
+  const bool ok = demo::verify(app, &msg);
   ++report_.verifies;
   if (!ok) {
     ++report_.verify_failures;

@@ -1,4 +1,4 @@
-// The soak of both runners (--soak SECONDS / --soak-frames N, automation/soak_options.hpp): one
+// The soak of both runners (--soak SECONDS / --soak-frames N, core/soak_options.hpp): one
 // long run that changes everything a user can change while it draws, provokes the faults asked for
 // (--inject-fault), and tells whether memory stayed flat.
 //
@@ -30,9 +30,9 @@
 
 #include "automation/automation.hpp"
 #include "diagnostics/soak_series.hpp"
-#include "frame/requests.hpp"
-#include "frame/settings.hpp"
-#include "run/cli.hpp"
+#include "core/requests.hpp"
+#include "core/settings.hpp"
+#include "core/run_options.hpp"
 
 namespace demo {
 

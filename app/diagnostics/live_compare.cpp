@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "diagnostics/frame_checks.hpp"
 #include "frame/app.hpp"
 
 namespace demo {
@@ -55,7 +56,7 @@ void live_compare_step(App& app, LiveCompare* lc, long long frame_no) {
   cfg.variant = e.variant;
   cfg.method = e.method;
   const auto t0 = std::chrono::steady_clock::now();
-  e.build_ms.push_back(app.retime_sat(cfg));
+  e.build_ms.push_back(retime_sat(app, cfg));
   const float cost = ms_since(t0);
   lc->cost_ms = lc->cost_ms > 0 ? 0.9f * lc->cost_ms + 0.1f * cost : cost;
   if (e.build_ms.size() > LiveCompare::kSamples) e.build_ms.pop_front();

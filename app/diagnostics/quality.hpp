@@ -6,30 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "frame/settings.hpp"
+#include "core/measures.hpp"
+#include "core/settings.hpp"
 #include "scandof/image_metrics.hpp"
 
 namespace demo {
 
-// One "Compare with reference": the method's image against the lens reference.
-struct QualityResult {
-  bool valid = false;
-  scandof::metrics::Quality q{};
-  int reference_samples = 0;
-  float reference_ms = 0;  // host wall time of the reference (glFinish'd), when it was rendered
-  float reference_render_ms = 0;  // of which the GL work (the rest: reading the float sum back)
-  float edge_radius = 0;          // the edge band's radius: the largest CoC radius in the frame
-  float lens_radius = 0;          // L = A z_f / f_px (scene units)
-  std::string method;             // "spread/disc" etc.
-  std::string dof_path;           // FrameTimes::dof_pass_name() of the scored frame
-  // HDR: q scores the tone-mapped images (both through the frame's exposure and mapper); these
-  // score the radiance (scandof::metrics: highlight energy over reference luminance > 1,
-  // log-luminance PSNR).
-  bool hdr = false;
-  float exposure_ev = 0;
-  scandof::metrics::HighlightEnergy highlight{};
-  double log_luminance_psnr_db = 0;
-};
 // What the SSIM numbers are (UI and report).
 constexpr const char* kSsimNote =
     "SSIM: Gaussian window 11x11, sigma 1.5, on luma (BT.601), K1 0.01, K2 0.03 (Wang et al. "

@@ -6,6 +6,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "diagnostics/quality.hpp"
 #include "scandof/util/file_io.hpp"
 #include "scandof/util/stats.hpp"
 
@@ -205,7 +206,7 @@ void write_report(const std::string& path, const ReportInput& in) {
                                          : "not clamped (a real lens)") +
                       "; psnr 999 = identical images";
   if (!in.reference_png.empty()) j["reference_png"] = in.reference_png;
-  if (app.float_error() >= 0) j["float32_max_box_error"] = app.float_error();
+  if (app.measured().float_error >= 0) j["float32_max_box_error"] = app.measured().float_error;
   if (in.verify_ok >= 0) j["verify"] = {{"ok", in.verify_ok == 1}, {"message", in.verify_message}};
   j["note"] =
       "medians over frames after 5 warm-up frames (over a uniform sample of 8192 of them where a "

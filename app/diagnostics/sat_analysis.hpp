@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "core/measures.hpp"
 #include "passes/frame_targets.hpp"
 #include "passes/sat_stage.hpp"
-#include "frame/settings.hpp"
+#include "core/settings.hpp"
 
 namespace demo {
 
@@ -16,13 +17,6 @@ namespace demo {
 constexpr int kCompareReps = 30;
 // Random boxes for the float32 error measurement (radius 1..max radius, fixed seed).
 constexpr int kFloatErrorBoxes = 200000;
-
-struct VariantTiming {
-  std::string name;  // the variant's name, the method's for fused methods, or "CPU fallback"
-  scandof::ScanAlgorithm variant;
-  scandof::SatMethod method;
-  SatTimes median;
-};
 
 // Times each scan variant (paper method) and each other method on the current frame: `reps` waited
 // builds after a warm-up, medians per stage. Leaves the tables of `s` in the buffer.

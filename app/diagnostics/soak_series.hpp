@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "diagnostics/mem_probe.hpp"
+#include "passes/mem_probe.hpp"
 
 namespace demo {
 

@@ -8,8 +8,8 @@
 
 namespace demo {
 
-bool verify_dof_passes(const Settings& settings, GlDofPass& dof, SatStage& sat, FrameTargets& t,
-                       std::string* message) {
+bool verify_dof_passes(const Settings& settings, GlDofPass& dof, SatStage& sat,
+                       CudaDofPass& cuda_dof, FrameTargets& t, std::string* message) {
   Settings s = settings;
   s.view = View::DepthOfField;
   s.dof_method = scandof::dof::Method::Gather;  // the one method both passes draw
@@ -30,7 +30,7 @@ bool verify_dof_passes(const Settings& settings, GlDofPass& dof, SatStage& sat, 
   dof.render_compute(t, s, sat.buffer());
   check("GL compute");
   if (sat.can_compute_dof()) {
-    sat.build(s, SatTiming::Wait, /*dof=*/true);
+    sat.build(s, SatTiming::Wait, &cuda_dof);
     check("CUDA compute");
   }
   return ok;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "frame/settings.hpp"
+#include "core/settings.hpp"
 #include "passes/dof_pass.hpp"
 #include "passes/frame_targets.hpp"
 #include "passes/sat_stage.hpp"
@@ -17,8 +17,8 @@ namespace demo {
 // compute. All weigh exact integer boxes in float and round to 8 bits, so they may differ by one
 // step where a value falls on a rounding boundary, never more. Renders gather/box of `s` through
 // each pass there is (CUDA where the stage runs it) into the output texture.
-bool verify_dof_passes(const Settings& s, GlDofPass& dof, SatStage& sat, FrameTargets& t,
-                       std::string* message);
+bool verify_dof_passes(const Settings& s, GlDofPass& dof, SatStage& sat, CudaDofPass& cuda_dof,
+                       FrameTargets& t, std::string* message);
 
 // The frame with the floor and wall shaded deferred against forward: at most
 // kSceneShadingOutliers of the channel values may differ by more than kSceneShadingTolerance (the

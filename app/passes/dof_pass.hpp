@@ -4,12 +4,12 @@
 // shaders/dof_gather.glsl, the arithmetic of the CUDA kernel (kernels/src/dof.cu) that runs
 // instead inside the SAT stage's map on the CUDA backend. They draw gather with the box, octagon and
 // disc (the radius offset included; no aperture blades), with the bokeh from highlights of the
-// HDR pipeline; which pass runs is frame/dof_path.hpp's choice.
+// HDR pipeline; which pass runs is core/dof_path.hpp's choice.
 #pragma once
 
 #include <string>
 
-#include "frame/settings.hpp"
+#include "core/settings.hpp"
 #include "passes/frame_targets.hpp"
 #include "scandof/gl/util.hpp"
 

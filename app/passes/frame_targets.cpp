@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "automation/faults.hpp"
-#include "diagnostics/mem_probe.hpp"
-#include "frame/camera.hpp"
+#include "core/faults.hpp"
+#include "passes/mem_probe.hpp"
+#include "core/camera.hpp"
 #include "shared.h"
 
 namespace demo {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "frame/camera.hpp"
+#include "core/camera.hpp"
 #include "passes/frame_targets.hpp"
 #include "passes/scene_pass.hpp"
 #include "scandof/dof.hpp"

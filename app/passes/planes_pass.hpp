@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "frame/camera.hpp"
+#include "core/camera.hpp"
 #include "passes/frame_targets.hpp"
 #include "scandof/gl/util.hpp"
 

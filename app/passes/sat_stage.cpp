@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "automation/faults.hpp"
-#include "frame/backend_choice.hpp"
-#include "frame/frame_times.hpp"  // ms_since
+#include "core/faults.hpp"
+#include "core/backend_choice.hpp"
+#include "core/frame_times.hpp"  // ms_since
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
 
@@ -82,7 +82,6 @@ struct SatStage::Cuda {
   CudaGlRegistration color, sat, viewz, output;
   CudaGlRegistration color2, viewz2;  // the second depth layer (FrameTextures::color2), when on
   scandof::util::EventRing ring{kNumMarks};
-  scandof::DofGpu dof;  // every DoF method on the GPU; owns its scratch
   ClampCounter clamps;
 };
 #else
@@ -233,7 +232,6 @@ void SatStage::resize(int width, int height, const FrameTextures& tex) {
     // seen since the stage was made. The first build at the new size allocates afresh (one
     // cudaMalloc each, at a resize that waits for the device anyway).
     cuda_->builder.release_scratch();
-    cuda_->dof.release_scratch();
     // The builder's scratch (at most one more table) must fit beside what GL already holds.
     std::size_t free_b = 0, total_b = 0;
     if (const cudaError_t e = cudaMemGetInfo(&free_b, &total_b); e != cudaSuccess) {
@@ -324,7 +322,8 @@ void SatStage::build_cpu(const Settings& s) {
 }
 
 #if SCANDOF_WITH_CUDA
-bool SatStage::build_cuda(const Settings& s, SatTiming timing, bool dof) {
+bool SatStage::build_cuda(const Settings& s, SatTiming timing, CudaDofPass* dof_pass) {
+  bool dof = dof_pass != nullptr;
   Cuda& c = *cuda_;
   if (take_fault(Fault::InteropRegister)) inject_register_failure();
   const cudaStream_t stream = c.stream.get();
@@ -377,18 +376,7 @@ bool SatStage::build_cuda(const Settings& s, SatTiming timing, bool dof) {
         f.rgba2 = rgba2.get();
         f.depth2 = viewz2.get();
       }
-      try {
-        c.dof.render(s.dof_method, dof_params(s), f, stream);
-      } catch (const std::invalid_argument& e) {
-        // Not on the GPU yet (or bad parameters): the caller runs the CPU gold method instead.
-        gpu_missing_ |=
-            1u << (3 * static_cast<int>(s.dof_method) + static_cast<int>(s.dof_shape));
-        gpu_message_ = std::string(scandof::dof::to_string(s.dof_method)) + "/" +
-                       scandof::dof::to_string(s.dof_shape) +
-                       " not on the GPU, CPU gold path used: " + e.what();
-        std::fprintf(stderr, "[scandof] %s\n", gpu_message_.c_str());
-        dof = false;
-      }
+      dof = dof_pass->render(f, s, stream);
     }
     c.ring.record(kAfterDof, stream);
     t0 = Clock::now();
@@ -421,7 +409,7 @@ bool SatStage::build_cuda(const Settings& s, SatTiming timing, bool dof) {
 }
 #endif
 
-bool SatStage::build(const Settings& s, SatTiming timing, bool dof) {
+bool SatStage::build(const Settings& s, SatTiming timing, CudaDofPass* dof) {
 #if SCANDOF_WITH_CUDA
   if (cuda_) {
     try {

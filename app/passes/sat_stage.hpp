@@ -5,14 +5,12 @@
 // registered with CUDA once per size (read-only / write-discard / read-only / surface store,
 // cuda_gl_interop.*), mapped once per frame with a single map call; the library's SatBuilder
 // writes interleaved tables (16 bytes per pixel: a DoF corner is one load) straight into the
-// mapped buffer, and with the compute pass scandof::DofGpu (kernels/src/dof.cu: every method and
-// shape of scandof/dof.hpp it has) writes the blurred frame into the output texture before the one
-// unmap. Nothing
-// crosses to the host, and the frame never waits for the GPU: stage times are read a frame or more
+// mapped buffer, and the CUDA DoF pass (passes/cuda_dof_pass.*) writes the blurred frame into the
+// output texture before the one unmap. Nothing crosses to the host, and the frame never waits for the GPU: stage times are read a frame or more
 // later, once the GPU has passed them (as the GL timer queries are).
 // CPU fallback (no device, CUDA off, or forced): the frame is read back, the tables are built on
 // the CPU (scandof::sat_gold) and uploaded. Slow, and the UI says so.
-// The backend is frame/backend_choice.hpp's choice: CUDA only on the device the GL context renders
+// The backend is core/backend_choice.hpp's choice: CUDA only on the device the GL context renders
 // on. A CUDA-GL call that fails later (a registration at a resize, a map, a kernel inside the map)
 // or a GL compute build that fails drops that backend for the rest of the run: the frame is built
 // again on the next one, and the log says so once.
@@ -26,21 +24,12 @@
 
 #include "scandof/gl/sat_builder.hpp"
 #include "scandof/gl/util.hpp"
-#include "frame/settings.hpp"
+#include "core/frame_times.hpp"
+#include "passes/cuda_dof_pass.hpp"
+#include "core/settings.hpp"
 
 namespace demo {
 namespace gl = scandof::gl;
-
-struct SatTimes {
-  float map_ms = 0;      // cudaGraphicsMapResources (host wall time, all resources at once)
-  float unmap_ms = 0;    // cudaGraphicsUnmapResources (host wall time)
-  float map_gpu_ms = 0;  // same, as the stream sees it (CUDA events around the calls)
-  float unmap_gpu_ms = 0;
-  float deinterleave_ms = 0, row_scan_ms = 0, transpose_ms = 0, column_scan_ms = 0,
-        transpose_back_ms = 0, build_ms = 0;               // SatBuilder stage events
-  float readback_ms = 0, cpu_build_ms = 0, upload_ms = 0;  // CPU fallback (host wall time)
-  float dof_compute_ms = 0;  // the CUDA DoF kernel (CUDA events), when the compute pass ran
-};
 
 // The GL textures a frame's CUDA work reads and writes besides the SAT buffer.
 struct FrameTextures {
@@ -97,20 +86,14 @@ class SatStage {
   // (Re)creates the SAT buffer and the CUDA registrations for frame textures of this size.
   void resize(int width, int height, const FrameTextures& tex);
   // Builds the tables of the current colour texture into buffer() (GL may read them right after).
-  // With `dof` (CUDA path only) scandof::DofGpu also writes the output texture with the method and
-  // shape of `s`, inside the same map; returns whether it did, so the caller knows whether the
-  // fragment pass or the CPU method must run instead. A method DofGpu cannot do (yet) throws
-  // std::invalid_argument there: caught, remembered (gpu_dof_missing), and false is returned.
-  bool build(const Settings& s, SatTiming timing = SatTiming::Latest, bool dof = false);
-  // Whether build(..., dof = true) can run the compute pass here.
+  // With `dof` (CUDA path only) the CUDA DoF pass runs over the same map, after the SAT and before
+  // the one unmap; returns whether it drew the frame, so the caller knows whether a GL pass or the
+  // CPU method must run instead.
+  bool build(const Settings& s, SatTiming timing = SatTiming::Latest, CudaDofPass* dof = nullptr);
+  // Whether build(..., dof) can run the CUDA DoF pass here.
   bool can_compute_dof() const { return using_cuda(); }
   // Whether it can run the two-layer method (two_layer(Settings)): the second layer registered.
   bool can_two_layer() const;
-  // Whether DofGpu said it cannot do this method and shape (then the CPU gold path runs), and why.
-  bool gpu_dof_missing(scandof::dof::Method m, scandof::dof::Shape sh) const {
-    return (gpu_missing_ >> (3 * static_cast<int>(m) + static_cast<int>(sh))) & 1u;
-  }
-  const std::string& gpu_dof_message() const { return gpu_message_; }
   GLuint buffer() const { return sat_buffer_.get(); }
   int width() const { return width_; }
   int height() const { return height_; }
@@ -129,7 +112,7 @@ class SatStage {
   void choose();  // the backend for requested_ and failed_, and its builder
   // Drops the running GPU backend after `what` failed and chooses again without it.
   void fall_back(const std::string& what);
-  bool build_cuda(const Settings& s, SatTiming timing, bool dof);
+  bool build_cuda(const Settings& s, SatTiming timing, CudaDofPass* dof);
   void register_frame();  // the CUDA registrations of tex_ and the SAT buffer
   [[noreturn]] void inject_register_failure();
   void build_cpu(const Settings& s);
@@ -149,8 +132,6 @@ class SatStage {
   int width_ = 0, height_ = 0;
   SatTimes times_;
   uint64_t clamped_ = 0;
-  unsigned gpu_missing_ = 0;  // bit 3 * method + shape: DofGpu threw "not implemented"
-  std::string gpu_message_;
 };
 
 }  // namespace demo

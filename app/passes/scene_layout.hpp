@@ -6,7 +6,7 @@
 
 #include <glm/glm.hpp>
 
-#include "passes/teapot.hpp"
+#include "scene/teapot.hpp"
 #include "shared.h"
 
 namespace demo {

@@ -3,16 +3,16 @@
 // drawn with shaders/scene_gltf.frag), into the frame targets' colour, view z and depth with shaders/scene.vert /
 // scene.frag. Its GL timer spans the draw, the deferred planes pass (planes_pass.*) where it runs,
 // and the MSAA resolve (shaders/resolve.frag: colour = mean of the samples, view z = the nearest).
-// The lens reference (diagnostics/lens_reference.*) draws the same scene through draw_lens_sample.
+// The lens reference (passes/lens_reference.*) draws the same scene through draw_lens_sample.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
-#include "frame/camera.hpp"
+#include "core/camera.hpp"
 #include "passes/frame_targets.hpp"
-#include "passes/teapot.hpp"
+#include "scene/teapot.hpp"
 #include "scandof/gl/util.hpp"
 #include "scene/mesh_scene.hpp"
 

@@ -501,7 +501,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_flag("--ui-selftest", o.ui_selftest,
                "window: expand every panel section, scroll through the panels and check\n"
                "that every control was visible; exit 1 if one was not (tests)");
-  add_soak_flags(app, &o.soak);  // --soak, --soak-*, --inject-fault (automation/soak_options.*)
+  add_soak_flags(app, &o.soak);  // --soak, --soak-*, --inject-fault (core/soak_options.*)
   app.add_option("--resources", o.resources,
                  "folder with shaders/ and assets/ (default: next to the binary)")
       ->type_name("DIR");

@@ -11,6 +11,7 @@
 #include "automation/soak.hpp"
 #include "diagnostics/report.hpp"
 #include "diagnostics/reservoir.hpp"
+#include "diagnostics/frame_checks.hpp"
 #include "frame/app.hpp"
 #include "scandof/gl/context.hpp"
 
@@ -48,6 +49,7 @@ void soak_loop(App& app, Soak& soak, float dt) {
       app.frame(app.width(), app.height(), dt);
     }
     app.carry_out(step.req);
+    carry_out_checks(app, step.req);
     f = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     soak.after_frame(app);
   }

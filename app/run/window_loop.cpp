@@ -19,8 +19,9 @@
 #include "automation/soak.hpp"
 #include "diagnostics/report.hpp"
 #include "diagnostics/live_compare.hpp"
+#include "diagnostics/frame_checks.hpp"
 #include "frame/app.hpp"
-#include "frame/camera_input.hpp"
+#include "ui/camera_input.hpp"
 #include "scandof/gl/context.hpp"
 #include "ui/panels.hpp"
 
@@ -235,6 +236,7 @@ int run_window(const Options& o, const std::string& res) {
         info.toast_left_s = 4.0f;
       }
       app.carry_out(req);
+      carry_out_checks(app, req);
       if (soak.on()) soak.after_frame(app);
       if (app.settings().show_overlay) live_compare_step(app, &live, frame_no);
       app.present(fbw, fbh);

@@ -21,7 +21,7 @@
 
 #include <glm/glm.hpp>
 
-#include "passes/teapot.hpp"  // MeshVertex, Mesh
+#include "scene/teapot.hpp"  // MeshVertex, Mesh
 
 namespace demo {
 

@@ -1,4 +1,4 @@
-// The SAT backend choice (frame/backend_choice.hpp) over every combination of request x CUDA
+// The SAT backend choice (core/backend_choice.hpp) over every combination of request x CUDA
 // (built, usable, the GL context's devices, an earlier interop failure) x window or headless x
 // renderer x GL compute, against the rules spelled out once more here; and named cases of the
 // machines users meet (a hybrid-graphics laptop, a remote desktop, two GPUs, no GPU).
@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "frame/backend_choice.hpp"
+#include "core/backend_choice.hpp"
 
 namespace demo {
 namespace {

@@ -1,4 +1,4 @@
-// The DoF path choice (frame/dof_path.hpp) over every parameter the methods may refuse, not only a
+// The DoF path choice (core/dof_path.hpp) over every parameter the methods may refuse, not only a
 // negative aperture (dof_path_test.cpp): NaN and infinite values, the focus at or behind the lens,
 // k and K out of range, and the radius the spreading methods cannot sum (refused for spread and
 // layered, taken by gather). Validity is spelled out here from scandof/dof.hpp's documented
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "frame/dof_path.hpp"
+#include "core/dof_path.hpp"
 
 namespace demo {
 namespace {

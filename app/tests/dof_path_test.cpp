@@ -1,11 +1,11 @@
-// The DoF path choice (frame/dof_path.hpp) over every combination of backend capabilities x pass x
+// The DoF path choice (core/dof_path.hpp) over every combination of backend capabilities x pass x
 // method x shape x view, with good and refused parameters, against the rules spelled out once more
 // here as the frame routed them before the choice was one function; and named cases.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "frame/dof_path.hpp"
+#include "core/dof_path.hpp"
 
 namespace demo {
 namespace {

@@ -1,4 +1,4 @@
-// The focus pull (frame/focus_pull.hpp) as a user sees it over many frames: it moves towards its
+// The focus pull (core/focus_pull.hpp) as a user sees it over many frames: it moves towards its
 // target from either side, never past it, gets there, and, as the header promises (exponential
 // approach in dioptres at `speed` per second), the focus after one second is the same at 24, 60 or
 // 240 frames per second or with uneven frame times. The single-step arithmetic is
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "frame/focus_pull.hpp"
+#include "core/focus_pull.hpp"
 
 namespace demo {
 namespace {

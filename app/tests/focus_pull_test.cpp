@@ -1,10 +1,10 @@
-// The autofocus pull (frame/focus_pull.hpp): even in dioptres, converging, ignoring bad targets.
+// The autofocus pull (core/focus_pull.hpp): even in dioptres, converging, ignoring bad targets.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "frame/focus_pull.hpp"
+#include "core/focus_pull.hpp"
 
 namespace demo {
 namespace {

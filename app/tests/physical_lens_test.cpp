@@ -1,4 +1,4 @@
-// The physical camera (frame/physical_lens.hpp) against the thin lens worked out here from first
+// The physical camera (core/physical_lens.hpp) against the thin lens worked out here from first
 // principles, not from scandof::dof's formula: a point at distance z images at v = f z / (z - f)
 // behind a lens of focal length f; the sensor sits where the focus distance images; the cone of
 // light through the aperture (diameter f / N) that converges at v is cut by the sensor in a
@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "frame/physical_lens.hpp"
+#include "core/physical_lens.hpp"
 #include "scandof/dof.hpp"
 
 namespace demo {

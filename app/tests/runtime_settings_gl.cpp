@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "automation/faults.hpp"
+#include "diagnostics/frame_checks.hpp"
 #include "frame/app.hpp"
 #include "gpu_skip.hpp"
 #include "run/resources.hpp"
@@ -51,7 +52,7 @@ class RuntimeSettings : public ::testing::Test {
   }
   static void expect_verified(const std::string& after) {
     std::string msg;
-    EXPECT_TRUE(app_->verify(&msg)) << after << ":" << msg;
+    EXPECT_TRUE(verify(*app_, &msg)) << after << ":" << msg;
     EXPECT_NE(msg.find("OK"), std::string::npos) << after << ":" << msg;
   }
   static std::vector<uint8_t> output() { return app_->targets().read_rgba(app_->targets().output()); }
@@ -74,14 +75,14 @@ TEST_F(RuntimeSettings, A_StartsOnTheCpuBackend) {
 TEST_F(RuntimeSettings, B_BackendSwapRecreatesTheSatStage) {
   frames();
   const std::vector<uint8_t> cpu_image = output();
-  app_->compare_variants(1);
-  EXPECT_FALSE(app_->comparison().empty());
+  compare_variants(*app_, 1);
+  EXPECT_FALSE(app_->measured().comparison.empty());
   app_->settings().backend = SatBackend::Gl;
   frames();
   ASSERT_EQ(app_->sat().kind(), SatBackend::Gl) << app_->sat().backend();
   EXPECT_EQ(app_->sat().backend().rfind("GL compute on ", 0), 0u) << app_->sat().backend();
   EXPECT_EQ(app_->sat().width(), kW);
-  EXPECT_TRUE(app_->comparison().empty()) << "the comparison of the old backend was kept";
+  EXPECT_TRUE(app_->measured().comparison.empty()) << "the comparison of the old backend was kept";
   expect_verified("CPU -> GL");
   // The same exact tables, so the same depth of field.
   EXPECT_EQ(output(), cpu_image);
@@ -90,11 +91,11 @@ TEST_F(RuntimeSettings, B_BackendSwapRecreatesTheSatStage) {
 TEST_F(RuntimeSettings, C_FormatRebuildsTheDofPrograms) {
   frames();
   const std::vector<uint8_t> u32_image = output();
-  app_->measure_float_error();
-  EXPECT_GE(app_->float_error(), 0.0);
+  measure_float_error(*app_);
+  EXPECT_GE(app_->measured().float_error, 0.0);
   app_->settings().format = scandof::SatFormat::F32;
   frames();
-  EXPECT_LT(app_->float_error(), 0.0) << "the float error of the other format was kept";
+  EXPECT_LT(app_->measured().float_error, 0.0) << "the float error of the other format was kept";
   // Float tables of a frame this small hold every sum exactly: the same image, unless the DoF
   // programs still read the tables as uint32.
   EXPECT_EQ(output(), u32_image);
@@ -151,14 +152,14 @@ TEST_F(RuntimeSettings, F_ResizeReregisters) {
 
 TEST_F(RuntimeSettings, G_PerFrameSettingsRebuildNothing) {
   frames();
-  app_->compare_variants(1);
-  const std::size_t n = app_->comparison().size();
+  compare_variants(*app_, 1);
+  const std::size_t n = app_->measured().comparison.size();
   ASSERT_GT(n, 0u);
   app_->settings().aperture = 3;
   app_->settings().variant = scandof::ScanAlgorithm::Naive;
   app_->settings().view = View::Sharp;
   frames();
-  EXPECT_EQ(app_->comparison().size(), n) << "a per-frame setting dropped the comparison";
+  EXPECT_EQ(app_->measured().comparison.size(), n) << "a per-frame setting dropped the comparison";
   EXPECT_EQ(output(), sharp()) << "the sharp view does not show the sharp frame";
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnostics/frame_checks.hpp"
 #include "frame/app.hpp"
 #include "run/resources.hpp"
 #include "scandof/gl/context.hpp"
@@ -58,11 +59,11 @@ TEST_F(SceneSwitch, LoadRefuseKeepCameraReferenceAndBack) {
   EXPECT_FALSE(app_->scene_error());
   EXPECT_NE(box_img, teapots);
   std::string msg;
-  EXPECT_TRUE(app_->verify(&msg)) << msg;
+  EXPECT_TRUE(verify(*app_, &msg)) << msg;
 
   // The reference of the box scene, then a refused file: nothing changes, the reason is kept.
-  app_->compare_with_reference();
-  EXPECT_TRUE(app_->reference_current());
+  compare_with_reference(*app_);
+  EXPECT_TRUE(reference_current(*app_));
   const std::string bad = corpus("IndexOutOfRange/IndexOutOfRange.gltf");
   app_->settings().scene_file = bad;
   const std::vector<uint8_t> after_bad = frames();
@@ -72,13 +73,13 @@ TEST_F(SceneSwitch, LoadRefuseKeepCameraReferenceAndBack) {
   ASSERT_NE(app_->scene_model(), nullptr);
   EXPECT_EQ(app_->scene_model()->triangles(), 12u);
   EXPECT_EQ(after_bad, box_img);
-  EXPECT_TRUE(app_->reference_current());
+  EXPECT_TRUE(reference_current(*app_));
 
   // Another file, then its own camera: the view moves, the reference is stale.
   app_->settings().scene_file = corpus("2CylinderEngine-glTF-Binary/2CylinderEngine.glb");
   const std::vector<uint8_t> framed = frames();
   EXPECT_FALSE(app_->scene_error());
-  EXPECT_FALSE(app_->reference_current());
+  EXPECT_FALSE(reference_current(*app_));
   ASSERT_EQ(app_->scene_model()->cameras().size(), 1u);
   app_->settings().scene_camera = 0;
   EXPECT_NE(frames(), framed);

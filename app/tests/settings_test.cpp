@@ -1,4 +1,4 @@
-// What a change of Settings triggers (frame/settings.hpp: changes(), read by App::apply_settings)
+// What a change of Settings triggers (core/settings.hpp: changes(), read by App::apply_settings)
 // and that operator== sees every field, so a widget's edit always reaches the frame.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "frame/settings.hpp"
+#include "core/settings.hpp"
 
 namespace demo {
 namespace {

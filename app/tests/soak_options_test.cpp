@@ -1,4 +1,4 @@
-// The soak's flags (automation/soak_options.*) and its bounded time series
+// The soak's flags (core/soak_options.*) and its bounded time series
 // (diagnostics/soak_series.hpp): fault names both ways, refusals, and a series that stays within
 // its capacity, evenly spaced, however many samples it is offered.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "automation/soak_options.hpp"
+#include "core/soak_options.hpp"
 #include "diagnostics/soak_series.hpp"
 #include "run/cli.hpp"
 

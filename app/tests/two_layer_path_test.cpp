@@ -1,10 +1,10 @@
-// The second depth layer's settings and DoF path (frame/settings.hpp two_layer(),
-// frame/dof_path.cpp): only layered with --dof-layers 2 asks for it, and the CUDA pass draws it
+// The second depth layer's settings and DoF path (core/settings.hpp two_layer(),
+// core/dof_path.cpp): only layered with --dof-layers 2 asks for it, and the CUDA pass draws it
 // only where the SAT stage has the layer registered; else the CPU gold method does.
 #include <gtest/gtest.h>
 
-#include "frame/dof_path.hpp"
-#include "frame/settings.hpp"
+#include "core/dof_path.hpp"
+#include "core/settings.hpp"
 
 namespace demo {
 namespace {

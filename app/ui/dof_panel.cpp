@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "diagnostics/frame_checks.hpp"
 #include "frame/app.hpp"
 #include "passes/scene_layout.hpp"
 #include "scandof/dof.hpp"
@@ -175,24 +176,24 @@ void draw_dof_panel(App& app, Requests* req) {
       "A real lens has no largest blur radius; the methods clamp theirs at max radius. Clamped "
       "(default), the reference's lens shifts stop there too, so the error shows the method's "
       "artefacts, not the clamp.");
-  const QualityResult& q = app.quality();
+  const QualityResult& q = app.measured().quality;
   if (q.valid) {
     ImGui::TextWrapped("%s vs reference (%d samples, %.0f ms%s):", q.method.c_str(),
                        q.reference_samples, q.reference_ms,
-                       app.reference_current() ? "" : ", STALE: camera or lens moved");
+                       reference_current(app) ? "" : ", STALE: camera or lens moved");
     quality_table(q);
     ImGui::TextDisabled("edge band: %zu px within %.1f px", q.q.edge_pixels, q.edge_radius);
     ImGui::TextDisabled("SSIM: Gaussian 11x11, sigma 1.5, luma");
     ImGui::TextDisabled("lens radius %.3g units", q.lens_radius);
   } else {
-    ImGui::TextDisabled("lens radius %.3g units (A z_f / f_px)", app.lens_radius());
+    ImGui::TextDisabled("lens radius %.3g units (A z_f / f_px)", lens_radius(app));
   }
   if (s.view == View::Error) {
     ImGui::SliderFloat("error scale", &s.error_scale, 0.01f, 0.5f, "%.3f",
                        ImGuiSliderFlags_Logarithmic);
     ui_tip("Full scale of the error view's heat map (RMS difference per pixel, 1 = white).");
   }
-  if ((s.view == View::Reference || s.view == View::Error) && app.reference().empty()) {
+  if ((s.view == View::Reference || s.view == View::Error) && app.measured().reference_display.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, kWarnColour);
     ImGui::TextWrapped("No reference yet: press \"Compare with reference\".");
     ImGui::PopStyleColor();

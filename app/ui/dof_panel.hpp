@@ -5,7 +5,7 @@
 // these controls too.
 #pragma once
 
-#include "frame/requests.hpp"
+#include "core/requests.hpp"
 
 namespace demo {
 

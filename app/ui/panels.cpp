@@ -10,10 +10,12 @@
 #include <utility>
 #include <vector>
 
+#include "diagnostics/frame_checks.hpp"
 #include "frame/app.hpp"
-#include "frame/camera_input.hpp"
+#include "ui/camera_input.hpp"
 #include "passes/sat_stage.hpp"
 #include "ui/dof_panel.hpp"
+#include "ui/primitives_window.hpp"
 
 namespace demo {
 
@@ -223,16 +225,16 @@ void comparison_panel(const App& app, Requests* req) {
                 "builds each (waited), and shows the median of each stage in ms.%s",
                 kCompareReps, cuda ? "" : "\n\nDisabled: needs a CUDA device.");
   ui_tip(tip);
-  if (app.comparison().empty()) return;
+  if (app.measured().comparison.empty()) return;
   float worst = 0;
-  for (const auto& v : app.comparison()) worst = std::max(worst, v.median.build_ms);
+  for (const auto& v : app.measured().comparison) worst = std::max(worst, v.median.build_ms);
   ImGui::PushTextWrapPos(-1.0f);
   if (ImGui::BeginTable(
           "cmp", 3,
           ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
     for (const char* h : {"variant", "rows+cols", "SAT build"}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
-    for (const auto& v : app.comparison()) {
+    for (const auto& v : app.measured().comparison) {
       const SatTimes& m = v.median;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -255,7 +257,7 @@ void comparison_panel(const App& app, Requests* req) {
   }
   ImGui::PopTextWrapPos();
   // Bars: one per variant, scaled to the slowest, so naive vs work-efficient reads at a glance.
-  for (const auto& v : app.comparison()) {
+  for (const auto& v : app.measured().comparison) {
     char label[96];
     std::snprintf(label, sizeof label, "%s %.3f ms", v.name.c_str(), v.median.build_ms);
     ImGui::ProgressBar(worst > 0 ? v.median.build_ms / worst : 0.0f, ImVec2(-1, 0), label);
@@ -307,8 +309,8 @@ void scene_section(App& app) {
   }
   ImGui::EndDisabled();
   ui_tip("The file's perspective cameras, or a view framing the scene's bounds.");
-  if (app.playing_path())
-    ImGui::TextDisabled("camera path %s: step %lld", s.camera_path.c_str(), app.path_step());
+  if (app.recorder().playing())
+    ImGui::TextDisabled("camera path %s: step %lld", s.camera_path.c_str(), app.recorder().step());
   if (!s.record_path_file.empty())
     ImGui::TextDisabled("K adds this view to %s", s.record_path_file.c_str());
   if (!app.scene_message().empty()) {
@@ -489,10 +491,10 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
     ui_tip(
         "Largest error of float box averages against exact ones over random boxes, in "
         "8-bit colour levels (0..255).");
-    if (app.float_error() >= 0)
+    if (app.measured().float_error >= 0)
       ImGui::TextWrapped(hdr(s) ? "max float error: %.4g (radiance)"
                                 : "max float error: %.4g of 255 levels",
-                         app.float_error());
+                         app.measured().float_error);
     else
       ImGui::TextDisabled("float error not measured");
     {
@@ -536,7 +538,7 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
     ImGui::TextUnformatted("frame budget");
     budget_bar(app, info, ImGui::GetContentRegionAvail().x);
   }
-  if (!app.comparison().empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (!app.measured().comparison.empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
   if (header("Compare variants", false, "Every scan variant and SAT method on this frame."))
     comparison_panel(app, req);
   ImGui::BeginDisabled(!cuda && !s.show_primitives);
@@ -586,9 +588,9 @@ void overlay(App& app, const UiInfo& info) {
     if (info.live && !info.live->entries.empty()) {
       for (const auto& e : info.live->entries) bars.emplace_back(e.name, e.median_ms);
       source = "live";
-    } else if (!app.comparison().empty()) {
+    } else if (!app.measured().comparison.empty()) {
       const bool gl = app.sat().using_gl();
-      for (const auto& v : app.comparison()) {
+      for (const auto& v : app.measured().comparison) {
         const bool paper = v.method == scandof::SatMethod::Paper;
         if (gl) {
           // GL rows are GL variants (the library's optimized, single-pass and CUB scans and every
@@ -790,7 +792,7 @@ void Panels::draw(App& app, const UiInfo& info, Requests* req) {
   if (s.show_overlay) overlay(app, info);
   if (s.show_ui || check) {
     view_legend(s);
-    app.primitives().draw(&s.primitives, &s.show_primitives, req);
+    primitives_window(app.primitives(), &s.primitives, &s.show_primitives, req);
   }
   if (s.show_help) help_window(&s);
   toast(info);

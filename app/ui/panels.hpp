@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "diagnostics/live_compare.hpp"
-#include "frame/requests.hpp"
+#include "core/requests.hpp"
 #include "passes/sat_stage.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"

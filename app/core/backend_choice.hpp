@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "frame/settings.hpp"
+#include "core/settings.hpp"
 
 namespace demo {
 

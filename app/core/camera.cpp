@@ -1,4 +1,4 @@
-#include "frame/camera.hpp"
+#include "core/camera.hpp"
 
 #include <algorithm>
 #include <cmath>

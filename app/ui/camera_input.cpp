@@ -1,4 +1,4 @@
-#include "frame/camera_input.hpp"
+#include "ui/camera_input.hpp"
 
 #define GLFW_INCLUDE_NONE  // key codes only; no GL header
 #include <GLFW/glfw3.h>

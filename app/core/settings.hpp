@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "primitives/bench.hpp"
+#include "core/prim_request.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/hdr.hpp"
 #include "scandof/sat.hpp"

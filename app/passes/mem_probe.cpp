@@ -1,4 +1,4 @@
-#include "diagnostics/mem_probe.hpp"
+#include "passes/mem_probe.hpp"
 
 #include <dirent.h>
 #include <malloc.h>

@@ -1,4 +1,4 @@
-#include "automation/soak_options.hpp"
+#include "core/soak_options.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -7,9 +7,9 @@
 
 #include <vector>
 
-#include "frame/camera.hpp"
-#include "frame/requests.hpp"
-#include "frame/settings.hpp"
+#include "core/camera.hpp"
+#include "core/requests.hpp"
+#include "core/settings.hpp"
 
 namespace demo {
 

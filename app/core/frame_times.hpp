@@ -5,11 +5,23 @@
 #include <chrono>
 #include <string>
 
-#include "frame/dof_path.hpp"
-#include "frame/settings.hpp"
-#include "passes/sat_stage.hpp"
+#include "core/dof_path.hpp"
+#include "core/settings.hpp"
 
 namespace demo {
+
+// The SAT stage's share of a frame (passes/sat_stage.*): CUDA events, or host wall time where
+// marked.
+struct SatTimes {
+  float map_ms = 0;      // cudaGraphicsMapResources (host wall time, all resources at once)
+  float unmap_ms = 0;    // cudaGraphicsUnmapResources (host wall time)
+  float map_gpu_ms = 0;  // same, as the stream sees it (CUDA events around the calls)
+  float unmap_gpu_ms = 0;
+  float deinterleave_ms = 0, row_scan_ms = 0, transpose_ms = 0, column_scan_ms = 0,
+        transpose_back_ms = 0, build_ms = 0;               // SatBuilder stage events
+  float readback_ms = 0, cpu_build_ms = 0, upload_ms = 0;  // CPU fallback (host wall time)
+  float dof_compute_ms = 0;  // the CUDA DoF kernel (CUDA events), when the compute pass ran
+};
 
 // One frame's stage times in milliseconds (GL timestamp queries and CUDA events, both read without
 // waiting, so they trail the frame by a few frames; CPU wall time where marked). The frame budget

@@ -1,9 +1,8 @@
-#include "primitives/panel.hpp"
+#include "ui/primitives_window.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <utility>
 #include <vector>
@@ -12,52 +11,6 @@
 #include "ui/panels.hpp"
 
 namespace demo {
-
-void PrimitivesPanel::probe() {
-  available_ = primitives_available(&why_not_);
-  max_log2_ = available_ ? primitives_max_log2() : 0;
-}
-
-void PrimitivesPanel::advance(const PrimRequest& req) {
-  if (state_ == State::Requested) {
-    if (!available_) {
-      state_ = State::Idle;  // the window already says why
-      return;
-    }
-    if (!shown_running_) {
-      shown_running_ = true;  // let one frame show "running..." before the loop blocks
-      return;
-    }
-    shown_running_ = false;
-    PrimResult r = run_primitive_gpu(req);
-    max_log2_ = primitives_max_log2();  // free memory may have changed (window size, SAT format)
-    if (!r.ran) {
-      result_ = std::move(r);
-      has_result_ = true;
-      state_ = State::Idle;
-      return;
-    }
-    // Show the timings now, without the host copies (up to 768 MiB); the worker checks those.
-    std::vector<std::uint32_t> in, lo, co;
-    in.swap(r.input);
-    lo.swap(r.lib_out);
-    co.swap(r.cub_out);
-    result_ = r;
-    has_result_ = true;
-    r.input.swap(in);
-    r.lib_out.swap(lo);
-    r.cub_out.swap(co);
-    verifying_ = std::async(std::launch::async, [job = std::move(r)]() mutable {
-      verify_primitive(&job);
-      return std::move(job);
-    });
-    state_ = State::Verifying;
-  } else if (state_ == State::Verifying &&
-             verifying_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-    result_ = verifying_.get();
-    state_ = State::Idle;
-  }
-}
 
 namespace {
 
@@ -85,10 +38,7 @@ void row(const char* name, double ms, double gelem, double gbs, const char* chec
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "WRONG");  // details below the table
 }
 
-}  // namespace
-
-void PrimitivesPanel::results_table() const {
-  const PrimResult& r = result_;
+void results_table(const PrimResult& r) {
   if (!r.ran) {
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "not run: %s", r.error.c_str());
     return;
@@ -119,7 +69,6 @@ void PrimitivesPanel::results_table() const {
       r.reps, kPrimWarmups, r.input_copies, r.gpu_wall_ms, r.verify_wall_ms);
 }
 
-namespace {
 // Tooltip with the reason when the controls are disabled.
 bool g_available = true;
 void tip(const char* text) {
@@ -127,21 +76,26 @@ void tip(const char* text) {
   if (!g_available) t += "\n\nDisabled: needs a CUDA device.";
   ui_tip(t.c_str());
 }
+
+float g_placed_w = -1, g_placed_h = -1;  // the display size the window was last placed for
+
 }  // namespace
 
-void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) {
+void primitives_window(const PrimitivesRun& run, PrimRequest* req, bool* open, Requests* out) {
   if (!*open) return;
-  g_available = available_;
+  const bool available = run.available();
+  const int max_log2 = run.max_log2();
+  g_available = available;
   const ImGuiIO& io = ImGui::GetIO();
   // Beside the sidebar, anchored at the bottom (the timing overlay owns the top right); placed
   // again whenever the display size changes, so a resize never leaves it clipped.
-  if (placed_w_ != io.DisplaySize.x || placed_h_ != io.DisplaySize.y) {
+  if (g_placed_w != io.DisplaySize.x || g_placed_h != io.DisplaySize.y) {
     float sx = 0, sy = 0, sw = 0, sh = 0;
     ui_sidebar_rect(&sx, &sy, &sw, &sh);
     ImGui::SetNextWindowPos(ImVec2(sx + sw + 8.0f, io.DisplaySize.y - 8.0f), ImGuiCond_Always,
                             ImVec2(0.0f, 1.0f));
-    placed_w_ = io.DisplaySize.x;
-    placed_h_ = io.DisplaySize.y;
+    g_placed_w = io.DisplaySize.x;
+    g_placed_h = io.DisplaySize.y;
   }
   // Auto-sized to its contents (the results add rows); wrapped text wraps at a fixed width so
   // the width does not feed back into itself.
@@ -153,12 +107,12 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) {
   const float wrap = std::clamp(io.DisplaySize.x - 300.0f, 300.0f, 460.0f);
   ImGui::PushItemWidth(wrap - 140.0f);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-  if (!available_) {
+  if (!available) {
     ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.2f, 1.0f),
                        "Needs a CUDA device: the controls below are disabled.");
-    ImGui::TextDisabled("%s", why_not_.c_str());
+    ImGui::TextDisabled("%s", run.why_not().c_str());
   }
-  ImGui::BeginDisabled(!available_ || busy());
+  ImGui::BeginDisabled(!available || run.busy());
   int p = static_cast<int>(req->primitive);
   const char* prims[] = {"scan", "stream compaction", "radix sort"};
   if (ImGui::Combo("primitive", &p, prims, kNumPrimitives))
@@ -217,7 +171,7 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) {
     }
   }
   // Without a device nothing runs: keep the request's size rather than clamping it to 2^10.
-  const int hi = available_ ? std::max(10, max_log2_) : 26;
+  const int hi = available ? std::max(10, max_log2) : 26;
   req->log2_n = std::min(std::max(req->log2_n, 10), hi);
   ImGui::SliderInt("size (log2)", &req->log2_n, 10, hi, "2^%d", ImGuiSliderFlags_AlwaysClamp);
   tip("Number of uint32 elements, 2^K (capped by free device memory).");
@@ -225,22 +179,22 @@ void PrimitivesPanel::draw(PrimRequest* req, bool* open, Requests* out) {
   ImGui::TextDisabled("%zu", std::size_t(1) << req->log2_n);
   ImGui::SliderInt("timed runs", &req->reps, 5, 100, "%d", ImGuiSliderFlags_AlwaysClamp);
   tip("Timed runs per call (median shown), after 3 warm-ups.");
-  if (available_)
-    ImGui::TextDisabled("largest size that fits the free device memory: 2^%d", max_log2_);
+  if (available)
+    ImGui::TextDisabled("largest size that fits the free device memory: 2^%d", max_log2);
   if (ImGui::Button("Run")) out->run_primitives = true;
   tip("Time library, CUB and a memcpy D2D on the same input, then check both against the CPU "
       "reference.");
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (state_ == State::Requested)
+  if (run.running())
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "running...");
-  else if (state_ == State::Verifying)
+  else if (run.verifying())
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "checking against the CPU reference...");
   else
     ImGui::TextDisabled("library vs CUB on the same input");
-  if (has_result_) {
+  if (run.has_result()) {
     ImGui::Separator();
-    results_table();
+    results_table(run.result());
   }
   ImGui::PopTextWrapPos();
   ImGui::PopItemWidth();

@@ -1,4 +1,4 @@
-#include "frame/settings.hpp"
+#include "core/settings.hpp"
 
 namespace demo {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "frame/settings.hpp"
+#include "core/settings.hpp"
 
 namespace CLI {
 class App;

@@ -1,5 +1,5 @@
 // One-shot actions asked for while a frame is drawn: by widgets (ui/, primitives/panel.cpp), by
-// keys and clicks (frame/camera_input.cpp) or by the command line. Nothing that asks touches GL or CUDA;
+// keys and clicks (ui/camera_input.cpp) or by the command line. Nothing that asks touches GL or CUDA;
 // App::carry_out runs them after the frame's UI is drawn, at a point where the GL state is known.
 #pragma once
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "frame/camera.hpp"
-#include "frame/settings.hpp"
+#include "core/camera.hpp"
+#include "core/settings.hpp"
 #include "passes/frame_targets.hpp"
 #include "passes/scene_pass.hpp"
 #include "scandof/gl/util.hpp"

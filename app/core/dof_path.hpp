@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "frame/settings.hpp"
+#include "core/settings.hpp"
 
 namespace demo {
 

@@ -1,4 +1,4 @@
-#include "frame/dof_path.hpp"
+#include "core/dof_path.hpp"
 
 #include <stdexcept>
 

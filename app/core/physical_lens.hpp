@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "frame/settings.hpp"
+#include "core/settings.hpp"
 #include "scandof/dof.hpp"
 
 namespace demo {

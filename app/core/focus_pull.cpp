@@ -1,4 +1,4 @@
-#include "frame/focus_pull.hpp"
+#include "core/focus_pull.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The orbit camera: a target point, yaw/pitch around it and a distance; its view and projection
-// matrices (glm, column-major as GL wants them). Mouse handling is in frame/camera_input.*.
+// matrices (glm, column-major as GL wants them). Mouse handling is in ui/camera_input.*.
 #pragma once
 
 #include <glm/glm.hpp>

@@ -1,4 +1,4 @@
-#include "frame/backend_choice.hpp"
+#include "core/backend_choice.hpp"
 
 namespace demo {
 

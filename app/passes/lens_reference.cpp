@@ -1,12 +1,12 @@
-#include "diagnostics/lens_reference.hpp"
+#include "passes/lens_reference.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
 
-#include "automation/faults.hpp"
-#include "frame/frame_times.hpp"
+#include "core/faults.hpp"
+#include "core/frame_times.hpp"
 #include "passes/scene_layout.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/image_metrics.hpp"

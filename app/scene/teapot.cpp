@@ -1,4 +1,4 @@
-#include "passes/teapot.hpp"
+#include "scene/teapot.hpp"
 
 #include <cmath>
 #include <fstream>

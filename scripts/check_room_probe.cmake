@@ -1,0 +1,20 @@
+# cmake -DBUILD_DIR=... -DTARGET=... -DEXPECT=... -P scripts/check_room_probe.cmake (tests/app_rooms.cmake)
+# EXPECT empty: the probe must compile. Else: it must fail, and the compiler must say EXPECT (the
+# upward header is not on the room's include path).
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD_DIR} --target ${TARGET}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(EXPECT STREQUAL "")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${TARGET}: a downward include failed to build:\n${out}${err}")
+  endif()
+  message(STATUS "${TARGET}: builds, as a downward include should")
+else()
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "${TARGET}: an upward include compiled; the rooms' direction is not enforced")
+  endif()
+  string(FIND "${out}${err}" "${EXPECT}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${TARGET}: failed, but not for the include path:\n${out}${err}")
+  endif()
+  message(STATUS "${TARGET}: refused (${EXPECT})")
+endif()
