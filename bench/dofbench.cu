@@ -177,6 +177,16 @@ int main(int argc, char** argv) {
         int layers;
         int blades = 0;  // aperture blades (dof::Params::blades; 0 = round)
         float offset = 0.0f;  // dof::Params::radius_offset
+        // `lens` with this configuration's shape, layers or rings, blades and offset.
+        scandof::dof::Params params(const scandof::dof::Params& lens) const {
+          scandof::dof::Params p = lens;
+          p.shape = shape;
+          p.layers = m == scandof::dof::Method::Layered ? layers : 2;
+          p.rings = layers;
+          p.blades = blades;
+          p.radius_offset = offset;
+          return p;
+        }
       };
       const Cfg cfgs[] = {
           {"gather box (DofGpu)", scandof::dof::Method::Gather, scandof::dof::Shape::Box, 2},
@@ -206,12 +216,7 @@ int main(int argc, char** argv) {
         scandof::DofGpu gpu;
         frame.sat = tables[0].get();
         for (const Cfg& c : cfgs) {
-          scandof::dof::Params p = lens;
-          p.shape = c.shape;
-          p.layers = c.m == scandof::dof::Method::Layered ? c.layers : 2;
-          p.rings = c.layers;
-          p.blades = c.blades;
-          p.radius_offset = c.offset;
+          const scandof::dof::Params p = c.params(lens);
           row(c.name, timer.measure([&](int) { gpu.render(c.m, p, frame, stream); }),
               il_bytes + 4.0 * n + 4.0 * n);
         }
@@ -255,12 +260,7 @@ int main(int argc, char** argv) {
         // Bytes as the LDR rows count them, with the HDR frame and output twice as wide.
         const double hdr_bytes = il_bytes + 4.0 * n + 8.0 * n;
         for (const Cfg& c : cfgs) {
-          scandof::dof::Params p = lens;
-          p.shape = c.shape;
-          p.layers = c.m == scandof::dof::Method::Layered ? c.layers : 2;
-          p.rings = c.layers;
-          p.blades = c.blades;
-          p.radius_offset = c.offset;
+          const scandof::dof::Params p = c.params(lens);
           const std::string name = std::string("hdr ") + c.name;
           row(name.c_str(), timer.measure([&](int) { gpu.render(c.m, p, hf, stream); }),
               hdr_bytes);

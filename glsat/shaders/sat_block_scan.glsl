@@ -1,6 +1,7 @@
 // Block-level inclusive scans of BLOCK = 2 * WG elements of 3 channels (GPU Gems 3 ch. 39.2), the
 // paper's variants as compute-shader code. Included by sat_lines.comp (#include, expanded by the
-// shader loader, glsat/src/util.cpp) before its layout line. Chosen by injected defines:
+// shader loader, glsat/src/util.cpp) before its layout line, after sat_team_scan.glsl. Chosen by
+// injected defines:
 //   SAT_F32                      float sums (else uint32, exact modulo 2^32)
 //   SCAN_NAIVE | SCAN_BLELLOCH | SCAN_CONFLICT_FREE | SCAN_SUBGROUP
 //   HAVE_SUBGROUP                SCAN_SUBGROUP uses GL_KHR_shader_subgroup_arithmetic; without it
@@ -150,24 +151,11 @@ bool team_last() {
 }
 #else
 shared T3 s_team[WG];
-shared T3 s_lane[WG];
+// s_lane and team_inclusive: 32-lane Hillis-Steele in shared memory (sat_team_scan.glsl),
+// standing in for the subgroup scan where the context lacks KHR_shader_subgroup.
+TEAM_SCAN_IN_SHARED(T3, T3_ZERO)
 #define TEAM_ID (gl_LocalInvocationIndex >> 5)
 #define NUM_TEAMS (uint(WG) / 32u)
-// 32-lane Hillis-Steele in shared memory, standing in for the subgroup scan where the context
-// lacks KHR_shader_subgroup: 5 steps of 2 barriers each, every thread of the group taking part.
-T3 team_inclusive(T3 v) {
-  const uint i = gl_LocalInvocationIndex, lane = i & 31u;
-  s_lane[i] = v;
-  barrier();
-  for (uint d = 1u; d < 32u; d <<= 1) {
-    const T3 o = lane >= d ? s_lane[i - d] : T3_ZERO;
-    barrier();
-    v += o;
-    s_lane[i] = v;
-    barrier();
-  }
-  return v;
-}
 // The lane to the left's inclusive sum: s_lane holds them after team_inclusive's last barrier,
 // and the next write to s_lane follows block_scan's first barrier.
 T3 team_exclusive(T3 v) {

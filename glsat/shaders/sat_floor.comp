@@ -10,6 +10,7 @@
 // every load and store instruction covers consecutive words. (Lanes on 4 adjacent columns, the
 // fused path's quad layout, stored at half this rate on the H100; the fused tile scans on these
 // strided lanes were slower still: four team scans per row cost more than coalescing gained.)
+#include "sat_team_scan.glsl"  // the team scan in shared memory, for the next include
 #include "sat_fused_common.glsl"
 
 layout(std430, binding = 0) writeonly buffer Table {

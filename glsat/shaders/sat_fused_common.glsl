@@ -1,5 +1,6 @@
 // Shared by the fused SAT path's shaders (sat_fused_reduce.comp, sat_fused_scan.comp,
-// sat_fused_single.comp; and glsatbench's sat_floor.comp), which #include it. Port of
+// sat_fused_single.comp; and glsatbench's sat_floor.comp), which #include it after
+// sat_team_scan.glsl (and sat_hdr.glsl, below). Port of
 // kernels/include/scandof/device/sat_tiled.cuh: tiles of 128 columns x 32 rows, a workgroup of
 // 8 teams of 32 lanes, a lane covering 4 adjacent pixels of 4 rows. All sums are uint32 (exact
 // modulo 2^32); SAT_F32 converts at the store, so a float table is the exact table rounded once
@@ -71,21 +72,9 @@ uvec3 team_sum(uvec3 v) {
 #else
 #define LANE (gl_LocalInvocationIndex & 31u)
 #define TEAM (gl_LocalInvocationIndex >> 5)
-shared uvec3 s_lane[WG];
-// 32-lane Hillis-Steele in shared memory; every thread of the workgroup must call it.
-uvec3 team_inclusive(uvec3 v) {
-  const uint i = gl_LocalInvocationIndex, lane = i & 31u;
-  s_lane[i] = v;
-  barrier();
-  for (uint d = 1u; d < 32u; d <<= 1) {
-    const uvec3 o = lane >= d ? s_lane[i - d] : uvec3(0u);
-    barrier();
-    v += o;
-    s_lane[i] = v;
-    barrier();
-  }
-  return v;
-}
+// s_lane and team_inclusive: 32-lane Hillis-Steele in shared memory (sat_team_scan.glsl); every
+// thread of the workgroup must call it.
+TEAM_SCAN_IN_SHARED(uvec3, uvec3(0u))
 uvec3 team_sum(uvec3 v) {
   team_inclusive(v);
   const uvec3 s = s_lane[gl_LocalInvocationIndex | 31u];

@@ -6,6 +6,7 @@
 // Fused SAT, pass 1 of 3 (sat_fused_common.glsl included): per tile, each row's sum (rt), each
 // column's sum (ct) and the tile's sum (st). Workgroup (tile x, tile y).
 #include "sat_hdr.glsl"  // RGBA16F pixels (PIXELS_RGBA16F); nothing otherwise
+#include "sat_team_scan.glsl"  // the team scan in shared memory, for the next include
 #include "sat_fused_common.glsl"
 
 layout(std430, binding = 1) writeonly buffer Rt {

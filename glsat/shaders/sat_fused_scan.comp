@@ -8,6 +8,7 @@
 // (in-tile scan of the row sums left of it); each pixel's R, G, B, 0 stored as one 16-byte word,
 // a team's 32 lanes x 4 pixels writing 2 KB contiguously.
 #include "sat_hdr.glsl"  // RGBA16F pixels (PIXELS_RGBA16F); nothing otherwise
+#include "sat_team_scan.glsl"  // the team scan in shared memory, for the next include
 #include "sat_fused_common.glsl"
 
 layout(std430, binding = 0) writeonly buffer Table {

@@ -29,6 +29,7 @@
 // invocation) through the look-back and scans its rows again afterwards, the teams' column sums
 // go through shared memory as 16-bit channel pairs, and the stores are staged 4 teams at a time.
 #include "sat_hdr.glsl"  // RGBA16F pixels (PIXELS_RGBA16F); nothing otherwise
+#include "sat_team_scan.glsl"  // the team scan in shared memory, for the next include
 #include "sat_fused_common.glsl"
 
 layout(std430, binding = 0) writeonly buffer Table {

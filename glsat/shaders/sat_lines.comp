@@ -13,6 +13,7 @@
 // Columns are scanned without a transpose: a thread's 16-byte accesses are a row apart, half of
 // each 32-byte sector is used. The paper's transposes would cost two more passes over the table.
 // The block scan (sat_block_scan.glsl, which defines WG and BLOCK) comes first.
+#include "sat_team_scan.glsl"  // the team scan in shared memory, for the next include
 #include "sat_block_scan.glsl"
 
 layout(local_size_x = WG) in;

@@ -407,188 +407,243 @@ GlTexture GlSatBuilder::bind_gather_view(GLuint tex, GLenum format,
   return GlTexture(view);
 }
 
+// What one build reads, settled by build_impl() for its steps.
+struct GlSatBuilder::Build {
+  GLuint tex;
+  int width, height;
+  GlSatVariant variant;                 // after the float tables' fall-back (build_variant)
+  const scandof::SatFixedPoint* fixed;  // null for the RGBA8 calls
+  bool hdr;                             // the texture is GL_RGBA16F
+  bool f32;                             // float tables
+  bool quantized;                       // RGBA16F into uint32 tables: fixed point, clamps counted
+  bool timed;
+};
+
+namespace {
+
+void check_fixed_point(const scandof::SatFixedPoint* fixed) {
+  if (!fixed)
+    throw std::invalid_argument(
+        "GlSatBuilder::build: an RGBA16F texture into U32 tables needs a SatFixedPoint");
+  if (fixed->frac_bits < 0 || fixed->frac_bits > scandof::kMaxFracBits || fixed->max_value < 1 ||
+      fixed->max_value > scandof::kMaxFixedValue)
+    throw std::invalid_argument(
+        "GlSatBuilder::build: SatFixedPoint frac_bits must be 0..24, max_value 1..2^24");
+}
+
+// The fused path sums in uint32; float tables of more than 2^32/255 pixels would overflow, so
+// they take the work-efficient pipeline, which sums in float (as the CUDA side does). Float
+// tables of radiance take it too: a fused path in float sums would be a second copy of its
+// shaders for a format the DoF does not read (it reads the exact uint32 tables).
+GlSatVariant build_variant(GlSatVariant variant, bool f32, bool hdr, int width, int height) {
+  if (variant == GlSatVariant::Fused && f32 &&
+      (hdr || static_cast<double>(width) * height > 4294967295.0 / 255.0))
+    return GlSatVariant::WorkEfficient;
+  return variant;
+}
+
+// SSBO offsets rounded up to GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (<= 256).
+std::size_t align_offset(std::size_t b) {
+  return (b + 255) & ~std::size_t(255);
+}
+
+}  // namespace
+
 void GlSatBuilder::build_impl(GLuint tex, int width, int height, GlSatVariant variant,
                               scandof::SatFormat format, const scandof::SatFixedPoint* fixed,
                               GLuint out, bool timed) {
-  const bool hdr = check_input(tex, width, height);
-  const bool f32 = format == scandof::SatFormat::F32;
-  // RGBA16F into uint32 tables: quantized in the fixed point, clamps counted.
-  const bool quantized = hdr && !f32;
-  if (quantized) {
-    if (!fixed)
-      throw std::invalid_argument(
-          "GlSatBuilder::build: an RGBA16F texture into U32 tables needs a SatFixedPoint");
-    if (fixed->frac_bits < 0 || fixed->frac_bits > scandof::kMaxFracBits || fixed->max_value < 1 ||
-        fixed->max_value > scandof::kMaxFixedValue)
-      throw std::invalid_argument(
-          "GlSatBuilder::build: SatFixedPoint frac_bits must be 0..24, max_value 1..2^24");
-  }
-  // The fused path sums in uint32; float tables of more than 2^32/255 pixels would overflow, so
-  // they take the work-efficient pipeline, which sums in float (as the CUDA side does). Float
-  // tables of radiance take it too: a fused path in float sums would be a second copy of its
-  // shaders for a format the DoF does not read (it reads the exact uint32 tables).
-  if (variant == GlSatVariant::Fused && f32 &&
-      (hdr || static_cast<double>(width) * height > 4294967295.0 / 255.0))
-    variant = GlSatVariant::WorkEfficient;
-  if (quantized) begin_clamp_count();
-  // The fixed point of the programs that quantize (those that read RGBA16F pixels into uint32).
-  // counts: the program that counts the build's clamps (one a build; the tile scan of the three
-  // passes reads the pixels again and does not).
-  auto set_fixed = [&](bool counts) {
-    glUniform1i(SAT_LOC_FIXED_BITS, fixed->frac_bits);
-    glUniform1ui(SAT_LOC_FIXED_MAX, fixed->max_value);
-    if (counts) set_clamp_words();
-  };
+  Build b;
+  b.tex = tex;
+  b.width = width;
+  b.height = height;
+  b.fixed = fixed;
+  b.timed = timed;
+  b.hdr = check_input(tex, width, height);
+  b.f32 = format == scandof::SatFormat::F32;
+  b.quantized = b.hdr && !b.f32;
+  if (b.quantized) check_fixed_point(fixed);
+  b.variant = build_variant(variant, b.f32, b.hdr, width, height);
+  if (b.quantized) begin_clamp_count();
 
-  const bool one_pass =
-      variant == GlSatVariant::Fused && policy_.fused_for(hdr) == GlSatFusedBuild::OnePass;
+  const bool fused = b.variant == GlSatVariant::Fused;
+  const bool one_pass = fused && policy_.fused_for(b.hdr) == GlSatFusedBuild::OnePass;
   if (timed) last_one_pass_ = one_pass;  // what stage_times() reports follows the last timed build
-  // How the shaders read the pixels (PIXELS_GATHER, PIXELS_RGBA8 or nothing); gathers only on the
-  // fused path, whose shaders have them. On the H100 the gathers took the 1080p three-pass build
-  // from 0.071 to 0.064-0.067 ms (results/sat/gl/README.md). RGBA16F on the fused path: raw halves
-  // by gathers from an rg32ui view (PIXELS_GATHER) where the texture is immutable, else through
-  // the rgba16f image, which the paper's row pass reads too.
   std::vector<std::string> pixel_defs;
-  GlTexture view;
-  if (hdr) {
-    glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA16F);
-    pixel_defs.push_back("PIXELS_RGBA16F");
-    if (variant == GlSatVariant::Fused) view = bind_gather_view(tex, GL_RG32UI, pixel_defs);
-  } else {
-    view = bind_pixels(tex, variant == GlSatVariant::Fused, pixel_defs);
-  }
+  const GlTexture view = bind_build_pixels(b, pixel_defs);  // lives through the build
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
 
-  // The fused path's tile grid, the defines all its shaders take, and SSBO offsets rounded up to
-  // GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (<= 256).
-  const int tx = ceil_div(width, kTileW), ty = ceil_div(height, kTileH);
-  std::vector<std::string> fused_defs = pixel_defs;
-  if (f32) fused_defs.push_back("SAT_F32");
-  if (support_.fused_subgroup) fused_defs.push_back("FUSED_SUBGROUP");
-  auto align = [](std::size_t b) { return (b + 255) & ~std::size_t(255); };
-
-  if (one_pass) {
-    const std::size_t tiles = static_cast<std::size_t>(tx) * ty;
-    ensure_lookback_flags(tiles);
-    // Scratch: per tile 32 rows and 128 columns of (aggregate, inclusive) words, and 2 tile words.
-    const std::size_t rows_bytes = tiles * kTileH * 2 * 16, cols_bytes = tiles * kTileW * 2 * 16;
-    const std::size_t cols_off = align(rows_bytes), tsum_off = align(cols_off + cols_bytes);
-    ensure_scratch(tsum_off + tiles * 2 * 16);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, flags_.get());
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, scratch_.get(), 0,
-                      static_cast<GLsizeiptr>(rows_bytes));
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, scratch_.get(), static_cast<GLintptr>(cols_off),
-                      static_cast<GLsizeiptr>(cols_bytes));
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 4, scratch_.get(), static_cast<GLintptr>(tsum_off),
-                      static_cast<GLsizeiptr>(tiles * 2 * 16));
-    std::vector<std::string> single_defs = fused_defs;
-    if (software_renderer()) single_defs.push_back("SOFTWARE_WAIT");
-    const GLuint single = program("sat_fused_single.comp", single_defs);
-    if (timed) timers_[1].begin();
-    use_program(single, width, height);
-    if (quantized) set_fixed(true);
-    glUniform1ui(2, epoch_);
-    glUniform1ui(3, id_base_);
-    dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
-    if (timed) timers_[1].end();
-    if (unchecked_epoch_ == 0) unchecked_epoch_ = epoch_;
-    ++epoch_;
-    id_base_ += static_cast<std::uint32_t>(tiles);
-  } else if (variant == GlSatVariant::Fused) {
-    const std::size_t rt = static_cast<std::size_t>(tx) * height,
-                      ct = static_cast<std::size_t>(ty) * width,
-                      st = static_cast<std::size_t>(tx) * ty;
-    const std::size_t ct_off = align(rt * 16), st_off = align(ct_off + ct * 16);
-    ensure_scratch(st_off + st * 16);
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 1, scratch_.get(), 0,
-                      static_cast<GLsizeiptr>(rt * 16));
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, scratch_.get(), static_cast<GLintptr>(ct_off),
-                      static_cast<GLsizeiptr>(ct * 16));
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, scratch_.get(), static_cast<GLintptr>(st_off),
-                      static_cast<GLsizeiptr>(st * 16));
-    const int nb_rows = ceil_div(height, SAT_AUX_ROWS_PER_GROUP),
-              nb_cols = ceil_div(width, SAT_AUX_COLS_PER_GROUP);
-    const GLuint reduce = program("sat_fused_reduce.comp", fused_defs);
-    const GLuint scan = program("sat_fused_scan.comp", fused_defs);
-    if (timed) timers_[0].begin();
-    use_program(reduce, width, height);
-    if (quantized) set_fixed(true);
-    dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
-    const GLuint aux = program("sat_fused_aux.comp", {});
-    if (timed) timers_[2].begin();
-    use_program(aux, width, height);
-    glUniform1i(2, tx);
-    glUniform1i(3, ty);
-    glUniform1i(4, nb_rows);
-    glUniform1i(5, nb_cols);
-    dispatch(static_cast<GLuint>(nb_rows + nb_cols + 1), 1);
-    if (timed) timers_[2].end();
-    if (timed) {
-      timers_[0].end();
-      timers_[1].begin();
-    }
-    use_program(scan, width, height);
-    if (quantized) set_fixed(false);
-    dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
-    if (timed) timers_[1].end();
+  if (fused) {
+    // The defines all the fused path's shaders take.
+    std::vector<std::string> fused_defs = pixel_defs;
+    if (b.f32) fused_defs.push_back("SAT_F32");
+    if (support_.fused_subgroup) fused_defs.push_back("FUSED_SUBGROUP");
+    if (one_pass)
+      build_fused_one_pass(b, fused_defs);
+    else
+      build_fused_three_passes(b, fused_defs);
   } else {
-    // RGBA16F pixels are read by the row pass's block scans only: the other programs are the
-    // RGBA8 build's (fewer programs to compile, the slow part on llvmpipe).
-    std::vector<std::string> base = hdr ? std::vector<std::string>() : pixel_defs;
-    if (f32) base.push_back("SAT_F32");
-    switch (variant) {
-      case GlSatVariant::Naive:
-        base.push_back("SCAN_NAIVE");
-        break;
-      case GlSatVariant::WorkEfficient:
-        base.push_back("SCAN_BLELLOCH");
-        break;
-      case GlSatVariant::ConflictFree:
-        base.push_back("SCAN_CONFLICT_FREE");
-        break;
-      default:
-        base.push_back("SCAN_SUBGROUP");
-        if (support_.subgroup) base.push_back("HAVE_SUBGROUP");
-        // Radiance in float: no subtraction of sums (sat_block_scan.glsl).
-        if (hdr && f32) base.push_back("SCAN_NO_SUBTRACT");
-        break;
-    }
-    const int nb_row = ceil_div(width, kBlock), nb_col = ceil_div(height, kBlock);
-    ensure_scratch(static_cast<std::size_t>(std::max(nb_row * height, nb_col * width)) * 16);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, scratch_.get());
-    for (int pass = 0; pass < 2; ++pass) {
-      const bool rows = pass == 0;
-      const int nb = rows ? nb_row : nb_col, lines = rows ? height : width;
-      std::vector<std::string> d = base;
-      d.push_back(rows ? "LINES_ROWS" : "LINES_COLUMNS");
-      auto with = [&](const char* p) {
-        std::vector<std::string> v = d;
-        v.push_back(p);
-        if (hdr && rows && std::strcmp(p, "PASS_BLOCKS") == 0) v.push_back("PIXELS_RGBA16F");
-        return program("sat_lines.comp", v);
-      };
-      if (timed) timers_[pass].begin();
-      auto set_uniforms = [&](GLuint prog) {
-        use_program(prog, width, height);
-        glUniform1i(2, nb);
-      };
-      set_uniforms(with("PASS_BLOCKS"));
-      if (rows && quantized) set_fixed(true);
-      dispatch(static_cast<GLuint>(nb), static_cast<GLuint>(lines));
-      if (nb > 1) {
-        set_uniforms(with("PASS_SUMS"));
-        dispatch(static_cast<GLuint>(lines), 1);
-        set_uniforms(with("PASS_ADD"));
-        dispatch(static_cast<GLuint>(nb - 1), static_cast<GLuint>(lines));
-      }
-      if (timed) timers_[pass].end();
-    }
+    build_lines(b, pixel_defs);
   }
   if (timed) ++timed_builds_;
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT |
                   GL_BUFFER_UPDATE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
   glUseProgram(0);
-  end_clamp_count(quantized);
+  end_clamp_count(b.quantized);
+}
+
+// How the shaders read the pixels (PIXELS_GATHER, PIXELS_RGBA8 or nothing); gathers only on the
+// fused path, whose shaders have them. On the H100 the gathers took the 1080p three-pass build
+// from 0.071 to 0.064-0.067 ms (results/sat/gl/README.md). RGBA16F on the fused path: raw halves
+// by gathers from an rg32ui view (PIXELS_GATHER) where the texture is immutable, else through
+// the rgba16f image, which the paper's row pass reads too.
+GlTexture GlSatBuilder::bind_build_pixels(const Build& b, std::vector<std::string>& defines) {
+  const bool fused = b.variant == GlSatVariant::Fused;
+  if (!b.hdr) return bind_pixels(b.tex, fused, defines);
+  glBindImageTexture(0, b.tex, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA16F);
+  defines.push_back("PIXELS_RGBA16F");
+  return fused ? bind_gather_view(b.tex, GL_RG32UI, defines) : GlTexture();
+}
+
+// The fixed point of the programs that quantize (those that read RGBA16F pixels into uint32).
+// counts: the program that counts the build's clamps (one a build; the tile scan of the three
+// passes reads the pixels again and does not).
+void GlSatBuilder::set_fixed(const Build& b, bool counts) const {
+  glUniform1i(SAT_LOC_FIXED_BITS, b.fixed->frac_bits);
+  glUniform1ui(SAT_LOC_FIXED_MAX, b.fixed->max_value);
+  if (counts) set_clamp_words();
+}
+
+void GlSatBuilder::build_fused_one_pass(const Build& b,
+                                        const std::vector<std::string>& fused_defs) {
+  const int tx = ceil_div(b.width, kTileW), ty = ceil_div(b.height, kTileH);
+  const std::size_t tiles = static_cast<std::size_t>(tx) * ty;
+  ensure_lookback_flags(tiles);
+  // Scratch: per tile 32 rows and 128 columns of (aggregate, inclusive) words, and 2 tile words.
+  const std::size_t rows_bytes = tiles * kTileH * 2 * 16, cols_bytes = tiles * kTileW * 2 * 16;
+  const std::size_t cols_off = align_offset(rows_bytes),
+                    tsum_off = align_offset(cols_off + cols_bytes);
+  ensure_scratch(tsum_off + tiles * 2 * 16);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, flags_.get());
+  glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, scratch_.get(), 0,
+                    static_cast<GLsizeiptr>(rows_bytes));
+  glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, scratch_.get(), static_cast<GLintptr>(cols_off),
+                    static_cast<GLsizeiptr>(cols_bytes));
+  glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 4, scratch_.get(), static_cast<GLintptr>(tsum_off),
+                    static_cast<GLsizeiptr>(tiles * 2 * 16));
+  std::vector<std::string> single_defs = fused_defs;
+  if (software_renderer()) single_defs.push_back("SOFTWARE_WAIT");
+  const GLuint single = program("sat_fused_single.comp", single_defs);
+  if (b.timed) timers_[1].begin();
+  use_program(single, b.width, b.height);
+  if (b.quantized) set_fixed(b, true);
+  glUniform1ui(2, epoch_);
+  glUniform1ui(3, id_base_);
+  dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
+  if (b.timed) timers_[1].end();
+  if (unchecked_epoch_ == 0) unchecked_epoch_ = epoch_;
+  ++epoch_;
+  id_base_ += static_cast<std::uint32_t>(tiles);
+}
+
+void GlSatBuilder::build_fused_three_passes(const Build& b,
+                                            const std::vector<std::string>& fused_defs) {
+  const int width = b.width, height = b.height;
+  const int tx = ceil_div(width, kTileW), ty = ceil_div(height, kTileH);
+  const std::size_t rt = static_cast<std::size_t>(tx) * height,
+                    ct = static_cast<std::size_t>(ty) * width,
+                    st = static_cast<std::size_t>(tx) * ty;
+  const std::size_t ct_off = align_offset(rt * 16), st_off = align_offset(ct_off + ct * 16);
+  ensure_scratch(st_off + st * 16);
+  glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 1, scratch_.get(), 0,
+                    static_cast<GLsizeiptr>(rt * 16));
+  glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, scratch_.get(), static_cast<GLintptr>(ct_off),
+                    static_cast<GLsizeiptr>(ct * 16));
+  glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, scratch_.get(), static_cast<GLintptr>(st_off),
+                    static_cast<GLsizeiptr>(st * 16));
+  const int nb_rows = ceil_div(height, SAT_AUX_ROWS_PER_GROUP),
+            nb_cols = ceil_div(width, SAT_AUX_COLS_PER_GROUP);
+  const GLuint reduce = program("sat_fused_reduce.comp", fused_defs);
+  const GLuint scan = program("sat_fused_scan.comp", fused_defs);
+  if (b.timed) timers_[0].begin();
+  use_program(reduce, width, height);
+  if (b.quantized) set_fixed(b, true);
+  dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
+  const GLuint aux = program("sat_fused_aux.comp", {});
+  if (b.timed) timers_[2].begin();
+  use_program(aux, width, height);
+  glUniform1i(2, tx);
+  glUniform1i(3, ty);
+  glUniform1i(4, nb_rows);
+  glUniform1i(5, nb_cols);
+  dispatch(static_cast<GLuint>(nb_rows + nb_cols + 1), 1);
+  if (b.timed) timers_[2].end();
+  if (b.timed) {
+    timers_[0].end();
+    timers_[1].begin();
+  }
+  use_program(scan, width, height);
+  if (b.quantized) set_fixed(b, false);
+  dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
+  if (b.timed) timers_[1].end();
+}
+
+// The paper's pipeline: block scans of the rows from the pixels into the table, then of the
+// table's columns in place, each line of more than one block finished by its block sums' scan
+// and an add (sat_lines.comp's PASS_BLOCKS, PASS_SUMS, PASS_ADD).
+void GlSatBuilder::build_lines(const Build& b, const std::vector<std::string>& pixel_defs) {
+  const int width = b.width, height = b.height;
+  const bool hdr = b.hdr;
+  // RGBA16F pixels are read by the row pass's block scans only: the other programs are the
+  // RGBA8 build's (fewer programs to compile, the slow part on llvmpipe).
+  std::vector<std::string> base = hdr ? std::vector<std::string>() : pixel_defs;
+  if (b.f32) base.push_back("SAT_F32");
+  switch (b.variant) {
+    case GlSatVariant::Naive:
+      base.push_back("SCAN_NAIVE");
+      break;
+    case GlSatVariant::WorkEfficient:
+      base.push_back("SCAN_BLELLOCH");
+      break;
+    case GlSatVariant::ConflictFree:
+      base.push_back("SCAN_CONFLICT_FREE");
+      break;
+    default:
+      base.push_back("SCAN_SUBGROUP");
+      if (support_.subgroup) base.push_back("HAVE_SUBGROUP");
+      // Radiance in float: no subtraction of sums (sat_block_scan.glsl).
+      if (hdr && b.f32) base.push_back("SCAN_NO_SUBTRACT");
+      break;
+  }
+  const int nb_row = ceil_div(width, kBlock), nb_col = ceil_div(height, kBlock);
+  ensure_scratch(static_cast<std::size_t>(std::max(nb_row * height, nb_col * width)) * 16);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, scratch_.get());
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool rows = pass == 0;
+    const int nb = rows ? nb_row : nb_col, lines = rows ? height : width;
+    std::vector<std::string> d = base;
+    d.push_back(rows ? "LINES_ROWS" : "LINES_COLUMNS");
+    auto with = [&](const char* p) {
+      std::vector<std::string> v = d;
+      v.push_back(p);
+      if (hdr && rows && std::strcmp(p, "PASS_BLOCKS") == 0) v.push_back("PIXELS_RGBA16F");
+      return program("sat_lines.comp", v);
+    };
+    if (b.timed) timers_[pass].begin();
+    auto set_uniforms = [&](GLuint prog) {
+      use_program(prog, width, height);
+      glUniform1i(2, nb);
+    };
+    set_uniforms(with("PASS_BLOCKS"));
+    if (rows && b.quantized) set_fixed(b, true);
+    dispatch(static_cast<GLuint>(nb), static_cast<GLuint>(lines));
+    if (nb > 1) {
+      set_uniforms(with("PASS_SUMS"));
+      dispatch(static_cast<GLuint>(lines), 1);
+      set_uniforms(with("PASS_ADD"));
+      dispatch(static_cast<GLuint>(nb - 1), static_cast<GLuint>(lines));
+    }
+    if (b.timed) timers_[pass].end();
+  }
 }
 
 bool GlSatBuilder::waits_cut_short() {

@@ -16,34 +16,35 @@ D=$(cd "$(dirname "$0")" && pwd); R=$D/rt/run; O=/tmp/frame-out/frame; rm -rf /t
 for g in "$D"/*.gz; do [[ -f $g ]] && { gunzip -f "$g"; chmod +x "${g%.gz}"; }; done
 S="$R $D/scandof --resources $D --headless --no-animate ${DOF_ARGS:-}"
 pack() { (cd /tmp/frame-out && tar czf "${OUT:-/tmp}/frame.tgz" frame); }
+# One frame-speed run of the fused single-pass SAT on $backend at $size, 120 frames: its report
+# is $O/frame_${size}_${backend}_$1.json; the other arguments go to the demo.
+frame_run() {
+  local name=$1; shift
+  $S --size $size --frames 120 --backend $backend --method fused --variant single-pass "$@" \
+    --report "$O/frame_${size}_${backend}_${name}.json" 2>&1 | \
+    grep -vE "screenshot written|report written"
+}
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   for size in 1920x1080 3840x2160; do
     for backend in cuda gl; do
       for pass in fragment compute; do
         echo "== $size $backend $pass"
-        $S --size $size --frames 120 --backend $backend --method fused --variant single-pass \
-          --dof-pass $pass --report "$O/frame_${size}_${backend}_${pass}.json" \
-          $([[ $size == 1920x1080 ]] && echo --out "$O/frame_${size}_${backend}_${pass}.png") 2>&1 | \
-          grep -vE "screenshot written|report written"
+        frame_run $pass --dof-pass $pass \
+          $([[ $size == 1920x1080 ]] && echo --out "$O/frame_${size}_${backend}_${pass}.png")
       done
     done
   done
   for size in 1920x1080 3840x2160; do
     for backend in cuda gl; do
       echo "== $size $backend compute, floor and wall shaded forward (--scene-shading forward)"
-      $S --size $size --frames 120 --backend $backend --method fused --variant single-pass \
-        --dof-pass compute --scene-shading forward \
-        --report "$O/frame_${size}_${backend}_compute_forward.json" 2>&1 | \
-        grep -vE "screenshot written|report written"
+      frame_run compute_forward --dof-pass compute --scene-shading forward
     done
   done
   for size in 1920x1080 3840x2160; do
     for backend in cuda gl; do
       echo "== $size $backend compute, LDR (paper) frame (--ldr)"
-      $S --size $size --frames 120 --backend $backend --method fused --variant single-pass \
-        --dof-pass compute --ldr --report "$O/frame_${size}_${backend}_compute_ldr.json" 2>&1 | \
-        grep -vE "screenshot written|report written"
+      frame_run compute_ldr --dof-pass compute --ldr
     done
   done
   echo "== paper pipeline, work-efficient (the demo's default), CUDA, compute DoF, 1080p"

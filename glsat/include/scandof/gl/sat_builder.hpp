@@ -201,6 +201,15 @@ class GlSatBuilder {
   void build_impl(GLuint tex, int width, int height, GlSatVariant variant,
                   scandof::SatFormat format, const scandof::SatFixedPoint* fixed, GLuint out,
                   bool timed);
+  // build_impl's steps, in the order it takes them: the pixels bound (the gather view returned,
+  // to live through the build), then the dispatches of one of the three shapes of a build.
+  struct Build;
+  GlTexture bind_build_pixels(const Build& b, std::vector<std::string>& defines);
+  void build_fused_one_pass(const Build& b, const std::vector<std::string>& fused_defs);
+  void build_fused_three_passes(const Build& b, const std::vector<std::string>& fused_defs);
+  void build_lines(const Build& b, const std::vector<std::string>& pixel_defs);
+  // The fixed point's uniforms (and with `counts` the clamp words) of a quantizing program.
+  void set_fixed(const Build& b, bool counts) const;
   // Binds the pixels for the shaders (image unit 0; with `gather`, an r32ui view on texture unit
   // SAT_UNIT_PIXELS where the texture is immutable, returned so it lives through the build) and
   // adds the matching define.
