@@ -36,23 +36,14 @@ if(TARGET scandof_scene_io)
 endif()
 
 # Scenes switched on a running App (app/tests/scene_switch_gl.cpp), as the window's Scene field
-# and drag and drop do: built from the demo's sources but its entry, with its flags (as
-# tests/demo_logic.cmake builds demo_runtime_settings), run on EGL's surfaceless display.
+# and drag and drop do: on the demo's sources and flags (scandof_add_demo_gtest,
+# tests/CMakeLists.txt), run on EGL's surfaceless display.
 if(TARGET scandof AND TARGET GTest::gtest AND SCANDOF_GLTF_CORPUS)
-  get_target_property(_ss_src scandof SOURCES)
-  list(FILTER _ss_src EXCLUDE REGEX "/run/main\\.cpp$")
-  add_executable(demo_scene_switch ${PROJECT_SOURCE_DIR}/app/tests/scene_switch_gl.cpp ${_ss_src})
-  foreach(_p INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS LINK_LIBRARIES)
-    get_target_property(_v scandof ${_p})
-    if(_v)
-      set_property(TARGET demo_scene_switch PROPERTY ${_p} "${_v}")
-    endif()
-  endforeach()
+  scandof_add_demo_gtest(demo_scene_switch ${PROJECT_SOURCE_DIR}/app/tests/scene_switch_gl.cpp)
   # On the test's own source only: the demo's sources keep the demo's exact flags, so ccache
   # serves the objects the demo already compiled (no second compile of the demo in CI).
   set_source_files_properties(${PROJECT_SOURCE_DIR}/app/tests/scene_switch_gl.cpp PROPERTIES
                               COMPILE_DEFINITIONS "SCANDOF_GLTF_CORPUS=\"${SCANDOF_GLTF_CORPUS}\"")
-  target_link_libraries(demo_scene_switch PRIVATE GTest::gtest GTest::gtest_main)
   add_test(NAME demo_gltf_scene_switch COMMAND demo_scene_switch)
   set_tests_properties(demo_gltf_scene_switch PROPERTIES TIMEOUT 300 LABELS "demo;gltf")
 endif()

@@ -15,19 +15,10 @@
 #     tessellation) and a resize changed on one running App, which no flag can do: a GoogleTest
 #     with a GL context, built from the demo's sources.
 if(TARGET scandof AND TARGET GTest::gtest)
-  # Settings changed on a running App (app/tests/runtime_settings_gl.cpp): the demo's sources but
-  # its entry, with the demo's own flags, so ccache serves the objects the demo already compiled.
-  get_target_property(_rt_src scandof SOURCES)
-  list(FILTER _rt_src EXCLUDE REGEX "/run/main\\.cpp$")
-  add_executable(demo_runtime_settings ${PROJECT_SOURCE_DIR}/app/tests/runtime_settings_gl.cpp
-                                       ${_rt_src})
-  foreach(_p INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS LINK_LIBRARIES)
-    get_target_property(_v scandof ${_p})
-    if(_v)
-      set_property(TARGET demo_runtime_settings PROPERTY ${_p} "${_v}")
-    endif()
-  endforeach()
-  target_link_libraries(demo_runtime_settings PRIVATE GTest::gtest GTest::gtest_main)
+  # Settings changed on a running App (app/tests/runtime_settings_gl.cpp), on the demo's sources
+  # and flags (scandof_add_demo_gtest, tests/CMakeLists.txt).
+  scandof_add_demo_gtest(demo_runtime_settings
+                         ${PROJECT_SOURCE_DIR}/app/tests/runtime_settings_gl.cpp)
   target_include_directories(demo_runtime_settings PRIVATE ${PROJECT_SOURCE_DIR}/tests)  # gpu_skip.hpp
   add_test(NAME demo_logic_runtime_settings COMMAND demo_runtime_settings)
   set_tests_properties(demo_logic_runtime_settings PROPERTIES TIMEOUT 300 LABELS "demo;logic")
