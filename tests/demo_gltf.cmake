@@ -36,14 +36,12 @@ if(TARGET scandof_app_scene)
 endif()
 
 # Scenes switched on a running App (app/tests/scene_switch_gl.cpp), as the window's Scene field
-# and drag and drop do: linked with the demo's rooms (as tests/demo_logic.cmake builds
-# demo_runtime_settings), run on EGL's surfaceless display.
+# and drag and drop do: linked with the demo's rooms (scandof_add_demo_gtest,
+# tests/CMakeLists.txt), run on EGL's surfaceless display.
 if(TARGET scandof AND TARGET GTest::gtest AND SCANDOF_GLTF_CORPUS)
-  add_executable(demo_scene_switch ${PROJECT_SOURCE_DIR}/app/tests/scene_switch_gl.cpp)
-  target_link_libraries(demo_scene_switch PRIVATE scandof_app_run)
+  scandof_add_demo_gtest(demo_scene_switch ${PROJECT_SOURCE_DIR}/app/tests/scene_switch_gl.cpp)
   set_source_files_properties(${PROJECT_SOURCE_DIR}/app/tests/scene_switch_gl.cpp PROPERTIES
                               COMPILE_DEFINITIONS "SCANDOF_GLTF_CORPUS=\"${SCANDOF_GLTF_CORPUS}\"")
-  target_link_libraries(demo_scene_switch PRIVATE GTest::gtest GTest::gtest_main)
   add_test(NAME demo_gltf_scene_switch COMMAND demo_scene_switch)
   set_tests_properties(demo_gltf_scene_switch PROPERTIES TIMEOUT 300 LABELS "demo;gltf")
 endif()

@@ -16,10 +16,9 @@
 #     with a GL context, built from the demo's sources.
 if(TARGET scandof AND TARGET GTest::gtest)
   # Settings changed on a running App (app/tests/runtime_settings_gl.cpp), linked with the demo's
-  # rooms (app/demo.cmake).
-  add_executable(demo_runtime_settings ${PROJECT_SOURCE_DIR}/app/tests/runtime_settings_gl.cpp)
-  target_link_libraries(demo_runtime_settings PRIVATE scandof_app_run)
-  target_link_libraries(demo_runtime_settings PRIVATE GTest::gtest GTest::gtest_main)
+  # rooms (scandof_add_demo_gtest, tests/CMakeLists.txt).
+  scandof_add_demo_gtest(demo_runtime_settings
+                         ${PROJECT_SOURCE_DIR}/app/tests/runtime_settings_gl.cpp)
   target_include_directories(demo_runtime_settings PRIVATE ${PROJECT_SOURCE_DIR}/tests)  # gpu_skip.hpp
   add_test(NAME demo_logic_runtime_settings COMMAND demo_runtime_settings)
   set_tests_properties(demo_logic_runtime_settings PROPERTIES TIMEOUT 300 LABELS "demo;logic")

@@ -1,6 +1,6 @@
 // Shared by the depth-of-field tests: an independent formulation of a kernel shape's per-offset
-// weights (from dof.hpp's definition, not its code), the blocky depth maps the GPU tests use, and
-// random RGBA8 images.
+// weights (from dof.hpp's definition, not its code), the lenses the tests render with, the blocky
+// depth maps the GPU tests use, random depths and random RGBA8 images.
 #pragma once
 
 #include <cmath>
@@ -15,6 +15,11 @@
 
 namespace dof_test {
 
+// The depth-of-field vocabulary, for tests that take this namespace whole.
+using scandof::dof::Method;
+using scandof::dof::Params;
+using scandof::dof::Shape;
+
 inline std::size_t np(int w, int h) {
   return static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
 }
@@ -25,6 +30,54 @@ inline std::vector<uint8_t> random_rgba(int w, int h, uint32_t seed) {
   std::vector<uint8_t> v(np(w, h) * 4);
   for (auto& x : v) x = static_cast<uint8_t>(rng() & 255u);
   return v;
+}
+
+// Every byte (alpha too) the low byte of its index's hash (hash_at, scandof/util/rng.hpp).
+inline std::vector<uint8_t> hashed_rgba(int w, int h, std::uint64_t seed) {
+  std::vector<uint8_t> v(np(w, h) * 4);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<uint8_t>(scandof::util::hash_at(seed, i));
+  return v;
+}
+
+// Depths uniform in [0.6, 60) (Mersenne Twister): under gold_lens() their CoC radii spread over
+// [0, r_max], some clamped, on both sides of the focal plane.
+inline std::vector<float> random_depth(int w, int h, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(0.6f, 60.0f);
+  std::vector<float> v(np(w, h));
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+// Params with this aperture (the CoC radius of a point at infinity, pixels), focus and CoC clamp;
+// every other field Params' default.
+inline scandof::dof::Params lens(float aperture_px, float focus, float max_radius) {
+  scandof::dof::Params p;
+  p.aperture_px = aperture_px;
+  p.focus = focus;
+  p.max_radius = max_radius;
+  return p;
+}
+
+// The CPU gold tests' lens on random_depth(): aperture 5 focused at 4, discs of 3 boxes.
+inline scandof::dof::Params gold_lens(scandof::dof::Shape s, float max_radius = 6.5f,
+                                      int layers = scandof::dof::Params{}.layers) {
+  scandof::dof::Params p = lens(5.0f, 4.0f, max_radius);
+  p.shape = s;
+  p.disc_boxes = 3;
+  p.layers = layers;
+  return p;
+}
+
+// The GPU tests' lens on block_depth() (depths 1..40): aperture 9 focused at 8, radii up to 7.5,
+// discs of 4 boxes.
+inline scandof::dof::Params gpu_lens(scandof::dof::Shape s, int layers = 3) {
+  scandof::dof::Params p = lens(9.0f, 8.0f, 7.5f);
+  p.shape = s;
+  p.disc_boxes = 4;
+  p.layers = layers;
+  return p;
 }
 
 // 1D fractional weights w_h(d) = 1 for |d| <= floor(h), frac(h) at floor(h) + 1; a shape's weight

@@ -5,32 +5,23 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "dof_cuda_harness.cuh"
 #include "dof_test_util.hpp"
 #include "gpu_skip.hpp"
 
-#include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
-#include "scandof/cuda_check.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/dof_cuda.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
 #include "scandof/util/device_buffer.hpp"
-#include "scandof/util/rng.hpp"
-#include "scandof/util/texture_object.hpp"
 
 namespace {
 
-using scandof::dof::Method;
-using scandof::dof::Params;
-using scandof::dof::Shape;
-
-
-using Array2D = scandof::util::CudaArray;
+using namespace dof_test;  // dof_test_util.hpp and dof_cuda_harness.cuh
 
 struct Scene {
   int w, h;
@@ -41,33 +32,19 @@ struct Scene {
 // Colours random; depth piecewise (blocks of random depth, so there are discontinuities and runs
 // of equal radius) between 1 and 40 around a focus of 8.
 Scene make_scene(int w, int h, uint64_t seed) {
-  Scene s{w, h, std::vector<uint8_t>(static_cast<std::size_t>(w) * h * 4),
-          std::vector<float>(static_cast<std::size_t>(w) * h)};
-  for (std::size_t i = 0; i < s.rgba.size(); ++i)
-    s.rgba[i] = static_cast<uint8_t>(scandof::util::hash_at(seed, i));
-  dof_test::block_depth(w, h, seed + 1, s.depth.data());
+  Scene s{w, h, hashed_rgba(w, h, seed), std::vector<float>(np(w, h))};
+  block_depth(w, h, seed + 1, s.depth.data());
   return s;
 }
 
-// With `shared`, that DofGpu renders (its scratch kept from earlier calls), else a fresh one.
+// With `shared`, that DofGpu renders (its scratch kept from earlier calls), else a fresh one. The
+// table is SatBuilder's (interleaved, U32) of the frame.
 std::vector<uint8_t> run_gpu(const Scene& s, Method m, const Params& p,
                              scandof::DofGpu* shared = nullptr) {
-  Array2D color(cudaCreateChannelDesc<uchar4>(), s.w, s.h);
-  Array2D depth(cudaCreateChannelDesc<float>(), s.w, s.h);
-  Array2D out(cudaCreateChannelDesc<uchar4>(), s.w, s.h, cudaArraySurfaceLoadStore);
-  CUDA_CHECK(cudaMemcpy2DToArray(color.get(), 0, 0, s.rgba.data(), s.w * 4, s.w * 4, s.h,
-                                 cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy2DToArray(depth.get(), 0, 0, s.depth.data(), s.w * 4, s.w * 4, s.h,
-                                 cudaMemcpyHostToDevice));
-  // Poison the output: a pixel the kernel misses shows.
-  std::vector<uint8_t> poison(static_cast<std::size_t>(s.w) * s.h * 4, 0xA5);
-  CUDA_CHECK(cudaMemcpy2DToArray(out.get(), 0, 0, poison.data(), s.w * 4, s.w * 4, s.h,
-                                 cudaMemcpyHostToDevice));
-  scandof::util::TextureObject ctex(color.get()), dtex(depth.get());
-  scandof::util::SurfaceObject surf(out.get());
-  scandof::util::DeviceBuffer<uint32_t> px(static_cast<std::size_t>(s.w) * s.h);
+  DeviceFrame frame(s.w, s.h, false, s.rgba.data(), s.depth.data(), 0xA5A5u);
+  scandof::util::DeviceBuffer<uint32_t> px(np(s.w, s.h));
   px.upload(reinterpret_cast<const uint32_t*>(s.rgba.data()), px.size());
-  scandof::util::DeviceBuffer<uint32_t> sat(static_cast<std::size_t>(s.w) * s.h * 4);
+  scandof::util::DeviceBuffer<uint32_t> sat(np(s.w, s.h) * 4);
   scandof::SatInput in;
   in.pixels = px.get();
   in.pitch_bytes = static_cast<std::size_t>(s.w) * 4;
@@ -76,37 +53,15 @@ std::vector<uint8_t> run_gpu(const Scene& s, Method m, const Params& p,
   scandof::SatBuilder b;
   b.build(in, sat.get(), scandof::SatFormat::U32, scandof::SatMethod::Fused,
           scandof::ScanAlgorithm::SinglePass, 0, false, 3, scandof::SatLayout::Interleaved);
-  scandof::DofFrame f;
-  f.rgba = ctex.get();
-  f.depth = dtex.get();
-  f.sat = sat.get();
-  f.out = surf.get();
-  f.width = s.w;
-  f.height = s.h;
-  scandof::DofGpu own;
-  (shared ? *shared : own).render(m, p, f, 0);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<uint8_t> got(poison.size());
-  CUDA_CHECK(cudaMemcpy2DFromArray(got.data(), s.w * 4, out.get(), 0, 0, s.w * 4, s.h,
-                                   cudaMemcpyDeviceToHost));
-  return got;
+  frame.frame().sat = sat.get();
+  return frame.render(m, p, shared);
 }
 
 void expect_matches_gold(const Scene& s, Method m, const Params& p, const std::string& what,
                          scandof::DofGpu* shared = nullptr) {
-  std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
+  std::vector<float> want(np(s.w, s.h) * 3);
   scandof::dof::render(m, s.rgba.data(), s.depth.data(), s.w, s.h, p, want.data());
-  const std::vector<uint8_t> got = run_gpu(s, m, p, shared);
-  std::size_t bad = 0, first = 0;
-  double worst = 0;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(s.w) * s.h; ++i)
-    for (int c = 0; c < 3; ++c) {
-      const double d = std::fabs(got[4 * i + c] - 255.0 * want[3 * i + c]);
-      worst = std::max(worst, d);
-      if (d > 1.0 && bad++ == 0) first = i;
-    }
-  EXPECT_EQ(bad, 0u) << what << " " << s.w << "x" << s.h << ": worst " << worst
-                     << "/255, first at x " << first % s.w << " y " << first / s.w;
+  expect_within_one_step(s.w, s.h, run_gpu(s, m, p, shared), want, what);
 }
 
 TEST(DofCuda, EveryMethodAndShapeMatchesGold) {
@@ -116,13 +71,7 @@ TEST(DofCuda, EveryMethodAndShapeMatchesGold) {
     const Scene s = make_scene(sz[0], sz[1], 100 + sz[0] * 7 + sz[1]);
     for (Method m : {Method::Gather, Method::Spread, Method::Layered})
       for (Shape sh : {Shape::Box, Shape::Octagon, Shape::Disc}) {
-        Params p;
-        p.aperture_px = 9.0f;
-        p.focus = 8.0f;
-        p.max_radius = 7.5f;
-        p.shape = sh;
-        p.disc_boxes = 4;
-        p.layers = 3;
+        const Params p = gpu_lens(sh);
         expect_matches_gold(
             s, m, p, std::string(scandof::dof::to_string(m)) + "/" + scandof::dof::to_string(sh));
       }
@@ -139,13 +88,7 @@ TEST(DofCuda, ReleaseScratchBetweenSizes) {
   for (const auto& sz : sizes) {
     const Scene s = make_scene(sz[0], sz[1], 900 + sz[0] * 7 + sz[1]);
     for (Method m : {Method::Spread, Method::Layered, Method::Engine}) {
-      Params p;
-      p.aperture_px = 9.0f;
-      p.focus = 8.0f;
-      p.max_radius = 7.5f;
-      p.shape = Shape::Disc;
-      p.disc_boxes = 4;
-      p.layers = 3;
+      Params p = gpu_lens(Shape::Disc);
       p.rings = 3;
       expect_matches_gold(s, m, p, std::string("shared DofGpu, ") + scandof::dof::to_string(m),
                           &gpu);
@@ -159,10 +102,7 @@ TEST(DofCuda, ReleaseScratchBetweenSizes) {
 TEST(DofCuda, LayeredTwoLayersAndNoBorder) {
   SCANDOF_SKIP_WITHOUT_GPU();
   const Scene s = make_scene(97, 55, 5);
-  Params p;
-  p.aperture_px = 12.0f;
-  p.focus = 15.0f;
-  p.max_radius = 6.0f;
+  Params p = lens(12.0f, 15.0f, 6.0f);
   p.layers = 2;
   p.border = scandof::dof::SpreadBorder::None;
   expect_matches_gold(s, Method::Layered, p, "layered K=2 no border");
@@ -179,10 +119,7 @@ TEST(DofCuda, EngineAndHybridMatchGold) {
     const Scene s = make_scene(sz[0], sz[1], 700 + sz[0] * 7 + sz[1]);
     for (Method m : {Method::Engine, Method::Hybrid})
       for (int rings : {1, 3, 8}) {
-        Params p;
-        p.aperture_px = 14.0f;
-        p.focus = 8.0f;
-        p.max_radius = 11.5f;
+        Params p = lens(14.0f, 8.0f, 11.5f);
         p.shape = rings == 3 ? Shape::Disc : (rings == 1 ? Shape::Octagon : Shape::Box);
         p.rings = rings;
         expect_matches_gold(s, m, p,
@@ -204,12 +141,7 @@ TEST(DofCuda, RadiusOffsetMatchesGold) {
   for (const C c : {C{Method::Gather, Shape::Box}, C{Method::Gather, Shape::Disc},
                     C{Method::Spread, Shape::Box}, C{Method::Spread, Shape::Octagon},
                     C{Method::Layered, Shape::Disc}, C{Method::Hybrid, Shape::Octagon}}) {
-    Params p;
-    p.aperture_px = 9.0f;
-    p.focus = 8.0f;
-    p.max_radius = 7.5f;
-    p.shape = c.sh;
-    p.layers = 3;
+    Params p = gpu_lens(c.sh);
     p.radius_offset = 0.5f;
     expect_matches_gold(s, c.m, p,
                         std::string(scandof::dof::to_string(c.m)) + "/" +
@@ -226,10 +158,7 @@ TEST(DofCuda, BladesMatchGold) {
     const Scene s = make_scene(sz[0], sz[1], 91);
     for (int blades = scandof::dof::kMinBlades; blades <= scandof::dof::kMaxBlades; ++blades)
       for (const Method m : {Method::Gather, Method::Hybrid}) {
-        Params p;
-        p.aperture_px = 9.0f;
-        p.focus = 8.0f;
-        p.max_radius = 11.5f;
+        Params p = lens(9.0f, 8.0f, 11.5f);
         p.blades = blades;
         p.blade_rotation = blades == 6 ? 0.0f : 17.0f;
         p.radius_offset = blades % 2 ? 0.5f : 0.0f;

@@ -12,7 +12,6 @@
 #include "scandof/dof.hpp"
 #include "scandof/dof_engine.hpp"
 #include "scandof/hdr.hpp"
-#include "scandof/util/rng.hpp"
 
 namespace {
 
@@ -20,17 +19,12 @@ using scandof::dof::Method;
 using scandof::dof::Params;
 using scandof::dof::Shape;
 namespace fields = scandof::dof::fields;
+using dof_test::hashed_rgba;
+using dof_test::lens;
 
 std::vector<float> poisoned(int w, int h) {
   return std::vector<float>(static_cast<std::size_t>(w) * h * 3,
                             std::numeric_limits<float>::quiet_NaN());
-}
-
-std::vector<uint8_t> random_rgba(int w, int h, uint64_t seed) {
-  std::vector<uint8_t> v(static_cast<std::size_t>(w) * h * 4);
-  for (std::size_t i = 0; i < v.size(); ++i)
-    v[i] = static_cast<uint8_t>(scandof::util::hash_at(seed, i));
-  return v;
 }
 
 TEST(DofEngineGold, RingPatternHasItsSampleCounts) {
@@ -54,7 +48,7 @@ TEST(DofEngineGold, RingPatternHasItsSampleCounts) {
 TEST(DofEngineGold, ApertureZeroIsTheSharpFrame) {
   for (Method m : {Method::Engine, Method::Hybrid}) {
     const int w = 37, h = 23;
-    const std::vector<uint8_t> rgba = random_rgba(w, h, 3);
+    const std::vector<uint8_t> rgba = hashed_rgba(w, h, 3);
     std::vector<float> depth(static_cast<std::size_t>(w) * h);
     dof_test::block_depth(w, h, 4, depth.data());
     Params p;
@@ -81,10 +75,7 @@ TEST(DofEngineGold, UniformColourStaysUniform) {
   dof_test::block_depth(w, h, 9, depth.data());
   for (Method m : {Method::Engine, Method::Hybrid})
     for (int rings : {1, 4, 8}) {
-      Params p;
-      p.aperture_px = 14.0f;
-      p.focus = 8.0f;
-      p.max_radius = 13.0f;
+      Params p = lens(14.0f, 8.0f, 13.0f);
       p.shape = Shape::Disc;
       p.rings = rings;
       std::vector<float> out = poisoned(w, h);
@@ -111,10 +102,7 @@ TEST(DofEngineGold, NearFieldSpreadsPastTheSilhouette) {
       depth[i] = 2.0f;  // r = 12 * 8 / 2 = 48, clamped to 12
       for (int c = 0; c < 3; ++c) rgba[4 * i + c] = 255;
     }
-  Params p;
-  p.aperture_px = 12.0f;
-  p.focus = 10.0f;
-  p.max_radius = 12.0f;
+  Params p = lens(12.0f, 10.0f, 12.0f);
   p.shape = Shape::Disc;
   p.rings = 4;
   auto at = [&](const std::vector<float>& img, int x, int y) {
@@ -138,16 +126,13 @@ TEST(DofEngineGold, NearFieldSpreadsPastTheSilhouette) {
 // The HDR form on radiance k / 255 is the LDR form within the fixed point's half step.
 TEST(DofEngineGold, HdrFormMatchesLdrOnByteValues) {
   const int w = 47, h = 31;
-  const std::vector<uint8_t> rgba = random_rgba(w, h, 21);
+  const std::vector<uint8_t> rgba = hashed_rgba(w, h, 21);
   std::vector<float> rad(rgba.size()), depth(static_cast<std::size_t>(w) * h);
   for (std::size_t i = 0; i < rgba.size(); ++i) rad[i] = rgba[i] / 255.0f;
   dof_test::block_depth(w, h, 22, depth.data());
   const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(9.5f, 4.0f);
   for (Method m : {Method::Engine, Method::Hybrid}) {
-    Params p;
-    p.aperture_px = 11.0f;
-    p.focus = 8.0f;
-    p.max_radius = 9.5f;
+    Params p = lens(11.0f, 8.0f, 9.5f);
     p.shape = Shape::Octagon;
     std::vector<float> a = poisoned(w, h), b = poisoned(w, h);
     scandof::dof::render(m, rgba.data(), depth.data(), w, h, p, a.data());
@@ -186,7 +171,7 @@ TEST(DofEngineGold, RadiusOffsetGivesTheLensArea) {
 TEST(DofEngineGold, OddSizesAndBadArguments) {
   for (auto sz : {std::pair<int, int>{1, 1}, {1, 9}, {9, 1}, {3, 2}}) {
     const int w = sz.first, h = sz.second;
-    const std::vector<uint8_t> rgba = random_rgba(w, h, 5);
+    const std::vector<uint8_t> rgba = hashed_rgba(w, h, 5);
     std::vector<float> depth(static_cast<std::size_t>(w) * h, 2.0f);
     Params p;
     p.focus = 8.0f;

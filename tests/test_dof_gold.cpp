@@ -24,30 +24,15 @@ namespace metrics = scandof::metrics;
 namespace {
 
 using dof_test::np;
+using dof_test::random_depth;
 using dof_test::random_rgba;
-
-// Depths whose CoC radii spread over [0, r_max] (some clamped), both sides of the focal plane.
-std::vector<float> random_depth(int w, int h, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(0.6f, 60.0f);
-  std::vector<float> v(np(w, h));
-  for (auto& x : v) x = d(rng);
-  return v;
-}
-
 using dof_test::shape_weight;
 
 const std::pair<int, int> kSizes[] = {{1, 1}, {33, 17}, {64, 1}, {1, 64}, {7, 5}};
 const dof::Shape kShapes[] = {dof::Shape::Box, dof::Shape::Octagon, dof::Shape::Disc};
 
 dof::Params params(dof::Shape s, float rmax = 6.5f) {
-  dof::Params p;
-  p.aperture_px = 5.0f;
-  p.focus = 4.0f;
-  p.max_radius = rmax;
-  p.shape = s;
-  p.disc_boxes = 3;
-  return p;
+  return dof_test::gold_lens(s, rmax);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "dof_cuda_harness.cuh"
 #include "dof_test_util.hpp"
 #include "gpu_skip.hpp"
 
@@ -21,23 +22,16 @@
 #include <string>
 #include <vector>
 
-#include "scandof/cuda_check.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/dof_cuda.hpp"
 #include "scandof/hdr.hpp"
 #include "scandof/sat.hpp"
-#include "scandof/scan.hpp"
 #include "scandof/util/device_buffer.hpp"
 #include "scandof/util/rng.hpp"
-#include "scandof/util/texture_object.hpp"
 
 namespace {
 
-using scandof::dof::Method;
-using scandof::dof::Params;
-using scandof::dof::Shape;
-
-using Array2D = scandof::util::CudaArray;
+using namespace dof_test;  // dof_test_util.hpp and dof_cuda_harness.cuh
 
 struct HdrScene {
   int w, h;
@@ -62,7 +56,7 @@ HdrScene make_scene(int w, int h, uint64_t seed) {
       s.rgba[4 * i + c] = scandof::half_to_float(s.half[4 * i + c]);
     }
   }
-  dof_test::block_depth(w, h, seed + 1, s.depth.data());
+  block_depth(w, h, seed + 1, s.depth.data());
   return s;
 }
 
@@ -70,22 +64,10 @@ HdrScene make_scene(int w, int h, uint64_t seed) {
 std::vector<float> run_gpu(const HdrScene& s, Method m, const Params& p,
                            const scandof::SatFixedPoint& fp, scandof::SatFormat format,
                            scandof::DofGpu* reuse = nullptr) {
-  Array2D color(cudaCreateChannelDescHalf4(), s.w, s.h);
-  Array2D depth(cudaCreateChannelDesc<float>(), s.w, s.h);
-  Array2D out(cudaCreateChannelDescHalf4(), s.w, s.h, cudaArraySurfaceLoadStore);
-  CUDA_CHECK(cudaMemcpy2DToArray(color.get(), 0, 0, s.half.data(), s.w * 8, s.w * 8, s.h,
-                                 cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy2DToArray(depth.get(), 0, 0, s.depth.data(), s.w * 4, s.w * 4, s.h,
-                                 cudaMemcpyHostToDevice));
-  // Poison the output (a NaN half pattern): a pixel the kernel misses shows.
-  std::vector<uint16_t> poison(static_cast<std::size_t>(s.w) * s.h * 4, 0x7E55u);
-  CUDA_CHECK(cudaMemcpy2DToArray(out.get(), 0, 0, poison.data(), s.w * 8, s.w * 8, s.h,
-                                 cudaMemcpyHostToDevice));
-  scandof::util::TextureObject ctex(color.get()), dtex(depth.get());
-  scandof::util::SurfaceObject surf(out.get());
+  DeviceFrame frame(s.w, s.h, true, s.half.data(), s.depth.data(), 0x7E55u);
   // The table: sat_gold_hdr's, which every backend's build equals bit for bit (U32), so the DoF
   // pass is tested apart from the table build.
-  const std::size_t words = static_cast<std::size_t>(s.w) * s.h * 4;
+  const std::size_t words = np(s.w, s.h) * 4;
   std::vector<uint32_t> table(words);
   if (format == scandof::SatFormat::U32) {
     // Under the bokeh split the tables hold the clamped frame (dof::bokeh_base; fp itself when
@@ -100,55 +82,34 @@ std::vector<float> run_gpu(const HdrScene& s, Method m, const Params& p,
   }
   scandof::util::DeviceBuffer<uint32_t> sat(words);
   sat.upload(table.data(), words);
-  scandof::DofFrame f;
-  f.rgba = ctex.get();
-  f.depth = dtex.get();
+  scandof::DofFrame& f = frame.frame();
   f.sat = sat.get();
   f.format = format;
-  f.out = surf.get();
-  f.width = s.w;
-  f.height = s.h;
-  f.pixels = scandof::SatPixels::Rgba16F;
   f.fixed = fp;
-  scandof::DofGpu own;
-  (reuse ? *reuse : own).render(m, p, f, 0);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<uint16_t> got(poison.size());
-  CUDA_CHECK(cudaMemcpy2DFromArray(got.data(), s.w * 8, out.get(), 0, 0, s.w * 8, s.h,
-                                   cudaMemcpyDeviceToHost));
-  std::vector<float> v(got.size());
-  for (std::size_t i = 0; i < got.size(); ++i) v[i] = scandof::half_to_float(got[i]);
-  return v;
+  return halves_to_floats(frame.render(m, p, reuse));
 }
 
-// got (4 per pixel) against want (3 per pixel) rounded to half: |d| <= rel |want| + abs.
+// The gold's HDR image of method m, 3 floats a pixel.
+std::vector<float> gold(const HdrScene& s, Method m, const Params& p,
+                        const scandof::SatFixedPoint& fp) {
+  std::vector<float> want(np(s.w, s.h) * 3);
+  scandof::dof::render(m, s.rgba.data(), s.depth.data(), s.w, s.h, p, fp, want.data());
+  return want;
+}
+
+// got (4 per pixel, alpha 1) against want (3 per pixel) rounded to half: |d| <= rel |want| + abs.
 void expect_close(const HdrScene& s, const std::vector<float>& got, const std::vector<float>& want,
                   double rel, double abs, const std::string& what) {
-  std::size_t bad = 0, first = 0;
-  double worst = 0;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(s.w) * s.h; ++i) {
-    if (got[4 * i + 3] != 1.0f && bad++ == 0) first = i;
-    for (int c = 0; c < 3; ++c) {
-      const double w = scandof::half_to_float(scandof::float_to_half(want[3 * i + c]));
-      const double g = got[4 * i + c];
-      const double d = std::fabs(g - w);  // NaN (a missed pixel) fails below
-      worst = std::max(worst, d / (std::fabs(w) + abs / rel));
-      if (!(d <= rel * std::fabs(w) + abs) && bad++ == 0) first = i;
-    }
-  }
-  EXPECT_EQ(bad, 0u) << what << " " << s.w << "x" << s.h << ": worst relative error " << worst
-                     << ", first at x " << first % s.w << " y " << first / s.w;
+  expect_close_to_half(s.w, s.h, got, want, rel, abs, true, what);
 }
 
-Params lens(Shape sh) {
-  Params p;
-  p.aperture_px = 9.0f;
-  p.focus = 8.0f;
-  p.max_radius = 7.5f;
-  p.shape = sh;
-  p.disc_boxes = 4;
-  p.layers = 3;
-  return p;
+// Method m on the GPU (U32 tables in the fixed point for radiance up to 128 at p's r_max) against
+// the gold: within 1e-3 relative + abs.
+void expect_matches_gold(const HdrScene& s, Method m, const Params& p, double abs,
+                         const std::string& what, scandof::DofGpu* reuse = nullptr) {
+  const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
+  const std::vector<float> want = gold(s, m, p, fp);
+  expect_close(s, run_gpu(s, m, p, fp, scandof::SatFormat::U32, reuse), want, 1e-3, abs, what);
 }
 
 TEST(DofHdrCuda, EveryMethodAndShapeMatchesGold) {
@@ -158,12 +119,9 @@ TEST(DofHdrCuda, EveryMethodAndShapeMatchesGold) {
     const HdrScene s = make_scene(sz[0], sz[1], 300 + sz[0] * 7 + sz[1]);
     for (Method m : {Method::Gather, Method::Spread, Method::Layered})
       for (Shape sh : {Shape::Box, Shape::Octagon, Shape::Disc}) {
-        const Params p = lens(sh);
-        const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
-        std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
-        scandof::dof::render(m, s.rgba.data(), s.depth.data(), s.w, s.h, p, fp, want.data());
-        expect_close(s, run_gpu(s, m, p, fp, scandof::SatFormat::U32), want, 1e-3, 1e-4,
-                     std::string(scandof::dof::to_string(m)) + "/" + scandof::dof::to_string(sh));
+        expect_matches_gold(
+            s, m, gpu_lens(sh), 1e-4,
+            std::string(scandof::dof::to_string(m)) + "/" + scandof::dof::to_string(sh));
       }
   }
 }
@@ -173,16 +131,12 @@ TEST(DofHdrCuda, EveryMethodAndShapeMatchesGold) {
 TEST(DofHdrCuda, LayeredTwoLayersNoBorderCoarseFixedPoint) {
   SCANDOF_SKIP_WITHOUT_GPU();
   const HdrScene s = make_scene(97, 55, 5);
-  Params p;
-  p.aperture_px = 12.0f;
-  p.focus = 15.0f;
-  p.max_radius = 6.0f;
+  Params p = lens(12.0f, 15.0f, 6.0f);
   p.layers = 2;
   p.border = scandof::dof::SpreadBorder::None;
   const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(24.0f, 1000.0f);
   for (Method m : {Method::Spread, Method::Layered, Method::Gather}) {
-    std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
-    scandof::dof::render(m, s.rgba.data(), s.depth.data(), s.w, s.h, p, fp, want.data());
+    const std::vector<float> want = gold(s, m, p, fp);
     expect_close(s, run_gpu(s, m, p, fp, scandof::SatFormat::U32), want, 1e-3, 1e-4,
                  std::string(scandof::dof::to_string(m)) + " K=2 no border F=" +
                      std::to_string(fp.frac_bits));
@@ -197,9 +151,9 @@ TEST(DofHdrCuda, LayeredTwoLayersNoBorderCoarseFixedPoint) {
 TEST(DofHdrCuda, FloatTablesGatherMatchesTheFloatGold) {
   SCANDOF_SKIP_WITHOUT_GPU();
   const HdrScene s = make_scene(203, 121, 9);
-  const Params p = lens(Shape::Box);
+  const Params p = gpu_lens(Shape::Box);
   const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
-  const std::size_t n = static_cast<std::size_t>(s.w) * s.h;
+  const std::size_t n = np(s.w, s.h);
   std::vector<float> table(n * 4), want(n * 3);
   scandof::sat_gold_hdr(s.rgba.data(), s.w, s.h, table.data(), 3, scandof::SatLayout::Interleaved);
   scandof::dof::gather_from_sat(table.data(), s.depth.data(), s.w, s.h, p, want.data());
@@ -219,15 +173,13 @@ TEST(DofHdrCuda, EngineAndHybridMatchGold) {
     const HdrScene s = make_scene(sz[0], sz[1], 900 + sz[0] * 7 + sz[1]);
     for (Method m : {Method::Engine, Method::Hybrid})
       for (Shape sh : {Shape::Octagon, Shape::Disc}) {
-        Params p = lens(sh);
+        Params p = gpu_lens(sh);
         p.aperture_px = 14.0f;
         p.max_radius = 11.5f;
         p.rings = sh == Shape::Disc ? 4 : 2;
-        const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
-        std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
-        scandof::dof::render(m, s.rgba.data(), s.depth.data(), s.w, s.h, p, fp, want.data());
-        expect_close(s, run_gpu(s, m, p, fp, scandof::SatFormat::U32), want, 1e-3, 1e-3,
-                     std::string(scandof::dof::to_string(m)) + "/" + scandof::dof::to_string(sh));
+        expect_matches_gold(
+            s, m, p, 1e-3,
+            std::string(scandof::dof::to_string(m)) + "/" + scandof::dof::to_string(sh));
       }
   }
 }
@@ -238,15 +190,11 @@ TEST(DofHdrCuda, RadiusOffsetMatchesGold) {
   const HdrScene s = make_scene(129, 71, 78);
   for (Method m : {Method::Gather, Method::Spread, Method::Hybrid})
     for (Shape sh : {Shape::Box, Shape::Disc}) {
-      Params p = lens(sh);
+      Params p = gpu_lens(sh);
       p.radius_offset = 0.5f;
-      const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
-      std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
-      scandof::dof::render(m, s.rgba.data(), s.depth.data(), s.w, s.h, p, fp, want.data());
-      expect_close(s, run_gpu(s, m, p, fp, scandof::SatFormat::U32), want, 1e-3,
-                   m == Method::Hybrid ? 1e-3 : 1e-4,
-                   std::string(scandof::dof::to_string(m)) + "/" + scandof::dof::to_string(sh) +
-                       " radius offset 0.5");
+      expect_matches_gold(s, m, p, m == Method::Hybrid ? 1e-3 : 1e-4,
+                          std::string(scandof::dof::to_string(m)) + "/" +
+                              scandof::dof::to_string(sh) + " radius offset 0.5");
     }
 }
 
@@ -260,17 +208,13 @@ TEST(DofHdrCuda, BokehMatchesGold) {
     const HdrScene s = make_scene(sz[0], sz[1], 1300 + sz[0] * 5 + sz[1]);
     for (Shape sh : {Shape::Box, Shape::Octagon, Shape::Disc})
       for (float t : {1.0f, 10.0f}) {
-        Params p = lens(sh);
+        Params p = gpu_lens(sh);
         p.bokeh_threshold = t;
         p.radius_offset = sh == Shape::Box ? 0.0f : 0.5f;
-        const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
-        std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
-        scandof::dof::render(Method::Gather, s.rgba.data(), s.depth.data(), s.w, s.h, p, fp,
-                             want.data());
-        expect_close(s, run_gpu(s, Method::Gather, p, fp, scandof::SatFormat::U32), want, 1e-3,
-                     1e-4,
-                     std::string("gather/") + scandof::dof::to_string(sh) + " bokeh " +
-                         std::to_string(t) + " " + std::to_string(s.w) + "x" + std::to_string(s.h));
+        expect_matches_gold(s, Method::Gather, p, 1e-4,
+                            std::string("gather/") + scandof::dof::to_string(sh) + " bokeh " +
+                                std::to_string(t) + " " + std::to_string(s.w) + "x" +
+                                std::to_string(s.h));
       }
   }
 }
@@ -281,19 +225,14 @@ TEST(DofHdrCuda, BokehAcrossFramesAndSizes) {
   SCANDOF_SKIP_WITHOUT_GPU();
   scandof::DofGpu gpu;
   const HdrScene a = make_scene(203, 121, 41), b = make_scene(77, 300, 42);
-  Params p = lens(Shape::Octagon);
+  Params p = gpu_lens(Shape::Octagon);
   p.radius_offset = 0.5f;
-  const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(p.max_radius, 128.0f);
   const float thresholds[] = {1.0f, 1.0f, 0.0f, 10.0f, 1.0f};
   const HdrScene* scenes[] = {&a, &b, &a, &b, &a};
   for (int i = 0; i < 5; ++i) {
     const HdrScene& s = *scenes[i];
     p.bokeh_threshold = thresholds[i];
-    std::vector<float> want(static_cast<std::size_t>(s.w) * s.h * 3);
-    scandof::dof::render(Method::Gather, s.rgba.data(), s.depth.data(), s.w, s.h, p, fp,
-                         want.data());
-    expect_close(s, run_gpu(s, Method::Gather, p, fp, scandof::SatFormat::U32, &gpu), want, 1e-3,
-                 1e-4, "frame " + std::to_string(i));
+    expect_matches_gold(s, Method::Gather, p, 1e-4, "frame " + std::to_string(i), &gpu);
     if (i == 2) gpu.release_scratch();
   }
 }

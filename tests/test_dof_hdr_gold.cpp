@@ -24,9 +24,9 @@ using scandof::SatFixedPoint;
 
 namespace {
 
-std::size_t np(int w, int h) {
-  return static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
-}
+using dof_test::np;
+using dof_test::random_depth;
+using dof_test::shape_weight;
 
 // Radiance as an RGBA16F frame holds it (every value a half): mostly 0..2, one pixel in 50 a
 // bright point of 20..100 in one or all channels, some exact zeros.
@@ -46,35 +46,18 @@ std::vector<float> random_hdr(int w, int h, uint32_t seed) {
   return v;
 }
 
-std::vector<float> random_depth(int w, int h, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(0.6f, 60.0f);
-  std::vector<float> v(np(w, h));
-  for (auto& x : v) x = d(rng);
-  return v;
-}
-
 const std::pair<int, int> kSizes[] = {{1, 1}, {33, 17}, {64, 1}, {1, 64}, {7, 5}};
 const dof::Shape kShapes[] = {dof::Shape::Box, dof::Shape::Octagon, dof::Shape::Disc};
 const dof::Method kMethods[] = {dof::Method::Gather, dof::Method::Spread, dof::Method::Layered};
 
 dof::Params params(dof::Shape s, float rmax = 6.5f) {
-  dof::Params p;
-  p.aperture_px = 5.0f;
-  p.focus = 4.0f;
-  p.max_radius = rmax;
-  p.shape = s;
-  p.disc_boxes = 3;
-  p.layers = 3;
-  return p;
+  return dof_test::gold_lens(s, rmax, 3);
 }
 
 std::string name(dof::Method m, dof::Shape s, int w, int h) {
   return std::string(dof::to_string(m)) + "/" + dof::to_string(s) + " " + std::to_string(w) + "x" +
          std::to_string(h);
 }
-
-using dof_test::shape_weight;
 
 }  // namespace
 

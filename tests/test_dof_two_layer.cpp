@@ -22,6 +22,7 @@ namespace dof = scandof::dof;
 namespace {
 
 using dof_test::np;
+using dof_test::random_depth;
 using dof_test::random_rgba;
 
 // Radiance up to 20 (bulbs), some exactly 0.
@@ -36,23 +37,8 @@ std::vector<float> random_radiance(int w, int h, uint32_t seed) {
   return v;
 }
 
-// Depths on both sides of the focus, CoC radii over [0, r_max] with some clamped.
-std::vector<float> random_depth(int w, int h, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(0.6f, 60.0f);
-  std::vector<float> v(np(w, h));
-  for (auto& x : v) x = d(rng);
-  return v;
-}
-
 dof::Params params(dof::Shape s, int layers) {
-  dof::Params p;
-  p.aperture_px = 5.0f;
-  p.focus = 4.0f;
-  p.max_radius = 6.5f;
-  p.shape = s;
-  p.disc_boxes = 3;
-  p.layers = layers;
+  dof::Params p = dof_test::gold_lens(s, 6.5f, layers);
   p.radius_offset = 0.5f;
   return p;
 }
@@ -67,50 +53,57 @@ std::vector<float> empty_depth(int w, int h, int kind) {
   return std::vector<float>(np(w, h), v[kind % 4]);
 }
 
-}  // namespace
-
-TEST(DofTwoLayer, EmptySecondLayerEqualsOneLayerExactlyLdr) {
+// f(w, h, params, n) for every size x shape x K = 2..4, n numbering the cases (their seeds); stops
+// at the first fatal failure, as an ASSERT in the loop itself would.
+template <class F>
+void for_each_case(F&& f) {
   int n = 0;
   for (const auto& sz : kSizes)
     for (dof::Shape s : kShapes)
       for (int k = 2; k <= 4; ++k) {
-        const int w = sz[0], h = sz[1];
-        const dof::Params p = params(s, k);
-        const auto rgba = random_rgba(w, h, 11u + n), rgba2 = random_rgba(w, h, 99u + n);
-        const auto z = random_depth(w, h, 7u + n), z2 = empty_depth(w, h, n);
-        std::vector<float> one(np(w, h) * 3, -7.0f), two(np(w, h) * 3, 123.0f);  // poisoned
-        dof::layered(rgba.data(), z.data(), w, h, p, one.data());
-        dof::layered_two(rgba.data(), z.data(), rgba2.data(), z2.data(), w, h, p, two.data());
-        ASSERT_EQ(0, std::memcmp(one.data(), two.data(), one.size() * sizeof(float)))
-            << w << "x" << h << " " << dof::to_string(s) << " K=" << k;
-        // Not a trivial image: the blur changed something.
-        if (w * h > 1) {
-          double diff = 0;
-          for (std::size_t i = 0; i < np(w, h); ++i)
-            diff += std::abs(one[3 * i] - rgba[4 * i] / 255.0f);
-          EXPECT_GT(diff, 0.0);
-        }
-        ++n;
+        f(sz[0], sz[1], params(s, k), n++);
+        if (::testing::Test::HasFatalFailure()) return;
       }
+}
+
+// One layer's result and the two layers' (each output poisoned apart) bit for bit.
+void assert_same_bits(const std::vector<float>& one, const std::vector<float>& two, int w, int h,
+                      const dof::Params& p) {
+  ASSERT_EQ(0, std::memcmp(one.data(), two.data(), one.size() * sizeof(float)))
+      << w << "x" << h << " " << dof::to_string(p.shape) << " K=" << p.layers;
+}
+
+}  // namespace
+
+TEST(DofTwoLayer, EmptySecondLayerEqualsOneLayerExactlyLdr) {
+  for_each_case([](int w, int h, const dof::Params& p, int n) {
+    const auto rgba = random_rgba(w, h, 11u + n), rgba2 = random_rgba(w, h, 99u + n);
+    const auto z = random_depth(w, h, 7u + n), z2 = empty_depth(w, h, n);
+    std::vector<float> one(np(w, h) * 3, -7.0f), two(np(w, h) * 3, 123.0f);  // poisoned
+    dof::layered(rgba.data(), z.data(), w, h, p, one.data());
+    dof::layered_two(rgba.data(), z.data(), rgba2.data(), z2.data(), w, h, p, two.data());
+    assert_same_bits(one, two, w, h, p);
+    if (::testing::Test::HasFatalFailure()) return;
+    // Not a trivial image: the blur changed something.
+    if (w * h > 1) {
+      double diff = 0;
+      for (std::size_t i = 0; i < np(w, h); ++i)
+        diff += std::abs(one[3 * i] - rgba[4 * i] / 255.0f);
+      EXPECT_GT(diff, 0.0);
+    }
+  });
 }
 
 TEST(DofTwoLayer, EmptySecondLayerEqualsOneLayerExactlyHdr) {
   const scandof::SatFixedPoint fp = scandof::hdr_fixed_point(6.5f, 128.0f);
-  int n = 0;
-  for (const auto& sz : kSizes)
-    for (dof::Shape s : kShapes)
-      for (int k = 2; k <= 4; ++k) {
-        const int w = sz[0], h = sz[1];
-        const dof::Params p = params(s, k);
-        const auto rgba = random_radiance(w, h, 5u + n), rgba2 = random_radiance(w, h, 77u + n);
-        const auto z = random_depth(w, h, 3u + n), z2 = empty_depth(w, h, n + 1);
-        std::vector<float> one(np(w, h) * 3, -7.0f), two(np(w, h) * 3, 123.0f);
-        dof::layered(rgba.data(), z.data(), w, h, p, fp, one.data());
-        dof::layered_two(rgba.data(), z.data(), rgba2.data(), z2.data(), w, h, p, fp, two.data());
-        ASSERT_EQ(0, std::memcmp(one.data(), two.data(), one.size() * sizeof(float)))
-            << w << "x" << h << " " << dof::to_string(s) << " K=" << k;
-        ++n;
-      }
+  for_each_case([&fp](int w, int h, const dof::Params& p, int n) {
+    const auto rgba = random_radiance(w, h, 5u + n), rgba2 = random_radiance(w, h, 77u + n);
+    const auto z = random_depth(w, h, 3u + n), z2 = empty_depth(w, h, n + 1);
+    std::vector<float> one(np(w, h) * 3, -7.0f), two(np(w, h) * 3, 123.0f);
+    dof::layered(rgba.data(), z.data(), w, h, p, fp, one.data());
+    dof::layered_two(rgba.data(), z.data(), rgba2.data(), z2.data(), w, h, p, fp, two.data());
+    assert_same_bits(one, two, w, h, p);
+  });
 }
 
 // The peel's own definition makes a hidden sample lie in a later layer; one in the same layer (the

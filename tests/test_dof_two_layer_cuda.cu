@@ -8,29 +8,26 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "dof_cuda_harness.cuh"
 #include "dof_test_util.hpp"
 #include "gpu_skip.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "scandof/cuda_check.hpp"
 #include "scandof/dof.hpp"
 #include "scandof/dof_cuda.hpp"
 #include "scandof/hdr.hpp"
 #include "scandof/util/rng.hpp"
-#include "scandof/util/texture_object.hpp"
 
 namespace {
 
 using scandof::dof::Method;
 using scandof::dof::Params;
 using scandof::dof::Shape;
-using Array2D = scandof::util::CudaArray;
 
 struct Layers {
   int w, h;
@@ -70,13 +67,7 @@ Layers make_layers(int w, int h, uint64_t seed) {
 }
 
 Params lens(Shape sh, int layers) {
-  Params p;
-  p.aperture_px = 9.0f;
-  p.focus = 8.0f;
-  p.max_radius = 7.5f;
-  p.shape = sh;
-  p.disc_boxes = 4;
-  p.layers = layers;
+  Params p = dof_test::gpu_lens(sh, layers);
   p.radius_offset = 0.5f;
   return p;
 }
@@ -85,72 +76,21 @@ Params lens(Shape sh, int layers) {
 // second layer.
 std::vector<float> run_gpu(const Layers& s, const Params& p, bool hdr, bool two,
                            const scandof::SatFixedPoint& fp) {
-  const cudaChannelFormatDesc cd = hdr ? cudaCreateChannelDescHalf4() : cudaCreateChannelDesc<uchar4>();
-  const int px = hdr ? 8 : 4;
-  Array2D c1(cd, s.w, s.h), c2(cd, s.w, s.h), out(cd, s.w, s.h, cudaArraySurfaceLoadStore);
-  Array2D d1(cudaCreateChannelDesc<float>(), s.w, s.h), d2(cudaCreateChannelDesc<float>(), s.w, s.h);
-  const void* h1 = hdr ? static_cast<const void*>(s.half1.data()) : s.ldr1.data();
-  const void* h2 = hdr ? static_cast<const void*>(s.half2.data()) : s.ldr2.data();
-  CUDA_CHECK(cudaMemcpy2DToArray(c1.get(), 0, 0, h1, s.w * px, s.w * px, s.h, cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy2DToArray(c2.get(), 0, 0, h2, s.w * px, s.w * px, s.h, cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy2DToArray(d1.get(), 0, 0, s.z1.data(), s.w * 4, s.w * 4, s.h,
-                                 cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy2DToArray(d2.get(), 0, 0, s.z2.data(), s.w * 4, s.w * 4, s.h,
-                                 cudaMemcpyHostToDevice));
-  std::vector<uint8_t> poison(static_cast<std::size_t>(s.w) * s.h * px, 0x7Eu);  // NaN halves
-  CUDA_CHECK(cudaMemcpy2DToArray(out.get(), 0, 0, poison.data(), s.w * px, s.w * px, s.h,
-                                 cudaMemcpyHostToDevice));
-  scandof::util::TextureObject t1(c1.get()), t2(c2.get()), z1(d1.get()), z2(d2.get());
-  scandof::util::SurfaceObject surf(out.get());
-  scandof::DofFrame f;
-  f.rgba = t1.get();
-  f.depth = z1.get();
-  f.out = surf.get();
-  f.width = s.w;
-  f.height = s.h;
-  if (hdr) {
-    f.pixels = scandof::SatPixels::Rgba16F;
-    f.fixed = fp;
-  }
-  if (two) {
-    f.rgba2 = t2.get();
-    f.depth2 = z2.get();
-  }
-  scandof::DofGpu gpu;
-  gpu.render(Method::Layered, p, f, 0);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<uint8_t> got(poison.size());
-  CUDA_CHECK(cudaMemcpy2DFromArray(got.data(), s.w * px, out.get(), 0, 0, s.w * px, s.h,
-                                   cudaMemcpyDeviceToHost));
-  std::vector<float> v(static_cast<std::size_t>(s.w) * s.h * 4);
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (hdr) {
-      uint16_t hv;
-      std::memcpy(&hv, got.data() + 2 * i, 2);
-      v[i] = scandof::half_to_float(hv);
-    } else {
-      v[i] = got[i];
-    }
-  }
-  return v;
+  const void* c1 = hdr ? static_cast<const void*>(s.half1.data()) : s.ldr1.data();
+  const void* c2 = hdr ? static_cast<const void*>(s.half2.data()) : s.ldr2.data();
+  dof_test::DeviceFrame frame(s.w, s.h, hdr, c1, s.z1.data(), 0x7E7Eu);  // NaN halves
+  if (hdr) frame.frame().fixed = fp;
+  if (two) frame.set_second_layer(c2, s.z2.data());
+  const std::vector<uint8_t> got = frame.render(Method::Layered, p);
+  return hdr ? dof_test::halves_to_floats(got) : std::vector<float>(got.begin(), got.end());
 }
 
 void expect_close(const Layers& s, bool hdr, const std::vector<float>& got,
                   const std::vector<float>& want, const std::string& what) {
-  std::size_t bad = 0, first = 0;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(s.w) * s.h; ++i)
-    for (int c = 0; c < 3; ++c) {
-      bool ok;
-      if (hdr) {
-        const double w = scandof::half_to_float(scandof::float_to_half(want[3 * i + c]));
-        ok = std::fabs(got[4 * i + c] - w) <= 1e-3 * std::fabs(w) + 1e-4;
-      } else {
-        ok = std::fabs(got[4 * i + c] - 255.0 * want[3 * i + c]) <= 1.0;
-      }
-      if (!ok && bad++ == 0) first = i;
-    }
-  EXPECT_EQ(bad, 0u) << what << " " << s.w << "x" << s.h << ": first at x " << first % s.w
-                     << " y " << first / s.w;
+  if (hdr)
+    dof_test::expect_close_to_half(s.w, s.h, got, want, 1e-3, 1e-4, false, what);
+  else
+    dof_test::expect_within_one_step(s.w, s.h, got, want, what);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu_skip.hpp"
+#include "test_util.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -34,7 +35,7 @@ using scandof::SatFormat;
 using scandof::SatInput;
 using scandof::SatMethod;
 using scandof::ScanAlgorithm;
-
+using Size = scandof::test::Size2D;
 
 constexpr uint8_t kPoisonByte = 0xA5;  // uint32 0xA5A5A5A5 > any table value; float is negative
 
@@ -160,14 +161,6 @@ std::string check_table(const std::vector<uint32_t>& exact, const void* d_out, S
   return std::to_string(bad) + " of " + std::to_string(n) + " wrong:" + msg.str();
 }
 
-struct Size {
-  int w, h;
-};
-
-std::string size_name(const ::testing::TestParamInfo<Size>& i) {
-  return std::to_string(i.param.w) + "x" + std::to_string(i.param.h);
-}
-
 class SatSweep : public ::testing::TestWithParam<Size> {};
 
 // Every method x algorithm x format x input kind at one size, three channels.
@@ -208,11 +201,8 @@ TEST_P(SatSweep, AllMethodsAlgorithmsFormatsInputs) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Sizes, SatSweep,
-                         ::testing::Values(Size{1, 1}, Size{1, 7}, Size{7, 1}, Size{31, 33},
-                                           Size{640, 480}, Size{1025, 769}, Size{1920, 1080},
-                                           Size{4096, 2160}),
-                         size_name);
+SCANDOF_FRAME_SIZE_SUITE(SatSweep, {1, 1}, {1, 7}, {7, 1}, {31, 33}, {640, 480}, {1025, 769},
+                         {1920, 1080}, {4096, 2160});
 
 // One and four channels, padded and misaligned pitches (forces the per-pixel path at a width the
 // vector path would take).

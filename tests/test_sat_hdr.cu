@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu_skip.hpp"
+#include "test_util.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -40,6 +41,7 @@ using scandof::SatMethod;
 using scandof::SatPixels;
 using scandof::ScanAlgorithm;
 using scandof::util::DeviceBuffer;
+using Size = scandof::test::Size2D;
 
 // Uniform in [0, 1) from the i-th hash of a seed.
 double unit(uint64_t seed, uint64_t i) {
@@ -181,13 +183,6 @@ std::string compare(const std::vector<uint32_t>& want, const std::vector<uint32_
   return bad == 0 ? "" : std::to_string(bad) + " of " + std::to_string(n) + " wrong:" + msg.str();
 }
 
-struct Size {
-  int w, h;
-};
-std::string size_name(const ::testing::TestParamInfo<Size>& i) {
-  return std::to_string(i.param.w) + "x" + std::to_string(i.param.h);
-}
-
 using MethodList = std::vector<std::pair<SatMethod, ScanAlgorithm>>;
 
 // Every method of `methods` x layout x source x format at one size; the channel count cycles
@@ -243,11 +238,8 @@ TEST_P(SatHdrSweep, EveryMethodLayoutSourceFormat) {
 }
 
 // The awkward sizes, a frame, and one of over 2^20 + 7 pixels (odd sides: no vector loads).
-INSTANTIATE_TEST_SUITE_P(Sizes, SatHdrSweep,
-                         ::testing::Values(Size{1, 1}, Size{31, 1}, Size{1, 33}, Size{33, 17},
-                                           Size{36, 5}, Size{1025, 31}, Size{1920, 1080},
-                                           Size{1031, 1019}),
-                         size_name);
+SCANDOF_FRAME_SIZE_SUITE(SatHdrSweep, {1, 1}, {31, 1}, {1, 33}, {33, 17}, {36, 5}, {1025, 31},
+                         {1920, 1080}, {1031, 1019});
 
 // A 3 x 2 grid of tiles (look-backs along rows and columns, several resident tiles) through each
 // method once, the paper's with one scan (the others differ in the row scans alone, which know

@@ -117,6 +117,20 @@ inline std::vector<ScanAlgorithm> every_algorithm() {
   return v;
 }
 
+// A frame size as a gtest parameter. SCANDOF_FRAME_SIZE_SUITE(Suite, {w, h}, ...) instantiates the
+// TestWithParam<Size2D> suite Suite over those sizes, each case named Sizes/Suite.Test/WxH
+// (--gtest_filter=*/640x480).
+struct Size2D {
+  int w, h;
+};
+inline std::string size_name(const ::testing::TestParamInfo<Size2D>& i) {
+  return std::to_string(i.param.w) + "x" + std::to_string(i.param.h);
+}
+#define SCANDOF_FRAME_SIZE_SUITE(suite, ...)                                                       \
+  INSTANTIATE_TEST_SUITE_P(Sizes, suite,                                                           \
+                           ::testing::ValuesIn(std::vector<::scandof::test::Size2D>{__VA_ARGS__}), \
+                           ::scandof::test::size_name)
+
 template <class T>
 std::string show(const T& v) {
   std::ostringstream os;

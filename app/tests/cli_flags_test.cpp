@@ -14,28 +14,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "cli_test_util.hpp"
 #include "run/cli.hpp"
 
 namespace demo {
 namespace {
 
-// parse_cli on "scandof <args...>"; the exit status it asks for, or -1 to go on.
-int parse(std::vector<std::string> args, Options* o) {
-  args.insert(args.begin(), "scandof");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  return parse_cli(static_cast<int>(argv.size()), argv.data(), o).value_or(-1);
-}
-
-int parse_quiet(const std::vector<std::string>& args) {
-  Options o;
-  testing::internal::CaptureStderr();
-  testing::internal::CaptureStdout();
-  const int rc = parse(args, &o);
-  testing::internal::GetCapturedStdout();
-  testing::internal::GetCapturedStderr();
-  return rc;
-}
+using cli_test::parse;
+using cli_test::parse_quiet;
 
 // The names of the Settings fields that differ (the same list as Settings::operator==, so a field
 // that operator== forgets shows up as "equal by fields, unequal by operator==" below).

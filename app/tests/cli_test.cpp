@@ -6,20 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "cli_test_util.hpp"
 #include "run/cli.hpp"
 
 namespace demo {
 namespace {
 
-// parse_cli on "scandof <args...>"; the exit status it asks for, or -1 to go on.
-int parse(std::vector<std::string> args, Options* o = nullptr) {
-  args.insert(args.begin(), "scandof");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  Options local;
-  const auto rc = parse_cli(static_cast<int>(argv.size()), argv.data(), o ? o : &local);
-  return rc ? *rc : -1;
-}
+using cli_test::parse;
 
 class CliRefuses : public ::testing::TestWithParam<std::vector<std::string>> {};
 

@@ -46,6 +46,13 @@ void expect_sane(const LoadedScene& s) {
     ASSERT_LE(std::size_t(p.first_index) + p.index_count, s.indices.size());
 }
 
+// The corpus file `rel` loaded (a SceneLoadError goes to the caller) and checked by expect_sane.
+LoadedScene load_sane(const std::string& rel) {
+  LoadedScene s = load_gltf(corpus(rel));
+  expect_sane(s);
+  return s;
+}
+
 // A refusal names the file and says `what`.
 void expect_refused(const std::string& path, const std::string& what) {
   try {
@@ -60,8 +67,7 @@ void expect_refused(const std::string& path, const std::string& what) {
 
 TEST(GltfCorpus, TexturedBoxBinary) {
   NEED_CORPUS();
-  const LoadedScene s = load_gltf(corpus("BoxTextured-glTF-Binary/BoxTextured.glb"));
-  expect_sane(s);
+  const LoadedScene s = load_sane("BoxTextured-glTF-Binary/BoxTextured.glb");
   EXPECT_EQ(s.triangles(), 12u);
   ASSERT_EQ(s.materials.size(), 1u);
   const int t = s.materials[0].base_tex;
@@ -89,8 +95,7 @@ TEST(GltfCorpus, TexturedBoxExternalAndEmbeddedAgree) {
 
 TEST(GltfCorpus, EngineHierarchyAndCamera) {
   NEED_CORPUS();
-  const LoadedScene s = load_gltf(corpus("2CylinderEngine-glTF-Binary/2CylinderEngine.glb"));
-  expect_sane(s);
+  const LoadedScene s = load_sane("2CylinderEngine-glTF-Binary/2CylinderEngine.glb");
   EXPECT_EQ(s.triangles(), 121496u);
   EXPECT_GT(s.primitives.size(), 50u);
   EXPECT_EQ(s.materials.size(), 34u);
@@ -101,8 +106,7 @@ TEST(GltfCorpus, EngineHierarchyAndCamera) {
 
 TEST(GltfCorpus, PerspectiveCameraKeptOrthographicNoted) {
   NEED_CORPUS();
-  const LoadedScene s = load_gltf(corpus("cameras/Cameras.gltf"));
-  expect_sane(s);
+  const LoadedScene s = load_sane("cameras/Cameras.gltf");
   EXPECT_EQ(s.cameras.size(), 1u);
   bool noted = false;
   for (const std::string& n : s.notes) noted |= n.find("orthographic") != std::string::npos;
@@ -116,7 +120,7 @@ TEST(GltfCorpus, PrimitiveModesLoadOrSayNoTriangles) {
     char name[96];
     std::snprintf(name, sizeof name, "glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_%02d.gltf", k);
     try {
-      expect_sane(load_gltf(corpus(name)));
+      load_sane(name);
       ++loaded;
     } catch (const SceneLoadError& e) {
       EXPECT_NE(std::string(e.what()).find(corpus(name)), std::string::npos) << e.what();
@@ -152,7 +156,7 @@ TEST(GltfCorpus, EveryFileLoadsOrIsRefusedWithItsName) {
       "textureTransform/TextureTransformTest.gltf"};
   for (const char* f : files) {
     try {
-      expect_sane(load_gltf(corpus(f)));
+      load_sane(f);
     } catch (const SceneLoadError& e) {
       EXPECT_EQ(std::string(e.what()).rfind(corpus(f) + ": ", 0), 0u) << e.what();
     }

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "app_suite_gl.hpp"
 #include "automation/faults.hpp"
 #include "diagnostics/frame_checks.hpp"
 #include "frame/app.hpp"
@@ -27,24 +28,15 @@ namespace {
 
 constexpr int kW = 97, kH = 61;
 
-class RuntimeSettings : public ::testing::Test {
+class RuntimeSettings : public AppSuite<RuntimeSettings> {
  protected:
   static void SetUpTestSuite() {
-    ctx_ = new scandof::gl::HeadlessContext();
-    Settings s;
-    s.animate = false;
-    s.backend = SatBackend::Cpu;
-    s.anisotropy = 1;  // llvmpipe's anisotropic filtering is slow and not what this tests
-    // The paper's RGBA8 pipeline: tests A..G compare 8-bit images exactly; H switches to HDR.
-    s.pipeline = Pipeline::Ldr;
+    // suite_settings' RGBA8 pipeline: tests A..G compare 8-bit images exactly; H switches to HDR.
+    Settings s = suite_settings();
     // gather/box: App::verify draws gather/box into the output texture (its pass check), and the
     // tests compare output images taken on both sides of a verify.
     s.dof_shape = scandof::dof::Shape::Box;
-    app_ = new App(find_resources(""), s, kW, kH);
-  }
-  static void TearDownTestSuite() {
-    delete app_;
-    delete ctx_;
+    start(s, kW, kH);
   }
   // A few frames (the GL timers and the CPU stage settle), then --verify's checks.
   static void frames(int w = kW, int h = kH) {
@@ -57,11 +49,7 @@ class RuntimeSettings : public ::testing::Test {
   }
   static std::vector<uint8_t> output() { return app_->targets().read_rgba(app_->targets().output()); }
   static std::vector<uint8_t> sharp() { return app_->targets().read_rgba(app_->targets().color()); }
-  static scandof::gl::HeadlessContext* ctx_;
-  static App* app_;
 };
-scandof::gl::HeadlessContext* RuntimeSettings::ctx_ = nullptr;
-App* RuntimeSettings::app_ = nullptr;
 
 // The tests run in this order on one App: each starts from where the last left it.
 TEST_F(RuntimeSettings, A_StartsOnTheCpuBackend) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "diagnostics/frame_checks.hpp"
+#include "app_suite_gl.hpp"
 #include "frame/app.hpp"
 #include "run/resources.hpp"
 #include "scandof/gl/context.hpp"
@@ -20,31 +21,18 @@ constexpr int kW = 160, kH = 90;
 
 std::string corpus(const std::string& rel) { return std::string(SCANDOF_GLTF_CORPUS) + "/" + rel; }
 
-class SceneSwitch : public ::testing::Test {
+class SceneSwitch : public AppSuite<SceneSwitch> {
  protected:
   static void SetUpTestSuite() {
-    ctx_ = new scandof::gl::HeadlessContext();
-    Settings s;
-    s.animate = false;
-    s.backend = SatBackend::Cpu;
-    s.anisotropy = 1;
-    s.pipeline = Pipeline::Ldr;  // 8-bit images compared exactly, no exposure adaptation
+    Settings s = suite_settings();
     s.reference_samples = 4;
-    app_ = new App(find_resources(""), s, kW, kH);
-  }
-  static void TearDownTestSuite() {
-    delete app_;
-    delete ctx_;
+    start(s, kW, kH);
   }
   static std::vector<uint8_t> frames() {
     for (int i = 0; i < 3; ++i) app_->frame(kW, kH, 1.0f / 60.0f);
     return app_->targets().read_rgba(app_->targets().display());
   }
-  static scandof::gl::HeadlessContext* ctx_;
-  static App* app_;
 };
-scandof::gl::HeadlessContext* SceneSwitch::ctx_ = nullptr;
-App* SceneSwitch::app_ = nullptr;
 
 TEST_F(SceneSwitch, LoadRefuseKeepCameraReferenceAndBack) {
   const float focus0 = app_->settings().focus_distance;

@@ -7,21 +7,14 @@
 #include <vector>
 
 #include "core/soak_options.hpp"
+#include "cli_test_util.hpp"
 #include "diagnostics/soak_series.hpp"
 #include "run/cli.hpp"
 
 namespace demo {
 namespace {
 
-int parse(std::vector<std::string> args, Options* o) {
-  args.insert(args.begin(), "scandof");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  testing::internal::CaptureStderr();
-  const int rc = parse_cli(static_cast<int>(argv.size()), argv.data(), o).value_or(-1);
-  testing::internal::GetCapturedStderr();
-  return rc;
-}
+using cli_test::parse_quiet;
 
 TEST(SoakFaults, EveryNameParsesBackToItsFault) {
   for (int k = 0; k < kNumFaults; ++k) {
@@ -44,26 +37,27 @@ TEST(SoakFaults, EveryNameParsesBackToItsFault) {
 
 TEST(SoakFlags, FaultsKeepTheirOrderAndNeedASoak) {
   Options o;
-  ASSERT_EQ(parse({"--headless", "--soak-frames", "99", "--inject-fault", "huge-resize",
-                   "--inject-fault", "minimise", "--inject-fault", "alloc@resize"},
-                  &o),
+  ASSERT_EQ(parse_quiet({"--headless", "--soak-frames", "99", "--inject-fault", "huge-resize",
+                         "--inject-fault", "minimise", "--inject-fault", "alloc@resize"},
+                        &o),
             -1);
   EXPECT_TRUE(o.soak.on);
   EXPECT_EQ(o.soak.frames, 99);
   EXPECT_EQ(o.soak.faults,
             (std::vector<Fault>{Fault::HugeResize, Fault::Minimise, Fault::AllocResize}));
   Options p;
-  EXPECT_EQ(parse({"--headless", "--inject-fault", "reference-cancel"}, &p), kExitBadArguments);
+  EXPECT_EQ(parse_quiet({"--headless", "--inject-fault", "reference-cancel"}, &p),
+            kExitBadArguments);
   Options q;  // no-gl-compute acts at start: no soak needed
-  EXPECT_EQ(parse({"--headless", "--inject-fault", "no-gl-compute"}, &q), -1);
+  EXPECT_EQ(parse_quiet({"--headless", "--inject-fault", "no-gl-compute"}, &q), -1);
 }
 
 // interop-register@N strikes in frame N of any run, a soak or not; repeatable, in order.
 TEST(SoakFlags, InteropFaultTakesItsFrame) {
   Options o;
-  ASSERT_EQ(parse({"--headless", "--inject-fault", "interop-register@120", "--inject-fault",
-                   "interop-register@7"},
-                  &o),
+  ASSERT_EQ(parse_quiet({"--headless", "--inject-fault", "interop-register@120", "--inject-fault",
+                         "interop-register@7"},
+                        &o),
             -1);
   EXPECT_FALSE(o.soak.on);
   EXPECT_TRUE(o.soak.faults.empty());
@@ -71,15 +65,15 @@ TEST(SoakFlags, InteropFaultTakesItsFrame) {
   for (const char* bad : {"interop-register", "interop-register@", "interop-register@0",
                           "interop-register@-3", "interop-register@1.5", "interop-register@x"}) {
     Options p;
-    EXPECT_EQ(parse({"--headless", "--inject-fault", bad}, &p), kExitBadArguments) << bad;
+    EXPECT_EQ(parse_quiet({"--headless", "--inject-fault", bad}, &p), kExitBadArguments) << bad;
   }
 }
 
 TEST(SoakFlags, WindowSoakMayWriteAReport) {
   Options o;
-  EXPECT_EQ(parse({"--soak", "30", "--report", "r.json"}, &o), -1);
+  EXPECT_EQ(parse_quiet({"--soak", "30", "--report", "r.json"}, &o), -1);
   Options p;
-  EXPECT_EQ(parse({"--report", "r.json"}, &p), kExitBadArguments);
+  EXPECT_EQ(parse_quiet({"--report", "r.json"}, &p), kExitBadArguments);
 }
 
 TEST(SoakFlags, BadValuesRefused) {
@@ -91,7 +85,7 @@ TEST(SoakFlags, BadValuesRefused) {
     std::vector<std::string> a = args;
     a.insert(a.begin(), "--headless");
     Options o;
-    EXPECT_EQ(parse(a, &o), kExitBadArguments) << args[0] << " " << args[1];
+    EXPECT_EQ(parse_quiet(a, &o), kExitBadArguments) << args[0] << " " << args[1];
   }
 }
 
