@@ -32,19 +32,9 @@ float checked_float(const std::string& flag, const std::string& v, float lo, boo
   return f;
 }
 
-// An integer in [lo, hi], parsed as 64 bits: overflow is an error, never a wrapped value.
-long long checked_int(const std::string& flag, const std::string& v, long long lo, long long hi) {
-  std::size_t used = 0;
-  long long x = 0;
-  try {
-    x = std::stoll(v, &used);
-  } catch (const std::exception&) {
-    throw CLI::ValidationError(flag, "not an integer: '" + v + "'");
-  }
-  if (used != v.size() || x < lo || x > hi)
-    throw CLI::ValidationError(
-        flag, "'" + v + "' is not an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
-  return x;
+// The command line's integers: text that holds no integer says so, a bad one names the range.
+long long cli_int(const std::string& flag, const std::string& v, long long lo, long long hi) {
+  return checked_int(flag, v, lo, hi, NotAnInteger::Say);
 }
 
 // 2^K as "K", "2^K" or the power of two itself; K in 10..30.
@@ -52,7 +42,7 @@ int parse_prim_size(const std::string& v) {
   const std::string flag = "--prim-size";
   int k = -1;
   if (v.rfind("2^", 0) == 0) {
-    k = static_cast<int>(checked_int(flag, v.substr(2), 0, 63));
+    k = static_cast<int>(cli_int(flag, v.substr(2), 0, 63));
   } else {
     std::size_t used = 0;
     unsigned long long x = 0;
@@ -95,15 +85,15 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
            const std::size_t x = v.find('x');
            if (x == std::string::npos)
              throw CLI::ValidationError("--size", "wants WxH, got '" + v + "'");
-           o.width = static_cast<int>(checked_int("--size", v.substr(0, x), 1, 16384));
-           o.height = static_cast<int>(checked_int("--size", v.substr(x + 1), 1, 16384));
+           o.width = static_cast<int>(cli_int("--size", v.substr(0, x), 1, 16384));
+           o.height = static_cast<int>(cli_int("--size", v.substr(x + 1), 1, 16384));
          },
          "frame size (default 1280x720)")
       ->type_name("WxH");
   app.add_option_function<std::string>(
          "--frames",
          [&](const std::string& v) {
-           o.frames = checked_int("--frames", v, 1, std::numeric_limits<std::int64_t>::max());
+           o.frames = cli_int("--frames", v, 1, std::numeric_limits<std::int64_t>::max());
          },
          "frames to render (headless default 60; window: with --exit)")
       ->type_name("N");
@@ -243,14 +233,14 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
          "--disc-k",
          [&](const std::string& v) {
            s.disc_boxes =
-               static_cast<int>(checked_int("--disc-k", v, 1, scandof::dof::kMaxDiscBoxes));
+               static_cast<int>(cli_int("--disc-k", v, 1, scandof::dof::kMaxDiscBoxes));
          },
          "boxes stacked into the disc shape, 1..8 (default 4)")
       ->type_name("K");
   app.add_option_function<std::string>(
          "--dof-rings",
          [&](const std::string& v) {
-           s.dof_rings = static_cast<int>(checked_int("--dof-rings", v, 1, scandof::dof::kMaxRings));
+           s.dof_rings = static_cast<int>(cli_int("--dof-rings", v, 1, scandof::dof::kMaxRings));
          },
          "sample rings of --dof engine / hybrid's gathers, 1..8 (default 3: 49 samples)")
       ->type_name("N");
@@ -267,7 +257,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_option_function<std::string>(
          "--dof-blades",
          [&](const std::string& v) {
-           const int n = static_cast<int>(checked_int("--dof-blades", v, 0, scandof::dof::kMaxBlades));
+           const int n = static_cast<int>(cli_int("--dof-blades", v, 0, scandof::dof::kMaxBlades));
            if (n != 0 && n < scandof::dof::kMinBlades)
              throw CLI::ValidationError("--dof-blades", "0 or 5..8, got '" + v + "'");
            s.dof_blades = n;
@@ -296,14 +286,14 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_option_function<std::string>(
          "--layers",
          [&](const std::string& v) {
-           s.layers = static_cast<int>(checked_int("--layers", v, 2, scandof::dof::kMaxLayers));
+           s.layers = static_cast<int>(cli_int("--layers", v, 2, scandof::dof::kMaxLayers));
          },
          "depth layers of --dof layered, 2..8 (default 3)")
       ->type_name("K");
   app.add_option_function<std::string>(
          "--dof-layers",
          [&](const std::string& v) {
-           s.dof_layers = static_cast<int>(checked_int("--dof-layers", v, 1, 2));
+           s.dof_layers = static_cast<int>(cli_int("--dof-layers", v, 1, 2));
          },
          "rendered depth layers for --dof layered: 1 (default) or 2 (a second\n"
          "layer, what lies behind the near field, spread behind it)")
@@ -315,7 +305,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_option_function<std::string>(
          "--reference",
          [&](const std::string& v) {
-           s.reference_samples = static_cast<int>(checked_int("--reference", v, 1, 65536));
+           s.reference_samples = static_cast<int>(cli_int("--reference", v, 1, 65536));
            o.quality = true;
          },
          "lens samples of the reference (default 256); headless: score the\n"
@@ -388,7 +378,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_option_function<std::string>(
          "--focus-teapot",
          [&](const std::string& v) {
-           s.autofocus_teapot = static_cast<int>(checked_int("--focus-teapot", v, 0, 4));
+           s.autofocus_teapot = static_cast<int>(cli_int("--focus-teapot", v, 0, 4));
          },
          "autofocus teapot: 0 (red, near) .. 4 (white, far)")
       ->type_name("I");
@@ -422,7 +412,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
       ->type_name("NAME");
   app.add_option_function<std::string>(
          "--msaa",
-         [&](const std::string& v) { s.msaa = static_cast<int>(checked_int("--msaa", v, 1, 16)); },
+         [&](const std::string& v) { s.msaa = static_cast<int>(cli_int("--msaa", v, 1, 16)); },
          "scene samples per pixel, resolved before the SAT (default 1 = off)")
       ->type_name("N");
   app.add_flag_callback(
@@ -432,7 +422,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_option_function<std::string>(
          "--tess",
          [&](const std::string& v) {
-           s.tessellation = static_cast<int>(checked_int("--tess", v, 1, 64));
+           s.tessellation = static_cast<int>(cli_int("--tess", v, 1, 64));
          },
          "teapot patch subdivisions (default 10)")
       ->type_name("N");
@@ -443,7 +433,7 @@ std::optional<int> parse_cli(int argc, char** argv, Options* out) {
   app.add_option_function<std::string>(
          "--scene-camera",
          [&](const std::string& v) {
-           s.scene_camera = static_cast<int>(checked_int("--scene-camera", v, -1, 1 << 16));
+           s.scene_camera = static_cast<int>(cli_int("--scene-camera", v, -1, 1 << 16));
          },
          "with --scene: the file's camera N (0-based); -1 (default) frames the bounds")
       ->type_name("N");
