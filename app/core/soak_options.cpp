@@ -83,13 +83,15 @@ bool parse_soak_vary(const std::string& list, unsigned* mask, std::string* bad) 
   return true;
 }
 
-namespace {
-long long parse_count(const std::string& flag, const std::string& v, long long lo, long long hi) {
+long long checked_int(const std::string& flag, const std::string& v, long long lo, long long hi,
+                      NotAnInteger garbage) {
   std::size_t used = 0;
   long long x = 0;
   try {
     x = std::stoll(v, &used);
   } catch (const std::exception&) {
+    if (garbage == NotAnInteger::Say)
+      throw CLI::ValidationError(flag, "not an integer: '" + v + "'");
     used = 0;
   }
   if (v.empty() || used != v.size() || x < lo || x > hi)
@@ -97,20 +99,46 @@ long long parse_count(const std::string& flag, const std::string& v, long long l
                                          ".." + std::to_string(hi));
   return x;
 }
+
+namespace {
+
+long long parse_count(const std::string& flag, const std::string& v, long long lo, long long hi) {
+  return checked_int(flag, v, lo, hi, NotAnInteger::NameRange);
+}
+
+// The whole of v as a finite number in (0, hi].
+bool parse_positive(const std::string& v, double hi, double* out) {
+  std::size_t used = 0;
+  double x = 0;
+  try {
+    x = std::stod(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != v.size() || !std::isfinite(x) || x <= 0 || x > hi) return false;
+  *out = x;
+  return true;
+}
+
+// A number of frames between two soak events, 1..1000000.
+CLI::Option* add_every(CLI::App& app, const std::string& flag, int* target,
+                       const std::string& help) {
+  return app.add_option_function<std::string>(
+      flag,
+      [flag, target](const std::string& v) {
+        *target = static_cast<int>(parse_count(flag, v, 1, 1000000));
+      },
+      help);
+}
+
 }  // namespace
 
 void add_soak_flags(CLI::App& app, SoakOptions* s) {
   app.add_option_function<std::string>(
          "--soak",
          [s](const std::string& v) {
-           std::size_t used = 0;
            double x = 0;
-           try {
-             x = std::stod(v, &used);
-           } catch (const std::exception&) {
-             used = 0;
-           }
-           if (used != v.size() || !std::isfinite(x) || x <= 0 || x > 7 * 24 * 3600.0)
+           if (!parse_positive(v, 7 * 24 * 3600.0, &x))
              throw CLI::ValidationError("--soak", "wants seconds in (0, 604800], got '" + v + "'");
            s->on = true;
            s->seconds = x;
@@ -127,20 +155,8 @@ void add_soak_flags(CLI::App& app, SoakOptions* s) {
          },
          "soak for N frames (with --soak: whichever ends first)")
       ->type_name("N");
-  app.add_option_function<std::string>(
-         "--soak-switch",
-         [s](const std::string& v) {
-           s->switch_every = static_cast<int>(parse_count("--soak-switch", v, 1, 1000000));
-         },
-         "soak: frames between configuration switches (default 50)")
-      ->type_name("N");
-  app.add_option_function<std::string>(
-         "--soak-resize",
-         [s](const std::string& v) {
-           s->resize_every = static_cast<int>(parse_count("--soak-resize", v, 1, 1000000));
-         },
-         "soak: frames between random resizes (default 200)")
-      ->type_name("M");
+  add_every(app, "--soak-switch", &s->switch_every, "soak: frames between configuration switches (default 50)")->type_name("N");
+  add_every(app, "--soak-resize", &s->resize_every, "soak: frames between random resizes (default 200)")->type_name("M");
   app.add_option_function<std::string>(
          "--soak-seed",
          [s](const std::string& v) {
@@ -148,25 +164,15 @@ void add_soak_flags(CLI::App& app, SoakOptions* s) {
          },
          "soak: seed of the random sizes (default 1)")
       ->type_name("S");
-  app.add_option_function<std::string>(
-         "--soak-verify",
-         [s](const std::string& v) {
-           s->verify_every = static_cast<int>(parse_count("--soak-verify", v, 1, 1000000));
-         },
-         "soak with --verify: verify every K-th switch besides every canonical\n"
-         "one (default 5)")
+  add_every(app, "--soak-verify", &s->verify_every,
+            "soak with --verify: verify every K-th switch besides every canonical\n"
+            "one (default 5)")
       ->type_name("K");
   app.add_option_function<std::string>(
          "--soak-flat-limit",
          [s](const std::string& v) {
-           std::size_t used = 0;
            double x = 0;
-           try {
-             x = std::stod(v, &used);
-           } catch (const std::exception&) {
-             used = 0;
-           }
-           if (used != v.size() || !std::isfinite(x) || x <= 0 || x > 100)
+           if (!parse_positive(v, 100, &x))
              throw CLI::ValidationError("--soak-flat-limit",
                                         "wants a percentage in (0, 100], got '" + v + "'");
            s->flat_limit = x / 100.0;

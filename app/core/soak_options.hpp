@@ -79,6 +79,16 @@ struct SoakOptions {
   }
 };
 
+// How checked_int reports text that holds no integer at all, or one past 64 bits: the command
+// line's own flags (run/cli.cpp) say "not an integer: 'V'"; the soak flags name the range, as for
+// any other bad value.
+enum class NotAnInteger { Say, NameRange };
+// An integer flag's value in [lo, hi], parsed as 64 bits: overflow is an error, never a wrapped
+// value; so are trailing characters. Throws CLI::ValidationError("FLAG", "'V' is not an integer in
+// LO..HI") (or, for no integer at all with NotAnInteger::Say, "not an integer: 'V'").
+long long checked_int(const std::string& flag, const std::string& v, long long lo, long long hi,
+                      NotAnInteger garbage);
+
 // Adds the soak and fault flags to the parser; called by parse_cli.
 void add_soak_flags(CLI::App& app, SoakOptions* s);
 // After parsing: the defaults and the checks CLI11 cannot express; returns an error text (empty

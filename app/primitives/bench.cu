@@ -53,6 +53,193 @@ void measure(scandof::util::EventTimer& timer, int reps, int copies,
 constexpr std::size_t kBytesPerKeyEstimate = 32;
 constexpr std::size_t kRotateBytes = 150u << 20;
 
+// What the library's call and CUB's share: the request, its size and stream, the rotated input
+// copies (with their flags for flagged compaction), the two selected counts and the predicate.
+struct Operands {
+  const PrimRequest& req;
+  std::size_t n;
+  int n_int;  // CUB's item count; log2_n <= 30
+  cudaStream_t s;
+  scandof::CompactOptions copt;
+  scandof::LessThan<Key> pred;
+  std::vector<Bytes> ins, flags;
+  std::uint64_t* d_lib_count = nullptr;
+  std::uint64_t* d_cub_count = nullptr;
+};
+
+// The input into `copies` device copies and, for flagged compaction, each copy's flags (key <
+// threshold) beside it.
+void upload_inputs(Operands* op, const std::vector<Key>& input, int copies, bool flagged) {
+  const std::size_t n = op->n, in_bytes = n * sizeof(Key);
+  const cudaStream_t s = op->s;
+  for (int c = 0; c < copies; ++c) op->ins.emplace_back(in_bytes);
+  CUDA_CHECK(cudaMemcpyAsync(op->ins[0].get(), input.data(), in_bytes, cudaMemcpyHostToDevice, s));
+  for (int c = 1; c < copies; ++c)
+    CUDA_CHECK(cudaMemcpyAsync(op->ins[c].get(), op->ins[0].get(), in_bytes,
+                               cudaMemcpyDeviceToDevice, s));
+  if (flagged) {
+    std::vector<std::uint8_t> h(n);
+    for (std::size_t i = 0; i < n; ++i) h[i] = input[i] < op->pred.threshold ? 1 : 0;
+    for (int c = 0; c < copies; ++c) {
+      op->flags.emplace_back(n);
+      CUDA_CHECK(cudaMemcpyAsync(op->flags[c].get(), h.data(), n, cudaMemcpyHostToDevice, s));
+    }
+    CUDA_CHECK(cudaStreamSynchronize(s));  // h goes out of scope
+  }
+}
+
+// Scratch bytes of the library's call and of CUB's (CUB's asked with a null scratch pointer). The
+// library's and CUB's own argument checks run on the first (warm-up) call.
+void scratch_sizes(const Operands& op, Key* cub_out, std::size_t* lib_ws, std::size_t* cub_ws) {
+  const PrimRequest& req = op.req;
+  // Key*, not const Key* as in the timed calls: CUB instantiates its kernels per iterator type, so
+  // this query's type decides which (never launched) instantiations the object holds.
+  Key* in = as<Key>(op.ins[0]);
+  switch (req.primitive) {
+    case Primitive::Scan:
+      *lib_ws = scandof::scan_workspace_bytes<Key, scandof::Sum>(req.scan_variant, op.n);
+      CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, *cub_ws, in, cub_out, op.n_int, op.s));
+      break;
+    case Primitive::Compact:
+      *lib_ws = scandof::compact_workspace_bytes<Key>(op.n, op.copt);
+      if (req.compact_mode == CompactMode::Select)
+        CUDA_CHECK(cub::DeviceSelect::If(nullptr, *cub_ws, in, cub_out, op.d_cub_count, op.n_int,
+                                         op.pred, op.s));
+      else if (req.compact_mode == CompactMode::Partition)
+        CUDA_CHECK(cub::DevicePartition::If(nullptr, *cub_ws, in, cub_out, op.d_cub_count,
+                                            op.n_int, op.pred, op.s));
+      else
+        CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, *cub_ws, in, as<std::uint8_t>(op.flags[0]),
+                                              cub_out, op.d_cub_count, op.n_int, op.s));
+      break;
+    case Primitive::Sort:
+      *lib_ws = scandof::sort_keys_workspace_bytes<Key>(req.sort_algo, op.n);
+      // num_items as size_t: CUB's faster call for uint32 keys (its `int` instantiation took
+      // 6.40 against 5.55 ms at 2^28 on the H100, results/sort/README.md).
+      CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, *cub_ws, in, cub_out, op.n, 0, 32, op.s));
+      break;
+  }
+}
+
+// The library's primitive on input copy c into out.
+void lib_call(const Operands& op, int c, Key* out, void* tmp, std::size_t ws) {
+  const PrimRequest& req = op.req;
+  const Key* in = as<Key>(op.ins[c]);
+  switch (req.primitive) {
+    case Primitive::Scan:
+      scandof::scan<Key, scandof::Sum>(req.scan_variant, scandof::ScanKind::Exclusive, in, out,
+                                       op.n, scandof::Sum{}, Key(0), tmp, ws, op.s);
+      break;
+    case Primitive::Compact:
+      if (req.compact_mode == CompactMode::Select)
+        scandof::compact_if<Key, scandof::LessThan<Key>>(in, out, op.d_lib_count, op.n, op.pred,
+                                                         tmp, ws, op.s, op.copt);
+      else if (req.compact_mode == CompactMode::Partition)
+        scandof::partition_if<Key, scandof::LessThan<Key>>(in, out, op.d_lib_count, op.n, op.pred,
+                                                           tmp, ws, op.s, op.copt);
+      else
+        scandof::compact_flagged<Key>(in, as<std::uint8_t>(op.flags[c]), out, op.d_lib_count,
+                                      op.n, tmp, ws, op.s, op.copt);
+      break;
+    case Primitive::Sort:
+      scandof::sort_keys<Key>(req.sort_algo, in, out, op.n, tmp, ws, op.s);
+      break;
+  }
+}
+
+// CUB's twin of lib_call.
+void cub_call(const Operands& op, int c, Key* out, void* tmp, std::size_t ws) {
+  const PrimRequest& req = op.req;
+  const Key* in = as<Key>(op.ins[c]);
+  const int n_int = op.n_int;
+  const cudaStream_t s = op.s;
+  std::size_t b = ws;
+  switch (req.primitive) {
+    case Primitive::Scan:
+      CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp, b, in, out, n_int, s));
+      break;
+    case Primitive::Compact:
+      if (req.compact_mode == CompactMode::Select)
+        CUDA_CHECK(cub::DeviceSelect::If(tmp, b, in, out, op.d_cub_count, n_int, op.pred, s));
+      else if (req.compact_mode == CompactMode::Partition)
+        CUDA_CHECK(cub::DevicePartition::If(tmp, b, in, out, op.d_cub_count, n_int, op.pred, s));
+      else
+        CUDA_CHECK(cub::DeviceSelect::Flagged(tmp, b, in, as<std::uint8_t>(op.flags[c]), out,
+                                              op.d_cub_count, n_int, s));
+      break;
+    case Primitive::Sort:
+      CUDA_CHECK(cub::DeviceRadixSort::SortKeys(tmp, b, in, out, op.n, 0, 32, s));
+      break;
+  }
+  CUDA_CHECK_LAUNCH();
+}
+
+// Counted bytes: what the operation must read and write at least once.
+double counted_bytes(const PrimRequest& req, std::size_t n, std::size_t selected, bool flagged) {
+  const double kb = sizeof(Key);
+  switch (req.primitive) {
+    case Primitive::Scan:
+    case Primitive::Sort:
+      return 2.0 * n * kb;
+    case Primitive::Compact:
+      if (req.compact_mode == CompactMode::Partition) return 2.0 * n * kb;
+      return n * kb + static_cast<double>(selected) * kb + (flagged ? n : 0);
+  }
+  return 0;
+}
+
+// Elements and counted bytes per second of a timing.
+void rates(PrimTiming* t, std::size_t n, double bytes) {
+  if (t->ms <= 0) return;
+  t->gelem_s = n / (t->ms * 1e6);
+  t->gb_s = bytes / (t->ms * 1e6);
+}
+
+// The timed part of a run, then the checked one: outputs poisoned first, so an element nobody
+// wrote cannot pass; both outputs and the selected counts into *r.
+void time_and_check(Operands& op, PrimResult* r) {
+  const PrimRequest& req = op.req;
+  const std::size_t n = op.n, in_bytes = n * sizeof(Key);
+  const cudaStream_t s = op.s;
+  Bytes lib_out(in_bytes), cub_out(in_bytes), counts(2 * sizeof(std::uint64_t));
+  op.d_lib_count = as<std::uint64_t>(counts);
+  op.d_cub_count = op.d_lib_count + 1;
+  std::size_t lib_ws = 0, cub_ws = 0;
+  scratch_sizes(op, as<Key>(cub_out), &lib_ws, &cub_ws);
+  Bytes lib_tmp(std::max<std::size_t>(lib_ws, 1)), cub_tmp(std::max<std::size_t>(cub_ws, 1));
+
+  auto lib = [&](int c) { lib_call(op, c, as<Key>(lib_out), lib_tmp.get(), lib_ws); };
+  auto cub = [&](int c) { cub_call(op, c, as<Key>(cub_out), cub_tmp.get(), cub_ws); };
+  auto copy = [&](int c) {
+    CUDA_CHECK(
+        cudaMemcpyAsync(lib_out.get(), op.ins[c].get(), in_bytes, cudaMemcpyDeviceToDevice, s));
+  };
+  const int copies = static_cast<int>(op.ins.size());
+  scandof::util::EventTimer timer(s);
+  measure(timer, req.reps, copies, copy, &r->memcpy_ms, nullptr);
+  measure(timer, req.reps, copies, lib, &r->lib.ms, &r->lib.min_ms);
+  measure(timer, req.reps, copies, cub, &r->cub.ms, &r->cub.min_ms);
+
+  CUDA_CHECK(cudaMemsetAsync(lib_out.get(), 0xA5, in_bytes, s));
+  CUDA_CHECK(cudaMemsetAsync(cub_out.get(), 0x5A, in_bytes, s));
+  CUDA_CHECK(cudaMemsetAsync(counts.get(), 0xFF, counts.bytes(), s));
+  lib(0);
+  cub(0);
+  std::uint64_t hc[2] = {0, 0};
+  CUDA_CHECK(cudaMemcpyAsync(hc, counts.get(), sizeof hc, cudaMemcpyDeviceToHost, s));
+  r->lib_out.resize(n);
+  r->cub_out.resize(n);
+  CUDA_CHECK(
+      cudaMemcpyAsync(r->lib_out.data(), lib_out.get(), in_bytes, cudaMemcpyDeviceToHost, s));
+  CUDA_CHECK(
+      cudaMemcpyAsync(r->cub_out.data(), cub_out.get(), in_bytes, cudaMemcpyDeviceToHost, s));
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  if (req.primitive == Primitive::Compact) {
+    r->selected = static_cast<std::size_t>(hc[0]);
+    r->cub_selected = static_cast<std::size_t>(hc[1]);
+  }
+}
+
 }  // namespace
 
 bool primitives_available(std::string* why) {
@@ -98,166 +285,22 @@ PrimResult run_primitive_gpu(const PrimRequest& req_in) {
     r.input_copies = copies;
     const bool flagged =
         req.primitive == Primitive::Compact && req.compact_mode == CompactMode::Flagged;
-    const std::uint32_t thr = prim_detail::compact_threshold(req.selectivity_pct);
 
     scandof::util::Stream stream;
-    const cudaStream_t s = stream.get();
-    std::vector<Bytes> ins, flags;
-    for (int c = 0; c < copies; ++c) ins.emplace_back(in_bytes);
-    CUDA_CHECK(cudaMemcpyAsync(ins[0].get(), r.input.data(), in_bytes, cudaMemcpyHostToDevice, s));
-    for (int c = 1; c < copies; ++c)
-      CUDA_CHECK(
-          cudaMemcpyAsync(ins[c].get(), ins[0].get(), in_bytes, cudaMemcpyDeviceToDevice, s));
-    if (flagged) {
-      std::vector<std::uint8_t> h(n);
-      for (std::size_t i = 0; i < n; ++i) h[i] = r.input[i] < thr ? 1 : 0;
-      for (int c = 0; c < copies; ++c) {
-        flags.emplace_back(n);
-        CUDA_CHECK(cudaMemcpyAsync(flags[c].get(), h.data(), n, cudaMemcpyHostToDevice, s));
-      }
-      CUDA_CHECK(cudaStreamSynchronize(s));  // h goes out of scope
-    }
-    Bytes lib_out(in_bytes), cub_out(in_bytes), counts(2 * sizeof(std::uint64_t));
-    std::uint64_t* d_lib_count = as<std::uint64_t>(counts);
-    std::uint64_t* d_cub_count = d_lib_count + 1;
-    const int n_int = static_cast<int>(n);  // CUB's item count; log2_n <= 30
+    Operands op{req,
+                n,
+                static_cast<int>(n),
+                stream.get(),
+                {req.compact_algo, scandof::ScanAlgorithm::Optimized},
+                {prim_detail::compact_threshold(req.selectivity_pct)},
+                {},
+                {}};
+    upload_inputs(&op, r.input, copies, flagged);
+    time_and_check(op, &r);
 
-    // Scratch sizes, then the two calls. The library's and CUB's own argument checks run on the
-    // first (warm-up) call.
-    std::size_t lib_ws = 0, cub_ws = 0;
-    const scandof::ScanAlgorithm scan_algo = req.scan_variant;
-    const scandof::CompactOptions copt{req.compact_algo, scandof::ScanAlgorithm::Optimized};
-    const scandof::SortAlgorithm sort_algo = req.sort_algo;
-    const scandof::LessThan<Key> pred{thr};
-    switch (req.primitive) {
-      case Primitive::Scan:
-        lib_ws = scandof::scan_workspace_bytes<Key, scandof::Sum>(scan_algo, n);
-        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, cub_ws, as<Key>(ins[0]), as<Key>(cub_out),
-                                                 n_int, s));
-        break;
-      case Primitive::Compact:
-        lib_ws = scandof::compact_workspace_bytes<Key>(n, copt);
-        if (req.compact_mode == CompactMode::Select)
-          CUDA_CHECK(cub::DeviceSelect::If(nullptr, cub_ws, as<Key>(ins[0]), as<Key>(cub_out),
-                                           d_cub_count, n_int, pred, s));
-        else if (req.compact_mode == CompactMode::Partition)
-          CUDA_CHECK(cub::DevicePartition::If(nullptr, cub_ws, as<Key>(ins[0]), as<Key>(cub_out),
-                                              d_cub_count, n_int, pred, s));
-        else
-          CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, cub_ws, as<Key>(ins[0]),
-                                                as<std::uint8_t>(flags[0]), as<Key>(cub_out),
-                                                d_cub_count, n_int, s));
-        break;
-      case Primitive::Sort:
-        lib_ws = scandof::sort_keys_workspace_bytes<Key>(sort_algo, n);
-        // num_items as size_t: CUB's faster call for uint32 keys (its `int` instantiation took
-        // 6.40 against 5.55 ms at 2^28 on the H100, results/sort/README.md).
-        CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, cub_ws, as<Key>(ins[0]),
-                                                  as<Key>(cub_out), n, 0, 32, s));
-        break;
-    }
-    Bytes lib_tmp(std::max<std::size_t>(lib_ws, 1)), cub_tmp(std::max<std::size_t>(cub_ws, 1));
-
-    auto lib_call = [&](int c) {
-      const Key* in = as<Key>(ins[c]);
-      Key* out = as<Key>(lib_out);
-      switch (req.primitive) {
-        case Primitive::Scan:
-          scandof::scan<Key, scandof::Sum>(scan_algo, scandof::ScanKind::Exclusive, in, out, n,
-                                           scandof::Sum{}, Key(0), lib_tmp.get(), lib_ws, s);
-          break;
-        case Primitive::Compact:
-          if (req.compact_mode == CompactMode::Select)
-            scandof::compact_if<Key, scandof::LessThan<Key>>(in, out, d_lib_count, n, pred,
-                                                             lib_tmp.get(), lib_ws, s, copt);
-          else if (req.compact_mode == CompactMode::Partition)
-            scandof::partition_if<Key, scandof::LessThan<Key>>(in, out, d_lib_count, n, pred,
-                                                               lib_tmp.get(), lib_ws, s, copt);
-          else
-            scandof::compact_flagged<Key>(in, as<std::uint8_t>(flags[c]), out, d_lib_count, n,
-                                          lib_tmp.get(), lib_ws, s, copt);
-          break;
-        case Primitive::Sort:
-          scandof::sort_keys<Key>(sort_algo, in, out, n, lib_tmp.get(), lib_ws, s);
-          break;
-      }
-    };
-    auto cub_call = [&](int c) {
-      const Key* in = as<Key>(ins[c]);
-      Key* out = as<Key>(cub_out);
-      std::size_t b = cub_ws;
-      switch (req.primitive) {
-        case Primitive::Scan:
-          CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_tmp.get(), b, in, out, n_int, s));
-          break;
-        case Primitive::Compact:
-          if (req.compact_mode == CompactMode::Select)
-            CUDA_CHECK(
-                cub::DeviceSelect::If(cub_tmp.get(), b, in, out, d_cub_count, n_int, pred, s));
-          else if (req.compact_mode == CompactMode::Partition)
-            CUDA_CHECK(
-                cub::DevicePartition::If(cub_tmp.get(), b, in, out, d_cub_count, n_int, pred, s));
-          else
-            CUDA_CHECK(cub::DeviceSelect::Flagged(cub_tmp.get(), b, in, as<std::uint8_t>(flags[c]),
-                                                  out, d_cub_count, n_int, s));
-          break;
-        case Primitive::Sort:
-          CUDA_CHECK(cub::DeviceRadixSort::SortKeys(cub_tmp.get(), b, in, out, n, 0, 32, s));
-          break;
-      }
-      CUDA_CHECK_LAUNCH();
-    };
-    auto copy_call = [&](int c) {
-      CUDA_CHECK(
-          cudaMemcpyAsync(lib_out.get(), ins[c].get(), in_bytes, cudaMemcpyDeviceToDevice, s));
-    };
-
-    scandof::util::EventTimer timer(s);
-    measure(timer, req.reps, copies, copy_call, &r.memcpy_ms, nullptr);
-    measure(timer, req.reps, copies, lib_call, &r.lib.ms, &r.lib.min_ms);
-    measure(timer, req.reps, copies, cub_call, &r.cub.ms, &r.cub.min_ms);
-
-    // The checked run: outputs poisoned first, so an element nobody wrote cannot pass.
-    CUDA_CHECK(cudaMemsetAsync(lib_out.get(), 0xA5, in_bytes, s));
-    CUDA_CHECK(cudaMemsetAsync(cub_out.get(), 0x5A, in_bytes, s));
-    CUDA_CHECK(cudaMemsetAsync(counts.get(), 0xFF, counts.bytes(), s));
-    lib_call(0);
-    cub_call(0);
-    std::uint64_t hc[2] = {0, 0};
-    CUDA_CHECK(cudaMemcpyAsync(hc, counts.get(), sizeof hc, cudaMemcpyDeviceToHost, s));
-    r.lib_out.resize(n);
-    r.cub_out.resize(n);
-    CUDA_CHECK(
-        cudaMemcpyAsync(r.lib_out.data(), lib_out.get(), in_bytes, cudaMemcpyDeviceToHost, s));
-    CUDA_CHECK(
-        cudaMemcpyAsync(r.cub_out.data(), cub_out.get(), in_bytes, cudaMemcpyDeviceToHost, s));
-    CUDA_CHECK(cudaStreamSynchronize(s));
-    if (req.primitive == Primitive::Compact) {
-      r.selected = static_cast<std::size_t>(hc[0]);
-      r.cub_selected = static_cast<std::size_t>(hc[1]);
-    }
-
-    // Counted bytes: what the operation must read and write at least once.
-    const double kb = sizeof(Key);
-    switch (req.primitive) {
-      case Primitive::Scan:
-      case Primitive::Sort:
-        r.bytes = 2.0 * n * kb;
-        break;
-      case Primitive::Compact:
-        if (req.compact_mode == CompactMode::Partition)
-          r.bytes = 2.0 * n * kb;
-        else
-          r.bytes = n * kb + static_cast<double>(r.selected) * kb + (flagged ? n : 0);
-        break;
-    }
-    auto rates = [&](PrimTiming* t) {
-      if (t->ms <= 0) return;
-      t->gelem_s = n / (t->ms * 1e6);
-      t->gb_s = r.bytes / (t->ms * 1e6);
-    };
-    rates(&r.lib);
-    rates(&r.cub);
+    r.bytes = counted_bytes(req, n, r.selected, flagged);
+    rates(&r.lib, n, r.bytes);
+    rates(&r.cub, n, r.bytes);
     r.memcpy_gb_s = r.memcpy_ms > 0 ? 2.0 * in_bytes / (r.memcpy_ms * 1e6) : 0;
     r.ratio = r.lib.ms > 0 ? r.cub.ms / r.lib.ms : 0;
     r.ran = true;

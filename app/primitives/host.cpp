@@ -194,44 +194,27 @@ void verify_primitive(PrimResult* r) {
 
 std::vector<PrimRequest> headless_primitive_set(int log2_n) {
   std::vector<PrimRequest> v;
-  PrimRequest base;
-  base.log2_n = log2_n;
-  for (int a = 0; a < scandof::kNumScanAlgorithms; ++a) {
-    PrimRequest r = base;
-    r.primitive = Primitive::Scan;
-    r.scan_variant = static_cast<scandof::ScanAlgorithm>(a);
+  // One request of primitive p at 2^log2_n, the defaults but for what `edit` sets.
+  auto add = [&](Primitive p, const auto& edit) {
+    PrimRequest r;
+    r.log2_n = log2_n;
+    r.primitive = p;
+    edit(r);
     v.push_back(r);
-  }
-  for (int m = 0; m < kNumCompactModes; ++m) {
-    PrimRequest r = base;
-    r.primitive = Primitive::Compact;
-    r.compact_mode = static_cast<CompactMode>(m);
-    v.push_back(r);
-  }
-  for (int pct : {1, 99}) {
-    PrimRequest r = base;
-    r.primitive = Primitive::Compact;
-    r.selectivity_pct = pct;
-    v.push_back(r);
-  }
-  {
-    PrimRequest r = base;  // the chapter's flags + scan + scatter, at the default selectivity
-    r.primitive = Primitive::Compact;
-    r.compact_algo = scandof::CompactAlgorithm::Paper;
-    v.push_back(r);
-  }
-  for (int d = 0; d < kNumDistributions; ++d) {
-    PrimRequest r = base;
-    r.primitive = Primitive::Sort;
-    r.distribution = static_cast<Distribution>(d);
-    v.push_back(r);
-  }
-  {
-    PrimRequest r = base;
-    r.primitive = Primitive::Sort;
-    r.sort_algo = scandof::SortAlgorithm::Split;
-    v.push_back(r);
-  }
+  };
+  for (int a = 0; a < scandof::kNumScanAlgorithms; ++a)
+    add(Primitive::Scan,
+        [a](PrimRequest& r) { r.scan_variant = static_cast<scandof::ScanAlgorithm>(a); });
+  for (int m = 0; m < kNumCompactModes; ++m)
+    add(Primitive::Compact, [m](PrimRequest& r) { r.compact_mode = static_cast<CompactMode>(m); });
+  for (int pct : {1, 99})
+    add(Primitive::Compact, [pct](PrimRequest& r) { r.selectivity_pct = pct; });
+  // The chapter's flags + scan + scatter, at the default selectivity.
+  add(Primitive::Compact,
+      [](PrimRequest& r) { r.compact_algo = scandof::CompactAlgorithm::Paper; });
+  for (int d = 0; d < kNumDistributions; ++d)
+    add(Primitive::Sort, [d](PrimRequest& r) { r.distribution = static_cast<Distribution>(d); });
+  add(Primitive::Sort, [](PrimRequest& r) { r.sort_algo = scandof::SortAlgorithm::Split; });
   return v;
 }
 

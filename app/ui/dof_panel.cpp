@@ -51,33 +51,8 @@ void quality_table(const QualityResult& q) {
   ImGui::EndTable();
 }
 
-}  // namespace
-
-void heat_legend(float scale, float width) {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float h = ImGui::GetTextLineHeight();
-  constexpr int kSteps = 32;
-  for (int i = 0; i < kSteps; ++i) {
-    float r, g, b;
-    scandof::metrics::heat_color((i + 0.5f) / kSteps, &r, &g, &b);
-    dl->AddRectFilled(ImVec2(p.x + width * i / kSteps, p.y),
-                      ImVec2(p.x + width * (i + 1) / kSteps, p.y + h),
-                      ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, 1.0f)));
-  }
-  ImGui::Dummy(ImVec2(width, h));
-  ImGui::TextDisabled("0 .. %.3g RMS per pixel (%.1f / 255)", scale, scale * 255.0f);
-}
-
-void draw_dof_panel(App& app, Requests* req) {
-  Settings& s = app.settings();
-  // Collapsed at start (the sidebar leaves the scene in view) unless the command line chose a
-  // method, a shape or a view of this section.
-  if (!fragment_can_draw(s) || s.view == View::Reference || s.view == View::Error || s.physical)
-    ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  const bool open = ImGui::CollapsingHeader("Depth-of-field method");
-  ui_tip("The blur method and its kernel shape, held against a lens reference.");
-  if (!open) return;
+// The method, its kernel shape, the aperture blades and each method's own settings.
+void method_controls(Settings& s) {
   const char* methods[] = {"gather", "spread", "layered", "engine", "hybrid"};
   int m = static_cast<int>(s.dof_method);
   if (ImGui::Combo("method", &m, methods, scandof::dof::kNumMethods))
@@ -150,7 +125,11 @@ void draw_dof_panel(App& app, Requests* req) {
         "CoC layer, and spread behind the near field, so the rim of a blurred foreground object "
         "shows what it hides (partial occlusion). Costs a scene pass (the 2nd layer row).");
   }
-  // Where it ran.
+}
+
+// Where the blur ran, and what the GL passes cannot draw.
+void where_it_ran(const App& app) {
+  const Settings& s = app.settings();
   if (!app.dof_message().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, kWarnColour);
     ImGui::TextWrapped("%s (%.1f ms)", app.dof_message().c_str(), app.last().dof_ms);
@@ -161,8 +140,11 @@ void draw_dof_panel(App& app, Requests* req) {
   if (!fragment_can_draw(s))
     disabled_wrapped("The GL passes (dof.frag/.comp) draw gather with round apertures only.");
   if (s.physical) ImGui::TextDisabled("aperture: from the physical camera");
+}
 
-  // The reference and the numbers.
+// The lens reference and the numbers against it.
+void reference_controls(App& app, Requests* req) {
+  Settings& s = app.settings();
   if (ImGui::Button("Compare with reference")) req->compare_reference = true;
   ui_tip(
       "Render the lens reference (the scene through many points of a round lens, averaged) and "
@@ -198,9 +180,10 @@ void draw_dof_panel(App& app, Requests* req) {
     ImGui::TextWrapped("No reference yet: press \"Compare with reference\".");
     ImGui::PopStyleColor();
   }
+}
 
-  // The camera a photographer expects.
-  ImGui::Separator();
+// The camera a photographer expects: a physical lens and the autofocus.
+void camera_controls(Settings& s) {
   ImGui::Checkbox("physical camera", &s.physical);
   ui_tip(
       "Scene unit = 1 metre. Aperture A = f^2 / (2 N (z_f - f)) x width_px / sensor width "
@@ -234,8 +217,11 @@ void draw_dof_panel(App& app, Requests* req) {
                        ImGuiSliderFlags_Logarithmic);
     ui_tip("Focus pull rate: 63 % of the way (in dioptres) in 1/speed seconds.");
   }
+}
 
-  ImGui::Separator();
+// The sharp frame: texture filtering, MSAA, where the floor and wall are shaded.
+void sharp_frame_controls(App& app) {
+  Settings& s = app.settings();
   const float amax = app.max_anisotropy();
   if (amax > 1.0f) {
     ImGui::SliderFloat("anisotropy", &s.anisotropy, 1.0f, amax, "%.0fx");
@@ -260,6 +246,42 @@ void draw_dof_panel(App& app, Requests* req) {
       "fetches then run on every SM; on the H100, whose graphics units are few, the scene pass "
       "drops from 0.87 to about 0.63 ms at 1080p. Forward with MSAA and, unless ticked, on a "
       "software rasterizer (llvmpipe's anisotropic filtering there costs seconds a frame).");
+}
+
+}  // namespace
+
+void heat_legend(float scale, float width) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetTextLineHeight();
+  constexpr int kSteps = 32;
+  for (int i = 0; i < kSteps; ++i) {
+    float r, g, b;
+    scandof::metrics::heat_color((i + 0.5f) / kSteps, &r, &g, &b);
+    dl->AddRectFilled(ImVec2(p.x + width * i / kSteps, p.y),
+                      ImVec2(p.x + width * (i + 1) / kSteps, p.y + h),
+                      ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, 1.0f)));
+  }
+  ImGui::Dummy(ImVec2(width, h));
+  ImGui::TextDisabled("0 .. %.3g RMS per pixel (%.1f / 255)", scale, scale * 255.0f);
+}
+
+void draw_dof_panel(App& app, Requests* req) {
+  Settings& s = app.settings();
+  // Collapsed at start (the sidebar leaves the scene in view) unless the command line chose a
+  // method, a shape or a view of this section.
+  if (!fragment_can_draw(s) || s.view == View::Reference || s.view == View::Error || s.physical)
+    ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  const bool open = ImGui::CollapsingHeader("Depth-of-field method");
+  ui_tip("The blur method and its kernel shape, held against a lens reference.");
+  if (!open) return;
+  method_controls(s);
+  where_it_ran(app);
+  reference_controls(app, req);
+  ImGui::Separator();
+  camera_controls(s);
+  ImGui::Separator();
+  sharp_frame_controls(app);
 }
 
 }  // namespace demo

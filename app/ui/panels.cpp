@@ -321,37 +321,11 @@ void scene_section(App& app) {
   }
 }
 
-void sidebar(App& app, const UiInfo& info, Requests* req) {
+// The lines at the top: which backend builds the tables (and, on the CPU, what that leaves),
+// the renderer, the frame rate, help and the overlay.
+void status_lines(App& app, const UiInfo& info) {
   Settings& s = app.settings();
-  const ImGuiIO& io = ImGui::GetIO();
-  const bool cuda = app.sat().using_cuda();
   const bool gpu = app.sat().kind() != SatBackend::Cpu;  // CUDA or GL compute: variants work
-  // A slim column on the left: ~23% of the width (250..330 px), as tall as its content (capped at
-  // the display, then it scrolls). Fixed place and size, re-laid on every resize.
-  float& content_h = layout().sidebar_content_h;  // last frame's, to size this one
-  const float w = std::clamp(io.DisplaySize.x * 0.23f, 250.0f, 330.0f);
-  const float h = content_h > 0 ? std::min(io.DisplaySize.y, content_h) : io.DisplaySize.y;
-  ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(0.85f);
-  const bool expanded = ImGui::Begin(
-      "scandof  (F1: help, H: hide)", nullptr,
-      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
-  layout().side_x = 0;
-  layout().side_y = 0;
-  layout().side_w = w;
-  layout().side_h = expanded ? h : ImGui::GetWindowSize().y;
-  if (!expanded) {
-    ImGui::End();
-    return;
-  }
-  if (checking()) {
-    ImGui::SetScrollY(layout().check->sidebar_scroll);
-    layout().check->sidebar_scroll_max = ImGui::GetScrollMaxY();
-  }
-  ImGui::PushItemWidth(-105);  // room for the labels
-  const float wrap = ImGui::GetContentRegionAvail().x;
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
   if (gpu) {
     ImGui::TextColored(kGood, "%s", app.sat().backend().c_str());
   } else {
@@ -389,163 +363,224 @@ void sidebar(App& app, const UiInfo& info, Requests* req) {
   ui_tip(
       "The timing heads-up overlay at the top right: SAT stages, live variant bars and the "
       "frame budget.");
+}
 
-  if (header("Lens", true, "Focal distance and blur (thin-lens model).")) {
-    ImGui::SliderFloat("focal dist.", &s.focus_distance, 0.5f, 100.0f, "%.2f units",
-                       ImGuiSliderFlags_Logarithmic);
-    ui_tip(
-        "Distance in focus, in scene units along the view axis (a teapot is ~3 units wide; "
-        "the back wall is ~30 units away at the start). Click the scene to focus on a point; "
-        "the wheel zoom scales it with the camera distance.");
-    ImGui::SliderFloat("aperture", &s.aperture, 0.0f, 48.0f, "%.1f px");
-    ui_tip(
-        "Blur radius in pixels of a point at infinity (the lens constant folded in); 0 = "
-        "pinhole, everything sharp.");
-    ImGui::SliderFloat("max radius", &s.max_radius, 0.0f, 64.0f, "%.1f px");
-    ui_tip("Largest blur radius in pixels (the circle of confusion is clamped to it).");
-  }
-  // Open at start in the HDR pipeline, where its controls act.
-  if (header("HDR and exposure", hdr(s),
-             "Linear radiance, exact fixed-point tables, exposure and a tone mapper; or the "
-             "paper's 8-bit frame.")) {
-    bool on = hdr(s);
-    if (ImGui::Checkbox("HDR", &on)) s.pipeline = on ? Pipeline::Hdr : Pipeline::Ldr;
-    ui_tip(
-        "On: the scene renders linear radiance into RGBA16F (the bulbs and glints are far "
-        "brighter than white), the tables hold it in exact fixed point, the blur works on "
-        "radiance, then exposure and the tone mapper make the 8-bit image: highlights become "
-        "bokeh.\nOff: LDR (paper), the chapter's RGBA8 frame and 8-bit tables, no bulbs.");
-    ImGui::BeginDisabled(!on);
-    ImGui::Checkbox("auto exposure", &s.auto_exposure);
-    ui_tip("Meters the frame's log-average luminance to middle grey (0.18).");
-    ImGui::SliderFloat(s.auto_exposure ? "compensation" : "exposure", &s.exposure_ev, -8.0f, 8.0f,
-                       "%+.1f EV");
-    ui_tip("Radiance x 2^EV before the tone mapper (with auto exposure: added to the metered EV).");
-    if (on) ImGui::Text("exposure used %+.2f EV", app.exposure_ev());
-    int tm = static_cast<int>(s.tone_mapper);
-    const char* tms[] = {"ACES (fitted)", "AgX", "Reinhard"};
-    static_assert(static_cast<int>(scandof::ToneMapper::Reinhard) == 2, "one name per mapper");
-    if (ImGui::Combo("tone mapper", &tm, tms, 3))
-      s.tone_mapper = static_cast<scandof::ToneMapper>(tm);
-    ui_tip("The curve from radiance to the display's 8 bits (after exposure), then sRGB.");
-    ImGui::SliderFloat("highlights", &s.highlight, 0.0f, 16.0f, "x%.1f");
-    ui_tip("Highlight intensity: the bulbs' radiance and the specular gain.");
-    ImGui::SliderFloat("table limit", &s.hdr_limit, 1.0f, 4096.0f, "%.0f",
-                       ImGuiSliderFlags_Logarithmic);
-    const scandof::SatFixedPoint fp = fixed_point(s);
-    ui_tip(
-        "The largest radiance the exact uint32 tables keep at this max radius: a box of the "
-        "largest blur must sum below 2^32, so the limit and the fraction bits trade off. "
-        "Brighter values clamp and are counted.");
-    if (on && s.format == scandof::SatFormat::U32) {
-      ImGui::Text("fixed point: %d fraction bits, limit %.1f", fp.frac_bits, fp.max_radiance());
-      const uint64_t clamped = app.sat().clamped();
-      if (bokeh_threshold(s) > 0.0f)  // the tables clamp at the bokeh threshold instead
-        ImGui::Text("%llu pixels above the bokeh threshold", static_cast<unsigned long long>(clamped));
-      else if (clamped > 0)
-        ImGui::TextColored(kWarn, "%llu pixels clamped", static_cast<unsigned long long>(clamped));
-      else
-        ImGui::TextDisabled("no pixel clamped");
-    }
-    ImGui::EndDisabled();
-  }
-  draw_dof_panel(app, req);  // ui/dof_panel.cpp: method, reference, camera, sharp frame
-  if (header("Summed-area tables", true, "How the tables the blur reads are built.")) {
-    int v = static_cast<int>(s.variant);
-    const char* names[scandof::kNumScanAlgorithms];
-    for (int i = 0; i < scandof::kNumScanAlgorithms; ++i)
-      names[i] = scandof::to_string(static_cast<scandof::ScanAlgorithm>(i));
-    ImGui::BeginDisabled(!gpu || s.method != scandof::SatMethod::Paper);
-    if (ImGui::Combo("scan variant", &v, names, scandof::kNumScanAlgorithms))
-      s.variant = static_cast<scandof::ScanAlgorithm>(v);
-    ImGui::EndDisabled();
-    ui_tip(!gpu ? "Scan variant of the paper pipeline's row and column scans.\n\nDisabled: "
-                  "needs a GPU backend (CUDA or GL compute)."
-           : s.method != scandof::SatMethod::Paper
-               ? "Scan variant of the paper pipeline.\n\nDisabled: the fused methods use their "
-                 "own scan; pick 'paper' to choose a variant."
-               : "Scan variant of the paper pipeline's row and column scans (naive = the "
-                 "paper's O(n log n) scan, work-efficient = Blelloch, ... cub).");
-    using scandof::SatFormat;
-    using scandof::SatMethod;
-    int m = static_cast<int>(s.method);
-    const char* methods[] = {"paper (5 stages)", "fused (fastest)", "fused two-pass",
-                             "fused one-pass (look-back)", "fused resident (one kernel)"};
-    static_assert(sizeof methods / sizeof *methods == scandof::kNumSatMethods);
-    ImGui::BeginDisabled(!gpu);
-    if (ImGui::Combo("SAT method", &m, methods, scandof::kNumSatMethods))
-      s.method = static_cast<SatMethod>(m);
-    ImGui::EndDisabled();
-    ui_tip(gpu ? "The SAT pipeline: the paper's five stages (de-interleave, row scan, transpose, "
-                 "column scan, transpose back), or fused kernels that scan rows "
-                 "and columns in fewer passes."
-               : "The SAT pipeline.\n\nDisabled: needs a GPU backend (CUDA or GL compute).");
-    int f = static_cast<int>(s.format);
-    ImGui::RadioButton("uint32 (exact)", &f, static_cast<int>(SatFormat::U32));
-    ui_tip("Integer tables: every box sum exact.");
-    ImGui::SameLine();
-    ImGui::RadioButton("float32", &f, static_cast<int>(SatFormat::F32));
-    ui_tip("Float tables: large sums lose low bits; measure the error below.");
-    s.format = static_cast<SatFormat>(f);
-    if (ImGui::Button("Measure float32 error")) req->measure_float_error = true;
-    ui_tip(
-        "Largest error of float box averages against exact ones over random boxes, in "
-        "8-bit colour levels (0..255).");
-    if (app.measured().float_error >= 0)
-      ImGui::TextWrapped(hdr(s) ? "max float error: %.4g (radiance)"
-                                : "max float error: %.4g of 255 levels",
-                         app.measured().float_error);
+// Lens: focal distance, aperture, largest blur.
+void lens_section(Settings& s) {
+  ImGui::SliderFloat("focal dist.", &s.focus_distance, 0.5f, 100.0f, "%.2f units",
+                     ImGuiSliderFlags_Logarithmic);
+  ui_tip(
+      "Distance in focus, in scene units along the view axis (a teapot is ~3 units wide; "
+      "the back wall is ~30 units away at the start). Click the scene to focus on a point; "
+      "the wheel zoom scales it with the camera distance.");
+  ImGui::SliderFloat("aperture", &s.aperture, 0.0f, 48.0f, "%.1f px");
+  ui_tip(
+      "Blur radius in pixels of a point at infinity (the lens constant folded in); 0 = "
+      "pinhole, everything sharp.");
+  ImGui::SliderFloat("max radius", &s.max_radius, 0.0f, 64.0f, "%.1f px");
+  ui_tip("Largest blur radius in pixels (the circle of confusion is clamped to it).");
+}
+
+// HDR and exposure: the pipeline, exposure, tone mapper, highlights and the exact tables' range.
+void hdr_section(App& app) {
+  Settings& s = app.settings();
+  bool on = hdr(s);
+  if (ImGui::Checkbox("HDR", &on)) s.pipeline = on ? Pipeline::Hdr : Pipeline::Ldr;
+  ui_tip(
+      "On: the scene renders linear radiance into RGBA16F (the bulbs and glints are far "
+      "brighter than white), the tables hold it in exact fixed point, the blur works on "
+      "radiance, then exposure and the tone mapper make the 8-bit image: highlights become "
+      "bokeh.\nOff: LDR (paper), the chapter's RGBA8 frame and 8-bit tables, no bulbs.");
+  ImGui::BeginDisabled(!on);
+  ImGui::Checkbox("auto exposure", &s.auto_exposure);
+  ui_tip("Meters the frame's log-average luminance to middle grey (0.18).");
+  ImGui::SliderFloat(s.auto_exposure ? "compensation" : "exposure", &s.exposure_ev, -8.0f, 8.0f,
+                     "%+.1f EV");
+  ui_tip("Radiance x 2^EV before the tone mapper (with auto exposure: added to the metered EV).");
+  if (on) ImGui::Text("exposure used %+.2f EV", app.exposure_ev());
+  int tm = static_cast<int>(s.tone_mapper);
+  const char* tms[] = {"ACES (fitted)", "AgX", "Reinhard"};
+  static_assert(static_cast<int>(scandof::ToneMapper::Reinhard) == 2, "one name per mapper");
+  if (ImGui::Combo("tone mapper", &tm, tms, 3))
+    s.tone_mapper = static_cast<scandof::ToneMapper>(tm);
+  ui_tip("The curve from radiance to the display's 8 bits (after exposure), then sRGB.");
+  ImGui::SliderFloat("highlights", &s.highlight, 0.0f, 16.0f, "x%.1f");
+  ui_tip("Highlight intensity: the bulbs' radiance and the specular gain.");
+  ImGui::SliderFloat("table limit", &s.hdr_limit, 1.0f, 4096.0f, "%.0f",
+                     ImGuiSliderFlags_Logarithmic);
+  const scandof::SatFixedPoint fp = fixed_point(s);
+  ui_tip(
+      "The largest radiance the exact uint32 tables keep at this max radius: a box of the "
+      "largest blur must sum below 2^32, so the limit and the fraction bits trade off. "
+      "Brighter values clamp and are counted.");
+  if (on && s.format == scandof::SatFormat::U32) {
+    ImGui::Text("fixed point: %d fraction bits, limit %.1f", fp.frac_bits, fp.max_radiance());
+    const uint64_t clamped = app.sat().clamped();
+    if (bokeh_threshold(s) > 0.0f)  // the tables clamp at the bokeh threshold instead
+      ImGui::Text("%llu pixels above the bokeh threshold", static_cast<unsigned long long>(clamped));
+    else if (clamped > 0)
+      ImGui::TextColored(kWarn, "%llu pixels clamped", static_cast<unsigned long long>(clamped));
     else
-      ImGui::TextDisabled("float error not measured");
-    {
-      const char* backends[] = {"auto", "CUDA", "GL compute", "CPU"};
-      static_assert(sizeof backends / sizeof *backends == kNumSatBackends);
-      int b = static_cast<int>(s.backend);
-      if (ImGui::Combo("SAT backend", &b, backends, kNumSatBackends))
-        s.backend = static_cast<SatBackend>(b);
-      ui_tip(
-          "Who builds the tables. auto: CUDA if a device is usable, else GL compute shaders, "
-          "else the CPU (read back, build, upload: slow). The status line says which ran.");
-    }
+      ImGui::TextDisabled("no pixel clamped");
   }
-  if (header("View", false, "Debug views, scene detail, animation, screenshot.")) {
-    const char* views[] = {
-        "depth of field",        "sharp",          "circle of confusion", "SAT (normalised)",
-        "split sharp | blurred", "lens reference", "error vs reference"};
-    static_assert(sizeof views / sizeof *views == kNumViews);
-    int vw = static_cast<int>(s.view);
-    if (ImGui::Combo("debug view", &vw, views, kNumViews)) s.view = static_cast<View>(vw);
-    ui_tip("What the DoF pass shows; a legend appears at the bottom of the scene.");
-    if (s.view == View::Split || checking()) {
-      ImGui::SliderFloat("split", &s.split, 0.0f, 1.0f, "%.2f of width");
-      ui_tip("Split view: fraction of the width that shows the sharp frame.");
-    }
-    ImGui::SliderInt("tessellation", &s.tessellation, 1, 32, "%d per side");
-    ui_tip("Subdivisions per side of each Bezier patch of the teapots.");
-    ImGui::Checkbox("animate", &s.animate);
-    ui_tip("Spin the teapots (Space).");
-    ImGui::SameLine();
-    ImGui::Checkbox("vsync", &s.vsync);
-    ui_tip("Wait for the display's refresh (off: frame times show the real cost).");
-    if (ImGui::Button("Screenshot (F12 / P)")) req->screenshot = true;
-    ui_tip("Save the scene without panels as PNG (the path is shown in the window).");
+  ImGui::EndDisabled();
+}
+
+// Summed-area tables: scan variant, SAT method, table format (and its measured error), backend.
+void sat_section(App& app, Requests* req) {
+  Settings& s = app.settings();
+  const bool gpu = app.sat().kind() != SatBackend::Cpu;  // CUDA or GL compute: variants work
+  int v = static_cast<int>(s.variant);
+  const char* names[scandof::kNumScanAlgorithms];
+  for (int i = 0; i < scandof::kNumScanAlgorithms; ++i)
+    names[i] = scandof::to_string(static_cast<scandof::ScanAlgorithm>(i));
+  ImGui::BeginDisabled(!gpu || s.method != scandof::SatMethod::Paper);
+  if (ImGui::Combo("scan variant", &v, names, scandof::kNumScanAlgorithms))
+    s.variant = static_cast<scandof::ScanAlgorithm>(v);
+  ImGui::EndDisabled();
+  ui_tip(!gpu ? "Scan variant of the paper pipeline's row and column scans.\n\nDisabled: "
+                "needs a GPU backend (CUDA or GL compute)."
+         : s.method != scandof::SatMethod::Paper
+             ? "Scan variant of the paper pipeline.\n\nDisabled: the fused methods use their "
+               "own scan; pick 'paper' to choose a variant."
+             : "Scan variant of the paper pipeline's row and column scans (naive = the "
+               "paper's O(n log n) scan, work-efficient = Blelloch, ... cub).");
+  using scandof::SatFormat;
+  using scandof::SatMethod;
+  int m = static_cast<int>(s.method);
+  const char* methods[] = {"paper (5 stages)", "fused (fastest)", "fused two-pass",
+                           "fused one-pass (look-back)", "fused resident (one kernel)"};
+  static_assert(sizeof methods / sizeof *methods == scandof::kNumSatMethods);
+  ImGui::BeginDisabled(!gpu);
+  if (ImGui::Combo("SAT method", &m, methods, scandof::kNumSatMethods))
+    s.method = static_cast<SatMethod>(m);
+  ImGui::EndDisabled();
+  ui_tip(gpu ? "The SAT pipeline: the paper's five stages (de-interleave, row scan, transpose, "
+               "column scan, transpose back), or fused kernels that scan rows "
+               "and columns in fewer passes."
+             : "The SAT pipeline.\n\nDisabled: needs a GPU backend (CUDA or GL compute).");
+  int f = static_cast<int>(s.format);
+  ImGui::RadioButton("uint32 (exact)", &f, static_cast<int>(SatFormat::U32));
+  ui_tip("Integer tables: every box sum exact.");
+  ImGui::SameLine();
+  ImGui::RadioButton("float32", &f, static_cast<int>(SatFormat::F32));
+  ui_tip("Float tables: large sums lose low bits; measure the error below.");
+  s.format = static_cast<SatFormat>(f);
+  if (ImGui::Button("Measure float32 error")) req->measure_float_error = true;
+  ui_tip(
+      "Largest error of float box averages against exact ones over random boxes, in "
+      "8-bit colour levels (0..255).");
+  if (app.measured().float_error >= 0)
+    ImGui::TextWrapped(hdr(s) ? "max float error: %.4g (radiance)"
+                              : "max float error: %.4g of 255 levels",
+                       app.measured().float_error);
+  else
+    ImGui::TextDisabled("float error not measured");
+  {
+    const char* backends[] = {"auto", "CUDA", "GL compute", "CPU"};
+    static_assert(sizeof backends / sizeof *backends == kNumSatBackends);
+    int b = static_cast<int>(s.backend);
+    if (ImGui::Combo("SAT backend", &b, backends, kNumSatBackends))
+      s.backend = static_cast<SatBackend>(b);
+    ui_tip(
+        "Who builds the tables. auto: CUDA if a device is usable, else GL compute shaders, "
+        "else the CPU (read back, build, upload: slow). The status line says which ran.");
   }
-  if (header("Scene", false, "Your own scene: a glTF 2.0 file in place of the teapots."))
-    scene_section(app);
-  if (header("Timings", false, "Per-stage times of the last frame, history, frame budget.")) {
-    timings_table(app, info);
-    history_plot(app);
-    ImGui::TextUnformatted("frame budget");
-    budget_bar(app, info, ImGui::GetContentRegionAvail().x);
+}
+
+// View: debug view, tessellation, animation, vsync, screenshot.
+void view_section(Settings& s, Requests* req) {
+  const char* views[] = {
+      "depth of field",        "sharp",          "circle of confusion", "SAT (normalised)",
+      "split sharp | blurred", "lens reference", "error vs reference"};
+  static_assert(sizeof views / sizeof *views == kNumViews);
+  int vw = static_cast<int>(s.view);
+  if (ImGui::Combo("debug view", &vw, views, kNumViews)) s.view = static_cast<View>(vw);
+  ui_tip("What the DoF pass shows; a legend appears at the bottom of the scene.");
+  if (s.view == View::Split || checking()) {
+    ImGui::SliderFloat("split", &s.split, 0.0f, 1.0f, "%.2f of width");
+    ui_tip("Split view: fraction of the width that shows the sharp frame.");
   }
-  if (!app.measured().comparison.empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  if (header("Compare variants", false, "Every scan variant and SAT method on this frame."))
-    comparison_panel(app, req);
+  ImGui::SliderInt("tessellation", &s.tessellation, 1, 32, "%d per side");
+  ui_tip("Subdivisions per side of each Bezier patch of the teapots.");
+  ImGui::Checkbox("animate", &s.animate);
+  ui_tip("Spin the teapots (Space).");
+  ImGui::SameLine();
+  ImGui::Checkbox("vsync", &s.vsync);
+  ui_tip("Wait for the display's refresh (off: frame times show the real cost).");
+  if (ImGui::Button("Screenshot (F12 / P)")) req->screenshot = true;
+  ui_tip("Save the scene without panels as PNG (the path is shown in the window).");
+}
+
+// Timings: the last frame's stages, their history and the frame budget.
+void timings_section(const App& app, const UiInfo& info) {
+  timings_table(app, info);
+  history_plot(app);
+  ImGui::TextUnformatted("frame budget");
+  budget_bar(app, info, ImGui::GetContentRegionAvail().x);
+}
+
+// The Primitives window's switch: CUDA only, though a window open already can still be closed.
+void primitives_toggle(App& app) {
+  Settings& s = app.settings();
+  const bool cuda = app.sat().using_cuda();
   ImGui::BeginDisabled(!cuda && !s.show_primitives);
   ImGui::Checkbox("Primitives window", &s.show_primitives);
   ImGui::EndDisabled();
   ui_tip(cuda ? "Scan, stream compaction and radix sort of the library against CUB, timed."
               : "Scan, compaction and sort against CUB.\n\nDisabled: needs a CUDA device.");
+}
+
+void sidebar(App& app, const UiInfo& info, Requests* req) {
+  Settings& s = app.settings();
+  const ImGuiIO& io = ImGui::GetIO();
+  // A slim column on the left: ~23% of the width (250..330 px), as tall as its content (capped at
+  // the display, then it scrolls). Fixed place and size, re-laid on every resize.
+  float& content_h = layout().sidebar_content_h;  // last frame's, to size this one
+  const float w = std::clamp(io.DisplaySize.x * 0.23f, 250.0f, 330.0f);
+  const float h = content_h > 0 ? std::min(io.DisplaySize.y, content_h) : io.DisplaySize.y;
+  ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  const bool expanded = ImGui::Begin(
+      "scandof  (F1: help, H: hide)", nullptr,
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
+  layout().side_x = 0;
+  layout().side_y = 0;
+  layout().side_w = w;
+  layout().side_h = expanded ? h : ImGui::GetWindowSize().y;
+  if (!expanded) {
+    ImGui::End();
+    return;
+  }
+  if (checking()) {
+    ImGui::SetScrollY(layout().check->sidebar_scroll);
+    layout().check->sidebar_scroll_max = ImGui::GetScrollMaxY();
+  }
+  ImGui::PushItemWidth(-105);  // room for the labels
+  const float wrap = ImGui::GetContentRegionAvail().x;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+  status_lines(app, info);
+
+  if (header("Lens", true, "Focal distance and blur (thin-lens model).")) lens_section(s);
+  // Open at start in the HDR pipeline, where its controls act.
+  if (header("HDR and exposure", hdr(s),
+             "Linear radiance, exact fixed-point tables, exposure and a tone mapper; or the "
+             "paper's 8-bit frame."))
+    hdr_section(app);
+  draw_dof_panel(app, req);  // ui/dof_panel.cpp: method, reference, camera, sharp frame
+  if (header("Summed-area tables", true, "How the tables the blur reads are built."))
+    sat_section(app, req);
+  if (header("View", false, "Debug views, scene detail, animation, screenshot."))
+    view_section(s, req);
+  if (header("Scene", false, "Your own scene: a glTF 2.0 file in place of the teapots."))
+    scene_section(app);
+  if (header("Timings", false, "Per-stage times of the last frame, history, frame budget."))
+    timings_section(app, info);
+  if (!app.measured().comparison.empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (header("Compare variants", false, "Every scan variant and SAT method on this frame."))
+    comparison_panel(app, req);
+  primitives_toggle(app);
   // A spare row under the last control: at the bottom of a scrolled sidebar ImGui's scroll range
   // (last frame's content height) came up a few pixels short and clipped it.
   ImGui::Dummy(ImVec2(0, ImGui::GetFrameHeight()));
