@@ -6,6 +6,7 @@ set(_scandof_sources
   run/main.cpp run/resources.cpp                        # entry, shaders/ + assets/
   run/window_loop.cpp run/headless_runner.cpp           # the two loops
   automation/automation.cpp automation/method_sheet.cpp  # what scripted runs ask of both loops
+  automation/run_script.cpp                             # the loops' fixed points for both
   automation/soak.cpp automation/faults.cpp diagnostics/mem_probe.cpp  # --soak, --inject-fault
   frame/app.cpp                                         # one frame as a list of passes
   frame/camera.cpp frame/camera_input.cpp               # orbit camera (glm); mouse and keys
