@@ -88,7 +88,7 @@ scandof_app_room(ui
   LINKS scandof_app_diagnostics scandof_imgui PkgConfig::SCANDOF_GLFW)
 # What scripted runs ask of both loops: frame counts, screenshots, the soak, injected faults.
 scandof_app_room(automation
-  SOURCES automation.cpp method_sheet.cpp soak.cpp faults.cpp screenshot_path.cpp
+  SOURCES automation.cpp run_script.cpp method_sheet.cpp soak.cpp faults.cpp screenshot_path.cpp
   LINKS scandof_app_ui)
 # The entry's rooms: the command line, the two loops, where shaders/ and assets/ are.
 scandof_app_room(run

@@ -1,11 +1,12 @@
 // The one automation layer of both loops (run/window_loop.cpp, run/headless_runner.cpp): what a
 // scripted run asks of the demo beyond drawing frames. The loops keep only the loop (poll, draw,
-// swap; or render N frames) and call in here for: flags that act like a press on the first frame,
-// --exercise-resize, --ui-selftest, when a scripted window run ends, screenshots (one naming
-// helper), the headless plan of measured runs (--all-variants, --all-methods, scoring against the
-// lens reference, --method-images/--method-sheet), and the end-of-run outputs, written once:
-// --out-reference, --out, --screenshot, --out-frame, --dump-sat, --verify, then (headless) the
-// float error, --report, --compare, --screenshot-ui and the --primitives verdict.
+// swap; or render N frames) and reach it through RunScript's fixed points (run_script.hpp) for:
+// flags that act like a press on the first frame, --exercise-resize, --ui-selftest, when a
+// scripted window run ends, screenshots (one naming helper), the headless plan of measured runs
+// (--all-variants, --all-methods, scoring against the lens reference, --method-images/
+// --method-sheet), and the end-of-run outputs, written once: --out-reference, --out,
+// --screenshot, --out-frame, --dump-sat, --verify, then (headless) the float error, --report,
+// --compare, --screenshot-ui and the --primitives verdict.
 #pragma once
 
 #include <functional>
@@ -43,9 +44,8 @@ class Automation {
   // --compare, --primitives, --quality / --reference N: pressed on the first frame.
   void first_frame_requests(Requests* req) const;
   // --exercise-resize: the change to make before loop pass `loop_no` (odd sizes, minimize,
-  // restore: each size change re-creates targets and registrations), and whether to log sizes.
+  // restore: each size change re-creates targets and registrations).
   std::optional<WindowChange> resize_step(long long loop_no) const;
-  bool exercise_resize() const { return o_.exercise_resize; }
   // P / F12: the output without panels as the next free scandof-NNN.png in --screenshot-dir;
   // returns the toast text, *error when it failed.
   std::string screenshot_key(const App& app, bool* error);

@@ -7,8 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "automation/automation.hpp"
-#include "automation/soak.hpp"
+#include "automation/run_script.hpp"
 #include "diagnostics/report.hpp"
 #include "diagnostics/reservoir.hpp"
 #include "diagnostics/frame_checks.hpp"
@@ -25,33 +24,27 @@ constexpr int kWarmupFrames = 5;
 namespace {
 // --soak: frames at the soak's sizes and settings until it is done, at most two in flight; a size
 // App refuses (FrameSizeRefused: past the GL limits or the free memory, or an allocation failed
-// half-way) leaves the frame at the size it had, and the soak goes on there.
-void soak_loop(App& app, Soak& soak, float dt) {
+// half-way) leaves the frame at the size it had, and the soak goes on there (RunScript::frame).
+void soak_loop(App& app, RunScript& script, float dt) {
   constexpr int kFramesInFlight = 2;
   GLsync fences[kFramesInFlight] = {};
   long long i = 0;
-  soak.start(app);
-  while (!soak.done()) {
-    const SoakStep step = soak.before_pass(app);
-    if (step.minimised) {  // a 0x0 frame: nothing to render into
-      soak.skipped_pass();
-      continue;
-    }
+  script.start(app);
+  for (;;) {
+    const ScriptPass pass = script.before_frame(app);
+    if (pass.quit) break;
+    if (pass.skip) continue;  // a 0x0 frame: nothing to render into
     GLsync& f = fences[i++ % kFramesInFlight];
     if (f) {
       glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 10'000'000'000ull);
       glDeleteSync(f);
     }
-    try {
-      app.frame(step.width, step.height, dt);
-    } catch (const FrameSizeRefused& e) {
-      soak.resize_refused(app, step.width, step.height, e.what());
-      app.frame(app.width(), app.height(), dt);
-    }
-    app.carry_out(step.req);
-    carry_out_checks(app, step.req);
+    Requests req = pass.req;
+    script.frame(app, 0, 0, dt, &req);
+    app.carry_out(req);
+    carry_out_checks(app, req);
     f = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    soak.after_frame(app);
+    script.after_frame(app);
   }
   for (GLsync f : fences)
     if (f) glDeleteSync(f);
@@ -60,9 +53,8 @@ void soak_loop(App& app, Soak& soak, float dt) {
 }  // namespace
 
 int run_headless(const Options& o, const std::string& res) {
-  Automation automation(o, /*headless=*/true);
-  Soak soak(o, /*headless=*/true);  // before App: --inject-fault no-gl-compute
-  if (o.primitives) automation.run_primitives();  // needs no GL: before the context
+  RunScript script(o, /*headless=*/true);  // before App: --inject-fault no-gl-compute
+  if (o.primitives) script.run_primitives();  // needs no GL: before the context
   gl::HeadlessContext ctx;
   ReportInput report;
   report.gl = gl::gl_description();
@@ -126,15 +118,12 @@ int run_headless(const Options& o, const std::string& res) {
     return m;
   };
 
-  if (soak.on()) {
-    soak_loop(app, soak, dt);
-    const int soak_rc = soak.finish(&report);
-    automation.finish(app, &report);
-    return std::max(soak_rc, automation.exit_status());
-  }
-  automation.run_plan(app, measure, &report);
-  automation.finish(app, &report);
-  return automation.exit_status();
+  if (o.soak.on)
+    soak_loop(app, script, dt);
+  else
+    script.run_plan(app, measure, &report);
+  script.done(app, &report);
+  return script.exit_status();
 }
 
 }  // namespace demo

@@ -15,8 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "automation/automation.hpp"
-#include "automation/soak.hpp"
+#include "automation/run_script.hpp"
 #include "diagnostics/report.hpp"
 #include "diagnostics/live_compare.hpp"
 #include "diagnostics/frame_checks.hpp"
@@ -79,26 +78,93 @@ void apply(GLFWwindow* win, const WindowChange& c) {
   }
 }
 
-}  // namespace
+void show(UiInfo* info, const std::string& text, bool error) {
+  info->toast = text;
+  info->toast_error = error;
+  info->toast_left_s = 4.0f;
+}
 
-int run_window(const Options& o, const std::string& res) {
-  gl::WindowContext ctx(o.width, o.height, "scandof: SAT depth of field", o.settings.vsync);
-  GLFWwindow* win = ctx.window();
+// Dear ImGui on the window: the key and drop callbacks first (the GLFW backend chains to them).
+void init_imgui(GLFWwindow* win, KeyQueue* keys) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini littering the working directory
   ImGui::StyleColorsDark();
-  KeyQueue keys;
-  glfwSetWindowUserPointer(win, &keys);
+  glfwSetWindowUserPointer(win, keys);
   glfwSetKeyCallback(win, key_callback);  // before the backend, which chains to it
   glfwSetDropCallback(win, drop_callback);
   if (!ImGui_ImplGlfw_InitForOpenGL(win, true) || !ImGui_ImplOpenGL3_Init("#version 450")) {
     ImGui::DestroyContext();
     throw std::runtime_error("Dear ImGui's GLFW/OpenGL3 backends failed to initialise");
   }
-  Automation automation(o, /*headless=*/false);
-  Soak soak(o, /*headless=*/false);  // before App: --inject-fault no-gl-compute
-  int soak_rc = 0;
+}
+
+void shutdown_imgui() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+}
+
+// The framebuffer's size after the poll; --exercise-resize logs each change App has not seen.
+// False when it is 0x0 (minimised): nothing to render into.
+bool framebuffer_size(GLFWwindow* win, const Options& o, const App& app, int* w, int* h) {
+  glfwGetFramebufferSize(win, w, h);
+  if (o.exercise_resize && (*w != app.width() || *h != app.height()))
+    std::fprintf(stderr, "[scandof] framebuffer now %dx%d\n", *w, *h);
+  return *w != 0 && *h != 0;
+}
+
+void new_ui_frame() {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+// The frame's input: camera and keys (frame/camera_input.*), Esc, K and a dropped file (set as
+// the scene, loaded by this frame's App::frame); returns that file's path, or "".
+std::string window_input(GLFWwindow* win, KeyQueue* keys, App& app, Requests* req, UiInfo* info,
+                         int fbw, int fbh) {
+  int ww = 1, wh = 1;
+  glfwGetWindowSize(win, &ww, &wh);
+  std::vector<int> pressed;
+  pressed.swap(keys->pressed);
+  handle_camera_input(&app.camera(), &app.settings(), req, pressed, fbw, fbh, ww, wh);
+  if (req->quit) glfwSetWindowShouldClose(win, GLFW_TRUE);
+  // K (--record-path FILE): the current view as the camera path's next key; not while a
+  // text field has the keyboard.
+  if (!ImGui::GetIO().WantTextInput &&
+      std::find(pressed.begin(), pressed.end(), GLFW_KEY_K) != pressed.end()) {
+    const std::string said = app.add_path_key();
+    show(info, said, said.rfind("Camera key", 0) != 0);
+  }
+  std::string dropped;
+  if (!keys->dropped.empty()) {
+    dropped = keys->dropped.back();
+    keys->dropped.clear();
+    app.settings().scene_file = dropped;
+  }
+  return dropped;
+}
+
+// The panels over the presented frame, into the back buffer; returns the CPU time it took.
+float render_ui(App& app, int fbw, int fbh) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ImGui::Render();
+  glViewport(0, 0, fbw, fbh);
+  app.ui_timer().begin();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  app.ui_timer().end();
+  return ms_since(t0);
+}
+
+}  // namespace
+
+int run_window(const Options& o, const std::string& res) {
+  gl::WindowContext ctx(o.width, o.height, "scandof: SAT depth of field", o.settings.vsync);
+  GLFWwindow* win = ctx.window();
+  KeyQueue keys;
+  init_imgui(win, &keys);
+  RunScript script(o, /*headless=*/false);  // before App: --inject-fault no-gl-compute
   {
     int fbw = 0, fbh = 0;
     glfwGetFramebufferSize(win, &fbw, &fbh);
@@ -110,48 +176,32 @@ int run_window(const Options& o, const std::string& res) {
     LiveCompare live;
     info.live = &live;
     UiCheck check;
-    check.enabled = automation.ui_selftest();
+    check.enabled = script.ui_selftest();
     info.check = &check;
+    ReportInput report;  // --report of a window soak: the soak's section and the settings
+    report.app = &app;
+    report.gl = info.gl_renderer;
     FrameRate rate;
     std::fprintf(stderr, "[scandof] window %dx%d, SAT backend: %s\n", fbw, fbh,
                  app.sat().backend().c_str());
     if (!app.sat().hint().empty())
       std::fprintf(stderr, "[scandof] hint: %s\n", app.sat().hint().c_str());
     bool vsync = o.settings.vsync;
-    long long frame_no = 0, loop_no = 0;
-    int refused_w = -1, refused_h = -1;  // a framebuffer size App refused: drawn at its old size
-    if (soak.on()) soak.start(app);
+    long long frame_no = 0;
+    script.start(app);
     auto last = std::chrono::steady_clock::now();
     while (!glfwWindowShouldClose(win)) {
-      if (const auto change = automation.resize_step(loop_no)) apply(win, *change);
-      ++loop_no;
-      SoakStep step;
-      if (soak.on()) {
-        if (soak.done()) {
-          ReportInput report;  // --report of a window soak: the soak's section and the settings
-          report.app = &app;
-          report.gl = info.gl_renderer;
-          soak_rc = soak.finish(&report);
-          automation.finish(app, nullptr);
-          if (!o.report.empty()) write_report(o.report, report);
-          break;
-        }
-        step = soak.before_pass(app);
-        if (step.window) apply(win, *step.window);
-        if (step.minimised) {
-          soak.skipped_pass();
-          glfwPollEvents();
-          glfwWaitEventsTimeout(0.02);
-          continue;
-        }
+      const ScriptPass pass = script.before_frame(app);
+      for (const WindowChange& c : pass.window) apply(win, c);
+      if (pass.quit) break;
+      if (pass.skip) {
+        glfwPollEvents();
+        glfwWaitEventsTimeout(0.02);
+        continue;
       }
       glfwPollEvents();
-      glfwGetFramebufferSize(win, &fbw, &fbh);
-      if (automation.exercise_resize() && (fbw != app.width() || fbh != app.height()))
-        std::fprintf(stderr, "[scandof] framebuffer now %dx%d\n", fbw, fbh);
-      if (fbw == 0 || fbh == 0) {
-        // Minimized: nothing to render into; sleep until something happens.
-        glfwWaitEventsTimeout(0.1);
+      if (!framebuffer_size(win, o, app, &fbw, &fbh)) {
+        glfwWaitEventsTimeout(0.1);  // minimised: sleep until something happens
         continue;
       }
       const auto now = std::chrono::steady_clock::now();
@@ -161,110 +211,35 @@ int run_window(const Options& o, const std::string& res) {
       // At least 4 s and 8 frames: at low frame rates (the CPU fallback) a toast still shows.
       info.toast_left_s -= std::min(dt, 0.5f);
 
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui_ImplGlfw_NewFrame();
-      ImGui::NewFrame();
-      Requests req;
-      if (frame_no == 0) automation.first_frame_requests(&req);
-      int ww = 1, wh = 1;
-      glfwGetWindowSize(win, &ww, &wh);
-      std::vector<int> pressed;
-      pressed.swap(keys.pressed);
-      handle_camera_input(&app.camera(), &app.settings(), &req, pressed, fbw, fbh, ww, wh);
-      if (req.quit) glfwSetWindowShouldClose(win, GLFW_TRUE);
-      // K (--record-path FILE): the current view as the camera path's next key; not while a
-      // text field has the keyboard.
-      if (!ImGui::GetIO().WantTextInput &&
-          std::find(pressed.begin(), pressed.end(), GLFW_KEY_K) != pressed.end()) {
-        info.toast = app.add_path_key();
-        info.toast_error = info.toast.rfind("Camera key", 0) != 0;
-        info.toast_left_s = 4.0f;
-      }
-      std::string dropped;  // loaded by this frame's App::frame (its settings change)
-      if (!keys.dropped.empty()) {
-        dropped = keys.dropped.back();
-        keys.dropped.clear();
-        app.settings().scene_file = dropped;
-      }
+      new_ui_frame();
+      Requests req = pass.req;
+      const std::string dropped = window_input(win, &keys, app, &req, &info, fbw, fbh);
       const auto ui0 = std::chrono::steady_clock::now();
       panels.draw(app, info, &req);  // with the panels hidden it still draws hint, overlay, toast
-      float ui_ms = ms_since(ui0);
+      const float ui_ms = ms_since(ui0);
       if (app.settings().vsync != vsync) {
         vsync = app.settings().vsync;
         ctx.set_vsync(vsync);
       }
-
-      // The frame's size: the framebuffer's, or what the soak asks past the window system (a
-      // huge-resize fault); one App refused is drawn at the size App kept, scaled by present().
-      int rw = fbw, rh = fbh;
-      if (step.past_window) {
-        rw = step.width;
-        rh = step.height;
-      }
-      if (rw == refused_w && rh == refused_h) {
-        rw = app.width();
-        rh = app.height();
-      }
-      try {
-        app.frame(rw, rh, std::min(dt, 0.1f));
-      } catch (const FrameSizeRefused& e) {
-        if (soak.on()) {
-          soak.resize_refused(app, rw, rh, e.what());
-        } else {
-          std::fprintf(stderr, "[scandof] %s; drawing at %dx%d\n", e.what(), app.width(),
-                       app.height());
-        }
-        // The window system's size stays refused until it changes; a soak's fault only once.
-        if (rw == fbw && rh == fbh && !soak.on()) {
-          refused_w = rw;
-          refused_h = rh;
-        }
-        info.toast = std::string("Resize refused: ") + e.what();
-        info.toast_error = true;
-        info.toast_left_s = 4.0f;
-        app.frame(app.width(), app.height(), std::min(dt, 0.1f));
-      }
-      req.run_primitives |= step.req.run_primitives;
-      if (req.screenshot) {
-        req.screenshot = false;
-        info.toast = automation.screenshot_key(app, &info.toast_error);
-        info.toast_left_s = 4.0f;
-      }
-      if (!dropped.empty()) {
-        info.toast = app.scene_error() ? app.scene_message() : "Scene loaded: " + dropped;
-        info.toast_error = app.scene_error();
-        info.toast_left_s = 4.0f;
-      }
+      if (const auto toast = script.frame(app, fbw, fbh, std::min(dt, 0.1f), &req))
+        show(&info, toast->text, toast->error);
+      if (!dropped.empty())
+        show(&info, app.scene_error() ? app.scene_message() : "Scene loaded: " + dropped,
+             app.scene_error());
       app.carry_out(req);
       carry_out_checks(app, req);
-      if (soak.on()) soak.after_frame(app);
+      const bool last_frame = script.after_frame(app, &check, ImGui::GetIO().DisplaySize.y);
       if (app.settings().show_overlay) live_compare_step(app, &live, frame_no);
       app.present(fbw, fbh);
-      const auto ui1 = std::chrono::steady_clock::now();
-      ImGui::Render();
-      glViewport(0, 0, fbw, fbh);
-      app.ui_timer().begin();
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-      app.ui_timer().end();
-      info.ui_cpu_ms = ui_ms + ms_since(ui1);
+      info.ui_cpu_ms = ui_ms + render_ui(app, fbw, fbh);
       ++frame_no;
-      if (check.enabled && automation.ui_selftest_step(&check, ImGui::GetIO().DisplaySize.y)) {
-        automation.window_ui_screenshot(fbw, fbh);
-        break;
-      }
-      const bool done = !soak.on() && automation.window_done(frame_no);
-      if (done) automation.window_ui_screenshot(fbw, fbh);  // the back buffer, before the swap
+      if (last_frame) break;
       glfwSwapBuffers(win);
-      if (done) {
-        automation.finish(app, nullptr);
-        break;
-      }
     }
+    script.done(app, &report, fbw, fbh, [win] { glfwSwapBuffers(win); });
   }  // App (and its GL/CUDA objects) go before the ImGui backends and the context
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
-  return std::max(soak_rc, automation.exit_status());
+  shutdown_imgui();
+  return script.exit_status();
 }
 
 }  // namespace demo
