@@ -215,9 +215,8 @@ __device__ __forceinline__ void write_tile(const T* stage, unsigned count, int v
 // One block per tile, tile id = blockIdx.x, like CUB's look-back kernels: this relies on blocks
 // being dispatched in index order (so a tile's predecessors are resident or done), and no atomic
 // round trip delays the first load. Look-back only waits on tiles whose blocks already started, so
-// it cannot deadlock. Measured on the H100 (results/compact/README.md) and removed after a4930a6:
-// tile ids from an atomic counter, 3-10% slower at 2^22-2^24; persistent blocks looping over
-// tiles, 0.51-0.58x CUB at 2^28 against 1.09-1.21x for one block per tile.
+// it cannot deadlock. Tile ids from an atomic counter or persistent blocks looping over tiles
+// lose (results/compact/README.md).
 // The body is a grid-stride loop although the host launches one block per tile (one trip): so
 // written, ptxas (CUDA 13.0, sm_90) fits the 128-byte tiles of every predicate in 64 registers
 // without spilling, as the loop of the persistent form did; straight-line code spilled 44 bytes
