@@ -37,7 +37,7 @@
 // a foreground; no table is read.
 //
 // ---- Hybrid: the summed-area gather with the engine's near field over it ----------------------
-// Gather with any shape (dof.hpp's gather, exactly: exact SAT box sums) is right wherever the
+// Gather with any shape (docs/dof.md's gather, exactly: exact SAT box sums) is right wherever the
 // pixel's own circle decides what it sees, and wrong where a blurred foreground should spread
 // over a sharper background (a gather never reaches past the foreground's silhouette). Hybrid
 // takes base = the SAT gather of the pixel and composites passes 1-4's near field over it, scaled
