@@ -2,13 +2,13 @@
 //
 //   sortbench [--min-log 10] [--max-log 28] [--keys uint32,int32,float,uint64,pairs,pairs64]
 //             [--dists uniform,equal,few,sorted] [--split-max-log 24] [--csv FILE] [--json FILE]
-//             [--layouts 6] [--step-log 1] [--quick] [--variants [--variant-filter 8-bit,11-bit]]
+//             [--layouts 6] [--step-log 1] [--quick] [--variants [--variant-filter 8-bit,packed]]
 //
 // Implementations: "lsd" (8-bit digits, one onesweep kernel per digit), "split" (the chapter's 1
 // bit per pass split + bitonic merge; keys only, up to --split-max-log because its merge costs
 // O(log^2 n) passes), cub::DeviceRadixSort::SortKeys / SortPairs. "pairs" means uint32 keys with
 // uint32 values, "pairs64" uint64 keys with uint32 values. --variants adds the onesweep policies
-// behind the default (4-byte keys: 8- and 11-bit digits side by side, then the 8-bit tuning;
+// behind the default (4-byte keys: tile sizes, residency, where the values are loaded;
 // 8-byte keys: keys a thread, residency, values by cp.async);
 // --variant-filter keeps those whose name holds one of its words, and then times them on every
 // distribution asked for. Every output is compared with CUB's
@@ -121,7 +121,7 @@ struct Variant {
   std::string name;
   void (*sort)(const K* in, K* out, const std::uint32_t* vin, std::uint32_t* vout, std::size_t n,
                void* ws, std::size_t ws_bytes, cudaStream_t s);
-  std::size_t (*workspace)(std::size_t n);  // its scratch (11-bit policies need more)
+  std::size_t (*workspace)(std::size_t n);  // its scratch
 };
 
 template <class P, class K, bool kPairs>
@@ -149,14 +149,13 @@ Variant<K> variant(const char* name) {
 }
 
 // The policies timed beside the default (the tuning of results/sort/README.md): for 4-byte keys
-// the 8-bit and 11-bit digit kernels side by side, then the 8-bit tuning; pairs with their values
+// tile sizes, residency and look-back batches; pairs with their values
 // copied into shared memory by cp.async (AsyncValuesPolicy) for both key widths; keys a thread
 // and residency for 8-byte keys. "large-tile": the shapes of the default's larger tiles and their
 // neighbours; "values-after": the values through the keys' staging buffer once the keys have left.
 template <class K, bool kPairs>
 std::vector<Variant<K>> policy_variants() {
   using detail::lsd::OnesweepPolicy;
-  using detail::lsd::WideOnesweepPolicy;
   using EightBit = detail::lsd::EightBitOnesweepPolicy<K, kPairs>;
   using Small = detail::lsd::SmallTilesPolicy<K, kPairs>;
   const char* const small_name = "lsd[small-tiles (GPUs with < 75 KB shared memory per block)]";
@@ -227,12 +226,6 @@ std::vector<Variant<K>> policy_variants() {
         variant<ValuesAfterPolicy<28, 3>, K, true>("lsd[values-after,28-keys,minblocks3]"),
         variant<ValuesAfterPolicy<24, 3>, K, true>("lsd[values-after,24-keys,minblocks3]"),
         variant<ValuesAfterPolicy<48, 2>, K, true>("lsd[values-after,48-keys,minblocks2]"),
-        variant<WideOnesweepPolicy<24, 2, true>, K, true>(
-            "lsd[11-bit,values-with-keys,24-keys,minblocks2]"),
-        variant<WideOnesweepPolicy<32, 2, true>, K, true>(
-            "lsd[11-bit,values-with-keys,32-keys,minblocks2]"),
-        variant<WideOnesweepPolicy<24, 3, false>, K, true>(
-            "lsd[11-bit,values-after-key-staging,24-keys,minblocks3]"),
         variant<OnesweepPolicy<24, 2, true>, K, true>(
             "lsd[values-with-keys,24-keys-per-thread,minblocks2]"),
         variant<OnesweepPolicy<24, 3, true>, K, true>(
@@ -246,9 +239,6 @@ std::vector<Variant<K>> policy_variants() {
   } else {
     return {
         variant<EightBit, K, false>("lsd[8-bit,24-keys,minblocks4]"),
-        variant<WideOnesweepPolicy<24, 4, false>, K, false>("lsd[11-bit,24-keys,minblocks4]"),
-        variant<WideOnesweepPolicy<24, 3, false>, K, false>("lsd[11-bit,24-keys,minblocks3]"),
-        variant<WideOnesweepPolicy<32, 3, false>, K, false>("lsd[11-bit,32-keys,minblocks3]"),
         variant<OnesweepPolicy<24, 2, false>, K, false>("lsd[minblocks2]"),
         variant<OnesweepPolicy<24, 3, false>, K, false>("lsd[minblocks3]"),
         variant<OnesweepPolicy<24, 4, false, 4, 100>, K, false>("lsd[spin100ns]"),
@@ -650,7 +640,7 @@ int run(int argc, char** argv) {
                "rearranged in each layout, and the histogram kernels alone (see probe())");
   app.add_option("--variant-filter", o.variant_filter,
                  "with --variants: only the policies whose name contains one of these "
-                 "(comma-separated), e.g. 8-bit,11-bit")
+                 "(comma-separated), e.g. 8-bit,packed")
       ->delimiter(',');
   bench::add_list(app, "--keys", o.keys, "key types, comma-separated",
                   CLI::IsMember({"uint32", "int32", "float", "uint64", "pairs", "pairs64"}));

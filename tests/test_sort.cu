@@ -192,19 +192,15 @@ TEST(Sort, InPlace) {
 }
 
 // Calls f(policy, name) for each onesweep policy behind the public default (the benchmark times
-// them): 8- and 11-bit digits, every residency, look-back batch and tile size, values loaded with
+// them): every residency, look-back batch and tile size, values loaded with
 // or after the keys, look-back sleeps, and the small-tiles shape of GPUs with little shared memory
 // per block.
 template <bool kPairs, class F>
 void for_each_policy(F&& f) {
   using detail::lsd::OnesweepPolicy;
-  using detail::lsd::WideOnesweepPolicy;
   f(detail::lsd::DefaultOnesweepPolicy<std::uint32_t, kPairs>{}, "default");
   f(detail::lsd::EightBitOnesweepPolicy<std::uint32_t, kPairs>{}, "8-bit");
   if constexpr (kPairs) {
-    f(WideOnesweepPolicy<24, 2, true>{}, "11-bit, values with the keys");
-    f(WideOnesweepPolicy<32, 2, true>{}, "11-bit, 32 keys, values with the keys");
-    f(WideOnesweepPolicy<24, 3, false, 1>{}, "11-bit, values after staging, look-back batch 1");
     using detail::lsd::AsyncValuesPolicy;
     f(AsyncValuesPolicy<24, 3>{}, "values by cp.async, 24 keys, 3 blocks");
     f(AsyncValuesPolicy<32, 2, 1>{}, "values by cp.async, 32 keys, look-back batch 1");
@@ -215,9 +211,6 @@ void for_each_policy(F&& f) {
     f(ValuesAfterPolicy<24, 2, 1>{}, "values after the keys, 24 keys, look-back batch 1");
     f(detail::lsd::PackedPairsPolicy<std::uint32_t, 30, 2, 1>{},
       "packed pairs, 30 words, look-back batch 1");
-  } else {
-    f(WideOnesweepPolicy<24, 4, false>{}, "11-bit, 24 keys, 4 blocks");
-    f(WideOnesweepPolicy<32, 3, false, 4>{}, "11-bit, 32 keys, look-back batch 4");
   }
   f(detail::lsd::SmallTilesPolicy<std::uint32_t, kPairs>{}, "small tiles");
   f(OnesweepPolicy<24, 2, kPairs>{}, "24 keys, 2 blocks");
@@ -442,7 +435,7 @@ TEST(Sort, LsdPoliciesSkewedKeys) {
                        std::to_string(b0) + ".." + std::to_string(b1) + " " + name);
           const std::size_t wb =
               detail::lsd::workspace_bytes<K, NoValue, false, decltype(policy)>(n);
-          // Poisoned scratch: the wide kernel's status words must not be read as published.
+          // Poisoned scratch: the sort clears the status rows it reads.
           DeviceBuffer<unsigned char> scratch(wb);
           CUDA_CHECK(cudaMemsetAsync(scratch.data(), 0xff, wb, stream));
           d_out.poison(stream);
@@ -529,24 +522,6 @@ TEST(Sort, StatusRowsPlannedForTheSmallestTile) {
     EXPECT_EQ(p32.bytes, lsd::align_up(2 * tiles * lsd::kRadix * 4));
     EXPECT_EQ(p64.bytes, lsd::align_up(2 * tiles * lsd::kRadix * 4));
   }
-}
-
-// Host only: the 11-bit policies' status, one row of 2048 32-bit words per tile of the policy in
-// one set, and none from kWideMaxKeys keys on, where they sort with the 8-bit policy (whose
-// plan the workspace then holds).
-TEST(Sort, WideStatusRowsPerTile) {
-  namespace lsd = detail::lsd;
-  using P = lsd::WideOnesweepPolicy<24, 4, false>;
-  using NoValue = lsd::NoValue;
-  const std::size_t n = (std::size_t(1) << 28) + 7;
-  const std::size_t tiles = (n + P::TILE - 1) / P::TILE;
-  EXPECT_EQ(lsd::wide_status_plan<P>(n).bytes, lsd::align_up(tiles * 2048 * 4));
-  EXPECT_EQ((lsd::status_bytes<std::uint32_t, P>(n)), lsd::align_up(tiles * 2048 * 4));
-  EXPECT_EQ(lsd::wide_status_plan<P>(lsd::kWideMaxKeys).bytes, 0u);
-  EXPECT_EQ(
-      (lsd::workspace_bytes<std::uint32_t, NoValue, false, P>(lsd::kWideMaxKeys)),
-      (lsd::workspace_bytes<std::uint32_t, NoValue, false,
-                            lsd::EightBitOnesweepPolicy<std::uint32_t, false>>(lsd::kWideMaxKeys)));
 }
 
 }  // namespace

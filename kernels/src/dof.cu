@@ -323,9 +323,9 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 
 // Two channels in one 64-bit word: hi 2^32 + lo, lo sign-extended. Every later step (atomics,
 // the SAT in wrapping 64-bit arithmetic) is linear, so a summed word is hi_sum 2^32 + lo_sum
-// (mod 2^64) with lo_sum the true integer; dof.hpp's limits keep every final per-pixel sum inside
-// int32, so the low half gives lo_sum back exactly and the rest is hi_sum mod 2^32: bit for bit
-// the two wrapping 32-bit channels of the CPU gold. (Only final sums are decoded: intermediate
+// (mod 2^64) with lo_sum the true integer; the limits of docs/dof.md keep every final per-pixel sum
+// inside int32, so the low half gives lo_sum back exactly and the rest is hi_sum mod 2^32: bit for
+// bit the two wrapping 32-bit channels of the CPU gold. (Only final sums are decoded: intermediate
 // row sums may carry across the halves, which the column pass then undoes.)
 __device__ __forceinline__ uint64_t pack2(uint32_t lo, uint32_t hi) {
   return (static_cast<uint64_t>(hi) << 32) +
@@ -339,7 +339,7 @@ __device__ __forceinline__ int2 unpack2(uint64_t v) {
 
 // What one corner adds, in 64-bit words: LDR packs (R,G | B,W) into 2 words (pack2); HDR keeps
 // one channel per word (R q W, G q W, B q W, W), since a fixed-point colour times a weight needs
-// up to 48 bits (dof.hpp, "HDR radiance"). Word k lives in plane k of the delta image.
+// up to 48 bits (docs/dof.md, "HDR radiance"). Word k lives in plane k of the delta image.
 template <bool Hdr>
 struct Packet {
   static constexpr int kWords = Hdr ? 4 : 2;
@@ -506,7 +506,7 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// Bokeh from highlights (dof.hpp): the excess sums live in 3 planes of int64 (R, G, B), kept
+// Bokeh from highlights (dof_gold.hpp): the excess sums live in 3 planes of int64 (R, G, B), kept
 // only in the 32 x 32 tiles some source's shape reaches (`touched`); bokeh_resolve_kernel
 // integrates them, adds them to the gather's output there and zeroes them, so the planes are all zero again for the next
 // frame without a clear.
@@ -920,8 +920,8 @@ struct DofGpu::Impl {
     CUDA_CHECK_LAUNCH();
   }
   // Bokeh from highlights: the excess of f's frame over bokeh_base(f.fixed, T) spread and
-  // integrated tile by tile and added to the gather's output (dof.hpp's "Bokeh from
-  // highlights"). Its own scratch, all zero between renders: cleared once when allocated, then by
+  // integrated tile by tile and added to the gather's output (dof_gold.hpp's "Bokeh
+  // from highlights"). Its own scratch, all zero between renders: cleared once when allocated, then by
   // bokeh_resolve_kernel.
   uint64_t* bokeh = nullptr;
   unsigned* bokeh_touched = nullptr;

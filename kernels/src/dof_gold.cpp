@@ -1,4 +1,4 @@
-// CPU gold implementations of the depth-of-field methods (see scandof/dof.hpp for the
+// CPU gold implementations of the depth-of-field methods (see docs/dof.md for the
 // conventions, the shapes and the fixed-point rules). Multithreaded by rows with
 // util::parallel_for; every method is O(pixels x boxes of the shape) except the test references.
 #include "scandof/dof.hpp"
@@ -219,8 +219,8 @@ inline void source_boxes(float r, const Params& p, SourceBoxes* s, float* last_r
 
 // Calls f(sx, sy, colour pointer, SourceBoxes) for each source of `layer` (-1 = all) whose rows
 // lie in [sy0, sy1) (clipped to the source range).
-// With `first` (the visible layer's depth), the sources are hidden samples (dof.hpp, "Two depth
-// layers"): only those hidden_source(first, depth) lets into `layer`.
+// With `first` (the visible layer's depth), the sources are hidden samples (dof_gold.hpp, "Two
+// depth layers"): only those hidden_source(first, depth) lets into `layer`.
 template <class Col, class F>
 void for_sources(const Col* rgba, const float* depth, int w, int h, const Params& p, int layer,
                  int sy0, int sy1, F&& f, const float* first = nullptr) {
@@ -490,7 +490,8 @@ void composite_impl(const S* const* layer_sums, int layers, int w, int h, OutSca
         if (s[3] <= 0) continue;
         const double wt = static_cast<double>(s[3]);
         const double a = std::min(1.0, wt / static_cast<double>(kSpreadScale));
-        // The coverage budget (dof.hpp, "layered"): a layer takes what it covers of what is left.
+        // The coverage budget (docs/dof.md, "layered"): a layer takes what it covers of what is
+        // left.
         const double k = std::min(a, trans);
         for (int c = 0; c < 3; ++c)
           acc[c] += k * static_cast<double>(s[c]) / (out.scale * wt);

@@ -24,10 +24,11 @@ typedef struct CUstream_st* cudaStream_t;
 
 namespace scandof {
 
-// Every method of scandof/dof.hpp (gather with any shape, spread, layered) on the GPU, matching
-// the CPU gold implementations there within 1/255 per channel (RGBA8), or within one half step
-// (relative 2^-10, plus 1e-4 absolute) of the gold's radiance (RGBA16F). Owns its scratch: the signed delta
-// images of the spreading methods (16 bytes per pixel per layer, 32 for HDR), grown on demand.
+// Every method of scandof/dof_gold.hpp (gather with any shape, spread, layered) on the GPU,
+// matching the CPU gold implementations there within 1/255 per channel (RGBA8), or within one half
+// step (relative 2^-10, plus 1e-4 absolute) of the gold's radiance (RGBA16F). Owns its scratch: the
+// signed delta images of the spreading methods (16 bytes per pixel per layer, 32 for HDR), grown on
+// demand.
 struct DofFrame {
   cudaTextureObject_t rgba = 0;   // the sharp frame, RGBA8, element reads
   cudaTextureObject_t depth = 0;  // view-axis z, float
@@ -39,7 +40,7 @@ struct DofFrame {
   // (element reads, which give float4), sat the interleaved table SatBuilder builds from it (U32:
   // quantize_radiance(v, fixed), exact box sums; F32: radiance, gather/box only) and out a surface
   // over an RGBA16F cudaArray: radiance as half4, alpha 1, clamped to [0, 65504] (the largest
-  // half). The spreading methods quantize the frame with `fixed` as they read it; see dof.hpp's
+  // half). The spreading methods quantize the frame with `fixed` as they read it; see docs/dof.md's
   // "HDR radiance" for the sums and their limits.
   SatPixels pixels = SatPixels::Rgba8;
   SatFixedPoint fixed;  // Rgba16F: the tables' encoding (hdr_fixed_point())

@@ -48,7 +48,7 @@ enum class SatMethod : int {
   // those, then each tile's 2D scan plus its offsets): the table is written once. Ignores the
   // ScanAlgorithm. Needs scratch of about 0.5 B per pixel.
   Fused = 1,
-  // The earlier fused path, the one float tables of RGBA16F frames or of images over 2^32/255
+  // The two-pass fused path, the one float tables of RGBA16F frames or of images over 2^32/255
   // pixels take (Fused, FusedOnePass, FusedResident hand them over: it sums in float): rows scanned
   // straight from the pixels into the table, then an in-place column scan with coalesced loads
   // (the table makes one extra round trip).

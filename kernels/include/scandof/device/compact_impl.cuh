@@ -215,9 +215,8 @@ __device__ __forceinline__ void write_tile(const T* stage, unsigned count, int v
 // One block per tile, tile id = blockIdx.x, like CUB's look-back kernels: this relies on blocks
 // being dispatched in index order (so a tile's predecessors are resident or done), and no atomic
 // round trip delays the first load. Look-back only waits on tiles whose blocks already started, so
-// it cannot deadlock. Measured on the H100 (results/compact/README.md) and removed after a4930a6:
-// tile ids from an atomic counter, 3-10% slower at 2^22-2^24; persistent blocks looping over
-// tiles, 0.51-0.58x CUB at 2^28 against 1.09-1.21x for one block per tile.
+// it cannot deadlock. Tile ids from an atomic counter or persistent blocks looping over tiles
+// lose (results/compact/README.md).
 // The body is a grid-stride loop although the host launches one block per tile (one trip): so
 // written, ptxas (CUDA 13.0, sm_90) fits the 128-byte tiles of every predicate in 64 registers
 // without spilling, as the loop of the persistent form did; straight-line code spilled 44 bytes
@@ -583,6 +582,23 @@ inline std::size_t fetch_count(const std::uint64_t* d_count, cudaStream_t stream
   return static_cast<std::size_t>(h);
 }
 
+// The public entry points' two forms of selection: a predicate on the element, or a flags array
+// (in[i] kept where flags[i] != 0).
+template <bool kPartition, class T, class Pred>
+void run_pred(const char* what, const T* in, T* out, std::uint64_t* d_count, std::size_t n,
+              Pred pred, void* ws, std::size_t ws_bytes, cudaStream_t stream,
+              CompactOptions opt) {
+  run<kPartition>(what, in, out, d_count, n, PredSelect<Pred>{pred}, false, nullptr, ws, ws_bytes,
+                  stream, opt);
+}
+template <bool kPartition, class T>
+void run_flags(const char* what, const T* in, const std::uint8_t* flags, T* out,
+               std::uint64_t* d_count, std::size_t n, void* ws, std::size_t ws_bytes,
+               cudaStream_t stream, CompactOptions opt) {
+  run<kPartition>(what, in, out, d_count, n, FlagSelect{flags}, true, flags, ws, ws_bytes, stream,
+                  opt);
+}
+
 }  // namespace compact
 }  // namespace detail
 
@@ -595,36 +611,32 @@ template <class T, class Pred>
 void compact_if(const T* d_in, T* d_out, std::uint64_t* d_count, std::size_t n, Pred pred,
                 void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
                 CompactOptions opt) {
-  detail::compact::run<false>("compact_if", d_in, d_out, d_count, n,
-                              detail::compact::PredSelect<Pred>{pred}, false, nullptr, d_workspace,
-                              workspace_bytes, stream, opt);
+  detail::compact::run_pred<false>("compact_if", d_in, d_out, d_count, n, pred, d_workspace,
+                                   workspace_bytes, stream, opt);
 }
 
 template <class T>
 void compact_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::uint64_t* d_count,
                      std::size_t n, void* d_workspace, std::size_t workspace_bytes,
                      cudaStream_t stream, CompactOptions opt) {
-  detail::compact::run<false>("compact_flagged", d_in, d_out, d_count, n,
-                              detail::compact::FlagSelect{d_flags}, true, d_flags, d_workspace,
-                              workspace_bytes, stream, opt);
+  detail::compact::run_flags<false>("compact_flagged", d_in, d_flags, d_out, d_count, n,
+                                    d_workspace, workspace_bytes, stream, opt);
 }
 
 template <class T, class Pred>
 void partition_if(const T* d_in, T* d_out, std::uint64_t* d_count, std::size_t n, Pred pred,
                   void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
                   CompactOptions opt) {
-  detail::compact::run<true>("partition_if", d_in, d_out, d_count, n,
-                             detail::compact::PredSelect<Pred>{pred}, false, nullptr, d_workspace,
-                             workspace_bytes, stream, opt);
+  detail::compact::run_pred<true>("partition_if", d_in, d_out, d_count, n, pred, d_workspace,
+                                  workspace_bytes, stream, opt);
 }
 
 template <class T>
 void partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::uint64_t* d_count,
                        std::size_t n, void* d_workspace, std::size_t workspace_bytes,
                        cudaStream_t stream, CompactOptions opt) {
-  detail::compact::run<true>("partition_flagged", d_in, d_out, d_count, n,
-                             detail::compact::FlagSelect{d_flags}, true, d_flags, d_workspace,
-                             workspace_bytes, stream, opt);
+  detail::compact::run_flags<true>("partition_flagged", d_in, d_flags, d_out, d_count, n,
+                                   d_workspace, workspace_bytes, stream, opt);
 }
 
 namespace detail {

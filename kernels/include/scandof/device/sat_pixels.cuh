@@ -263,18 +263,23 @@ struct PitchedPixels : Format {
     return reinterpret_cast<const uint4*>(row(y) + static_cast<std::size_t>(x) * sizeof(Raw));
   }
   __device__ __forceinline__ void quad(int x, int y, Raw (&q)[4]) const {
-    const uint4* p = vecs(x, y);
-    uint4 v[kVecs];
-#pragma unroll
-    for (int j = 0; j < kVecs; ++j) v[j] = __ldg(p + j);
-    Format::unpack(v, q);
+    load_quad<false>(x, y, q);
   }
   // The same, for pixels read for the last time (evict-first: ld.global.cs).
   __device__ __forceinline__ void quad_last(int x, int y, Raw (&q)[4]) const {
+    load_quad<true>(x, y, q);
+  }
+  template <bool kLast>
+  __device__ __forceinline__ void load_quad(int x, int y, Raw (&q)[4]) const {
     const uint4* p = vecs(x, y);
     uint4 v[kVecs];
 #pragma unroll
-    for (int j = 0; j < kVecs; ++j) v[j] = __ldcs(p + j);
+    for (int j = 0; j < kVecs; ++j) {
+      if constexpr (kLast)
+        v[j] = __ldcs(p + j);
+      else
+        v[j] = __ldg(p + j);
+    }
     Format::unpack(v, q);
   }
 };

@@ -352,6 +352,160 @@ __device__ __forceinline__ void tile_corner_to_shared(int bx, int channels, StAt
   }
 }
 
+// The local row scans of tile_scan: the first L words of each of the warp's pixels (the live
+// words, with_live_words), inclusive along the tile row, the other words 0.
+template <int L, class Pixels>
+__device__ __forceinline__ void tile_row_scans(const Pixels& pixels, const TilePixels<Pixels>& px,
+                                               int lane,
+                                               uint32_t (&pr)[kRowsPerWarp][4][Pixels::kWords]) {
+  constexpr int W = Pixels::kWords;
+  uint32_t tot[kRowsPerWarp][W];
+#pragma unroll
+  for (int r = 0; r < kRowsPerWarp; ++r)
+#pragma unroll
+    for (int p = 0; p < L; ++p) {
+      pr[r][0][p] = pixels.word(px[r][0], p);
+#pragma unroll
+      for (int i = 1; i < 4; ++i) pr[r][i][p] = pr[r][i - 1][p] + pixels.word(px[r][i], p);
+      tot[r][p] = pr[r][3][p];
+    }
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1)
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r)
+#pragma unroll
+      for (int p = 0; p < L; ++p) {
+        const uint32_t up = __shfl_up_sync(0xFFFFFFFFu, tot[r][p], d);
+        if (lane >= d) tot[r][p] += up;
+      }
+#pragma unroll
+  for (int r = 0; r < kRowsPerWarp; ++r)
+#pragma unroll
+    for (int p = 0; p < W; ++p) {
+      const uint32_t ex = p < L ? tot[r][p] - pr[r][3][p] : 0u;
+#pragma unroll
+      for (int i = 0; i < 4; ++i) pr[r][i][p] = p < L ? pr[r][i][p] + ex : 0u;
+    }
+}
+
+// top(x) of tile_scan, the in-tile scan of the column sums above the tile, for every channel in
+// place in above_v ([channel][pixel]): the channels' warp scans side by side (a fourth channel on
+// its own).
+__device__ __forceinline__ void scan_above_in_tile(int channels, int lane,
+                                                   uint32_t (&above_v)[4][4]) {
+  uint32_t t[4];
+#pragma unroll
+  for (int c = 0; c < 4; ++c) {
+#pragma unroll
+    for (int i = 1; i < 4; ++i) above_v[c][i] += above_v[c][i - 1];
+    t[c] = above_v[c][3];
+  }
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1)
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+      const uint32_t up = __shfl_up_sync(0xFFFFFFFFu, t[c], d);
+      if (lane >= d) t[c] += up;
+    }
+  if (channels > 3) t[3] = warp_inclusive_sum(t[3], lane);
+#pragma unroll
+  for (int c = 0; c < 4; ++c) {
+    const uint32_t ex = t[c] - above_v[c][3];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) above_v[c][i] += ex;
+  }
+}
+
+// Each warp's bottom row (its 4 rows summed) of every channel, then their exclusive sums over
+// the warps above, one thread per (channel, column): two barriers for all channels, where a
+// barrier per channel costs up to 7 predicated shared loads per pixel and channel (the tile
+// body's largest shared-memory cost in ncu's source view). bottoms[w][c][x] ends as the sum of
+// channel c over the rows of the warps above warp w in column x. Every thread of the block calls
+// it.
+template <class Pixels>
+__device__ __forceinline__ void warp_bottoms_exclusive(
+    const uint32_t (&pr)[kRowsPerWarp][4][Pixels::kWords], int channels, int warp, int lane,
+    uint32_t (&bottoms)[kTileWarps][4][kTileW]) {
+#pragma unroll
+  for (int c = 0; c < 4; ++c) {
+    if (c >= channels) break;
+    uint32_t b[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      b[i] = 0;
+#pragma unroll
+      for (int r = 0; r < kRowsPerWarp; ++r) b[i] += Pixels::channel(pr[r][i], c);
+    }
+    *reinterpret_cast<uint4*>(&bottoms[warp][c][lane * 4]) = make_uint4(b[0], b[1], b[2], b[3]);
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < channels * kTileW; t += blockDim.x) {
+    const int c = t / kTileW, x = t % kTileW;
+    uint32_t b[kTileWarps];
+#pragma unroll
+    for (int w = 0; w < kTileWarps; ++w) b[w] = bottoms[w][c][x];
+    uint32_t run = 0;
+#pragma unroll
+    for (int w = 0; w < kTileWarps; ++w) {
+      bottoms[w][c][x] = run;
+      run += b[w];
+    }
+  }
+  __syncthreads();
+}
+
+// One row of a warp's 128 interleaved pixels, staged in shared memory (the warp's slab of
+// tile_scan's `bottoms`), written to table row y: 512 contiguous bytes a store instruction. The
+// __syncwarp before publishes the lanes' staging; the one after keeps the slab until every lane
+// has read it.
+__device__ __forceinline__ void store_staged_row(const uint4* stage, int bx, int y, int width,
+                                                 int height, int lane, uint32_t* out) {
+  __syncwarp();
+  if (y < height) {
+    uint4* dst = reinterpret_cast<uint4*>(out) + static_cast<std::size_t>(y) * width;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const int xl = k * 32 + lane, x = bx * kTileW + xl;
+      if (x < width) dst[x] = stage[xl];  // plain: see table_store
+    }
+  }
+  __syncwarp();
+}
+
+// The planar tables' stores of tile_scan: channel by channel, the row scans out of the words
+// (channel_columns, see there), then the column scan down this warp's 4 rows, each lane's 4
+// pixels of a row in one store where VEC.
+template <class Out, bool VEC, class ChannelColumns>
+__device__ __forceinline__ void store_planar(ChannelColumns& channel_columns,
+                                             const uint32_t (&left_in)[4][kTileH], int x0, int y0,
+                                             int width, int height, int channels, int warp,
+                                             uint32_t* __restrict__ out) {
+  const std::size_t plane = static_cast<std::size_t>(width) * height;
+#pragma unroll
+  for (int c = 0; c < 4; ++c) {
+    if (c >= channels) break;
+    uint32_t v[kRowsPerWarp][4], base[4];
+    channel_columns(c, v, base);
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r) {
+      const int yl = warp * kRowsPerWarp + r, y = y0 + yl;
+      if (y >= height || x0 >= width) continue;
+      const uint32_t l = left_in[c][yl];
+      uint32_t* dst = out + c * plane + static_cast<std::size_t>(y) * width + x0;
+      uint32_t o[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) o[i] = out_bits(v[r][i] + base[i] + l, Out{});
+      if (VEC) {
+        table_store(reinterpret_cast<uint4*>(dst), make_uint4(o[0], o[1], o[2], o[3]));
+      } else {
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          if (x0 + i < width) table_store(dst + i, o[i]);
+      }
+    }
+  }
+}
+
 // INTERLEAVED: the table holds 4 words per pixel (R, G, B, A sums; words >= channels are 0), so a
 // reader gets all channels of one corner in one 16-byte load. The lane finishes one row of its 4
 // pixels x 4 channels at a time and the warp writes it through shared memory: a warp's stores
@@ -381,7 +535,6 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int x0 = bx * kTileW + lane * 4;
   const int y0 = by * kTileH;
-  const std::size_t plane = static_cast<std::size_t>(width) * height;
   // Every offset the tile needs is fetched here, before any barrier: loads are not hoisted above
   // a __syncthreads, and fetching the column sums and the corner inside the channel loop made
   // each tile wait two L2 round trips per channel (6 at RGB) before its stores.
@@ -404,92 +557,13 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
   // instructions per value, not counted again).
   uint32_t pr[kRowsPerWarp][4][W];  // [row][pixel][word]: inclusive along the tile row
   // The live words only (with_live_words), the others left 0.
-  const auto row_scans = [&](auto live) {
-    constexpr int L = decltype(live)::value;
-    uint32_t tot[kRowsPerWarp][W];
-#pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r)
-#pragma unroll
-      for (int p = 0; p < L; ++p) {
-        pr[r][0][p] = pixels.word(px[r][0], p);
-#pragma unroll
-        for (int i = 1; i < 4; ++i) pr[r][i][p] = pr[r][i - 1][p] + pixels.word(px[r][i], p);
-        tot[r][p] = pr[r][3][p];
-      }
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1)
-#pragma unroll
-      for (int r = 0; r < kRowsPerWarp; ++r)
-#pragma unroll
-        for (int p = 0; p < L; ++p) {
-          const uint32_t up = __shfl_up_sync(0xFFFFFFFFu, tot[r][p], d);
-          if (lane >= d) tot[r][p] += up;
-        }
-#pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r)
-#pragma unroll
-      for (int p = 0; p < W; ++p) {
-        const uint32_t ex = p < L ? tot[r][p] - pr[r][3][p] : 0u;
-#pragma unroll
-        for (int i = 0; i < 4; ++i) pr[r][i][p] = p < L ? pr[r][i][p] + ex : 0u;
-      }
-  };
-  with_live_words<Pixels>(channels, row_scans);
-  // top(x), the in-tile scan of the column sums above the tile, for every channel in place in
-  // above_v: the channels' warp scans side by side (a fourth channel on its own).
-  {
-    uint32_t t[4];
-#pragma unroll
-    for (int c = 0; c < 4; ++c) {
-#pragma unroll
-      for (int i = 1; i < 4; ++i) above_v[c][i] += above_v[c][i - 1];
-      t[c] = above_v[c][3];
-    }
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1)
-#pragma unroll
-      for (int c = 0; c < 3; ++c) {
-        const uint32_t up = __shfl_up_sync(0xFFFFFFFFu, t[c], d);
-        if (lane >= d) t[c] += up;
-      }
-    if (channels > 3) t[3] = warp_inclusive_sum(t[3], lane);
-#pragma unroll
-    for (int c = 0; c < 4; ++c) {
-      const uint32_t ex = t[c] - above_v[c][3];
-#pragma unroll
-      for (int i = 0; i < 4; ++i) above_v[c][i] += ex;
-    }
-  }
-  // Each warp's bottom row (its 4 rows summed) of every channel, then their exclusive sums over
-  // the warps above, one thread per (channel, column): two barriers for all channels, where a
-  // barrier per channel and up to 7 predicated shared loads per pixel and channel (the tile
-  // body's largest shared-memory cost in ncu's source view) did it before.
-#pragma unroll
-  for (int c = 0; c < 4; ++c) {
-    if (c >= channels) break;
-    uint32_t b[4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      b[i] = 0;
-#pragma unroll
-      for (int r = 0; r < kRowsPerWarp; ++r) b[i] += Pixels::channel(pr[r][i], c);
-    }
-    *reinterpret_cast<uint4*>(&bottoms[warp][c][lane * 4]) = make_uint4(b[0], b[1], b[2], b[3]);
-  }
-  __syncthreads();
-  for (int t = threadIdx.x; t < channels * kTileW; t += blockDim.x) {
-    const int c = t / kTileW, x = t % kTileW;
-    uint32_t b[kTileWarps];
-#pragma unroll
-    for (int w = 0; w < kTileWarps; ++w) b[w] = bottoms[w][c][x];
-    uint32_t run = 0;
-#pragma unroll
-    for (int w = 0; w < kTileWarps; ++w) {
-      bottoms[w][c][x] = run;
-      run += b[w];
-    }
-  }
-  __syncthreads();
+  with_live_words<Pixels>(channels, [&](auto live) {
+    tile_row_scans<decltype(live)::value>(pixels, px, lane, pr);
+  });
+  // top(x), the in-tile scan of the column sums above the tile.
+  scan_above_in_tile(channels, lane, above_v);
+  // Each warp's bottom row of every channel, then their exclusive sums over the warps above.
+  warp_bottoms_exclusive<Pixels>(pr, channels, warp, lane, bottoms);
   // Channel c of this warp's 4 rows: each pixel's sum down the rows (v) and what its column
   // starts from (base: the tile's corner, the column sums above the tile and the warps above).
   // The two channel loops below share it.
@@ -541,16 +615,7 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
         const auto& q = res[r][i];
         stage[lane * 4 + i] = make_uint4(q[0], q[1], q[2], q[3]);
       }
-      __syncwarp();
-      if (y < height) {
-        uint4* dst = reinterpret_cast<uint4*>(out) + static_cast<std::size_t>(y) * width;
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-          const int xl = k * 32 + lane, x = bx * kTileW + xl;
-          if (x < width) dst[x] = stage[xl];  // plain: see table_store
-        }
-      }
-      __syncwarp();
+      store_staged_row(stage, bx, y, width, height, lane, out);
     }
   } else if constexpr (INTERLEAVED) {
     // Row by row, all channels at once: a lane carries each pixel's column sum down its warp's 4
@@ -596,42 +661,10 @@ __device__ __forceinline__ void tile_scan(const Pixels& pixels, const TilePixels
         }
         stage[lane * 4 + i] = make_uint4(o[0], o[1], o[2], o[3]);
       }
-      __syncwarp();
-      if (y < height) {
-        uint4* dst = reinterpret_cast<uint4*>(out) + static_cast<std::size_t>(y) * width;
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-          const int xl = k * 32 + lane, x = bx * kTileW + xl;
-          if (x < width) dst[x] = stage[xl];  // plain: see table_store
-        }
-      }
-      __syncwarp();
+      store_staged_row(stage, bx, y, width, height, lane, out);
     }
   } else {
-#pragma unroll
-    for (int c = 0; c < 4; ++c) {
-      if (c >= channels) break;
-      // This channel's row scans out of the words, then the column scan down this warp's 4 rows.
-      uint32_t v[kRowsPerWarp][4], base[4];
-      channel_columns(c, v, base);
-#pragma unroll
-      for (int r = 0; r < kRowsPerWarp; ++r) {
-        const int yl = warp * kRowsPerWarp + r, y = y0 + yl;
-        if (y >= height || x0 >= width) continue;
-        const uint32_t l = left_in[c][yl];
-        uint32_t* dst = out + c * plane + static_cast<std::size_t>(y) * width + x0;
-        uint32_t o[4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i) o[i] = out_bits(v[r][i] + base[i] + l, Out{});
-        if (VEC) {
-          table_store(reinterpret_cast<uint4*>(dst), make_uint4(o[0], o[1], o[2], o[3]));
-        } else {
-#pragma unroll
-          for (int i = 0; i < 4; ++i)
-            if (x0 + i < width) table_store(dst + i, o[i]);
-        }
-      }
-    }
+    store_planar<Out, VEC>(channel_columns, left_in, x0, y0, width, height, channels, warp, out);
   }
 }
 

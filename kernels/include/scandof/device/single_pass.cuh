@@ -75,9 +75,8 @@ constexpr bool vec_uses_uint4() {
 // Launch shape and look-back pacing: the policy type the scan is compiled for. The library uses
 // DefaultPolicy<T>; the tuning harness (bench/tune_single_pass.cu) passes its own policies to
 // scan_with_policy (a policy may also replace delays_for). results/scan/README.md has the numbers
-// behind the defaults. One block per tile, always: persistent blocks that fetch their next
-// ticket before the current tile's loads ran 25-70% slower on the H100 (256x16 at 2^28: 1685
-// against 995 us; results/scan/README.md); removed after a4930a6.
+// behind the defaults. One block per tile, always: a persistent block cannot start its next tile
+// until its own look-back ends (25-70 % slower on the H100, results/scan/README.md).
 template <int BlockThreads, int ItemsPerThread, int MinBlocks = 1, unsigned FirstNs = 0,
           unsigned SpinNs = 0, unsigned DelayMinTiles = 500>
 struct Policy {

@@ -138,9 +138,8 @@ struct CountStatus {
 // word is written once with A and once with P, each write a single 64-bit store, so a reader that
 // finds the same flag in every word of a tile has all pieces from the same publication; a mix (A
 // in one word, P in another) reads as "not yet" and is polled again. One round trip per poll and
-// no fences. A flag + value-slot scheme ordered by release/acquire (two round trips per poll) ran
-// double 2^27 at 938 us against these words' 786 on the H100 (results/scan/README.md); removed
-// after a4930a6.
+// no fences, where a flag + value slot ordered by release/acquire costs two round trips a poll
+// (results/scan/README.md).
 template <class T>
 struct TileStatus {
   static constexpr int kWords = int((sizeof(T) + 3) / 4);
