@@ -586,8 +586,7 @@ inline std::size_t fetch_count(const std::uint64_t* d_count, cudaStream_t stream
 // (in[i] kept where flags[i] != 0).
 template <bool kPartition, class T, class Pred>
 void run_pred(const char* what, const T* in, T* out, std::uint64_t* d_count, std::size_t n,
-              Pred pred, void* ws, std::size_t ws_bytes, cudaStream_t stream,
-              CompactOptions opt) {
+              Pred pred, void* ws, std::size_t ws_bytes, cudaStream_t stream, CompactOptions opt) {
   run<kPartition>(what, in, out, d_count, n, PredSelect<Pred>{pred}, false, nullptr, ws, ws_bytes,
                   stream, opt);
 }
@@ -641,13 +640,15 @@ void partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std
 
 namespace detail {
 namespace compact {
-// The ScanWorkspace overloads: the count slot at the front of the workspace, the algorithm's
-// scratch behind it; run(d_count, scratch, scratch_bytes) enqueues the work, then the count is
-// read back (synchronizing the stream). Their callers check the arguments first, so a bad call
-// throws before the workspace grows.
-template <class T, class Run>
-std::size_t with_workspace(ScanWorkspace& ws, std::size_t n, CompactOptions opt,
-                           cudaStream_t stream, Run&& run) {
+// The ScanWorkspace overloads: the arguments checked first (so a bad call throws before the
+// workspace grows), then the count slot at the front of the workspace, the algorithm's scratch
+// behind it; run(d_count, scratch, scratch_bytes) enqueues the work, then the count is read back
+// (synchronizing the stream).
+template <bool kPartition, class T, class Run>
+std::size_t with_workspace(const char* what, const T* in, const T* out, std::size_t n,
+                           bool need_flags, const std::uint8_t* flags, ScanWorkspace& ws,
+                           CompactOptions opt, cudaStream_t stream, Run&& run) {
+  check_arguments<kPartition, DefaultSinglePassPolicy>(what, in, out, n, need_flags, flags, opt);
   const std::size_t bytes = compact_workspace_bytes<T>(n, opt);
   auto* base = static_cast<unsigned char*>(ws.reserve(kCountSlotBytes + bytes));
   auto* d_count = reinterpret_cast<std::uint64_t*>(base);
@@ -660,38 +661,37 @@ std::size_t with_workspace(ScanWorkspace& ws, std::size_t n, CompactOptions opt,
 template <class T, class Pred>
 std::size_t compact_if(const T* d_in, T* d_out, std::size_t n, Pred pred, ScanWorkspace& ws,
                        cudaStream_t stream, CompactOptions opt) {
-  detail::compact::check_arguments<false, detail::compact::DefaultSinglePassPolicy>(
-      "compact_if", d_in, d_out, n, false, nullptr, opt);
-  return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
-    compact_if<T, Pred>(d_in, d_out, c, n, pred, p, b, stream, opt);
-  });
+  return detail::compact::with_workspace<false>(
+      "compact_if", d_in, d_out, n, false, nullptr, ws, opt, stream, [&](auto c, void* p, auto b) {
+        compact_if<T, Pred>(d_in, d_out, c, n, pred, p, b, stream, opt);
+      });
 }
 template <class T>
 std::size_t compact_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::size_t n,
                             ScanWorkspace& ws, cudaStream_t stream, CompactOptions opt) {
-  detail::compact::check_arguments<false, detail::compact::DefaultSinglePassPolicy>(
-      "compact_flagged", d_in, d_out, n, true, d_flags, opt);
-  return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
-    compact_flagged<T>(d_in, d_flags, d_out, c, n, p, b, stream, opt);
-  });
+  return detail::compact::with_workspace<false>("compact_flagged", d_in, d_out, n, true, d_flags,
+                                                ws, opt, stream, [&](auto c, void* p, auto b) {
+                                                  compact_flagged<T>(d_in, d_flags, d_out, c, n, p,
+                                                                     b, stream, opt);
+                                                });
 }
 template <class T, class Pred>
 std::size_t partition_if(const T* d_in, T* d_out, std::size_t n, Pred pred, ScanWorkspace& ws,
                          cudaStream_t stream, CompactOptions opt) {
-  detail::compact::check_arguments<true, detail::compact::DefaultSinglePassPolicy>(
-      "partition_if", d_in, d_out, n, false, nullptr, opt);
-  return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
-    partition_if<T, Pred>(d_in, d_out, c, n, pred, p, b, stream, opt);
-  });
+  return detail::compact::with_workspace<true>("partition_if", d_in, d_out, n, false, nullptr, ws,
+                                               opt, stream, [&](auto c, void* p, auto b) {
+                                                 partition_if<T, Pred>(d_in, d_out, c, n, pred, p,
+                                                                       b, stream, opt);
+                                               });
 }
 template <class T>
 std::size_t partition_flagged(const T* d_in, const std::uint8_t* d_flags, T* d_out, std::size_t n,
                               ScanWorkspace& ws, cudaStream_t stream, CompactOptions opt) {
-  detail::compact::check_arguments<true, detail::compact::DefaultSinglePassPolicy>(
-      "partition_flagged", d_in, d_out, n, true, d_flags, opt);
-  return detail::compact::with_workspace<T>(ws, n, opt, stream, [&](auto c, void* p, auto b) {
-    partition_flagged<T>(d_in, d_flags, d_out, c, n, p, b, stream, opt);
-  });
+  return detail::compact::with_workspace<true>("partition_flagged", d_in, d_out, n, true, d_flags,
+                                               ws, opt, stream, [&](auto c, void* p, auto b) {
+                                                 partition_flagged<T>(d_in, d_flags, d_out, c, n, p,
+                                                                      b, stream, opt);
+                                               });
 }
 
 }  // namespace scandof
