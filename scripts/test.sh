@@ -40,6 +40,8 @@ elif ((registered < floor)); then
   exit 1
 fi
 if ((failed > 0 && rc == 0)); then rc=1; fi
+# No function of app/, glsat/ or kernels/ much past 150 lines (tests and benchmarks aside).
+/usr/bin/python3 "$here/scripts/check_function_sizes.py" --limit 160 || { echo "test.sh: a function grew past 160 lines" >&2; rc=1; }
 
 # Second stage: the tests labelled `sanitize` (the demo's unit tests, a short CPU soak with faults,
 # and whatever else carries the label) in an ASan+UBSan Debug build of the CPU parts, build/asan.
