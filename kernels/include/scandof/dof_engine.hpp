@@ -210,37 +210,31 @@ SCANDOF_HD F4 far_gather(const F4* far, int w2, int h2, int x, int y, const Ring
   return F4{acc.x * k, acc.y * k, acc.z * k, 1.0f};
 }
 
-// Pass 5: where a half-resolution field is read bilinearly at full pixel (x, y) (half-pixel
-// centres at 2 i + 1 in full pixels, clamped at the edges): the four texels' indices and the
-// weights of the right and upper ones.
-struct BilinearTaps {
-  std::size_t i00, i01, i10, i11;  // [row][column]: (y0, x0), (y0, x1), (y1, x0), (y1, x1)
-  float tx, ty;
-};
-SCANDOF_HD BilinearTaps bilinear_taps(int w2, int h2, int x, int y) {
+// Pass 5: a half-resolution field bilinearly at full pixel (x, y) (half-pixel centres at
+// 2 i + 1 in full pixels, clamped at the edges).
+SCANDOF_HD F4 upsample(const F4* f, int w2, int h2, int x, int y) {
   const float fx = 0.5f * static_cast<float>(x) - 0.25f, fy = 0.5f * static_cast<float>(y) - 0.25f;
   const float bx = floorf(fx), by = floorf(fy);
+  const float tx = fx - bx, ty = fy - by;
   const int ix = static_cast<int>(bx), iy = static_cast<int>(by);
   const int x0 = clampi(ix, 0, w2 - 1), x1 = clampi(ix + 1, 0, w2 - 1);
   const int y0 = clampi(iy, 0, h2 - 1), y1 = clampi(iy + 1, 0, h2 - 1);
-  const std::size_t r0 = static_cast<std::size_t>(y0) * w2, r1 = static_cast<std::size_t>(y1) * w2;
-  return BilinearTaps{r0 + x0, r0 + x1, r1 + x0, r1 + x1, fx - bx, fy - by};
-}
-
-// A half-resolution field bilinearly at full pixel (x, y).
-SCANDOF_HD F4 upsample(const F4* f, int w2, int h2, int x, int y) {
-  const BilinearTaps q = bilinear_taps(w2, h2, x, y);
-  const float tx = q.tx, ty = q.ty;
-  const F4 a = f[q.i00], b = f[q.i01], c = f[q.i10], d = f[q.i11];
+  const F4 a = f[static_cast<std::size_t>(y0) * w2 + x0], b = f[static_cast<std::size_t>(y0) * w2 + x1];
+  const F4 c = f[static_cast<std::size_t>(y1) * w2 + x0], d = f[static_cast<std::size_t>(y1) * w2 + x1];
   const float wa = (1 - tx) * (1 - ty), wb = tx * (1 - ty), wc = (1 - tx) * ty, wd = tx * ty;
   return F4{wa * a.x + wb * b.x + wc * c.x + wd * d.x, wa * a.y + wb * b.y + wc * c.y + wd * d.y,
             wa * a.z + wb * b.z + wc * c.z + wd * d.z, wa * a.w + wb * b.w + wc * c.w + wd * d.w};
 }
 
 SCANDOF_HD float upsample1(const float* f, int w2, int h2, int x, int y) {
-  const BilinearTaps q = bilinear_taps(w2, h2, x, y);
-  const float tx = q.tx, ty = q.ty;
-  const float a = f[q.i00], b = f[q.i01], c = f[q.i10], d = f[q.i11];
+  const float fx = 0.5f * static_cast<float>(x) - 0.25f, fy = 0.5f * static_cast<float>(y) - 0.25f;
+  const float bx = floorf(fx), by = floorf(fy);
+  const float tx = fx - bx, ty = fy - by;
+  const int ix = static_cast<int>(bx), iy = static_cast<int>(by);
+  const int x0 = clampi(ix, 0, w2 - 1), x1 = clampi(ix + 1, 0, w2 - 1);
+  const int y0 = clampi(iy, 0, h2 - 1), y1 = clampi(iy + 1, 0, h2 - 1);
+  const float a = f[static_cast<std::size_t>(y0) * w2 + x0], b = f[static_cast<std::size_t>(y0) * w2 + x1];
+  const float c = f[static_cast<std::size_t>(y1) * w2 + x0], d = f[static_cast<std::size_t>(y1) * w2 + x1];
   return (1 - tx) * (1 - ty) * a + tx * (1 - ty) * b + (1 - tx) * ty * c + tx * ty * d;
 }
 
