@@ -8,7 +8,7 @@
 // layer, hides nothing the composite can use and covers what is behind; the layer test is the
 // depth peel with the layer boundary for its epsilon. Exactly dof::hidden_source's test.
 layout(binding = SCENE_UNIT_PEEL_FIRST) uniform sampler2D u_peel_first_viewz;  // the first layer
-// A (px), z_f, r_max, K (layers); K negative (-K): the oracle's cut instead (App::oracle_score):
+// A (px), z_f, r_max, K (layers); K negative (-K): the oracle's cut instead (oracle_score, diagnostics/frame_checks.hpp):
 // every surface beyond the near field, whatever the first layer holds.
 layout(location = SCENE_LOC_PEEL) uniform vec4 u_peel;
 

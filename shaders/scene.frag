@@ -8,7 +8,7 @@
 #include "peel.glsl"
 #endif
 #ifdef NEAR_CUT
-// The two-layer oracle's reference (App::oracle_score): the lens sees the scene without its near
+// The two-layer oracle's reference (oracle_score, diagnostics/frame_checks.hpp): the lens sees the scene without its near
 // field, every fragment nearer than the near field's end discarded.
 layout(location = SCENE_LOC_NEAR_CUT) uniform float u_near_cut;
 #endif

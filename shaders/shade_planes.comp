@@ -10,7 +10,7 @@
 // those fetches were 0.25 of the 0.87 ms scene pass at 1080p; here every SM's texture units share
 // them (a few microseconds). Elsewhere it costs one extra full-frame pass, a few microseconds too.
 // The result equals the forward path up to the derivatives' rounding (the rasteriser takes them
-// from 2x2 quads): App::verify compares the two.
+// from 2x2 quads): --verify (diagnostics/frame_checks.cpp) compares the two.
 #include "scene_shading.glsl"
 layout(local_size_x = PLANES_GROUP_X, local_size_y = PLANES_GROUP_Y) in;
 layout(binding = PLANES_IMAGE_COLOR, COLOR_FORMAT) uniform writeonly image2D u_color;

@@ -24,7 +24,7 @@ void save_f32(const std::string& path, const std::vector<float>& v,
   });
 }
 
-// The CPU gold method of the frame just drawn (App::gold_dof_rgb: the run's settings, the sharp
+// The CPU gold method of the frame just drawn (gold_dof_rgb, passes/cpu_dof_pass.hpp: the run's settings, the sharp
 // frame and view z read back from the same targets the pass that drew the image read, and the
 // second depth layer where the frame has one): whichever pass drew the image (GL compute, GL
 // fragment, CUDA, the CPU fallback), it must equal this within 1/255. RGB float32, shape (h, w, 3).

@@ -36,7 +36,7 @@ class MethodImages {
   MethodImages(const std::string& images_dir, const std::string& sheet_path, int width, int height,
                bool gold = false);
   bool wanted() const { return !dir_.empty() || !sheet_path_.empty(); }
-  // The frame just scored (App::compare_with_reference): its output and error map, once per
+  // The frame just scored (compare_with_reference, diagnostics/frame_checks.hpp): its output and error map, once per
   // method (the chosen run repeats one of --all-methods).
   void add(const App& app, const QualityResult& q);
   // After the last run: the sheet (sharp frame and reference first) and, in the folder, the

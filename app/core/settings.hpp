@@ -105,7 +105,7 @@ struct Settings {
   // of passes/peel_pass.*, what lies behind the near field, spread by layered: two_layer() below).
   int dof_layers = 1;
   // --dof-oracle (headless scoring): after each layered score, also the score of the near field
-  // over the lens's own image of what lies behind it (App::oracle_score; stderr).
+  // over the lens's own image of what lies behind it (oracle_score, diagnostics/frame_checks.hpp; stderr).
   bool dof_oracle = false;
   int dof_rings = 3;   // rings of engine/hybrid's half-resolution gathers, 1..8 (1 + 4N(N+1) samples)
   // dof::Params::radius_offset: 0.5 (the default) = shapes of the lens's area, 0 = the paper's.

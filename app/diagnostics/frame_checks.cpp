@@ -194,7 +194,9 @@ float retime_sat(App& app, const Settings& cfg) {
   return ms;
 }
 
+namespace {
 bool verify_scene_shading(App& app, std::string* message);  // below
+}  // namespace
 
 bool verify(App& app, std::string* message) {
   const FrameParts p = app.parts();
@@ -202,6 +204,8 @@ bool verify(App& app, std::string* message) {
   const bool dof_ok = verify_dof_passes(app.settings(), p.dof, p.sat, p.cuda_dof, p.targets, message);
   return verify_scene_shading(app, message) && sat_ok && dof_ok;
 }
+
+namespace {
 
 bool verify_scene_shading(App& app, std::string* message) {
   const FrameParts p = app.parts();
@@ -248,6 +252,8 @@ bool verify_scene_shading(App& app, std::string* message) {
   *message += buf;
   return shading && worst <= kViewZBound;
 }
+
+}  // namespace
 
 void dump_sat(const App& app, const std::string& path) {
   dump_sat(app.sat(), app.settings().format, path);

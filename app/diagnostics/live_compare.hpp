@@ -31,7 +31,7 @@ struct LiveCompare {
   float cost_ms = 0;  // CPU wall time the last timed build added to the frame (smoothed)
 };
 
-// Every kLiveEvery-th frame: one configuration re-timed (App::retime_sat), its median updated.
+// Every kLiveEvery-th frame: one configuration re-timed (retime_sat, diagnostics/frame_checks.hpp), its median updated.
 // Nothing on the CPU backend (its entries cleared).
 void live_compare_step(App& app, LiveCompare* lc, long long frame_no);
 

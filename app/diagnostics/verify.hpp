@@ -24,7 +24,7 @@ bool verify_dof_passes(const Settings& s, GlDofPass& dof, SatStage& sat, CudaDof
 // kSceneShadingOutliers of the channel values may differ by more than kSceneShadingTolerance (the
 // texture derivatives come from neighbouring rays instead of the rasteriser's 2x2 quads, which
 // moves the mip/anisotropy choice a little where the floor meets the horizon). `at_1x`: the
-// images were rendered at 1x anisotropy (a software rasterizer, see App::verify_scene_shading).
+// images were rendered at 1x anisotropy (a software rasterizer, see verify_scene_shading in diagnostics/frame_checks.cpp).
 constexpr int kSceneShadingTolerance = 2;
 constexpr double kSceneShadingOutliers = 0.01;
 bool judge_scene_shading(const std::vector<uint8_t>& forward, const std::vector<uint8_t>& deferred,

@@ -28,7 +28,7 @@ class PeelPass {
   bool active() const { return fbo_.get() != 0; }
   // Clears colour and view z to 0 (no surface) and depth, then draws the scene's second layer
   // against `t`'s view z with the lens and layers of `p`. active() must hold.
-  // cut (App::oracle_score): every surface beyond the near field instead, the first layer
+  // cut (oracle_score, diagnostics/frame_checks.hpp): every surface beyond the near field instead, the first layer
   // ignored: the frame as it would be without its near field.
   void render(const FrameTargets& t, ScenePass& scene, const Camera& cam, float time_s,
               const scandof::dof::Params& p, bool cut = false);

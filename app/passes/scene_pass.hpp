@@ -68,7 +68,7 @@ class ScenePass {
   void draw_peel(int width, int height, const Camera& cam, float time_s, GLuint first_viewz,
                  const float lens[4]);
 
-  // The two-layer oracle (App::oracle_score): while > 0, draw_lens_sample leaves out every
+  // The two-layer oracle (oracle_score, diagnostics/frame_checks.hpp): while > 0, draw_lens_sample leaves out every
   // fragment nearer than view z `z` (the teapot scene; a loaded scene ignores it). 0: off.
   void set_near_cut(float z) { near_cut_ = z; }
 

@@ -372,7 +372,7 @@ void add_scene_flags(Flags& f, Settings& s) {
          "anisotropic filtering of the textures (default 16, clamped to the\n"
          "GPU's limit; 1 = off)")
       ->type_name("X");
-  // SceneShading's values run 0 .. Forward.
+  // SceneShading's values go from 0 to Forward.
   f.choice("--scene-shading", &s.scene_shading, static_cast<int>(SceneShading::Forward) + 1,
            "auto, deferred or forward",
            "floor and wall shaded after rasterisation by a compute pass\n"

@@ -3,7 +3,7 @@
 // the classification; this checks that each rebuild happens and leaves a working frame: the SAT
 // backend swapped (the old stage unregistered, the new one registered with the same targets), the
 // SAT format (the DoF programs rebuilt for float tables), MSAA targets, the teapot tessellation,
-// a resize; after each the tables must equal sat_gold of the frame (App::verify) and the DoF image
+// a resize; after each the tables must equal sat_gold of the frame (verify, diagnostics/frame_checks.hpp) and the DoF image
 // must be what it was where the change should not alter it. Built by tests/demo_logic.cmake from
 // the demo's own sources (not a *_test.cpp: scandof_app_tests has no GL).
 #include <gtest/gtest.h>
@@ -33,7 +33,7 @@ class RuntimeSettings : public AppSuite<RuntimeSettings> {
   static void SetUpTestSuite() {
     // suite_settings' RGBA8 pipeline: tests A..G compare 8-bit images exactly; H switches to HDR.
     Settings s = suite_settings();
-    // gather/box: App::verify draws gather/box into the output texture (its pass check), and the
+    // gather/box: verify draws gather/box into the output texture (its pass check), and the
     // tests compare output images taken on both sides of a verify.
     s.dof_shape = scandof::dof::Shape::Box;
     start(s, kW, kH);
