@@ -182,7 +182,7 @@ int rotation_sets(std::size_t bytes_per_set) {
 }
 
 struct Options {
-  bool check = false, small = false, big = true, bench = false, tune = false;
+  bool check = false, small = false, big = true, bench = false, tune = false, pacing = false;
   int reps = 100, max_log2 = 28;
   bool delays_set = false;  // --first/--spin given: override the policy's look-back pacing
   sp::LookbackDelays delays;
@@ -202,6 +202,7 @@ std::size_t check_one(cudaStream_t s, std::size_t n, Op op, ScanKind kind, int m
   T* pout = mode == 1 ? pin : (dout.get() ? dout.get() + off : nullptr);
   const std::size_t wsb = scandof::detail::single_pass_workspace_bytes<T, Op>(n);
   DeviceBuffer<unsigned char> ws(wsb);
+  scandof::clear_workspace(ws.get(), wsb);  // the look-back state starts zero
   std::vector<T> got(n);
   std::size_t bad = 0;
   char what[160];
@@ -264,6 +265,7 @@ std::size_t run_checks(cudaStream_t s, const Options& o) {
     DeviceBuffer<uint32_t> din(n), dout(n);
     const std::size_t wsb = scandof::detail::single_pass_workspace_bytes<uint32_t, scandof::Sum>(n);
     DeviceBuffer<unsigned char> ws(wsb);
+    scandof::clear_workspace(ws.get(), wsb);  // the look-back state starts zero
     std::vector<uint32_t> got(n);
     std::size_t b = 0;
     CUDA_CHECK(cudaMemcpy(din.get(), in.data(), n * 4, cudaMemcpyHostToDevice));
@@ -292,7 +294,7 @@ std::size_t run_checks(cudaStream_t s, const Options& o) {
 template <class P>
 struct Paced : P {
   static inline sp::LookbackDelays delays;
-  static sp::LookbackDelays delays_for(std::size_t) { return delays; }
+  static sp::LookbackDelays delays_for(std::size_t, double) { return delays; }
 };
 
 // Runs one single-pass configuration; `d` overrides the policy's look-back pacing when non-null.
@@ -338,6 +340,22 @@ struct RotatedInput {
   }
 };
 
+// The default policy's pacing on this device, as the library derives it for a large grid.
+template <class T>
+sp::LookbackDelays default_delays() {
+  using P = sp::DefaultPolicy<T>;
+  auto k = sp::scan_kernel<T, scandof::Sum, P::BLOCK_THREADS, P::ITEMS_PER_THREAD, P::MIN_BLOCKS,
+                           true, 0, P::LOAD_HINT, P::STORE_HINT>;
+  const int blocks = scandof::detail::lookback::resident_blocks_per_sm(k, P::BLOCK_THREADS);
+  const auto rate = scandof::detail::lookback::device_rate();
+  const double wave = scandof::detail::lookback::wave_ns(
+      2 * sizeof(T) * P::BLOCK_THREADS * P::ITEMS_PER_THREAD, blocks, rate);
+  std::printf("pacing of %s: %d SMs x %d blocks of %d B per wave at %.0f GB/s peak: wave %.0f ns\n",
+              tname<T>(), rate.sms, blocks, int(2 * sizeof(T) * P::BLOCK_THREADS * P::ITEMS_PER_THREAD),
+              rate.bytes_per_ns, wave);
+  return P::delays_for(~std::size_t(0), wave);
+}
+
 template <class T>
 std::size_t bench_type(cudaStream_t s, const Options& o) {
   using P = sp::DefaultPolicy<T>;
@@ -345,12 +363,12 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
   std::size_t bad = 0;
   Timer timer(s);
   for (ScanKind kind : {ScanKind::Exclusive, ScanKind::Inclusive}) {
-    const sp::LookbackDelays big = delays ? *delays : P::delays_for(~std::size_t(0));
+    const sp::LookbackDelays big = delays ? *delays : default_delays<T>();
     std::printf(
         "\n%s %s scan, Sum; single-pass %dx%d, look-back pacing %u/%u ns%s; times in us "
         "(median of %d), GB/s = 2n*%zu B / time\n",
         tname<T>(), kind == ScanKind::Exclusive ? "exclusive" : "inclusive", P::BLOCK_THREADS,
-        P::ITEMS_PER_THREAD, big.first_ns, big.spin_ns, delays ? "" : " (from 500 tiles)", o.reps,
+        P::ITEMS_PER_THREAD, big.first_ns, big.spin_ns, delays ? "" : " (derived, from 500 tiles)", o.reps,
         sizeof(T));
     std::printf("%10s %4s | %8s %7s | %8s %7s | %8s | %6s | %8s %7s | %6s | %8s %8s\n", "n", "sets",
                 "sp us", "GB/s", "cub us", "GB/s", "cubgen", "cub/sp", "memcpy", "GB/s", "%cpy",
@@ -365,6 +383,7 @@ std::size_t bench_type(cudaStream_t s, const Options& o) {
       const int sets = int(ins.size());
       const std::size_t wsb = sp::workspace_bytes<T, P>(n);
       DeviceBuffer<unsigned char> ws(wsb);
+      scandof::clear_workspace(ws.get(), wsb);  // the look-back state starts zero
 
       // Correctness of the measured configuration, on poisoned output.
       {
@@ -443,6 +462,7 @@ void tune_row(Timer& timer, cudaStream_t s, RotatedInput<T>& td, int reps, sp::L
   const std::size_t n = td.n;
   const std::size_t wsb = sp::workspace_bytes<T, P>(n);
   DeviceBuffer<unsigned char> ws(wsb);
+  scandof::clear_workspace(ws.get(), wsb);  // the look-back state starts zero
   CUDA_CHECK(cudaMemset(td.outs[0], 0xA5, n * sizeof(T)));
   run_single_pass<P, T>(s, ScanKind::Exclusive, td.ins[0], td.outs[0], n, ws.get(), wsb, &d);
   CUDA_CHECK(cudaStreamSynchronize(s));
@@ -475,36 +495,128 @@ void tune_cub_row(Timer& timer, cudaStream_t s, RotatedInput<T>& td, int reps) {
       t.median_us, 2.0 * sizeof(T) * td.n / (t.median_us * 1e3), t.queued_us);
 }
 
+template <class T>
+void tune_memcpy_row(Timer& timer, cudaStream_t s, RotatedInput<T>& td, int reps) {
+  const int sets = int(td.ins.size());
+  const Timing t = timer.measure(
+      [&](int i) {
+        CUDA_CHECK(cudaMemcpyAsync(td.outs[i % sets], td.ins[i % sets], td.n * sizeof(T),
+                                   cudaMemcpyDeviceToDevice, s));
+      },
+      reps);
+  std::printf("  cudaMemcpy D2D                  : %9.2f us %7.0f GB/s\n", t.median_us,
+              2.0 * sizeof(T) * td.n / (t.median_us * 1e3));
+}
+
+// Resident blocks per SM of P's aligned kernel for T (the occupancy calculator's answer).
+template <class P, class T>
+int resident_per_sm(bool run_to_run = false) {
+  constexpr int kG = sp::exact_in_any_grouping<T>() ? 0 : P::RUN_TO_RUN_GROUP;
+  int blocks = 0;
+  auto k = run_to_run ? sp::scan_kernel<T, scandof::Sum, P::BLOCK_THREADS, P::ITEMS_PER_THREAD,
+                                        P::MIN_BLOCKS, true, kG, P::LOAD_HINT, P::STORE_HINT>
+                      : sp::scan_kernel<T, scandof::Sum, P::BLOCK_THREADS, P::ITEMS_PER_THREAD,
+                                        P::MIN_BLOCKS, true, 0, P::LOAD_HINT, P::STORE_HINT>;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, P::BLOCK_THREADS, 0));
+  return blocks;
+}
+
+// The pacing grid: every (first, spin) pair at the default shape, beside CUB and cudaMemcpy of
+// the same bytes in the same process, so a device's best pacing is read off one table.
+template <class T, class P>
+void tune_pacing(Timer& timer, cudaStream_t s, int lg, int reps, std::size_t& bad) {
+  RotatedInput<T> td(std::size_t(1) << lg, 4242 + lg);
+  std::printf("\ntune %s exclusive n=2^%d (%zu sets), pacing grid\n", tname<T>(), lg,
+              td.ins.size());
+  tune_cub_row(timer, s, td, reps);
+  tune_memcpy_row(timer, s, td, reps);
+  for (unsigned first : {0u, 750u, 1500u, 2250u, 3000u, 4000u})
+    for (unsigned spin : {0u, 200u, 400u, 648u, 1000u})
+      tune_row<P>(timer, s, td, reps, sp::LookbackDelays{first, spin}, bad);
+}
+
+template <class P>
+void shape_row(Timer& timer, cudaStream_t s, RotatedInput<int32_t>& td, int reps,
+               sp::LookbackDelays d, std::size_t& bad) {
+  std::printf("  hints load %d store %d, %d blocks/SM:", P::LOAD_HINT, P::STORE_HINT,
+              resident_per_sm<P, int32_t>());
+  tune_row<P>(timer, s, td, reps, d, bad);
+}
+
+// Shapes and cache hints at one pacing.
+void tune_shapes(Timer& timer, cudaStream_t s, int lg, int reps, sp::LookbackDelays d,
+                 std::size_t& bad) {
+  RotatedInput<int32_t> td(std::size_t(1) << lg, 4343 + lg);
+  std::printf("\ntune int32 exclusive n=2^%d (%zu sets), shapes and cache hints\n", lg,
+              td.ins.size());
+  tune_cub_row(timer, s, td, reps);
+  tune_memcpy_row(timer, s, td, reps);
+  shape_row<sp::Policy<256, 32>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 256, 1, 0>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 256, 0, 1>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 256, 1, 1>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 256, 2, 0>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 256, 2, 1>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 16, 6>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 16, 6, 0, 0, 500, 256, 2, 1>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 24, 4>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<128, 32, 6>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<512, 16, 2>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<512, 32, 1>>(timer, s, td, reps, d, bad);
+}
+
+// The run-to-run look-back against the default one, float sums, for a few group sizes.
+template <class P>
+void r2r_row(Timer& timer, cudaStream_t s, RotatedInput<float>& td, int reps, bool r2r,
+             sp::LookbackDelays d) {
+  Paced<P>::delays = d;
+  const std::size_t n = td.n, wsb = sp::workspace_bytes<float, P>(n);
+  DeviceBuffer<unsigned char> ws(wsb);
+  scandof::clear_workspace(ws.get(), wsb);
+  const int sets = int(td.ins.size());
+  const Timing t = timer.measure(
+      [&](int i) {
+        sp::scan_with_policy<Paced<P>>(ScanKind::Exclusive, td.ins[i % sets], td.outs[i % sets],
+                                       n, scandof::Sum{}, 0.f, ws.get(), wsb, s, r2r);
+      },
+      reps);
+  std::printf("  float %-13s group %4d, %d blocks/SM: %9.2f us %7.0f GB/s\n",
+              r2r ? "run-to-run" : "not-guaranteed", P::RUN_TO_RUN_GROUP,
+              resident_per_sm<P, float>(r2r), t.median_us, 8.0 * n / (t.median_us * 1e3));
+  std::fflush(stdout);
+}
+
+void tune_run_to_run(Timer& timer, cudaStream_t s, int lg, int reps, sp::LookbackDelays d) {
+  RotatedInput<float> td(std::size_t(1) << lg, 4444 + lg);
+  std::printf("\ntune float exclusive n=2^%d (%zu sets), run-to-run look-back\n", lg,
+              td.ins.size());
+  tune_memcpy_row(timer, s, td, reps);
+  r2r_row<sp::Policy<256, 32>>(timer, s, td, reps, false, d);
+  r2r_row<sp::Policy<256, 32, 1, 0, 0, 500, 128>>(timer, s, td, reps, true, d);
+  r2r_row<sp::Policy<256, 32, 1, 0, 0, 500, 256>>(timer, s, td, reps, true, d);
+  r2r_row<sp::Policy<256, 32, 1, 0, 0, 500, 512>>(timer, s, td, reps, true, d);
+}
+
 std::size_t run_tune(cudaStream_t s, const Options& o) {
   std::size_t bad = 0;
   Timer timer(s);
-  // The shape x pacing sweep of results/scan/README.md chose 256x32 with 3000/648 ns pacing; this
-  // re-checks it against its two runners-up in the same process as CUB.
+  const sp::LookbackDelays d = o.delays_set ? o.delays : sp::LookbackDelays{2250, 400};
+  for (int lg : {24, 26, 28})
+    if (lg <= o.max_log2) tune_shapes(timer, s, lg, o.reps, d, bad);
+  for (int lg : {24, 26, 28})
+    if (lg <= o.max_log2) tune_run_to_run(timer, s, lg, o.reps, d);
+  return bad;
+}
+
+// --pacing: the pacing grid.
+std::size_t run_pacing(cudaStream_t s, const Options& o) {
+  std::size_t bad = 0;
+  Timer timer(s);
   for (int lg : {24, 26, 28}) {
     if (lg > o.max_log2) continue;
-    RotatedInput<int32_t> td(std::size_t(1) << lg, 4242 + lg);
-    std::printf("\ntune int32 exclusive n=2^%d (%zu sets)\n", lg, td.ins.size());
-    tune_cub_row(timer, s, td, o.reps);
-    const sp::LookbackDelays delays[] = {{3000, 648}, {4000, 648}};
-    for (const auto& d : delays) {
-      tune_row<sp::Policy<256, 32>>(timer, s, td, o.reps, d, bad);
-      tune_row<sp::Policy<256, 24, 6>>(timer, s, td, o.reps, d, bad);
-    }
+    tune_pacing<int32_t, sp::Policy<256, 32>>(timer, s, lg, o.reps, bad);
   }
-  // 8-byte elements: shapes and register caps of the split-word status.
-  for (int lg : {24, 27}) {
-    if (lg > o.max_log2) continue;
-    RotatedInput<double> td(std::size_t(1) << lg, 99 + lg);
-    std::printf("\ntune double exclusive n=2^%d (%zu sets)\n", lg, td.ins.size());
-    tune_cub_row(timer, s, td, o.reps);
-    const sp::LookbackDelays delays[] = {{3000, 648}, {4000, 648}};
-    for (const auto& d : delays) {
-      tune_row<sp::Policy<256, 12>>(timer, s, td, o.reps, d, bad);
-      tune_row<sp::Policy<256, 16>>(timer, s, td, o.reps, d, bad);
-      tune_row<sp::Policy<256, 16, 4>>(timer, s, td, o.reps, d, bad);
-      tune_row<sp::Policy<128, 16>>(timer, s, td, o.reps, d, bad);
-    }
-  }
+  if (26 <= o.max_log2) tune_pacing<double, sp::Policy<256, 16, 4>>(timer, s, 26, o.reps, bad);
   return bad;
 }
 
@@ -529,6 +641,7 @@ int main(int argc, char** argv) {
                "(Sum and generic scan), cudaMemcpy D2D; every single-pass result checked");
   app.add_flag("--tune", o.tune,
                "block shape / items-per-thread / spin sweep for int32 exclusive (and double)");
+  app.add_flag("--pacing", o.pacing, "look-back pacing grid (first x spin) for int32 and double");
   app.add_option("--reps", o.reps, "timed calls per point (at least 50)")
       ->check(CLI::Range(1, 1000000));
   app.add_option("--max-log2", o.max_log2, "largest n = 2^L of --bench and --tune")
@@ -543,7 +656,7 @@ int main(int argc, char** argv) {
   o.big = !no_big;
   o.reps = std::max(50, o.reps);
   o.delays_set = first->count() + spin->count() > 0;
-  if (!o.check && !o.bench && !o.tune) o.check = o.bench = true;
+  if (!o.check && !o.bench && !o.tune && !o.pacing) o.check = o.bench = true;
   try {
     const scandof::util::DeviceInfo dev = scandof::util::current_device();
     std::printf("device: %s, %d SMs, L2 %zu MB\n", dev.name.c_str(), dev.sm_count,
@@ -552,6 +665,7 @@ int main(int argc, char** argv) {
     std::size_t bad = 0;
     if (o.check) bad += run_checks(s, o);
     if (o.tune) bad += run_tune(s, o);
+    if (o.pacing) bad += run_pacing(s, o);
     if (o.bench) {
       bad += bench_type<int32_t>(s, o);
       bad += bench_type<float>(s, o);

@@ -106,6 +106,15 @@ scantool_case(verify_float_sum 0 "--verify: all 4099 elements match"
               "scan|--verify|f64.npy|vf.npy" ORACLE GPU)
 scantool_case(verify_cpu 0 "--verify: computed on the CPU, by the reference itself"
               "scan|--cpu|--verify|--inclusive|rand_i32.npy|vc.npy" ORACLE)
+# --deterministic: numpy's answer within rounding; two GPU runs of a multi-tile float32 sum give
+# the same file; cub refuses it for floats.
+scantool_case(deterministic_f64 0 "" "scan|--deterministic|--inclusive|f64.npy|det_f64.npy" ORACLE)
+scantool_case(deterministic_a 0 "" "scan|--deterministic|f32_big.npy|det_a.npy" ORACLE)
+scantool_case(deterministic_b 0 "" "scan|--deterministic|f32_big.npy|det_b.npy"
+              COMPARE "det_a.npy|det_b.npy" ORACLE GPU)
+set_tests_properties(scantool.deterministic_b PROPERTIES DEPENDS scantool.deterministic_a)
+scantool_case(deterministic_cub_float 2 "--deterministic: cub::DeviceScan gives no run-to-run"
+              "scan|--deterministic|--algo|cub|f64.npy|o.npy")
 scantool_case(time_flag 0 "[0-9.]+ ms" "scan|--time|--reps|3|rand_i32.npy|t.npy" ORACLE)
 scantool_case(time_flag_cpu 0 "CPU reference .* [0-9.]+ ms"
               "scan|--cpu|--time|rand_i64.npy|tc.npy" ORACLE)

@@ -514,6 +514,7 @@ TEST_P(ScanApi, NonBlockingStreamOrdering) {
       // land before the first scan ran and one of them would read the other's state.
       d_out.poison(s);
       d_out2.poison(s);
+      if (explicit_ws) scandof::clear_workspace(ws.data(), ws.size(), s);  // its first raw use
       for (std::int32_t* o : {d_out.data(), d_out2.data()}) {
         if (explicit_ws) {
           scandof::scan<std::int32_t, Sum>(a, kind, d_in.data(), o, n, Sum{}, 0, ws.data(),
@@ -580,6 +581,7 @@ TEST_P(ScanApi, ExplicitWorkspace) {
 
     // Exactly the bytes asked for, in a buffer of exactly that size (memcheck sees overruns).
     t::DeviceBuffer<unsigned char> w(need);
+    scandof::clear_workspace(w.data(), need);
     d_out.poison();
     scandof::scan<std::int64_t, Sum>(a, ScanKind::Exclusive, d_in.data(), d_out.data(), n, Sum{}, 0,
                                      w.data(), need);
@@ -589,6 +591,7 @@ TEST_P(ScanApi, ExplicitWorkspace) {
 
     // A larger workspace than needed is fine, reused for a second call.
     t::DeviceBuffer<unsigned char> big(need + 4096);
+    scandof::clear_workspace(big.data(), big.size());
     for (int rep = 0; rep < 2; ++rep) {
       d_out.poison();
       scandof::scan<std::int64_t, Sum>(a, ScanKind::Exclusive, d_in.data(), d_out.data(), n, Sum{},

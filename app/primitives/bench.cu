@@ -207,6 +207,7 @@ void time_and_check(Operands& op, PrimResult* r) {
   std::size_t lib_ws = 0, cub_ws = 0;
   scratch_sizes(op, as<Key>(cub_out), &lib_ws, &cub_ws);
   Bytes lib_tmp(std::max<std::size_t>(lib_ws, 1)), cub_tmp(std::max<std::size_t>(cub_ws, 1));
+  scandof::clear_workspace(lib_tmp.get(), lib_ws, op.s);  // the look-back scan's state starts zero
 
   auto lib = [&](int c) { lib_call(op, c, as<Key>(lib_out), lib_tmp.get(), lib_ws); };
   auto cub = [&](int c) { cub_call(op, c, as<Key>(cub_out), cub_tmp.get(), cub_ws); };

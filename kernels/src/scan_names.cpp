@@ -31,6 +31,16 @@ const char* to_string(ScanAlgorithm a) {
   return "unknown";
 }
 
+const char* to_string(Determinism d) {
+  switch (d) {
+    case Determinism::NotGuaranteed:
+      return "not-guaranteed";
+    case Determinism::RunToRun:
+      return "run-to-run";
+  }
+  return "unknown";
+}
+
 const char* to_string(ScanKind k) {
   switch (k) {
     case ScanKind::Exclusive:

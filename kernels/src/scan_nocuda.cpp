@@ -28,8 +28,8 @@ std::size_t scan_workspace_bytes(ScanAlgorithm algo, std::size_t n) {
 
 template <class T, class Op>
 void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op, T, void*,
-          std::size_t, cudaStream_t) {
-  detail::check_scan_arguments(algo, kind, d_in, d_out, n, sizeof(T));
+          std::size_t, cudaStream_t, Determinism det) {
+  detail::check_scan_arguments(algo, kind, d_in, d_out, n, sizeof(T), det);
   if (n == 0) return;
   built_without_cuda("scandof::scan");
 }
@@ -37,7 +37,7 @@ void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_
 #define SCANDOF_INSTANTIATE_SCAN_STUB(T, OP)                                                  \
   template std::size_t scan_workspace_bytes<T, OP>(ScanAlgorithm, std::size_t);               \
   template void scan<T, OP>(ScanAlgorithm, ScanKind, const T*, T*, std::size_t, OP, T, void*, \
-                            std::size_t, cudaStream_t);
+                            std::size_t, cudaStream_t, Determinism);
 SCANDOF_FOR_EACH_BUILTIN_SCAN(SCANDOF_INSTANTIATE_SCAN_STUB)
 #undef SCANDOF_INSTANTIATE_SCAN_STUB
 
@@ -48,6 +48,12 @@ ScanWorkspace::~ScanWorkspace() = default;
 void* ScanWorkspace::reserve(std::size_t bytes) {
   if (bytes == 0) return ptr_;
   built_without_cuda("scandof::ScanWorkspace::reserve");
+}
+
+void ScanWorkspace::note_use(bool, cudaStream_t) {}
+
+void clear_workspace(void*, std::size_t bytes, cudaStream_t) {
+  if (bytes != 0) built_without_cuda("scandof::clear_workspace");
 }
 
 bool cuda_device_available(std::string* why_not) {

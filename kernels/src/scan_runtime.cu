@@ -1,4 +1,5 @@
 // ScanWorkspace and the device probe: the host-side runtime pieces of the scan API.
+#include <stdexcept>
 #include <string>
 
 #include "scandof/cuda_check.hpp"
@@ -25,7 +26,26 @@ void* ScanWorkspace::reserve(std::size_t bytes) {
   CUDA_CHECK(cudaMalloc(&p, bytes));
   ptr_ = p;
   bytes_ = bytes;
+  // Synchronous like the allocation: a workspace comes out of reserve() ready for a look-back.
+  CUDA_CHECK(cudaMemset(ptr_, 0, bytes_));
+  clean_for_lookback_ = true;
   return ptr_;
+}
+
+void ScanWorkspace::note_use(bool lookback, cudaStream_t stream) {
+  if (!lookback) {
+    clean_for_lookback_ = false;
+    return;
+  }
+  if (!clean_for_lookback_) clear_workspace(ptr_, bytes_, stream);
+  clean_for_lookback_ = true;
+}
+
+void clear_workspace(void* d_workspace, std::size_t bytes, cudaStream_t stream) {
+  if (bytes == 0) return;
+  if (d_workspace == nullptr)
+    throw std::invalid_argument("scandof::clear_workspace: null workspace with bytes > 0");
+  CUDA_CHECK(cudaMemsetAsync(d_workspace, 0, bytes, stream));
 }
 
 namespace {

@@ -7,9 +7,11 @@
 
 namespace scandof {
 
-ScanWorkspace::ScanWorkspace(ScanWorkspace&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) {
+ScanWorkspace::ScanWorkspace(ScanWorkspace&& o) noexcept
+    : ptr_(o.ptr_), bytes_(o.bytes_), clean_for_lookback_(o.clean_for_lookback_) {
   o.ptr_ = nullptr;
   o.bytes_ = 0;
+  o.clean_for_lookback_ = true;
 }
 
 ScanWorkspace& ScanWorkspace::operator=(ScanWorkspace&& o) noexcept {
@@ -17,8 +19,10 @@ ScanWorkspace& ScanWorkspace::operator=(ScanWorkspace&& o) noexcept {
     ScanWorkspace old(std::move(*this));  // frees this buffer when it goes out of scope
     ptr_ = o.ptr_;
     bytes_ = o.bytes_;
+    clean_for_lookback_ = o.clean_for_lookback_;
     o.ptr_ = nullptr;
     o.bytes_ = 0;
+    o.clean_for_lookback_ = true;
   }
   return *this;
 }

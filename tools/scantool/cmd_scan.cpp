@@ -27,10 +27,11 @@ struct Options {
   scandof::ScanAlgorithm algo = scandof::ScanAlgorithm::SinglePass;
   scandof::ScanKind kind = scandof::ScanKind::Exclusive;
   scandof::OpKind op = scandof::OpKind::Sum;
+  scandof::Determinism determinism = scandof::Determinism::NotGuaranteed;
   RunOptions run;
   // As given on the command line, parsed by parse_options().
   std::string algo_name, op_name = "sum", in_path, out_path;
-  bool inclusive = false, exclusive = false;
+  bool inclusive = false, exclusive = false, deterministic = false;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -67,7 +68,7 @@ void scan_on_gpu(const Options& o, const T* in, T* out, std::size_t n) {
   e_start.record();
   CUDA_CHECK(cudaMemcpy(d_in.get(), in, n * sizeof(T), cudaMemcpyHostToDevice));
   e_up.record();
-  scandof::scan(o.algo, o.kind, d_in.get(), d_out.get(), n, Op{}, ws);
+  scandof::scan(o.algo, o.kind, d_in.get(), d_out.get(), n, Op{}, ws, 0, o.determinism);
   e_scan.record();
   CUDA_CHECK(cudaMemcpy(out, d_out.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
   e_down.record();
@@ -79,13 +80,17 @@ void scan_on_gpu(const Options& o, const T* in, T* out, std::size_t n) {
   // in and out are distinct buffers, so repeating the scan rewrites the same result.
   std::size_t reps = 0;
   const double kernel =
-      median_gpu_ms([&] { scandof::scan(o.algo, o.kind, d_in.get(), d_out.get(), n, Op{}, ws); },
-                    o.run.reps, &reps);
+      median_gpu_ms(
+          [&] {
+            scandof::scan(o.algo, o.kind, d_in.get(), d_out.get(), n, Op{}, ws, 0, o.determinism);
+          },
+          o.run.reps, &reps);
   CUDA_CHECK(cudaGetLastError());
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);  // read n + write n
-  std::printf("scantool: %s %s %s of %zu %s on %s\n", scandof::to_string(o.algo),
+  std::printf("scantool: %s %s %s of %zu %s on %s%s\n", scandof::to_string(o.algo),
               scandof::to_string(o.kind), scandof::to_string(o.op), n,
-              scandof::npy::to_string(scandof::npy::dtype_of<T>()), device_name().c_str());
+              scandof::npy::to_string(scandof::npy::dtype_of<T>()), device_name().c_str(),
+              o.deterministic ? ", run-to-run deterministic" : "");
   std::printf(
       "  kernel:     %.4f ms median of %zu (after warm-up)  %.1f GB/s read+write, %.2f Gelem/s\n",
       kernel, reps, kernel > 0 ? bytes / kernel * 1e-6 : 0.0,
@@ -212,6 +217,7 @@ void parse_options(Options& o) {
   if (o.inclusive && o.exclusive)
     throw UsageError("--inclusive and --exclusive exclude each other");
   if (o.inclusive) o.kind = scandof::ScanKind::Inclusive;
+  if (o.deterministic) o.determinism = scandof::Determinism::RunToRun;
   o.run.finish();
   check_outputs({o.in_path}, {{"OUT.npy", o.out_path}});
 }
@@ -230,6 +236,11 @@ int run_scan(Options& o) {
 
   if (o.run.cpu)
     std::fprintf(stderr, "scantool: --cpu: computed on the CPU with the reference scan\n");
+  const bool floating = in.dtype == DType::Float32 || in.dtype == DType::Float64;
+  if (o.deterministic && floating && o.algo == scandof::ScanAlgorithm::Cub)
+    throw UsageError(
+        "--deterministic: cub::DeviceScan gives no run-to-run guarantee for float sums; use "
+        "--algo single-pass (the default) or a block scan");
   const bool on_gpu = use_gpu(o.run.cpu, "with the reference scan");
 
   scandof::npy::Array out(in.dtype, in.shape);
@@ -278,6 +289,9 @@ std::function<int()> setup(CLI::App& sub) {
   sub.add_flag("--exclusive", o->exclusive,
                "out[i] = op(in[0..i-1]), out[0] = identity  (the default)");
   sub.add_flag("--inclusive", o->inclusive, "out[i] = op(in[0..i])");
+  sub.add_flag("--deterministic", o->deterministic,
+               "bitwise the same result on every run (float sums: a fixed grouping, a few\n"
+               "percent slower; integer scans are deterministic either way)");
   add_run_options(sub, o->run, "compute on the CPU with the sequential reference scan",
                   "print the GPU kernel time (CUDA events, median after warm-up) and the\n"
                   "end-to-end time (allocate, upload, scan, download)",
@@ -287,7 +301,9 @@ std::function<int()> setup(CLI::App& sub) {
       std::string(
           "Integer sums wrap around on overflow, as numpy's do. Float results of the GPU differ "
           "from\n"
-          "numpy's sequential np.cumsum by rounding (the GPU adds in a different order).\n"
+          "numpy's sequential np.cumsum by rounding (the GPU adds in a different order), and\n"
+          "single-pass and cub float sums may differ in their last bits from run to run;\n"
+          "--deterministic fixes the order (the CPU path is sequential, hence deterministic).\n"
           "NaN in min/max scans propagates, as in numpy's np.minimum.accumulate and\n"
           "np.maximum.accumulate: from the first NaN on, every output is NaN (on the GPU too).\n"
           "Inclusive scans never show the identity (+inf for min); exclusive ones have it at\n"

@@ -211,31 +211,37 @@ SCANDOF_HD F4 far_gather(const F4* far, int w2, int h2, int x, int y, const Ring
 }
 
 // Pass 5: a half-resolution field bilinearly at full pixel (x, y) (half-pixel centres at
-// 2 i + 1 in full pixels, clamped at the edges).
-SCANDOF_HD F4 upsample(const F4* f, int w2, int h2, int x, int y) {
+// 2 i + 1 in full pixels, clamped at the edges). The four taps and their weights, shared by the
+// colour and the single-channel fields.
+struct HalfResTaps {
+  std::size_t a, b, c, d;  // (x0, y0), (x1, y0), (x0, y1), (x1, y1)
+  float wa, wb, wc, wd;
+};
+
+SCANDOF_HD HalfResTaps half_res_taps(int w2, int h2, int x, int y) {
   const float fx = 0.5f * static_cast<float>(x) - 0.25f, fy = 0.5f * static_cast<float>(y) - 0.25f;
   const float bx = floorf(fx), by = floorf(fy);
   const float tx = fx - bx, ty = fy - by;
   const int ix = static_cast<int>(bx), iy = static_cast<int>(by);
   const int x0 = clampi(ix, 0, w2 - 1), x1 = clampi(ix + 1, 0, w2 - 1);
   const int y0 = clampi(iy, 0, h2 - 1), y1 = clampi(iy + 1, 0, h2 - 1);
-  const F4 a = f[static_cast<std::size_t>(y0) * w2 + x0], b = f[static_cast<std::size_t>(y0) * w2 + x1];
-  const F4 c = f[static_cast<std::size_t>(y1) * w2 + x0], d = f[static_cast<std::size_t>(y1) * w2 + x1];
-  const float wa = (1 - tx) * (1 - ty), wb = tx * (1 - ty), wc = (1 - tx) * ty, wd = tx * ty;
-  return F4{wa * a.x + wb * b.x + wc * c.x + wd * d.x, wa * a.y + wb * b.y + wc * c.y + wd * d.y,
-            wa * a.z + wb * b.z + wc * c.z + wd * d.z, wa * a.w + wb * b.w + wc * c.w + wd * d.w};
+  const std::size_t r0 = static_cast<std::size_t>(y0) * w2, r1 = static_cast<std::size_t>(y1) * w2;
+  return HalfResTaps{r0 + x0, r0 + x1, r1 + x0, r1 + x1,
+                     (1 - tx) * (1 - ty), tx * (1 - ty), (1 - tx) * ty, tx * ty};
+}
+
+SCANDOF_HD F4 upsample(const F4* f, int w2, int h2, int x, int y) {
+  const HalfResTaps t = half_res_taps(w2, h2, x, y);
+  const F4 a = f[t.a], b = f[t.b], c = f[t.c], d = f[t.d];
+  return F4{t.wa * a.x + t.wb * b.x + t.wc * c.x + t.wd * d.x,
+            t.wa * a.y + t.wb * b.y + t.wc * c.y + t.wd * d.y,
+            t.wa * a.z + t.wb * b.z + t.wc * c.z + t.wd * d.z,
+            t.wa * a.w + t.wb * b.w + t.wc * c.w + t.wd * d.w};
 }
 
 SCANDOF_HD float upsample1(const float* f, int w2, int h2, int x, int y) {
-  const float fx = 0.5f * static_cast<float>(x) - 0.25f, fy = 0.5f * static_cast<float>(y) - 0.25f;
-  const float bx = floorf(fx), by = floorf(fy);
-  const float tx = fx - bx, ty = fy - by;
-  const int ix = static_cast<int>(bx), iy = static_cast<int>(by);
-  const int x0 = clampi(ix, 0, w2 - 1), x1 = clampi(ix + 1, 0, w2 - 1);
-  const int y0 = clampi(iy, 0, h2 - 1), y1 = clampi(iy + 1, 0, h2 - 1);
-  const float a = f[static_cast<std::size_t>(y0) * w2 + x0], b = f[static_cast<std::size_t>(y0) * w2 + x1];
-  const float c = f[static_cast<std::size_t>(y1) * w2 + x0], d = f[static_cast<std::size_t>(y1) * w2 + x1];
-  return (1 - tx) * (1 - ty) * a + tx * (1 - ty) * b + (1 - tx) * ty * c + tx * ty * d;
+  const HalfResTaps t = half_res_taps(w2, h2, x, y);
+  return t.wa * f[t.a] + t.wb * f[t.b] + t.wc * f[t.c] + t.wd * f[t.d];
 }
 
 // Pass 5: the engine's base (sharp blended into the far field by r) -- Hybrid passes its gather.

@@ -56,8 +56,15 @@ std::size_t scan_workspace_bytes(ScanAlgorithm algo, std::size_t n) {
 
 template <class T, class Op>
 void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op,
-          T identity, void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream) {
-  detail::check_scan_arguments(algo, kind, d_in, d_out, n, sizeof(T));
+          T identity, void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
+          Determinism determinism) {
+  detail::check_scan_arguments(algo, kind, d_in, d_out, n, sizeof(T), determinism);
+  const bool run_to_run = determinism == Determinism::RunToRun &&
+                          !detail::single_pass::exact_in_any_grouping<T>();
+  if (run_to_run && algo == ScanAlgorithm::Cub)
+    throw std::invalid_argument(
+        "scandof::scan: cub::DeviceScan gives no run-to-run guarantee for a non-integer type; "
+        "use SinglePass (or a block scan) with Determinism::RunToRun");
   if (n == 0) return;
   const std::size_t need = scan_workspace_bytes<T, Op>(algo, n);
   if (need > 0 && (d_workspace == nullptr || workspace_bytes < need))
@@ -69,7 +76,7 @@ void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_
   switch (algo) {
     case ScanAlgorithm::SinglePass:
       return detail::single_pass_scan<T, Op>(kind, d_in, d_out, n, op, identity, d_workspace,
-                                             workspace_bytes, stream);
+                                             workspace_bytes, stream, run_to_run);
     case ScanAlgorithm::Cub:
       return detail::cub_scan<T, Op>(kind, d_in, d_out, n, op, identity, d_workspace,
                                      workspace_bytes, stream);
@@ -87,7 +94,7 @@ void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_
 #define SCANDOF_INSTANTIATE_SCAN(T, OP)                                                       \
   template std::size_t scan_workspace_bytes<T, OP>(ScanAlgorithm, std::size_t);               \
   template void scan<T, OP>(ScanAlgorithm, ScanKind, const T*, T*, std::size_t, OP, T, void*, \
-                            std::size_t, cudaStream_t);
+                            std::size_t, cudaStream_t, Determinism);
 
 // Every built-in operator for element type T (kernels/src/scan_inst_<type>.cu, one file per type).
 // SCANDOF_FOR_EACH_BUILTIN_SCAN (scan.hpp) lists the pairs the library declares extern: each

@@ -41,8 +41,21 @@ constexpr int kNumScanAlgorithms = 7;
 
 enum class ScanKind : int { Exclusive = 0, Inclusive = 1 };
 
+// Whether a scan's bits may change from run to run. A floating-point sum is not associative, and
+// the single-pass scan combines its predecessors in whatever grouping their timing gave, so its
+// last bits may differ between runs of the same input (so do cub::DeviceScan's).
+//  - NotGuaranteed (the default): the fastest grouping.
+//  - RunToRun: bitwise identical output for the same input, n, operator and GPU, every run. The
+//    single-pass scan then combines its look-back in a grouping fixed by the tile id (a few
+//    percent slower: results/scan/README.md); the paper's block scans (Naive .. WarpShuffle) are
+//    deterministic as they are; Cub refuses it for non-integer types (std::invalid_argument).
+// Integer scans are exact in any grouping (Sum wraps modulo 2^bits, Min and Max are exact), so they
+// are run-to-run deterministic in either mode and take the fastest path.
+enum class Determinism : int { NotGuaranteed = 0, RunToRun = 1 };
+
 const char* to_string(ScanAlgorithm a);
 const char* to_string(ScanKind k);
+const char* to_string(Determinism d);
 // Parses "naive", "work-efficient", "conflict-free", "optimized", "warp-shuffle", "single-pass",
 // "cub" (also the enum's number). Throws std::invalid_argument naming the choices.
 ScanAlgorithm parse_scan_algorithm(const std::string& name);
@@ -54,9 +67,23 @@ std::size_t scan_workspace_bytes(ScanAlgorithm algo, std::size_t n);
 
 // The core entry point with explicit scratch. `identity` must satisfy op(identity, x) == x.
 // in == out (in place) is allowed; other overlaps are not. n may exceed 2^31.
+//
+// The workspace of SinglePass (and of compaction's single pass) keeps its look-back state from
+// call to call, so a call is one kernel launch with no clearing before it. Its contract: the
+// memory is zero-filled before its first use (ScanWorkspace does it; for a buffer of your own,
+// clear_workspace or cudaMemsetAsync to 0 once), and again after anything else wrote it (another
+// algorithm's scratch, your own data). Then reuse it for any number of calls, at any n it is large
+// enough for, in any stream order, as long as two calls on one workspace never run at the same
+// time and the allocation stays as large as the largest call made with it. The other algorithms
+// take any memory.
 template <class T, class Op>
 void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op,
-          T identity, void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream = 0);
+          T identity, void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream = 0,
+          Determinism determinism = Determinism::NotGuaranteed);
+
+// Zero-fills `bytes` of a workspace on `stream` (what a buffer needs before its first look-back
+// call). No-op for bytes == 0.
+void clear_workspace(void* d_workspace, std::size_t bytes, cudaStream_t stream = 0);
 
 // A device scratch buffer that grows to the largest size asked of it; owns its memory (RAII).
 class ScanWorkspace {
@@ -69,13 +96,20 @@ class ScanWorkspace {
   ScanWorkspace& operator=(ScanWorkspace&& o) noexcept;
 
   // Ensures at least `bytes`; reallocation synchronizes the device (cudaFree), so size it once.
+  // New memory is zero-filled, as the look-back kernels want it.
   void* reserve(std::size_t bytes);
   void* data() const { return ptr_; }
   std::size_t size() const { return bytes_; }
 
+  // For the library's convenience overloads: records that a call of the look-back kind (true) or
+  // of any other kind (false) is about to use the memory, and zero-fills it on `stream` when a
+  // look-back call follows another kind of use (whose scratch would read as published status).
+  void note_use(bool lookback, cudaStream_t stream);
+
  private:
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
+  bool clean_for_lookback_ = true;  // zero, or only look-back calls have used it since
 };
 
 namespace detail {
@@ -94,11 +128,15 @@ inline bool is_known_algorithm(ScanAlgorithm a) {
 // every variant reads a tile before writing it; a shifted overlap would let tiles read elements
 // that another tile already overwrote).
 inline void check_scan_arguments(ScanAlgorithm algo, ScanKind kind, const void* d_in,
-                                 const void* d_out, std::size_t n, std::size_t elem_size) {
+                                 const void* d_out, std::size_t n, std::size_t elem_size,
+                                 Determinism det = Determinism::NotGuaranteed) {
   if (!is_known_algorithm(algo)) throw_unknown_algorithm("scandof::scan", algo);
   if (kind != ScanKind::Exclusive && kind != ScanKind::Inclusive)
     throw std::invalid_argument("scandof::scan: unknown ScanKind " +
                                 std::to_string(static_cast<int>(kind)));
+  if (det != Determinism::NotGuaranteed && det != Determinism::RunToRun)
+    throw std::invalid_argument("scandof::scan: unknown Determinism " +
+                                std::to_string(static_cast<int>(det)));
   if (n == 0) return;
   if (d_in == nullptr) throw std::invalid_argument("scandof::scan: d_in is null with n > 0");
   if (d_out == nullptr) throw std::invalid_argument("scandof::scan: d_out is null with n > 0");
@@ -119,10 +157,14 @@ inline void check_scan_arguments(ScanAlgorithm algo, ScanKind kind, const void* 
 // touching the device (and checking twice costs a few compares).
 template <class T, class Op>
 void scan(ScanAlgorithm algo, ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op,
-          ScanWorkspace& ws, cudaStream_t stream = 0) {
-  detail::check_scan_arguments(algo, kind, d_in, d_out, n, sizeof(T));
-  void* p = ws.reserve(scan_workspace_bytes<T, Op>(algo, n));
-  scan<T, Op>(algo, kind, d_in, d_out, n, op, identity_of<Op, T>(), p, ws.size(), stream);
+          ScanWorkspace& ws, cudaStream_t stream = 0,
+          Determinism determinism = Determinism::NotGuaranteed) {
+  detail::check_scan_arguments(algo, kind, d_in, d_out, n, sizeof(T), determinism);
+  const std::size_t need = scan_workspace_bytes<T, Op>(algo, n);
+  void* p = ws.reserve(need);
+  if (need > 0) ws.note_use(algo == ScanAlgorithm::SinglePass, stream);
+  scan<T, Op>(algo, kind, d_in, d_out, n, op, identity_of<Op, T>(), p, ws.size(), stream,
+              determinism);
 }
 
 // Whether a usable CUDA device is present (false also when built without CUDA). Never throws.
@@ -149,7 +191,7 @@ bool cuda_device_available(std::string* why_not = nullptr);
 #define SCANDOF_DECLARE_SCAN(T, OP)                                                              \
   extern template std::size_t scan_workspace_bytes<T, OP>(ScanAlgorithm, std::size_t);          \
   extern template void scan<T, OP>(ScanAlgorithm, ScanKind, const T*, T*, std::size_t, OP, T,   \
-                                   void*, std::size_t, cudaStream_t);
+                                   void*, std::size_t, cudaStream_t, Determinism);
 SCANDOF_FOR_EACH_BUILTIN_SCAN(SCANDOF_DECLARE_SCAN)
 #undef SCANDOF_DECLARE_SCAN
 

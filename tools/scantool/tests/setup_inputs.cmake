@@ -12,7 +12,8 @@ set(gens
     "--shape|3x5|img.npy"
     "--dtype|uint8|--n|100003|--high|1|--seed|7|flags.npy"
     "--dtype|uint32|--n|100003|--seed|8|vals_u32.npy"
-    "--dtype|float32|--n|4099|--low|-1|--high|1|--seed|9|f32.npy")
+    "--dtype|float32|--n|4099|--low|-1|--high|1|--seed|9|f32.npy"
+    "--dtype|float32|--n|1048583|--low|-1|--high|1|--seed|10|f32_big.npy")
 foreach(g IN LISTS gens)
   string(REPLACE "|" ";" a "${g}")
   execute_process(COMMAND ${TOOL} gen ${a} WORKING_DIRECTORY ${WORKDIR} RESULT_VARIABLE rc

@@ -438,8 +438,13 @@ void paper_run(const T* in, T* out, std::uint64_t* d_count, std::size_t n, Sel s
   const int grid = grid_for(n, kThreads);
   paper_flags_kernel<T, F><<<grid, kThreads, 0, stream>>>(in, flags, n, sel);
   CUDA_CHECK_LAUNCH();
-  scan<F, Sum>(scan_algo, ScanKind::Exclusive, flags, flags, n, Sum{}, F(0),
-               static_cast<unsigned char*>(ws) + flag_bytes, ws_bytes - flag_bytes, stream);
+  void* scan_ws = static_cast<unsigned char*>(ws) + flag_bytes;
+  // The single-pass scan wants zeroed scratch (its look-back state); the flags kernel's writes
+  // never reach it, but a caller's workspace promises nothing, so the paper's pipeline clears it.
+  if (scan_algo == ScanAlgorithm::SinglePass)
+    clear_workspace(scan_ws, scan_workspace_bytes<F, Sum>(scan_algo, n), stream);
+  scan<F, Sum>(scan_algo, ScanKind::Exclusive, flags, flags, n, Sum{}, F(0), scan_ws,
+               ws_bytes - flag_bytes, stream);
   paper_scatter_kernel<T, kPartition, F>
       <<<grid, kThreads, 0, stream>>>(in, out, flags, n, sel, d_count);
   CUDA_CHECK_LAUNCH();
@@ -651,6 +656,7 @@ std::size_t with_workspace(const char* what, const T* in, const T* out, std::siz
   check_arguments<kPartition, DefaultSinglePassPolicy>(what, in, out, n, need_flags, flags, opt);
   const std::size_t bytes = compact_workspace_bytes<T>(n, opt);
   auto* base = static_cast<unsigned char*>(ws.reserve(kCountSlotBytes + bytes));
+  ws.note_use(false, stream);  // its status sits behind the count slot: not the scan's layout
   auto* d_count = reinterpret_cast<std::uint64_t*>(base);
   run(d_count, static_cast<void*>(base + kCountSlotBytes), bytes);
   return fetch_count(d_count, stream);

@@ -1,9 +1,11 @@
 // Single-pass device-wide scan with decoupled look-back (Merrill & Garland 2016).
 //
-// One kernel reads every element once and writes it once (2n traffic, the copy floor), plus a
-// tiny init kernel that clears the tile-status array and the tile counter in the stream. Each
-// block takes the next tile id from a global atomic counter, so tiles start in launch order and a
-// block only ever waits on tiles that are already running: the look-back cannot deadlock.
+// One kernel reads every element once and writes it once (2n traffic, the copy floor): one launch
+// per call. The tile status lives in the workspace from call to call (lookback::LookbackHeader in
+// device/tile_status.cuh: an epoch picks one of two regions, each call clears the other), so no
+// clearing kernel runs first. Each block takes the next tile id from the header's atomic ticket
+// counter, so tiles start in launch order and a block only ever waits on tiles that are already
+// running: the look-back cannot deadlock.
 //
 // Per tile (BLOCK_THREADS x ITEMS_PER_THREAD items):
 //   1. 16-byte vector loads in a warp-striped layout: a warp owns 32*ITEMS contiguous items and
@@ -16,8 +18,12 @@
 //      (flag P) and publishes its own inclusive prefix; warp 0 then hands the per-warp prefixes
 //      to the block through shared memory (second barrier).
 //   4. Every thread applies its prefix and stores with 16-byte vector stores.
-// A tile that is the whole input (small n) skips the counter, the status array and the init
-// kernel: one launch.
+// A tile that is the whole input (small n) skips the counter and the status words.
+//
+// Run to run: the default look-back combines predecessors in whatever grouping their timing gave,
+// so a float sum may differ in its last bits from run to run. Determinism::RunToRun makes warp 0
+// use lookback::warp_lookback_fixed instead (a grouping fixed by the tile id: the same bits on
+// every run); integer scans take the default path either way, being exact in any grouping.
 //
 // Tile status (device/tile_status.cuh, with the look-back itself): for sizeof(T) <= 4 the flag and
 // the value share one 64-bit word written and read with single relaxed 8-byte accesses (no fence:
@@ -25,9 +31,7 @@
 // in its own 64-bit word beside a copy of the flag; a reader accepts a tile only when all its words
 // carry the same flag (see TileStatus).
 //
-// Look-back pacing: warp 0 sleeps ~3 us after publishing its aggregate before the first poll and
-// 648 ns between polls (for grids of 500+ tiles). Measured on the H100 this is worth 13% at 2^28:
-// polling at once mostly finds unpublished predecessors and adds L2 round trips to the data stream.
+// Look-back pacing: see Policy::delays_for.
 //
 // Operators need only be associative (combined as op(earlier, later)) with a left identity
 // (op(identity, x) == x); the kernel never relies on op(x, identity) == x.
@@ -45,6 +49,7 @@
 
 #include "scandof/arch.cuh"
 #include "scandof/cuda_check.hpp"
+#include "scandof/device/lookback_pacing.cuh"
 #include "scandof/device/tile_status.cuh"
 #include "scandof/scan.hpp"
 #include "scandof/warp/warp_scan.cuh"
@@ -60,6 +65,7 @@ using lookback::kFlagAggregate;
 using lookback::kFlagInvalid;
 using lookback::kFlagPrefix;
 using lookback::LookbackDelays;
+using lookback::LookbackHeader;
 using lookback::TileStatus;
 
 // Items moved by one 16-byte vector access (1 when T does not divide 16: scalar accesses).
@@ -77,24 +83,39 @@ constexpr bool vec_uses_uint4() {
 // scan_with_policy (a policy may also replace delays_for). results/scan/README.md has the numbers
 // behind the defaults. One block per tile, always: a persistent block cannot start its next tile
 // until its own look-back ends (25-70 % slower on the H100, results/scan/README.md).
-template <int BlockThreads, int ItemsPerThread, int MinBlocks = 1, unsigned FirstNs = 0,
-          unsigned SpinNs = 0, unsigned DelayMinTiles = 500>
+template <int BlockThreads, int ItemsPerThread, int MinBlocks = 1, unsigned FirstPermille = 0,
+          unsigned SpinPermille = 0, unsigned DelayMinTiles = 500, int RunToRunGroup = 256,
+          int LoadHint = 0, int StoreHint = 0>
 struct Policy {
   static_assert(MinBlocks >= 1, "at least one block per SM");
+  static_assert(RunToRunGroup >= 32 && RunToRunGroup % 32 == 0, "whole look-back windows");
   static constexpr int BLOCK_THREADS = BlockThreads;
   static constexpr int ITEMS_PER_THREAD = ItemsPerThread;
   static constexpr int MIN_BLOCKS = MinBlocks;  // __launch_bounds__ blocks per SM (register cap)
-  // Pacing pays only once tiles queue behind each other; a grid of about one wave (2^20 int32 is
-  // 128 tiles) would just wait longer, so small grids poll at once (CUB uses the same cut-off).
-  static LookbackDelays delays_for(std::size_t tiles) {
-    return tiles >= DelayMinTiles ? LookbackDelays{FirstNs, SpinNs} : LookbackDelays{};
+  // Tiles per group of the run-to-run look-back (lookback::warp_lookback_fixed): a tile reads up
+  // to this many aggregates, and the group prefixes form a chain of tiles / group hops, which must
+  // keep ahead of the tiles streaming in.
+  static constexpr int RUN_TO_RUN_GROUP = RunToRunGroup;
+  // Cache hints of the full tiles' 16-byte accesses (vec_load / vec_store).
+  static constexpr int LOAD_HINT = LoadHint;
+  static constexpr int STORE_HINT = StoreHint;
+  // Pacing in thousandths of a wave (device/lookback_pacing.cuh): the time the device's resident
+  // tiles take to stream through memory. Pacing pays only once tiles queue behind each other; a
+  // grid of about one wave (2^20 int32 is 128 tiles) would just wait longer, so small grids poll
+  // at once (CUB uses the same cut-off).
+  static LookbackDelays delays_for(std::size_t tiles, double wave_ns) {
+    return tiles >= DelayMinTiles ? lookback::paced_delays(wave_ns, FirstPermille, SpinPermille)
+                                  : LookbackDelays{};
   }
 };
 
 // 128 bytes of input per thread (at most 32 items: each item of 4 bytes or less takes a whole
-// register), 256 threads, sleep 3 us before the first look-back poll and 648 ns between polls.
-// 8-byte arithmetic T: capped at 64 registers (4 blocks/SM instead of 3 at 76 registers; 2% at
-// 2^27 double). Not for structs: ComposeAffine would spill under the cap.
+// register), 256 threads. 8-byte arithmetic T: capped at 64 registers (4 blocks/SM instead of 3
+// at 76 registers; 2% at 2^27 double). Not for structs: ComposeAffine would spill under the cap.
+// Pacing: first poll after 0.5 of a wave, then every 0.08 (H200: 2.6 us and 420 ns). The H200's
+// sweep (int32 2^28) gave 735 us unpaced, 679 us at 0.14 wave, 620-625 us from 0.43 to 0.76 wave,
+// the spin within noise from 0.04 to 0.19 wave; the H100's earlier optimum (3000/648 ns) is 0.48
+// and 0.10 of its own wave.
 template <class T>
 constexpr int default_items() {
   constexpr int v = vec_items<T>();
@@ -103,15 +124,10 @@ constexpr int default_items() {
 }
 template <class T>
 struct DefaultPolicy : Policy<256, default_items<T>(),
-                              (sizeof(T) == 8 && std::is_arithmetic<T>::value) ? 4 : 1, 3000, 648> {
+                              (sizeof(T) == 8 && std::is_arithmetic<T>::value) ? 4 : 1, 500, 80> {
 };
 
-// ---- workspace layout: [tile counter | 256 B pad][status words] ---------------------------------
-
-constexpr std::size_t kAlign = 256;
-inline std::size_t align_up(std::size_t x) {
-  return (x + kAlign - 1) / kAlign * kAlign;
-}
+// ---- workspace layout: lookback::LookbackHeader, then the two regions of status words --------
 
 template <class T, class P>
 std::size_t num_tiles(std::size_t n) {
@@ -119,32 +135,55 @@ std::size_t num_tiles(std::size_t n) {
   return (n + tile - 1) / tile;
 }
 
+// Logical status words of one region: room for either look-back (the run-to-run one publishes
+// the group prefixes too), so one workspace serves both modes.
+template <class T, class P>
+std::size_t status_words(std::size_t tiles) {
+  return lookback::fixed_lookback_entries<P::RUN_TO_RUN_GROUP>(tiles) * TileStatus<T>::kWords;
+}
+
 template <class T, class P>
 std::size_t workspace_bytes(std::size_t n) {
   const std::size_t tiles = num_tiles<T, P>(n);
   if (tiles <= 1) return 0;  // one tile needs no look-back, hence no scratch
-  return kAlign + align_up(TileStatus<T>::bytes(tiles));
-}
-
-// Clears the counter and every status word.
-// A template only so that this header can be included by several translation units.
-template <int kUnused = 0>
-__global__ void init_kernel(unsigned long long* words, std::size_t count) {
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
-    words[i] = 0ull;
+  return lookback::lookback_state_bytes(status_words<T, P>(tiles));
 }
 
 // ---- the scan kernel --------------------------------------------------------------------------
+
+// 16-byte accesses of full tiles. Load hints: 0 plain, 1 streaming (ld.global.cs: evict first),
+// 2 read-only with a 256-byte L2 prefetch (ld.global.nc.L2::256B). Store hints: 0 plain,
+// 1 streaming (st.global.cs).
+template <int kHint>
+__device__ __forceinline__ uint4 vec_load(const uint4* p) {
+  if constexpr (kHint == 1) {
+    return __ldcs(p);
+  } else if constexpr (kHint == 2) {
+    uint4 v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p));
+    return v;
+  } else {
+    return *p;
+  }
+}
+template <int kHint>
+__device__ __forceinline__ void vec_store(uint4* p, const uint4& v) {
+  if constexpr (kHint == 1)
+    __stcs(p, v);
+  else
+    *p = v;
+}
 
 template <class T, int kWarps>
 struct SharedStorage {
   T warp_total[kWarps];
   T warp_prefix[kWarps];
-  unsigned ticket;  // the block's tile id
+  lookback::Ticket ticket;  // the block's tile id and the call's region
 };
 
-template <class T, class Op, class Status>
+template <class T, class Op>
 struct ScanArgs {
   const T* in;
   T* out;
@@ -152,15 +191,18 @@ struct ScanArgs {
   Op op;
   T identity;
   bool inclusive;
-  Status status;
-  unsigned* tile_counter;  // null when the input is a single tile
+  LookbackHeader* header;        // null when the input is a single tile
+  unsigned long long* regions;   // the status words' two regions
   unsigned tiles;
+  unsigned status_words;  // logical words of a region this call may publish
   LookbackDelays delays;
 };
 
 // Scans tile `tile` with the whole block.
-template <class T, class Op, class Status, int kBlockThreads, int kItems, bool kAligned>
-__device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
+// kGroup > 0: the run-to-run look-back with groups of kGroup tiles.
+template <class T, class Op, int kBlockThreads, int kItems, bool kAligned, int kGroup,
+          int kLoadHint, int kStoreHint>
+__device__ __forceinline__ void scan_tile(const ScanArgs<T, Op>& a, const TileStatus<T>& status,
                                           SharedStorage<T, kBlockThreads / 32>& smem,
                                           unsigned tile) {
   constexpr int kVec = vec_items<T>();
@@ -187,7 +229,7 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
     const uint4* src = reinterpret_cast<const uint4*>(a.in + warp_base);
     uint4 raw[kSlots];
 #pragma unroll
-    for (int s = 0; s < kSlots; ++s) raw[s] = src[s * 32 + lane];
+    for (int s = 0; s < kSlots; ++s) raw[s] = vec_load<kLoadHint>(src + s * 32 + lane);
 #pragma unroll
     for (int s = 0; s < kSlots; ++s) memcpy(&v[s][0], &raw[s], sizeof(uint4));
   } else if (full) {
@@ -263,9 +305,13 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
 
     T prefix = identity;  // exclusive prefix of the tile (tile > 0 only)
     if (tile == 0) {
-      if (a.tiles > 1 && lane == 0) a.status.publish(0, kFlagPrefix, tile_total);
+      if (a.tiles > 1 && lane == 0)
+        status.publish(0, kGroup ? kFlagAggregate : kFlagPrefix, tile_total);
+    } else if constexpr (kGroup > 0) {
+      prefix = lookback::warp_lookback_fixed<kGroup>(status, tile, a.tiles, tile_total, op,
+                                                     identity, a.delays);
     } else {
-      prefix = lookback::warp_lookback(a.status, tile, tile_total, op, identity, a.delays);
+      prefix = lookback::warp_lookback(status, tile, tile_total, op, identity, a.delays);
     }
     if (lane < kWarps) {
       // Warp 0 of tile 0 has no prefix; it stores the identity and the consumer skips it.
@@ -293,7 +339,7 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
     if (kAligned && kUint4 && full) {
       uint4 raw;
       memcpy(&raw, o, sizeof(uint4));
-      reinterpret_cast<uint4*>(dst)[s * 32 + lane] = raw;
+      vec_store<kStoreHint>(reinterpret_cast<uint4*>(dst) + s * 32 + lane, raw);
     } else {
 #pragma unroll
       for (int k = 0; k < kVec; ++k) {
@@ -307,10 +353,10 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op, Status>& a,
 // One block per tile. Tile ids come from the global counter in the order blocks ask, so every
 // tile a block waits on belongs to a block that is running and will publish without waiting on
 // anything later: no deadlock.
-template <class T, class Op, class Status, int kBlockThreads, int kItems, int kMinBlocks,
-          bool kAligned>
+template <class T, class Op, int kBlockThreads, int kItems, int kMinBlocks, bool kAligned,
+          int kGroup, int kLoadHint, int kStoreHint>
 __global__ void __launch_bounds__(kBlockThreads, arch::min_blocks_per_sm(kBlockThreads, kMinBlocks))
-    scan_kernel(ScanArgs<T, Op, Status> a) {
+    scan_kernel(ScanArgs<T, Op> a) {
   static_assert(kBlockThreads % 32 == 0 && kBlockThreads <= 1024, "whole warps, <= 1024 threads");
   static_assert(kItems % vec_items<T>() == 0,
                 "ITEMS_PER_THREAD must be a multiple of 16 / sizeof(T)");
@@ -320,19 +366,31 @@ __global__ void __launch_bounds__(kBlockThreads, arch::min_blocks_per_sm(kBlockT
   auto& smem = *reinterpret_cast<SharedStorage<T, kWarps>*>(smem_raw);
 
   if (a.tiles == 1) {  // the whole input is one tile: no counter, no status
-    scan_tile<T, Op, Status, kBlockThreads, kItems, kAligned>(a, smem, 0);
+    scan_tile<T, Op, kBlockThreads, kItems, kAligned, kGroup, kLoadHint, kStoreHint>(a, TileStatus<T>{nullptr, 0}, smem,
+                                                              0);
     return;
   }
-  if (threadIdx.x == 0) smem.ticket = atomicAdd(a.tile_counter, 1u);
+  if (threadIdx.x == 0) smem.ticket = lookback::take_ticket(a.header, a.tiles, a.status_words);
   __syncthreads();
-  scan_tile<T, Op, Status, kBlockThreads, kItems, kAligned>(a, smem, smem.ticket);
+  const lookback::Ticket t = smem.ticket;
+  scan_tile<T, Op, kBlockThreads, kItems, kAligned, kGroup, kLoadHint, kStoreHint>(a, TileStatus<T>{a.regions, t.region},
+                                                            smem, t.tile);
+  lookback::clear_stale_share(a.regions, t, a.tiles);
 }
 
 // Host side with an explicit policy P (the library passes DefaultPolicy<T>, the tuning harness
 // its own).
+// run_to_run: the fixed-grouping look-back, for T whose op is not exact in every grouping (every T
+// but the integers, for which the default is already deterministic).
+template <class T>
+constexpr bool exact_in_any_grouping() {
+  return std::is_integral<T>::value;
+}
+
 template <class P, class T, class Op>
 void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
-                      void* d_workspace, std::size_t ws_bytes, cudaStream_t stream) {
+                      void* d_workspace, std::size_t ws_bytes, cudaStream_t stream,
+                      bool run_to_run = false) {
   static_assert(std::is_trivially_copyable<T>::value, "scan needs a trivially copyable T");
   if (n == 0) return;
   if (d_in == nullptr || d_out == nullptr)
@@ -349,28 +407,35 @@ void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op 
   if (need > 0 && reinterpret_cast<std::uintptr_t>(d_workspace) % 16 != 0)
     throw std::invalid_argument("single_pass_scan: workspace must be 16-byte aligned");
 
-  using Status = TileStatus<T>;
+  const std::size_t words = status_words<T, P>(tiles);
+  if (words > UINT_MAX)
+    throw std::invalid_argument("single_pass_scan: n too large for the tile status");
   const bool incl = kind == ScanKind::Inclusive;
-  ScanArgs<T, Op, Status> a{
-      d_in, d_out, n, op, identity, incl, Status{}, nullptr, unsigned(tiles), P::delays_for(tiles)};
+  ScanArgs<T, Op> a{d_in,    d_out,          n,        op,       identity,
+                    incl,    nullptr,        nullptr,  unsigned(tiles), unsigned(words),
+                    LookbackDelays{}};
   if (tiles > 1) {
     auto* base = static_cast<unsigned char*>(d_workspace);
-    a.tile_counter = reinterpret_cast<unsigned*>(base);
-    a.status = Status{reinterpret_cast<unsigned long long*>(base + kAlign)};
-    // Counter + status words are one contiguous run of 8-byte words.
-    const std::size_t words = (kAlign + Status::bytes(tiles) + 7) / 8;
-    const int threads = 256;
-    const std::size_t blocks = (words + threads - 1) / threads;
-    init_kernel<><<<unsigned(blocks < 4096 ? blocks : 4096), threads, 0, stream>>>(
-        reinterpret_cast<unsigned long long*>(base), words);
-    CUDA_CHECK_LAUNCH();
+    a.header = reinterpret_cast<LookbackHeader*>(base);
+    a.regions = reinterpret_cast<unsigned long long*>(base + lookback::kLookbackHeaderBytes);
   }
 
   const bool aligned = reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0 &&
                        reinterpret_cast<std::uintptr_t>(d_out) % 16 == 0;
   constexpr int kBT = P::BLOCK_THREADS, kIPT = P::ITEMS_PER_THREAD, kMB = P::MIN_BLOCKS;
-  auto kernel = aligned ? scan_kernel<T, Op, Status, kBT, kIPT, kMB, true>
-                        : scan_kernel<T, Op, Status, kBT, kIPT, kMB, false>;
+  constexpr int kG = exact_in_any_grouping<T>() ? 0 : P::RUN_TO_RUN_GROUP;
+  constexpr int kLH = P::LOAD_HINT, kSH = P::STORE_HINT;
+  auto kernel = aligned ? scan_kernel<T, Op, kBT, kIPT, kMB, true, 0, kLH, kSH>
+                        : scan_kernel<T, Op, kBT, kIPT, kMB, false, 0, kLH, kSH>;
+  if (run_to_run && kG > 0)
+    kernel = aligned ? scan_kernel<T, Op, kBT, kIPT, kMB, true, kG, kLH, kSH>
+                     : scan_kernel<T, Op, kBT, kIPT, kMB, false, kG, kLH, kSH>;
+  if (tiles > 1) {
+    const std::size_t tile_bytes = 2 * sizeof(T) * std::size_t(kBT) * kIPT;
+    a.delays = P::delays_for(
+        tiles, lookback::wave_ns(tile_bytes, lookback::resident_blocks_per_sm(kernel, kBT),
+                                 lookback::device_rate()));
+  }
   kernel<<<unsigned(tiles), kBT, 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();
 }
@@ -388,9 +453,10 @@ std::size_t single_pass_workspace_bytes(std::size_t n) {
 
 template <class T, class Op>
 void single_pass_scan(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op op, T identity,
-                      void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream) {
+                      void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
+                      bool run_to_run = false) {
   single_pass::scan_with_policy<single_pass::DefaultPolicy<T>>(
-      kind, d_in, d_out, n, op, identity, d_workspace, workspace_bytes, stream);
+      kind, d_in, d_out, n, op, identity, d_workspace, workspace_bytes, stream, run_to_run);
 }
 
 }  // namespace detail

@@ -156,6 +156,7 @@ void sort_keys(SortAlgorithm algo, const K* d_keys_in, K* d_keys_out, std::size_
   int end = end_bit;  // checked before the workspace grows; the call below checks again
   detail::sortapi::check_keys(algo, d_keys_in, d_keys_out, n, begin_bit, &end);
   void* p = ws.reserve(sort_keys_workspace_bytes<K>(algo, n));
+  ws.note_use(false, stream);
   sort_keys<K>(algo, d_keys_in, d_keys_out, n, p, ws.size(), stream, begin_bit, end_bit);
 }
 
@@ -167,6 +168,7 @@ void sort_pairs(SortAlgorithm algo, const K* d_keys_in, K* d_keys_out, const V* 
   detail::sortapi::check_pairs(algo, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
                                begin_bit, &end);
   void* p = ws.reserve(sort_pairs_workspace_bytes<K, V>(algo, n));
+  ws.note_use(false, stream);
   sort_pairs<K, V>(algo, d_keys_in, d_keys_out, d_values_in, d_values_out, n, p, ws.size(), stream,
                    begin_bit, end_bit);
 }

@@ -100,6 +100,70 @@ struct LookbackDelays {
   unsigned spin_ns = 0;   // between polls of a window that still holds an unpublished tile
 };
 
+// ---- the workspace's look-back state: one launch per call, no clearing kernel -----------------
+// The status words live in the caller's workspace and keep their meaning between calls, so no
+// kernel has to clear them first (a clearing launch is most of the cost of a scan of 2^14..2^16
+// items). Layout: a 256-byte header, then two regions of status words, interleaved in chunks of
+// 32 words so that one look-back window of 32 words stays in four 32-byte sectors:
+//   physical word of logical word w of region r = ((w / 32) * 2 + r) * 32 + w % 32.
+// A call takes its tile ids from the header's ticket counter, whose top half counts calls (the
+// epoch); the epoch's parity names the region the call publishes in. The region was cleared by
+// the call before (every block of a call zeroes a share of the other region's dirty words, which
+// the last call before it wrote, after its own stores), and the block that takes a call's last
+// ticket records how many words the call dirtied and advances the epoch. So a stale word of an
+// earlier call is never read, whichever look-back primitive (scan, compaction, SAT) wrote it.
+// The contract this gives the workspace: zero-filled before its first use (ScanWorkspace does
+// it), then reused by any number of calls in any stream order, as long as two calls on one
+// workspace never run at the same time and the buffer keeps the size of the largest call made
+// with it. The epoch wraps after 2^32 calls; only its parity is used, so the wrap is harmless.
+struct LookbackHeader {
+  unsigned long long ticket_epoch;  // epoch << 32 | tickets taken in this call
+  unsigned dirty[2];                // logical words each region's last call published
+};
+constexpr std::size_t kLookbackHeaderBytes = 256;
+static_assert(sizeof(LookbackHeader) <= kLookbackHeaderBytes, "the header fits its slot");
+
+// Bytes of workspace for `words` logical status words per region (both regions, chunked).
+inline std::size_t lookback_region_bytes(std::size_t words) {
+  return ((words + 31) / 32) * 2 * 32 * sizeof(unsigned long long);
+}
+inline std::size_t lookback_state_bytes(std::size_t words) {
+  return kLookbackHeaderBytes + lookback_region_bytes(words);
+}
+
+__host__ __device__ __forceinline__ std::size_t region_word(std::size_t w, unsigned region) {
+  return ((w >> 5) * 2 + region) * 32 + (w & 31);
+}
+
+struct Ticket {
+  unsigned tile;
+  unsigned region;
+  unsigned stale;  // logical words of the other region to clear (its last call's)
+};
+
+// One thread per block. `words`: the logical status words this call may publish.
+__device__ __forceinline__ Ticket take_ticket(LookbackHeader* h, unsigned tiles, unsigned words) {
+  const unsigned long long old = atomicAdd(&h->ticket_epoch, 1ull);
+  Ticket t{static_cast<unsigned>(old), static_cast<unsigned>(old >> 32) & 1u, 0};
+  t.stale = h->dirty[t.region ^ 1u];  // written by an earlier launch, read-only during this one
+  if (t.tile == tiles - 1) {
+    // Every other block of this call already holds its ticket: reset the count, next epoch.
+    h->dirty[t.region] = words;
+    atomicAdd(&h->ticket_epoch, (1ull << 32) - tiles);
+  }
+  return t;
+}
+
+// The block's share of clearing the other region (all threads of the block, after its stores):
+// the last call published there and has finished, and this call never reads it.
+__device__ __forceinline__ void clear_stale_share(unsigned long long* region_words,
+                                                  const Ticket& t, unsigned tiles) {
+  const unsigned other = t.region ^ 1u;
+  for (std::size_t w = std::size_t(t.tile) * blockDim.x + threadIdx.x; w < t.stale;
+       w += std::size_t(tiles) * blockDim.x)
+    region_words[region_word(w, other)] = 0ull;
+}
+
 // ---- status words -----------------------------------------------------------------------------
 
 // A count with the flag in its top two bits (compaction: 64-bit words, 62-bit counts; onesweep:
@@ -143,24 +207,24 @@ struct CountStatus {
 template <class T>
 struct TileStatus {
   static constexpr int kWords = int((sizeof(T) + 3) / 4);
-  unsigned long long* words;  // tiles x kWords
+  unsigned long long* words;  // the regions (region_word), entry e at logical words e * kWords..
+  unsigned region;
 
-  static std::size_t bytes(std::size_t tiles) { return tiles * kWords * 8; }
-
+  __device__ __forceinline__ unsigned long long* at(std::size_t entry, int i) const {
+    return words + region_word(entry * kWords + i, region);
+  }
   __device__ __forceinline__ void publish(unsigned tile, unsigned flag, const T& v) const {
     unsigned w[kWords];
     w[kWords - 1] = 0;
     memcpy(w, &v, sizeof(T));
-    unsigned long long* dst = words + std::size_t(tile) * kWords;
 #pragma unroll
     for (int i = 0; i < kWords; ++i)
-      st_relaxed_u64(dst + i, (static_cast<unsigned long long>(w[i]) << 32) | flag);
+      st_relaxed_u64(at(tile, i), (static_cast<unsigned long long>(w[i]) << 32) | flag);
   }
   __device__ __forceinline__ void read(unsigned tile, unsigned& flag, T& v) const {
-    const unsigned long long* src = words + std::size_t(tile) * kWords;
     unsigned long long x[kWords];
 #pragma unroll
-    for (int i = 0; i < kWords; ++i) x[i] = ld_relaxed_u64(src + i);
+    for (int i = 0; i < kWords; ++i) x[i] = ld_relaxed_u64(at(tile, i));
     flag = static_cast<unsigned>(x[0]);
 #pragma unroll
     for (int i = 1; i < kWords; ++i)
@@ -211,6 +275,76 @@ __device__ __forceinline__ T warp_lookback(const Status& status, Tile tile, cons
   }
   if (lane == 0) status.publish(tile, kFlagPrefix, op(prefix, tile_total));
   return prefix;
+}
+
+// The run-to-run deterministic look-back. warp_lookback's result depends on which predecessors
+// had published P when it looked, so a float sum differs from run to run. Here tiles are grouped
+// kGroup at a time and tile t of group g returns op(GP[g], A[g*kGroup] .. A[t-1]): the aggregates
+// of its own group's earlier tiles, combined in a tree fixed by t alone (lane 31 folds the kPer
+// newest, lane 30 the kPer before, ..., then reduce_down), after GP[g], the inclusive prefix of
+// every tile before the group, which the group's predecessor's last tile publishes. So every value
+// is a fixed function of the input: the same bits on every run. Entries: the tiles' aggregates at
+// [0, tiles), GP[g] (g >= 1) at tiles + g - 1, each written once. The cost: up to kGroup - 1
+// aggregates read per tile (L2 traffic, not DRAM) and a chain of one hop per group.
+template <int kGroup, class T, class Op, class Status>
+__device__ __forceinline__ T warp_lookback_fixed(const Status& status, unsigned tile,
+                                                 unsigned tiles, const T& tile_total, Op op,
+                                                 const T& identity, LookbackDelays delays) {
+  static_assert(kGroup >= 32 && kGroup % 32 == 0, "a group is whole windows of 32 tiles");
+  constexpr int kPer = kGroup / 32;
+  const int lane = threadIdx.x % warp::kLanes;
+  if (lane == 0) status.publish(tile, kFlagAggregate, tile_total);
+  if (delays.first_ns) __nanosleep(delays.first_ns);
+  const unsigned g = tile / kGroup;
+  const long long g0 = static_cast<long long>(g) * kGroup;
+  const long long oldest = static_cast<long long>(tile) - static_cast<long long>(32 - lane) * kPer;
+  T v[kPer];
+  unsigned f[kPer];
+#pragma unroll
+  for (int k = 0; k < kPer; ++k) {
+    v[k] = identity;
+    f[k] = oldest + k >= g0 ? kFlagInvalid : kFlagAggregate;  // before the group: not read
+  }
+  T gp = identity;
+  unsigned gf = (lane == 0 && g > 0) ? kFlagInvalid : kFlagPrefix;
+  wait_published<true>(
+      [&] {
+        bool pending = false;
+#pragma unroll
+        for (int k = 0; k < kPer; ++k)
+          if (f[k] == kFlagInvalid) {
+            status.read(static_cast<unsigned>(oldest + k), f[k], v[k]);
+            pending |= f[k] == kFlagInvalid;
+          }
+        if (gf == kFlagInvalid) {
+          status.read(tiles + g - 1, gf, gp);
+          pending |= gf == kFlagInvalid;
+        }
+        return pending;
+      },
+      delays.spin_ns);
+  T x = identity;
+#pragma unroll
+  for (int k = 0; k < kPer; ++k)
+    if (oldest + k >= g0) x = op(x, v[k]);
+  x = warp::shfl_idx(warp::reduce_down(x, op, lane), 0);
+  gp = warp::shfl_idx(gp, 0);
+  T prefix;
+  if (g == 0)
+    prefix = x;
+  else if (static_cast<long long>(tile) == g0)
+    prefix = gp;
+  else
+    prefix = op(gp, x);
+  if (lane == 0 && tile % kGroup == kGroup - 1 && tile + 1 < tiles)
+    status.publish(tiles + g, kFlagPrefix, op(prefix, tile_total));
+  return prefix;
+}
+
+// Entries warp_lookback_fixed publishes for `tiles` tiles.
+template <int kGroup>
+constexpr std::size_t fixed_lookback_entries(std::size_t tiles) {
+  return tiles + (tiles + kGroup - 1) / kGroup;
 }
 
 // The same look-back for counts (CountWord<uint64_t> words, op = +), as compaction measured it:
