@@ -1,6 +1,6 @@
 // Shared by the depth-of-field tests: an independent formulation of a kernel shape's per-offset
 // weights (from dof.hpp's definition, not its code), the lenses the tests render with, the blocky
-// depth maps the GPU tests use, random depths and random RGBA8 images.
+// depth maps the GPU tests use, random depths, random RGBA8 images and random RGBA radiance.
 #pragma once
 
 #include <cmath>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "scandof/dof.hpp"
+#include "scandof/hdr.hpp"
 #include "scandof/util/rng.hpp"
 
 namespace dof_test {
@@ -47,6 +48,37 @@ inline std::vector<float> random_depth(int w, int h, uint32_t seed) {
   std::uniform_real_distribution<float> d(0.6f, 60.0f);
   std::vector<float> v(np(w, h));
   for (auto& x : v) x = d(rng);
+  return v;
+}
+
+// RGBA radiance (Mersenne Twister): one value in ten exactly 0, three in a hundred up to 20
+// (bulbs), the rest in [0, 1).
+inline std::vector<float> random_radiance(int w, int h, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<float> v(np(w, h) * 4);
+  for (auto& x : v) {
+    const float a = u(rng);
+    x = a < 0.1f ? 0.0f : (a > 0.97f ? 20.0f * u(rng) : u(rng));
+  }
+  return v;
+}
+
+// RGBA radiance as an RGBA16F frame holds it (every value a half; Mersenne Twister): mostly 0..2,
+// one pixel in 50 a bright point of 20..100 in one or all channels, one in 50 exact zeros.
+inline std::vector<float> random_hdr(int w, int h, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dim(0.0f, 2.0f), bright(20.0f, 100.0f);
+  std::vector<float> v(np(w, h) * 4);
+  for (std::size_t i = 0; i < np(w, h); ++i) {
+    const uint32_t kind = rng() % 50;
+    for (int c = 0; c < 4; ++c) {
+      float x = dim(rng);
+      if (kind == 0 || (kind == 1 && c == 1)) x = bright(rng);
+      if (kind == 2) x = 0.0f;
+      v[4 * i + c] = scandof::half_to_float(scandof::float_to_half(x));
+    }
+  }
   return v;
 }
 

@@ -26,25 +26,8 @@ namespace {
 
 using dof_test::np;
 using dof_test::random_depth;
+using dof_test::random_hdr;
 using dof_test::shape_weight;
-
-// Radiance as an RGBA16F frame holds it (every value a half): mostly 0..2, one pixel in 50 a
-// bright point of 20..100 in one or all channels, some exact zeros.
-std::vector<float> random_hdr(int w, int h, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dim(0.0f, 2.0f), bright(20.0f, 100.0f);
-  std::vector<float> v(np(w, h) * 4);
-  for (std::size_t i = 0; i < np(w, h); ++i) {
-    const uint32_t kind = rng() % 50;
-    for (int c = 0; c < 4; ++c) {
-      float x = dim(rng);
-      if (kind == 0 || (kind == 1 && c == 1)) x = bright(rng);
-      if (kind == 2) x = 0.0f;
-      v[4 * i + c] = scandof::half_to_float(scandof::float_to_half(x));
-    }
-  }
-  return v;
-}
 
 const std::pair<int, int> kSizes[] = {{1, 1}, {33, 17}, {64, 1}, {1, 64}, {7, 5}};
 const dof::Shape kShapes[] = {dof::Shape::Box, dof::Shape::Octagon, dof::Shape::Disc};

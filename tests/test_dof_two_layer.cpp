@@ -23,19 +23,8 @@ namespace {
 
 using dof_test::np;
 using dof_test::random_depth;
+using dof_test::random_radiance;
 using dof_test::random_rgba;
-
-// Radiance up to 20 (bulbs), some exactly 0.
-std::vector<float> random_radiance(int w, int h, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  std::vector<float> v(np(w, h) * 4);
-  for (auto& x : v) {
-    const float a = u(rng);
-    x = a < 0.1f ? 0.0f : (a > 0.97f ? 20.0f * u(rng) : u(rng));
-  }
-  return v;
-}
 
 dof::Params params(dof::Shape s, int layers) {
   dof::Params p = dof_test::gold_lens(s, 6.5f, layers);

@@ -36,6 +36,7 @@ using scandof::SatInput;
 using scandof::SatMethod;
 using scandof::ScanAlgorithm;
 using Size = scandof::test::Size2D;
+using scandof::test::pixel_input;
 
 constexpr uint8_t kPoisonByte = 0xA5;  // uint32 0xA5A5A5A5 > any table value; float is negative
 
@@ -68,14 +69,7 @@ struct PitchedImage {
     CUDA_CHECK(cudaMemcpy2D(buf->p, pitch, img.data(), static_cast<std::size_t>(w) * 4,
                             static_cast<std::size_t>(w) * 4, h, cudaMemcpyHostToDevice));
   }
-  SatInput input(int w, int h) const {
-    SatInput in;
-    in.pixels = buf->p;
-    in.pitch_bytes = pitch;
-    in.width = w;
-    in.height = h;
-    return in;
-  }
+  SatInput input(int w, int h) const { return pixel_input(buf->p, pitch, w, h); }
 };
 
 // A random image, its exact 3-channel planar tables, a tightly pitched device copy and a table
@@ -443,9 +437,7 @@ TEST(Sat, GraphReplay) {
 TEST(Sat, BadArgumentsThrow) {
   SatBuilder b;
   alignas(16) static uint32_t dummy[64];
-  SatInput in;
-  in.width = 4;
-  in.height = 4;
+  SatInput in = pixel_input(nullptr, 0, 4, 4);
   EXPECT_THROW(b.build(in, dummy, SatFormat::U32, SatMethod::Paper, ScanAlgorithm::Cub),
                std::invalid_argument);  // neither texture nor pixels
   in.pixels = dummy;

@@ -42,6 +42,7 @@ using scandof::SatPixels;
 using scandof::ScanAlgorithm;
 using scandof::util::DeviceBuffer;
 using Size = scandof::test::Size2D;
+using scandof::test::pixel_input;
 
 // Uniform in [0, 1) from the i-th hash of a seed.
 double unit(uint64_t seed, uint64_t i) {
@@ -320,11 +321,7 @@ TEST(SatHdr, CounterIsZeroWhereNothingClamps) {
                   ScanAlgorithm::Cub, 0, false, 4, SatLayout::Interleaved);
     counter.download(&count, 1);
     EXPECT_EQ(count, 0u) << "HDR into float tables";
-    SatInput in;
-    in.pixels = rgba8.get();
-    in.pitch_bytes = static_cast<std::size_t>(w) * 4;
-    in.width = w;
-    in.height = h;
+    SatInput in = pixel_input(rgba8.get(), static_cast<std::size_t>(w) * 4, w, h);
     in.clamp_count = counter.get();
     counter.poison();
     builder.build(in, out.get(), SatFormat::U32, m, ScanAlgorithm::Cub, 0, false, 4,
@@ -364,12 +361,8 @@ TEST(SatHdr, TopHalfIsTheLastUnclampedHalf) {
 TEST(SatHdr, BadFixedPointOrPitchThrows) {
   SatBuilder b;
   alignas(16) static uint32_t dummy[256];
-  SatInput in;
-  in.width = 4;
-  in.height = 4;
+  SatInput in = pixel_input(dummy, 32, 4, 4);
   in.format = SatPixels::Rgba16F;
-  in.pixels = dummy;
-  in.pitch_bytes = 32;
   in.fixed = SatFixedPoint{8, 1000};
   auto throws_naming = [&](const SatInput& bad, SatFormat f, const std::string& field) {
     try {

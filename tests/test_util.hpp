@@ -24,6 +24,7 @@
 
 #include "scandof/config.hpp"
 #include "scandof/ops.hpp"
+#include "scandof/sat.hpp"
 #include "scandof/scan.hpp"
 #include "scandof/scan_gold.hpp"
 #include "scandof/util/parallel_for.hpp"
@@ -324,6 +325,19 @@ inline std::vector<std::size_t> capped(std::vector<std::size_t> v) {
   const std::size_t cap = max_test_n();
   v.erase(std::remove_if(v.begin(), v.end(), [cap](std::size_t s) { return s > cap; }), v.end());
   return v;
+}
+
+// ---- SAT inputs -------------------------------------------------------------------------------
+
+// A w x h image read from `pixels` (RGBA8 unless the caller sets `format`) with rows
+// `pitch_bytes` apart; every other field SatInput's default.
+inline SatInput pixel_input(const void* pixels, std::size_t pitch_bytes, int w, int h) {
+  SatInput in;
+  in.pixels = pixels;
+  in.pitch_bytes = pitch_bytes;
+  in.width = w;
+  in.height = h;
+  return in;
 }
 
 // ---- references and tolerances ----------------------------------------------------------------

@@ -159,6 +159,13 @@ struct Flags {
         },
         help);
   }
+  // A bare flag that stands for one value of a choice() flag (--cpu for --backend cpu); its help
+  // names that spelling, so the two cannot drift apart.
+  template <class E>
+  void shorthand(const std::string& flag, E* target, E value, const std::string& of) {
+    app.add_flag_callback(
+        flag, [target, value] { *target = value; }, "the same as " + of + " " + to_string(value));
+  }
 };
 
 // The run's shape: window or headless, size, frames, and the thin lens.
@@ -212,14 +219,12 @@ void add_sat_flags(Flags& f, Settings& s) {
            "who builds the SATs: auto (CUDA if a device is usable, else GL compute,\n"
            "else the CPU; the default), cuda, gl (GL 4.3 compute shaders) or cpu")
       ->type_name("NAME");
-  f.app.add_flag_callback(
-      "--cpu", [&s] { s.backend = SatBackend::Cpu; }, "the same as --backend cpu");
+  f.shorthand("--cpu", &s.backend, SatBackend::Cpu, "--backend");
   f.choice("--pipeline", &s.pipeline, kNumPipelines, "hdr or ldr",
            "hdr (linear radiance, exact fixed-point tables, exposure and a tone\n"
            "mapper; the default) or ldr (the paper's RGBA8 frame and tables)")
       ->type_name("NAME");
-  f.app.add_flag_callback(
-      "--ldr", [&s] { s.pipeline = Pipeline::Ldr; }, "the same as --pipeline ldr");
+  f.shorthand("--ldr", &s.pipeline, Pipeline::Ldr, "--pipeline");
 }
 
 // The HDR pipeline's exposure, tone mapper and range.

@@ -218,20 +218,18 @@ std::function<int()> setup(CLI::App& sub) {
       ->required()
       ->type_name("");
   auto* g = sub.add_option_group("The test", "exactly one");
-  g->add_option("--keep", o->keep,
-                "TEST is one of  '<X' '<=X' '>X' '>=X' '==X' '!=X'  (quote it for the\n"
-                "shell) or  nonzero | odd | even  (odd/even: integer dtypes only)")
-      ->type_name("TEST");
-  g->add_option("--less-than", o->less_than, "same as --keep '<X'")->type_name("X");
-  g->add_option("--not-equal", o->not_equal, "same as --keep '!=X'")->type_name("X");
-  g->add_option("--flags", o->flags_path, "keep x[i] where F[i] != 0 (uint8, same length)")
-      ->type_name("F.npy");
-  sub.add_option("--algo", o->algo,
-                 "paper | reduce-then-scan | single-pass      (default: single-pass)")
-      ->type_name("NAME");
-  sub.add_option("--paper-scan", o->paper_scan,
-                 "scan used by --algo paper (naive ... single-pass, cub; default: optimized)")
-      ->type_name("NAME");
+  add_text_options(
+      *g, {{"--keep", &o->keep, "TEST",
+            "TEST is one of  '<X' '<=X' '>X' '>=X' '==X' '!=X'  (quote it for the\n"
+            "shell) or  nonzero | odd | even  (odd/even: integer dtypes only)"},
+           {"--less-than", &o->less_than, "X", "same as --keep '<X'"},
+           {"--not-equal", &o->not_equal, "X", "same as --keep '!=X'"},
+           {"--flags", &o->flags_path, "F.npy", "keep x[i] where F[i] != 0 (uint8, same length)"}});
+  add_text_options(
+      sub, {{"--algo", &o->algo, "NAME",
+             "paper | reduce-then-scan | single-pass      (default: single-pass)"},
+            {"--paper-scan", &o->paper_scan, "NAME",
+             "scan used by --algo paper (naive ... single-pass, cub; default: optimized)"}});
   sub.add_flag("--partition", o->partition, "stable partition instead of compaction");
   add_run_options(sub, o->run,
                   "compute on the CPU with the reference (std::copy_if/stable_partition)",

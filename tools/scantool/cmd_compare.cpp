@@ -120,12 +120,10 @@ std::function<int()> setup(CLI::App& sub) {
       "whatever the tolerance; -0.0 matches +0.0.");
   sub.add_option("A.npy", o->a, "the array to check")->required()->type_name("");
   sub.add_option("B.npy", o->b, "the reference (rtol scales |b|)")->required()->type_name("");
-  sub.add_option("--rtol", o->rtol, "relative tolerance, finite, >= 0     (default: 0)")
-      ->type_name("R");
-  sub.add_option("--atol", o->atol, "absolute tolerance, finite, >= 0     (default: 0)")
-      ->type_name("A");
-  sub.add_option("--show", o->show, "print the first N mismatches       (default: 5)")
-      ->type_name("N");
+  add_text_options(sub,
+                   {{"--rtol", &o->rtol, "R", "relative tolerance, finite, >= 0     (default: 0)"},
+                    {"--atol", &o->atol, "A", "absolute tolerance, finite, >= 0     (default: 0)"},
+                    {"--show", &o->show, "N", "print the first N mismatches       (default: 5)"}});
   sub.footer(std::string("Example:\n"
                          "  scantool scan in.npy gpu.npy && scantool scan --cpu in.npy cpu.npy\n"
                          "  scantool compare --rtol 1e-5 gpu.npy cpu.npy\n\n") +

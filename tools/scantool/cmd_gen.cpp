@@ -237,28 +237,23 @@ std::function<int()> setup(CLI::App& sub) {
   auto o = std::make_shared<Options>();
   sub.description("Writes a seeded array for trying the primitives.");
   sub.add_option("OUT.npy", o->out, "the file to write")->required()->type_name("");
-  sub.add_option("--dtype", o->dtype,
-                 "int32 | uint32 | int64 | float32 | float64 | uint8   (default: int32)")
-      ->type_name("NAME");
-  sub.add_option("--n", o->n, "number of elements (1-D); also 2^K                  (default: 1000)")
-      ->type_name("N");
-  sub.add_option("--shape", o->shape, "a 2-D array instead (e.g. 1080x1920), or a single N")
-      ->type_name("RxC");
-  sub.add_option("--seed", o->seed, "64-bit seed, 0 .. 2^64-1                         (default: 1)")
-      ->type_name("S");
-  sub.add_option("--dist", o->dist,
-                 "uniform | normal | ones | iota                     (default: uniform)\n"
-                 "uniform: integers in [low, high], floats in [low, high)\n"
-                 "normal: floats only, mean 0, standard deviation 1\n"
-                 "iota: 0, 1, 2, ... (wraps for narrow types)")
-      ->type_name("NAME");
-  sub.add_option("--low", o->low,
-                 "uniform lower bound   (default: -100 signed, 0 unsigned and floats);\n"
-                 "within the dtype's range (float32: finite float32 values)")
-      ->type_name("X");
-  sub.add_option("--high", o->high,
-                 "uniform upper bound   (default: 100 integers, 255 uint8, 1 floats)")
-      ->type_name("X");
+  add_text_options(
+      sub,
+      {{"--dtype", &o->dtype, "NAME",
+        "int32 | uint32 | int64 | float32 | float64 | uint8   (default: int32)"},
+       {"--n", &o->n, "N", "number of elements (1-D); also 2^K                  (default: 1000)"},
+       {"--shape", &o->shape, "RxC", "a 2-D array instead (e.g. 1080x1920), or a single N"},
+       {"--seed", &o->seed, "S", "64-bit seed, 0 .. 2^64-1                         (default: 1)"},
+       {"--dist", &o->dist, "NAME",
+        "uniform | normal | ones | iota                     (default: uniform)\n"
+        "uniform: integers in [low, high], floats in [low, high)\n"
+        "normal: floats only, mean 0, standard deviation 1\n"
+        "iota: 0, 1, 2, ... (wraps for narrow types)"},
+       {"--low", &o->low, "X",
+        "uniform lower bound   (default: -100 signed, 0 unsigned and floats);\n"
+        "within the dtype's range (float32: finite float32 values)"},
+       {"--high", &o->high, "X",
+        "uniform upper bound   (default: 100 integers, 255 uint8, 1 floats)"}});
   sub.footer(
       std::string("Examples:\n"
                   "  scantool gen --dtype float32 --n 2^20 --seed 3 in.npy\n"

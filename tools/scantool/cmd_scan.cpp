@@ -280,12 +280,11 @@ std::function<int()> setup(CLI::App& sub) {
   sub.add_option("OUT.npy", o->out_path, "the result (not the input itself)")
       ->required()
       ->type_name("");
-  sub.add_option("--algo", o->algo_name,
-                 "naive | work-efficient | conflict-free | optimized | warp-shuffle |\n"
-                 "single-pass | cub                           (default: single-pass)")
-      ->type_name("NAME");
-  sub.add_option("--op", o->op_name, "sum | min | max                            (default: sum)")
-      ->type_name("NAME");
+  add_text_options(sub, {{"--algo", &o->algo_name, "NAME",
+                          "naive | work-efficient | conflict-free | optimized | warp-shuffle |\n"
+                          "single-pass | cub                           (default: single-pass)"},
+                         {"--op", &o->op_name, "NAME",
+                          "sum | min | max                            (default: sum)"}});
   sub.add_flag("--exclusive", o->exclusive,
                "out[i] = op(in[0..i-1]), out[0] = identity  (the default)");
   sub.add_flag("--inclusive", o->inclusive, "out[i] = op(in[0..i])");

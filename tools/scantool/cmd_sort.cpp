@@ -155,21 +155,18 @@ std::function<int()> setup(CLI::App& sub) {
   sub.add_option("OUT.npy", o->out_path, "the sorted keys (not the input itself)")
       ->required()
       ->type_name("");
-  sub.add_option("--algo", o->algo_name,
-                 "lsd | split                                (default: lsd)\n"
-                 "(split: the chapter's 1-bit split + bitonic merge; keys only, all bits)")
-      ->type_name("NAME");
-  sub.add_option("--begin-bit", o->begin_text,
-                 "sort by bits [B, E) of the order-preserving key image, 0 <= B <= E <= 32\n"
-                 "(default: 0)")
-      ->type_name("B");
-  sub.add_option("--end-bit", o->end_text, "(default: all bits, 32)")->type_name("E");
-  sub.add_option("--values", o->values,
-                 "uint32 values to carry along (stable key-value sort; lsd only)")
-      ->type_name("V.npy");
-  sub.add_option("--values-out", o->values_out,
-                 "where the permuted values go (needed with --values; not OUT.npy)")
-      ->type_name("W.npy");
+  add_text_options(sub,
+                   {{"--algo", &o->algo_name, "NAME",
+                     "lsd | split                                (default: lsd)\n"
+                     "(split: the chapter's 1-bit split + bitonic merge; keys only, all bits)"},
+                    {"--begin-bit", &o->begin_text, "B",
+                     "sort by bits [B, E) of the order-preserving key image, 0 <= B <= E <= 32\n"
+                     "(default: 0)"},
+                    {"--end-bit", &o->end_text, "E", "(default: all bits, 32)"},
+                    {"--values", &o->values, "V.npy",
+                     "uint32 values to carry along (stable key-value sort; lsd only)"},
+                    {"--values-out", &o->values_out, "W.npy",
+                     "where the permuted values go (needed with --values; not OUT.npy)"}});
   add_run_options(sub, o->run, "compute on the CPU with the reference",
                   "print the GPU time (CUDA events, median of --reps after a warm-up)",
                   "also compute the CPU reference and compare (exit 1 on mismatch)");

@@ -118,6 +118,10 @@ void add_run_options(CLI::App& sub, RunOptions& o, const std::string& cpu_help,
   sub.add_flag("--verify", o.verify, verify_help);
 }
 
+void add_text_options(CLI::App& sub, std::initializer_list<TextOption> rows) {
+  for (const TextOption& r : rows) sub.add_option(r.flag, *r.target, r.help)->type_name(r.type);
+}
+
 scandof::npy::Array load_1d(const std::string& path, const char* command) {
   scandof::npy::Array a = scandof::npy::load(path);
   if (a.ndim() != 1)

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -79,6 +80,16 @@ struct RunOptions {
 };
 void add_run_options(CLI::App& sub, RunOptions& o, const std::string& cpu_help,
                      const std::string& time_help, const std::string& verify_help);
+
+// Options that keep their text for the parsers above, one row each, in --help's order; `type` is
+// the placeholder --help shows for the value.
+struct TextOption {
+  const char* flag;
+  std::string* target;
+  const char* type;
+  const char* help;
+};
+void add_text_options(CLI::App& sub, std::initializer_list<TextOption> rows);
 
 // --- files -------------------------------------------------------------------------------------
 
