@@ -70,19 +70,20 @@ void run_with_policy(const T* in, T* out, std::uint64_t* d_count, std::size_t n,
 template <class T, int kBytes, unsigned kFirst, unsigned kSpin>
 Variant<T> single_pass_variant() {
   return {"single-pass[" + std::to_string(kBytes) + "B,pace" + std::to_string(kFirst) + "/" +
-              std::to_string(kSpin) + "]",
+              std::to_string(kSpin) + "permille]",
           CompactAlgorithm::SinglePass,
           run_with_policy<detail::compact::SinglePassPolicy<kBytes, kFirst, kSpin>, T>};
 }
 
 template <class T>
 std::vector<Variant<T>> policy_variants() {
-  return {single_pass_variant<T, 128, 3000, 648>(),  // the scan's pacing
-          single_pass_variant<T, 128, 2000, 400>(),  // the default
-          single_pass_variant<T, 128, 1000, 300>(),
+  // Pacing in thousandths of a wave (device/lookback_pacing.cuh).
+  return {single_pass_variant<T, 128, 500, 80>(),  // the scan's pacing
+          single_pass_variant<T, 128, 194, 39>(),  // the default
+          single_pass_variant<T, 128, 100, 30>(),
           single_pass_variant<T, 128, 0, 0>(),
-          single_pass_variant<T, 96, 2000, 400>(),
-          single_pass_variant<T, 64, 3000, 648>(),
+          single_pass_variant<T, 96, 194, 39>(),
+          single_pass_variant<T, 64, 500, 80>(),
           {"reduce-then-scan[vec16]", CompactAlgorithm::ReduceThenScan,
            run_with_policy<detail::compact::DefaultSinglePassPolicy, T>}};
 }

@@ -536,23 +536,15 @@ void table2(Context& ctx) {
 // Writing results
 
 sb::Json row_json(const Row& r) {
-  sb::Json o;
-  o["type"] = r.type;
-  o["kind"] = r.kind;
-  o["variant"] = r.variant;
-  o["n"] = r.n;
-  o["check"] = r.check;
-  o["median_ms"] = r.st.median_ms;
-  o["min_ms"] = r.st.min_ms;
-  o["max_ms"] = r.st.max_ms;
-  o["mean_ms"] = r.st.mean_ms;
-  o["reps"] = r.st.reps;
-  o["gb_per_s"] = r.gbps;
-  o["gelem_per_s"] = r.gelems;
-  o["vs_cub"] = r.vs_cub;  // NaN (no CUB time) is written as null
-  o["pct_memcpy"] = r.pct_memcpy;
-  o["sets"] = r.sets;
-  o["workspace_bytes"] = r.workspace;
+  sb::Json o = {{"type", r.type},           {"kind", r.kind},
+                {"variant", r.variant},     {"n", r.n},
+                {"check", r.check},         {"median_ms", r.st.median_ms},
+                {"min_ms", r.st.min_ms},    {"max_ms", r.st.max_ms},
+                {"mean_ms", r.st.mean_ms},  {"reps", r.st.reps},
+                {"gb_per_s", r.gbps},       {"gelem_per_s", r.gelems},
+                {"vs_cub", r.vs_cub},  // NaN (no CUB time) is written as null
+                {"pct_memcpy", r.pct_memcpy}, {"sets", r.sets},
+                {"workspace_bytes", r.workspace}};
   if (!r.note.empty()) o["note"] = r.note;
   return o;
 }

@@ -184,6 +184,7 @@ int rotation_sets(std::size_t bytes_per_set) {
 struct Options {
   bool check = false, small = false, big = true, bench = false, tune = false, pacing = false;
   int reps = 100, max_log2 = 28;
+  std::string tune_what;  // --tune's part: shapes, run-to-run, small (empty: all)
   bool delays_set = false;  // --first/--spin given: override the policy's look-back pacing
   sp::LookbackDelays delays;
 };
@@ -294,7 +295,7 @@ std::size_t run_checks(cudaStream_t s, const Options& o) {
 template <class P>
 struct Paced : P {
   static inline sp::LookbackDelays delays;
-  static sp::LookbackDelays delays_for(std::size_t, double) { return delays; }
+  static sp::LookbackDelays delays_for(std::size_t, double, bool) { return delays; }
 };
 
 // Runs one single-pass configuration; `d` overrides the policy's look-back pacing when non-null.
@@ -345,7 +346,7 @@ template <class T>
 sp::LookbackDelays default_delays() {
   using P = sp::DefaultPolicy<T>;
   auto k = sp::scan_kernel<T, scandof::Sum, P::BLOCK_THREADS, P::ITEMS_PER_THREAD, P::MIN_BLOCKS,
-                           true, 0, P::LOAD_HINT, P::STORE_HINT>;
+                           true, 0, P::LOAD_HINT, P::STORE_HINT, false>;
   const int blocks = scandof::detail::lookback::resident_blocks_per_sm(k, P::BLOCK_THREADS);
   const auto rate = scandof::detail::lookback::device_rate();
   const double wave = scandof::detail::lookback::wave_ns(
@@ -353,7 +354,7 @@ sp::LookbackDelays default_delays() {
   std::printf("pacing of %s: %d SMs x %d blocks of %d B per wave at %.0f GB/s peak: wave %.0f ns\n",
               tname<T>(), rate.sms, blocks, int(2 * sizeof(T) * P::BLOCK_THREADS * P::ITEMS_PER_THREAD),
               rate.bytes_per_ns, wave);
-  return P::delays_for(~std::size_t(0), wave);
+  return P::delays_for(~std::size_t(0), wave, false);
 }
 
 template <class T>
@@ -514,9 +515,9 @@ int resident_per_sm(bool run_to_run = false) {
   constexpr int kG = sp::exact_in_any_grouping<T>() ? 0 : P::RUN_TO_RUN_GROUP;
   int blocks = 0;
   auto k = run_to_run ? sp::scan_kernel<T, scandof::Sum, P::BLOCK_THREADS, P::ITEMS_PER_THREAD,
-                                        P::MIN_BLOCKS, true, kG, P::LOAD_HINT, P::STORE_HINT>
+                                        P::MIN_BLOCKS, true, kG, P::LOAD_HINT, P::STORE_HINT, false>
                       : sp::scan_kernel<T, scandof::Sum, P::BLOCK_THREADS, P::ITEMS_PER_THREAD,
-                                        P::MIN_BLOCKS, true, 0, P::LOAD_HINT, P::STORE_HINT>;
+                                        P::MIN_BLOCKS, true, 0, P::LOAD_HINT, P::STORE_HINT, false>;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, P::BLOCK_THREADS, 0));
   return blocks;
 }
@@ -552,13 +553,13 @@ void tune_shapes(Timer& timer, cudaStream_t s, int lg, int reps, sp::LookbackDel
   tune_cub_row(timer, s, td, reps);
   tune_memcpy_row(timer, s, td, reps);
   shape_row<sp::Policy<256, 32>>(timer, s, td, reps, d, bad);
-  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 256, 1, 0>>(timer, s, td, reps, d, bad);
-  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 256, 0, 1>>(timer, s, td, reps, d, bad);
-  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 256, 1, 1>>(timer, s, td, reps, d, bad);
-  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 256, 2, 0>>(timer, s, td, reps, d, bad);
-  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 256, 2, 1>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 64, 0, 0, 1, 0>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 64, 0, 0, 0, 1>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 64, 0, 0, 1, 1>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 64, 0, 0, 2, 0>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 32, 1, 0, 0, 500, 64, 0, 0, 2, 1>>(timer, s, td, reps, d, bad);
   shape_row<sp::Policy<256, 16, 6>>(timer, s, td, reps, d, bad);
-  shape_row<sp::Policy<256, 16, 6, 0, 0, 500, 256, 2, 1>>(timer, s, td, reps, d, bad);
+  shape_row<sp::Policy<256, 16, 6, 0, 0, 500, 64, 0, 0, 2, 1>>(timer, s, td, reps, d, bad);
   shape_row<sp::Policy<256, 24, 4>>(timer, s, td, reps, d, bad);
   shape_row<sp::Policy<128, 32, 6>>(timer, s, td, reps, d, bad);
   shape_row<sp::Policy<512, 16, 2>>(timer, s, td, reps, d, bad);
@@ -586,25 +587,57 @@ void r2r_row(Timer& timer, cudaStream_t s, RotatedInput<float>& td, int reps, bo
   std::fflush(stdout);
 }
 
-void tune_run_to_run(Timer& timer, cudaStream_t s, int lg, int reps, sp::LookbackDelays d) {
+void tune_run_to_run(Timer& timer, cudaStream_t s, int lg, int reps) {
   RotatedInput<float> td(std::size_t(1) << lg, 4444 + lg);
   std::printf("\ntune float exclusive n=2^%d (%zu sets), run-to-run look-back\n", lg,
               td.ins.size());
   tune_memcpy_row(timer, s, td, reps);
-  r2r_row<sp::Policy<256, 32>>(timer, s, td, reps, false, d);
-  r2r_row<sp::Policy<256, 32, 1, 0, 0, 500, 128>>(timer, s, td, reps, true, d);
-  r2r_row<sp::Policy<256, 32, 1, 0, 0, 500, 256>>(timer, s, td, reps, true, d);
-  r2r_row<sp::Policy<256, 32, 1, 0, 0, 500, 512>>(timer, s, td, reps, true, d);
+  for (sp::LookbackDelays d : {sp::LookbackDelays{3593, 575}, sp::LookbackDelays{1500, 200},
+                               sp::LookbackDelays{1000, 100}}) {
+    std::printf(" pacing %u/%u ns\n", d.first_ns, d.spin_ns);
+    r2r_row<sp::Policy<256, 32>>(timer, s, td, reps, false, d);
+    r2r_row<sp::Policy<256, 32, 1, 0, 0, 500, 32>>(timer, s, td, reps, true, d);
+    r2r_row<sp::Policy<256, 32, 1, 0, 0, 500, 64>>(timer, s, td, reps, true, d);
+    r2r_row<sp::Policy<256, 32, 1, 0, 0, 500, 128>>(timer, s, td, reps, true, d);
+  }
+}
+
+// Small inputs: one to eight tiles of the default shape, against smaller tiles (more blocks, each
+// with less to load), all unpaced as the library runs them below 500 tiles.
+template <class P>
+void small_row(Timer& timer, cudaStream_t s, RotatedInput<int32_t>& td, int reps,
+               std::size_t& bad) {
+  std::printf("  tile %5d:", P::BLOCK_THREADS * P::ITEMS_PER_THREAD);
+  tune_row<P>(timer, s, td, reps, sp::LookbackDelays{}, bad);
+}
+
+void tune_small(Timer& timer, cudaStream_t s, int reps, std::size_t& bad) {
+  for (int lg : {10, 12, 13, 14, 15, 16, 17}) {
+    RotatedInput<int32_t> td(std::size_t(1) << lg, 4545 + lg);
+    std::printf("\ntune int32 exclusive n=2^%d (%zu sets), small-input shapes\n", lg,
+                td.ins.size());
+    tune_cub_row(timer, s, td, reps);
+    tune_memcpy_row(timer, s, td, reps);
+    small_row<sp::Policy<256, 32>>(timer, s, td, reps, bad);
+    small_row<sp::Policy<256, 16>>(timer, s, td, reps, bad);
+    small_row<sp::Policy<256, 8>>(timer, s, td, reps, bad);
+    small_row<sp::Policy<128, 16>>(timer, s, td, reps, bad);
+    small_row<sp::Policy<512, 8>>(timer, s, td, reps, bad);
+    small_row<sp::Policy<1024, 8>>(timer, s, td, reps, bad);
+  }
 }
 
 std::size_t run_tune(cudaStream_t s, const Options& o) {
   std::size_t bad = 0;
   Timer timer(s);
   const sp::LookbackDelays d = o.delays_set ? o.delays : sp::LookbackDelays{2250, 400};
-  for (int lg : {24, 26, 28})
-    if (lg <= o.max_log2) tune_shapes(timer, s, lg, o.reps, d, bad);
-  for (int lg : {24, 26, 28})
-    if (lg <= o.max_log2) tune_run_to_run(timer, s, lg, o.reps, d);
+  if (o.tune_what.empty() || o.tune_what == "shapes")
+    for (int lg : {24, 26, 28})
+      if (lg <= o.max_log2) tune_shapes(timer, s, lg, o.reps, d, bad);
+  if (o.tune_what.empty() || o.tune_what == "run-to-run")
+    for (int lg : {24, 26, 28})
+      if (lg <= o.max_log2) tune_run_to_run(timer, s, lg, o.reps);
+  if (o.tune_what.empty() || o.tune_what == "small") tune_small(timer, s, o.reps, bad);
   return bad;
 }
 
@@ -641,6 +674,8 @@ int main(int argc, char** argv) {
                "(Sum and generic scan), cudaMemcpy D2D; every single-pass result checked");
   app.add_flag("--tune", o.tune,
                "block shape / items-per-thread / spin sweep for int32 exclusive (and double)");
+  app.add_option("--tune-part", o.tune_what, "only this part of --tune")
+      ->check(CLI::IsMember({"shapes", "run-to-run", "small"}));
   app.add_flag("--pacing", o.pacing, "look-back pacing grid (first x spin) for int32 and double");
   app.add_option("--reps", o.reps, "timed calls per point (at least 50)")
       ->check(CLI::Range(1, 1000000));

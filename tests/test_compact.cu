@@ -285,10 +285,10 @@ TEST(Compact, SinglePassPolicies) {
       };
       using detail::compact::SinglePassPolicy;
       check(detail::compact::DefaultSinglePassPolicy{}, "default");
-      check(SinglePassPolicy<64, 2000, 400>{}, "64 B");
-      check(SinglePassPolicy<96, 2000, 400>{}, "96 B");
+      check(SinglePassPolicy<64, 194, 39>{}, "64 B");
+      check(SinglePassPolicy<96, 194, 39>{}, "96 B");
       check(SinglePassPolicy<128, 0, 0>{}, "unpaced");
-      check(SinglePassPolicy<128, 2000, 400, 1>{}, "paced from one tile");
+      check(SinglePassPolicy<128, 194, 39, 1>{}, "paced from one tile");
     }
   }
 }

@@ -7,6 +7,9 @@
 // texture that is the bottom row). Element (x, y) is the inclusive sum of the channel over all
 // pixels (x', y') with x' <= x and y' <= y. U32 tables are exact for 8-bit input and box sums stay
 // exact under wrap-around (a box of up to 2^24 pixels fits in 32 bits); F32 tables are the paper's.
+// Both are run-to-run deterministic with every method: F32 elements are summed in an order fixed
+// by the pixel's position (block scans of rows and columns; no look-back ever combines floats), so
+// every build of a frame gives the same bits (tests/test_sat_determinism.cu).
 #pragma once
 
 #include <cstddef>

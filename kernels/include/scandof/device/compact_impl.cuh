@@ -31,6 +31,7 @@
 #include "scandof/arch.cuh"
 #include "scandof/compact.hpp"
 #include "scandof/cuda_check.hpp"
+#include "scandof/device/lookback_pacing.cuh"
 #include "scandof/device/tile_status.cuh"
 #include "scandof/scan.hpp"
 #include "scandof/warp/warp_scan.cuh"
@@ -452,22 +453,26 @@ void paper_run(const T* in, T* out, std::uint64_t* d_count, std::size_t n, Sel s
 
 // The single pass's policy: input bytes per thread (the tile and the residency of Tuning<T,
 // BytesPerThread>) and the look-back pacing of grids of at least PaceMinTiles tiles (sleep after
-// publishing the tile count, and between polls of a window with an unpublished tile). The library
-// uses DefaultSinglePassPolicy; the benchmark and the tests pass others to run().
-template <int BytesPerThread, unsigned FirstNs, unsigned SpinNs, std::uint64_t PaceMinTiles = 500>
+// publishing the tile count, and between polls of a window with an unpublished tile), in
+// thousandths of a wave (device/lookback_pacing.cuh; a tile counted as its input read and written
+// once). The library uses DefaultSinglePassPolicy; the benchmark and the tests pass others to
+// run().
+template <int BytesPerThread, unsigned FirstPermille, unsigned SpinPermille,
+          std::uint64_t PaceMinTiles = 500>
 struct SinglePassPolicy {
   static_assert(PaceMinTiles >= 1, "pacing from PaceMinTiles tiles on (1: every grid)");
   static constexpr int BYTES_PER_THREAD = BytesPerThread;
-  static constexpr unsigned FIRST_NS = FirstNs, SPIN_NS = SpinNs;
+  static constexpr unsigned FIRST_PERMILLE = FirstPermille, SPIN_PERMILLE = SpinPermille;
   static constexpr std::uint64_t PACE_MIN_TILES = PaceMinTiles;
 };
 
 // 128 bytes per thread (32 items of 4 bytes, 32 KiB tiles): +6-17% over 64 at 2^24-2^28 (half the
-// look-backs); 96 was worse than 128 at >= 2^24. Pacing 2000/400 rather than the scan's
-// 3000/648: 1.03-1.10x CUB at 2^24 (3000/648: 0.97-1.07x); at 2^28 1.09-1.21x (3000/648:
-// 1.07-1.13x, better at 50-99% kept, worse at 1%); unpaced 0.94-1.01x (H100, int32,
-// results/compact/README.md).
-struct DefaultSinglePassPolicy : SinglePassPolicy<128, 2000, 400> {};
+// look-backs); 96 was worse than 128 at >= 2^24. Pacing 0.194 / 0.039 of a wave: the H100's
+// measured best, 2000/400 ns against its wave of 132 SMs x 4 blocks x 64 KiB at 3.35 TB/s
+// (10.3 us), rather than the scan's 3000/648 ns: 1.03-1.10x CUB at 2^24 (3000/648: 0.97-1.07x);
+// at 2^28 1.09-1.21x (3000/648: 1.07-1.13x, better at 50-99% kept, worse at 1%); unpaced
+// 0.94-1.01x (H100, int32, results/compact/README.md). The H200 (wave 7.2 us) gets 1.4 us / 280 ns.
+struct DefaultSinglePassPolicy : SinglePassPolicy<128, 194, 39> {};
 
 template <class P, class T, class Sel>
 void single_pass_launch(const char* what, const T* in, T* out, std::uint64_t* d_count,
@@ -480,10 +485,16 @@ void single_pass_launch(const char* what, const T* in, T* out, std::uint64_t* d_
   // Status words sit where workspace_bytes put them (planned for at least as many tiles).
   auto* status = static_cast<std::uint64_t*>(ws);
   if (tiles > 1) CUDA_CHECK(cudaMemsetAsync(ws, 0, tiles * sizeof(std::uint64_t), stream));
-  const bool pace = tiles >= P::PACE_MIN_TILES;
-  single_pass_kernel<T, kB><<<static_cast<unsigned>(tiles), Tn::kThreads, 0, stream>>>(
-      in, out, n, sel, status, d_count, tiles, vec_ok, pace ? P::FIRST_NS : 0u,
-      pace ? P::SPIN_NS : 0u);
+  auto kernel = single_pass_kernel<T, kB, Sel>;
+  lookback::LookbackDelays d{};
+  if (tiles >= P::PACE_MIN_TILES) {
+    const double wave = lookback::wave_ns(2 * std::size_t(Tn::kThreads) * kB,
+                                          lookback::resident_blocks_per_sm(kernel, Tn::kThreads),
+                                          lookback::device_rate());
+    d = lookback::paced_delays(wave, P::FIRST_PERMILLE, P::SPIN_PERMILLE);
+  }
+  kernel<<<static_cast<unsigned>(tiles), Tn::kThreads, 0, stream>>>(
+      in, out, n, sel, status, d_count, tiles, vec_ok, d.first_ns, d.spin_ns);
   CUDA_CHECK_LAUNCH();
 }
 

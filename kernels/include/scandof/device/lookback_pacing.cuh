@@ -72,6 +72,12 @@ int resident_blocks_per_sm(Kernel kernel, int threads) {
   return blocks;
 }
 
+// Blocks of `kernel` the device holds at once.
+template <class Kernel>
+std::size_t resident_tiles(Kernel kernel, int threads) {
+  return std::size_t(device_rate().sms) * resident_blocks_per_sm(kernel, threads);
+}
+
 // One wave in ns: every resident tile's bytes (read + written) over the bandwidth.
 inline double wave_ns(std::size_t tile_bytes, int blocks_per_sm, const DeviceRate& r) {
   if (r.bytes_per_ns <= 0) return 0;

@@ -84,7 +84,8 @@ constexpr bool vec_uses_uint4() {
 // behind the defaults. One block per tile, always: a persistent block cannot start its next tile
 // until its own look-back ends (25-70 % slower on the H100, results/scan/README.md).
 template <int BlockThreads, int ItemsPerThread, int MinBlocks = 1, unsigned FirstPermille = 0,
-          unsigned SpinPermille = 0, unsigned DelayMinTiles = 500, int RunToRunGroup = 256,
+          unsigned SpinPermille = 0, unsigned DelayMinTiles = 500, int RunToRunGroup = 64,
+          unsigned RunToRunFirstPermille = 0, unsigned RunToRunSpinPermille = 0,
           int LoadHint = 0, int StoreHint = 0>
 struct Policy {
   static_assert(MinBlocks >= 1, "at least one block per SM");
@@ -102,20 +103,26 @@ struct Policy {
   // Pacing in thousandths of a wave (device/lookback_pacing.cuh): the time the device's resident
   // tiles take to stream through memory. Pacing pays only once tiles queue behind each other; a
   // grid of about one wave (2^20 int32 is 128 tiles) would just wait longer, so small grids poll
-  // at once (CUB uses the same cut-off).
-  static LookbackDelays delays_for(std::size_t tiles, double wave_ns) {
-    return tiles >= DelayMinTiles ? lookback::paced_delays(wave_ns, FirstPermille, SpinPermille)
-                                  : LookbackDelays{};
+  // at once (CUB uses the same cut-off). The run-to-run look-back has its own: it waits on
+  // aggregates, which come earlier than inclusive prefixes.
+  static LookbackDelays delays_for(std::size_t tiles, double wave_ns, bool run_to_run) {
+    if (tiles < DelayMinTiles) return LookbackDelays{};
+    return run_to_run
+               ? lookback::paced_delays(wave_ns, RunToRunFirstPermille, RunToRunSpinPermille)
+               : lookback::paced_delays(wave_ns, FirstPermille, SpinPermille);
   }
 };
 
 // 128 bytes of input per thread (at most 32 items: each item of 4 bytes or less takes a whole
 // register), 256 threads. 8-byte arithmetic T: capped at 64 registers (4 blocks/SM instead of 3
 // at 76 registers; 2% at 2^27 double). Not for structs: ComposeAffine would spill under the cap.
-// Pacing: first poll after 0.5 of a wave, then every 0.08 (H200: 2.6 us and 420 ns). The H200's
-// sweep (int32 2^28) gave 735 us unpaced, 679 us at 0.14 wave, 620-625 us from 0.43 to 0.76 wave,
-// the spin within noise from 0.04 to 0.19 wave; the H100's earlier optimum (3000/648 ns) is 0.48
-// and 0.10 of its own wave.
+// Pacing: first poll after 0.5 of a wave, then every 0.08 (H200, whose wave is 7.2 us at 4 blocks
+// of 64 KiB per SM: 3.6 us and 575 ns). The H200's sweep (int32 2^28, bench/tune_single_pass
+// --pacing) gave 735 us unpaced, 680 us at 0.10 wave, 620-625 us from 0.31 to 0.56 wave, the spin
+// within noise from 0.03 to 0.14 wave; the H100's optimum before (3000/648 ns) is about 0.5 and
+// 0.1 of its own wave. Run to run: groups of 64 tiles, first poll after 0.21 wave, then every
+// 0.028 (H200 float 2^28: 622 us against 627 for the default mode; groups of 128: 648-657 us,
+// of 256: 1038 us, two blocks per SM for the registers).
 template <class T>
 constexpr int default_items() {
   constexpr int v = vec_items<T>();
@@ -124,8 +131,8 @@ constexpr int default_items() {
 }
 template <class T>
 struct DefaultPolicy : Policy<256, default_items<T>(),
-                              (sizeof(T) == 8 && std::is_arithmetic<T>::value) ? 4 : 1, 500, 80> {
-};
+                              (sizeof(T) == 8 && std::is_arithmetic<T>::value) ? 4 : 1, 500, 80,
+                              500, 64, 210, 28> {};
 
 // ---- workspace layout: lookback::LookbackHeader, then the two regions of status words --------
 
@@ -353,8 +360,9 @@ __device__ __forceinline__ void scan_tile(const ScanArgs<T, Op>& a, const TileSt
 // One block per tile. Tile ids come from the global counter in the order blocks ask, so every
 // tile a block waits on belongs to a block that is running and will publish without waiting on
 // anything later: no deadlock.
+// kIndexed: tile = blockIdx.x (lookback::read_region), for grids that fit the device at once.
 template <class T, class Op, int kBlockThreads, int kItems, int kMinBlocks, bool kAligned,
-          int kGroup, int kLoadHint, int kStoreHint>
+          int kGroup, int kLoadHint, int kStoreHint, bool kIndexed>
 __global__ void __launch_bounds__(kBlockThreads, arch::min_blocks_per_sm(kBlockThreads, kMinBlocks))
     scan_kernel(ScanArgs<T, Op> a) {
   static_assert(kBlockThreads % 32 == 0 && kBlockThreads <= 1024, "whole warps, <= 1024 threads");
@@ -370,12 +378,20 @@ __global__ void __launch_bounds__(kBlockThreads, arch::min_blocks_per_sm(kBlockT
                                                               0);
     return;
   }
-  if (threadIdx.x == 0) smem.ticket = lookback::take_ticket(a.header, a.tiles, a.status_words);
-  __syncthreads();
-  const lookback::Ticket t = smem.ticket;
-  scan_tile<T, Op, kBlockThreads, kItems, kAligned, kGroup, kLoadHint, kStoreHint>(a, TileStatus<T>{a.regions, t.region},
-                                                            smem, t.tile);
-  lookback::clear_stale_share(a.regions, t, a.tiles);
+  lookback::Ticket t;
+  if constexpr (kIndexed) {
+    t = lookback::Ticket{blockIdx.x, lookback::read_region(a.header)};
+  } else {
+    if (threadIdx.x == 0) smem.ticket = lookback::take_ticket(a.header, a.tiles, a.status_words);
+    __syncthreads();
+    t = smem.ticket;
+  }
+  scan_tile<T, Op, kBlockThreads, kItems, kAligned, kGroup, kLoadHint, kStoreHint>(
+      a, TileStatus<T>{a.regions, t.region}, smem, t.tile);
+  lookback::clear_stale_share(a.header, a.regions, t, a.tiles);
+  if constexpr (kIndexed) {
+    if (threadIdx.x == 0) lookback::finish_indexed(a.header, a.tiles, a.status_words, t.region);
+  }
 }
 
 // Host side with an explicit policy P (the library passes DefaultPolicy<T>, the tuning harness
@@ -425,16 +441,25 @@ void scan_with_policy(ScanKind kind, const T* d_in, T* d_out, std::size_t n, Op 
   constexpr int kBT = P::BLOCK_THREADS, kIPT = P::ITEMS_PER_THREAD, kMB = P::MIN_BLOCKS;
   constexpr int kG = exact_in_any_grouping<T>() ? 0 : P::RUN_TO_RUN_GROUP;
   constexpr int kLH = P::LOAD_HINT, kSH = P::STORE_HINT;
-  auto kernel = aligned ? scan_kernel<T, Op, kBT, kIPT, kMB, true, 0, kLH, kSH>
-                        : scan_kernel<T, Op, kBT, kIPT, kMB, false, 0, kLH, kSH>;
-  if (run_to_run && kG > 0)
-    kernel = aligned ? scan_kernel<T, Op, kBT, kIPT, kMB, true, kG, kLH, kSH>
-                     : scan_kernel<T, Op, kBT, kIPT, kMB, false, kG, kLH, kSH>;
+  auto kernel = aligned ? scan_kernel<T, Op, kBT, kIPT, kMB, true, 0, kLH, kSH, false>
+                        : scan_kernel<T, Op, kBT, kIPT, kMB, false, 0, kLH, kSH, false>;
+  if (run_to_run && kG > 0) {
+    kernel = aligned ? scan_kernel<T, Op, kBT, kIPT, kMB, true, kG, kLH, kSH, false>
+                     : scan_kernel<T, Op, kBT, kIPT, kMB, false, kG, kLH, kSH, false>;
+  } else if (tiles > 1) {
+    // A grid the device holds at once: tiles by blockIdx, no atomic before the loads (one L2
+    // round trip less per call).
+    auto indexed = aligned ? scan_kernel<T, Op, kBT, kIPT, kMB, true, 0, kLH, kSH, true>
+                           : scan_kernel<T, Op, kBT, kIPT, kMB, false, 0, kLH, kSH, true>;
+    if (tiles <= lookback::resident_tiles(indexed, kBT)) kernel = indexed;
+  }
   if (tiles > 1) {
     const std::size_t tile_bytes = 2 * sizeof(T) * std::size_t(kBT) * kIPT;
     a.delays = P::delays_for(
-        tiles, lookback::wave_ns(tile_bytes, lookback::resident_blocks_per_sm(kernel, kBT),
-                                 lookback::device_rate()));
+        tiles,
+        lookback::wave_ns(tile_bytes, lookback::resident_blocks_per_sm(kernel, kBT),
+                          lookback::device_rate()),
+        run_to_run && kG > 0);
   }
   kernel<<<unsigned(tiles), kBT, 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();

@@ -138,14 +138,13 @@ __host__ __device__ __forceinline__ std::size_t region_word(std::size_t w, unsig
 struct Ticket {
   unsigned tile;
   unsigned region;
-  unsigned stale;  // logical words of the other region to clear (its last call's)
 };
 
-// One thread per block. `words`: the logical status words this call may publish.
+// One thread per block. `words`: the logical status words this call may publish. The atomic is
+// the block's only round trip before its loads can start (they need the tile id).
 __device__ __forceinline__ Ticket take_ticket(LookbackHeader* h, unsigned tiles, unsigned words) {
   const unsigned long long old = atomicAdd(&h->ticket_epoch, 1ull);
-  Ticket t{static_cast<unsigned>(old), static_cast<unsigned>(old >> 32) & 1u, 0};
-  t.stale = h->dirty[t.region ^ 1u];  // written by an earlier launch, read-only during this one
+  const Ticket t{static_cast<unsigned>(old), static_cast<unsigned>(old >> 32) & 1u};
   if (t.tile == tiles - 1) {
     // Every other block of this call already holds its ticket: reset the count, next epoch.
     h->dirty[t.region] = words;
@@ -154,12 +153,34 @@ __device__ __forceinline__ Ticket take_ticket(LookbackHeader* h, unsigned tiles,
   return t;
 }
 
+// Tiles numbered by blockIdx instead, for a grid whose blocks all fit on the device at once (so
+// every block becomes resident whatever order they start in, and a wait on a lower tile always
+// ends): the block reads the call's region with a plain load that overlaps its data loads, where
+// the ticket's atomic must return before they can start; and counts itself done at its end, the
+// last one recording the dirty words and advancing the epoch, as take_ticket's last ticket does.
+// A block reads the epoch before it counts itself done, so no block can read the next epoch.
+__device__ __forceinline__ unsigned read_region(const LookbackHeader* h) {
+  return static_cast<unsigned>(ld_relaxed_u64(&h->ticket_epoch) >> 32) & 1u;
+}
+__device__ __forceinline__ void finish_indexed(LookbackHeader* h, unsigned tiles, unsigned words,
+                                               unsigned region) {
+  const unsigned long long old = atomicAdd(&h->ticket_epoch, 1ull);
+  if (static_cast<unsigned>(old) == tiles - 1) {
+    h->dirty[region] = words;
+    atomicAdd(&h->ticket_epoch, (1ull << 32) - tiles);
+  }
+}
+
 // The block's share of clearing the other region (all threads of the block, after its stores):
-// the last call published there and has finished, and this call never reads it.
-__device__ __forceinline__ void clear_stale_share(unsigned long long* region_words,
+// the last call published there and has finished, and this call never reads it. Its dirty count
+// was written by an earlier launch and is not written during this one (the last ticket's block
+// writes this call's region's count).
+__device__ __forceinline__ void clear_stale_share(const LookbackHeader* h,
+                                                  unsigned long long* region_words,
                                                   const Ticket& t, unsigned tiles) {
   const unsigned other = t.region ^ 1u;
-  for (std::size_t w = std::size_t(t.tile) * blockDim.x + threadIdx.x; w < t.stale;
+  const unsigned stale = h->dirty[other];
+  for (std::size_t w = std::size_t(t.tile) * blockDim.x + threadIdx.x; w < stale;
        w += std::size_t(tiles) * blockDim.x)
     region_words[region_word(w, other)] = 0ull;
 }
