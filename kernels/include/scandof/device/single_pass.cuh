@@ -166,11 +166,15 @@ __device__ __forceinline__ uint4 vec_load(const uint4* p) {
   if constexpr (kHint == 1) {
     return __ldcs(p);
   } else if constexpr (kHint == 2) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800  // the L2 prefetch size is sm_80's
     uint4 v;
     asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
                  : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                  : "l"(p));
     return v;
+#else
+    return __ldg(p);
+#endif
   } else {
     return *p;
   }
