@@ -114,7 +114,7 @@ void expect_run_to_run(std::size_t n, ScanKind kind, int runs) {
     } else {
       ASSERT_TRUE(same_bits(first, got))
           << (sizeof(T) == 4 ? "float" : "double") << " " << t::kind_name(kind) << " n=" << n
-          << ": run " << run << " differs from run 0";
+          << ": repetition " << run << " differs from the first";
     }
   }
 }
