@@ -4,11 +4,13 @@
 //   glsatbench [--out DIR] [--sizes 512x512,1024x1024,1920x1080,3840x2160] [--reps 200]
 //              [--warmup 20] [--formats u32,f32] [--shaders DIR] [--no-verify] [--l2-mb 50]
 //              [--variants naive,...,fused,fused-1pass,floor] [--pixels rgba8,rgba16f]
-//              [--dump-programs DIR]
+//              [--dump-programs DIR] [--lookback-polls 1024]
 //
 // Rows: the paper's four variants; "fused", the fused path in three passes, and "fused-1pass", in
 // one pass with decoupled look-back (GlSatPolicy set from here; the one pass only where
 // GlSatSupport::lookback); "floor", a copy of the same bytes (sat_floor.comp, built here).
+// --lookback-polls sets GlSatPolicy::lookback_polls for the one pass (0 forces its fallback on
+// every tile); each one-pass row prints how many tiles the fallback computed over its builds.
 // Per (size, pixels, format, row), on fresh random textures, after --warmup builds (every build
 // takes the next of several texture/table sets unless one build moves twice --l2-mb):
 //   single: --reps builds, each bracketed by GL timestamps with a glFinish between (median, p10,
@@ -212,6 +214,10 @@ int main(int argc, char** argv) {
   app.add_option("--dump-programs", dump_dir,
                  "write every program built, as glGetProgramBinary returns it, to this folder "
                  "(GlSatBuilder::dump_programs)");
+  int lookback_polls = scandof::gl::GlSatPolicy::kDefaultLookbackPolls;
+  app.add_option("--lookback-polls", lookback_polls,
+                 "the one pass's polls of a flag before it computes that tile itself (0: always)")
+      ->check(CLI::Range(0, scandof::gl::GlSatPolicy::kMaxLookbackPolls));
   CLI11_PARSE(app, argc, argv);
   auto runs = [&](const std::string& name) {
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
@@ -380,7 +386,9 @@ int main(int argc, char** argv) {
             if (!runs(vname)) continue;
             scandof::gl::GlSatPolicy policy;  // this row's shape for both pixel formats
             policy.fused = one_pass ? GlSatFusedBuild::OnePass : GlSatFusedBuild::ThreePasses;
+            policy.lookback_polls = lookback_polls;
             builder.set_policy(policy);
+            const std::uint64_t helps_before = one_pass ? builder.lookback_helps() : 0;
             std::string check = "skip";
             if (!no_verify) {
               const std::uint32_t poison = 0xDEADBEEFu;
@@ -418,6 +426,13 @@ int main(int argc, char** argv) {
                          a_ms = v == GlSatVariant::Fused ? scandof::util::median(aux) : 0.0;
             emit(z, pixels, scandof::to_string(f), vname, med, p10, p90, stream.gpu_ms, r_ms, a_ms,
                  c_ms, stream.cpu_ms, check);
+            if (one_pass)
+              std::printf("  %s %dx%d %s: %llu tiles computed by the fallback in %d builds of %d "
+                          "tiles (--lookback-polls %d)\n",
+                          vname.c_str(), z.w, z.h, pixels,
+                          static_cast<unsigned long long>(builder.lookback_helps() - helps_before),
+                          (no_verify ? 0 : 1) + warmup + 2 * reps,
+                          ((z.w + 127) / 128) * ((z.h + 31) / 32), lookback_polls);
           }
         // The floor under the fused path: the same bytes loaded and stored, coalesced, with no
         // scan between (one format: the stores are the same 16-byte words).

@@ -14,13 +14,22 @@
 //   corner:  the column-inclusive tile sums (T_inc) of the tiles to the left in the tile row above
 // A flag is epoch * 4 + status (1: aggregate published, 2: inclusive published), so the buffers
 // never need clearing between builds. Tiles take their index from an atomic counter in launch
-// order, so a tile only ever waits on tiles that are already running: they publish their
-// aggregates without waiting on anything, and their inclusive sums after waiting only on
-// aggregates (the corner waits last, on inclusive sums that never wait on a corner). GL does not
-// promise that running workgroups progress together; NVIDIA's driver gives it. Mesa's llvmpipe
-// does too (a thread runs the workgroup it took to its end) but caps a shader invocation's loop
-// iterations (65535 back-edges over all its loops), which ends a long wait early: see
-// SOFTWARE_WAIT at wait_flag().
+// order, so a tile mostly waits on tiles that are already running, briefly.
+//
+// Decoupled fallback (Smith, Levien and Owens, SPAA 2025): GL promises no forward progress
+// between workgroups, so no wait here is unbounded. A flag is polled u_polls times at most
+// (poll_flag); a predecessor that has published nothing by then is asked for (request_help),
+// and the workgroup computes that tile's aggregates from its pixels itself (help_tile) and
+// publishes them as the tile would: the same integers, so a word written by both holds one value.
+// The look-back then goes on from aggregates alone if it must (back to the first tile of a chain,
+// whose aggregate is its inclusive sum). So a tile finishes whether or not any other workgroup
+// ever runs, and the table is the one the waits would have given, bit for bit.
+//
+// Every loop is bounded, and in all they stay far below the 65535 back-edges an invocation that
+// Mesa's llvmpipe allows before it ends loops early: polls at most SAT_LOOKBACK_POLL_BUDGET an
+// invocation, a help about 40 back-edges (one tile row or column of 32 pixels, a team sum), so
+// over 1,500 helps fit, where a tile of a 1920x1080 build has 509 predecessors to help in the
+// worst case (every one of them unpublished).
 //
 // Sized for 4 workgroups an SM on NVIDIA's GL (about 50 KB of shared memory an SM, 64 registers
 // an invocation at 4 x 256): a tile's time is mostly waiting (its pixels, its predecessors' flags),
@@ -35,8 +44,8 @@
 layout(std430, binding = 0) writeonly buffer Table {
   uvec4 table[];
 };
-// [0]: the tile counter; [1]: the last epoch in which a wait ended before its flag came
-// (SOFTWARE_WAIT only); then per tile: row flag, column flag.
+// [0]: the tile counter; [1]: the tiles helped (help_tile), over every build since the buffer was
+// cleared (GlSatBuilder::lookback_helps); then per tile: row flag, column flag.
 layout(std430, binding = 1) coherent buffer Flags {
   uint flags[];
 };
@@ -54,6 +63,9 @@ layout(std430, binding = 4) coherent buffer Tiles {
 };
 layout(location = 2) uniform uint u_epoch;    // >= 1; flags below epoch * 4 are stale
 layout(location = 3) uniform uint u_id_base;  // the counter's value when this build started
+// Polls of a flag before its tile's sums are computed here instead; 0 forces the fallback: the
+// first round of each look-back takes no flag at all (the tests' policy).
+layout(location = SAT_LOC_LOOKBACK_POLLS) uniform uint u_polls;
 
 #define FLAG_ROW 0
 #define FLAG_COL 1
@@ -78,6 +90,11 @@ shared uvec3 s_tile_agg;
 shared uint s_tile;
 shared uint s_zero;  // 0: see store_row_of
 shared uint s_first[2];  // per chain: the nearest predecessor with its inclusive sums published
+// Tiles asked for in this round of a look-back (help_requested); asks past MAX_REQUESTS are
+// dropped and asked again in the next round.
+#define MAX_REQUESTS 32
+shared uint s_requests;
+shared uint s_request[MAX_REQUESTS];
 
 PAIRS col_get(uint w, uint k) {
   const uint i = w * uint(PLANE_W) + PAD32(k);
@@ -104,42 +121,26 @@ uint flag_index(int tile, int kind) {
   return 2u + uint(tile) * 2u + uint(kind);
 }
 
-// Waits until the flag shows at least `status` for this build; returns the status seen.
-// Polled with atomics in two nested loops (up to 2^24 polls, seconds: far beyond any real wait).
-// The H100 is sensitive to the shape of this loop: plain loads of a coherent buffer, a back-off
-// of 32 or more ALU steps between polls, and a third nesting level each made the 1080p build
-// about 2x slower (0.15 against 0.074 ms).
-//
-// SOFTWARE_WAIT (the builder's define on software rasterizers): Mesa's llvmpipe ends every loop of
-// an invocation once the invocation has taken 65535 loop back-edges in all (gallivm's loop
-// limiter), so one poll an iteration gave a wait there about 50 ms, which a predecessor whose
-// thread the OS has preempted outlasts: with LP_NUM_THREADS=4 on 2 busy cores most 1080p builds
-// came out wrong. 32 polls an iteration stretch the cap to 2^21 polls, over half a second (64 took
-// llvmpipe's first compile of the program from 40 to 67 s on that machine, so not more), and a
-// wait that still ends early leaves this build's epoch in flags[1]
-// (GlSatBuilder::waits_cut_short), so a wrong table is never a silent one.
-#ifdef SOFTWARE_WAIT
-#define POLL_1 f = atomicAdd(flags[flag_index(tile, kind)], 0u);
-#define POLL_8 if (f < need) { POLL_1 POLL_1 POLL_1 POLL_1 POLL_1 POLL_1 POLL_1 POLL_1 }
-uint wait_flag(int tile, int kind, uint status) {
-  const uint need = u_epoch * 4u + status;
-  uint f = atomicAdd(flags[flag_index(tile, kind)], 0u);
-  for (int i = 0; i < 512 && f < need; ++i)
-    for (int j = 0; j < 1024 && f < need; ++j) {
-      POLL_8 POLL_8 POLL_8 POLL_8
-    }
-  if (f < need) atomicMax(flags[1], u_epoch);
-  return f - u_epoch * 4u;
+uint g_polls_left = SAT_LOOKBACK_POLL_BUDGET;
+
+// The status this build's flag shows (0: nothing yet, ST_AGG, ST_INC) once it shows at least
+// `status`, or after u_polls polls (fewer once this invocation's budget is spent; none with
+// `force`). Polled with atomics: on the H100 plain loads of a coherent buffer and a back-off of
+// 32 or more ALU steps between polls each made the 1080p build about 2x slower (0.15 against
+// 0.074 ms).
+uint poll_flag(int tile, int kind, uint status, bool force) {
+  if (force) return 0u;
+  const uint i = flag_index(tile, kind), base = u_epoch * 4u, polls = min(u_polls, g_polls_left);
+  uint f = atomicAdd(flags[i], 0u), n = 0u;
+  for (; n < polls && f < base + status; ++n) f = atomicAdd(flags[i], 0u);
+  g_polls_left -= n;
+  return f < base ? 0u : f - base;
 }
-#else
-uint wait_flag(int tile, int kind, uint status) {
-  const uint need = u_epoch * 4u + status;
-  uint f = atomicAdd(flags[flag_index(tile, kind)], 0u);
-  for (int i = 0; i < 4096 && f < need; ++i)
-    for (int j = 0; j < 4096 && f < need; ++j) f = atomicAdd(flags[flag_index(tile, kind)], 0u);
-  return f - u_epoch * 4u;
+
+void request_help(int tile) {
+  const uint k = atomicAdd(s_requests, 1u);
+  if (k < uint(MAX_REQUESTS)) s_request[k] = uint(tile);
 }
-#endif
 
 // acc += buf[INDEX].xyz for k = 0 .. n-1 (INDEX an expression in k), loads issued 8 at a time:
 // they are independent, and in the first wave of tiles the chains are long (up to a tile row or
@@ -154,25 +155,146 @@ uint wait_flag(int tile, int kind, uint status) {
     for (int j = 0; j < 8; ++j) acc += got[j];                         \
   }
 
+// atomicMax: a helper's ST_AGG never takes back a tile's own ST_INC.
 void set_flag(int tile, int kind, uint status) {
-  atomicExchange(flags[flag_index(tile, kind)], u_epoch * 4u + status);
+  atomicMax(flags[flag_index(tile, kind)], u_epoch * 4u + status);
+}
+
+PX pixel_at(int x, int y) {
+  if (x >= u_width || y >= u_height) return PX_ZERO;
+#if defined(PIXELS_GATHER) && defined(PIXELS_RGBA16F)
+  return texelFetch(u_pixels, ivec2(x, y), 0).xy;
+#elif defined(PIXELS_GATHER)
+  return texelFetch(u_pixels, ivec2(x, y), 0).x;
+#else
+  return load_pixel(ivec2(x, y));
+#endif
+}
+
+// The fallback: tile p's aggregates (its rows', its columns' and its own sums) from its pixels,
+// published as p publishes them. Invocations t < TILE_W sum column t, the others a quarter of a
+// row each; the row quarters meet in s_start, which is free until the corner is known. Not
+// counted in the clamp count (pairs_of): p counts its own pixels. Every invocation calls it.
+void help_tile(int p, int tiles_x) {
+  const uint t = gl_LocalInvocationIndex;
+  const int x0 = (p % tiles_x) * TILE_W, y0 = (p / tiles_x) * TILE_H;
+  PAIRS sum = PAIRS(0u);
+  if (t < uint(TILE_W)) {
+    for (int r = 0; r < TILE_H; ++r) sum += pairs_of(pixel_at(x0 + int(t), y0 + r));
+    cols[(p * TILE_W + int(t)) * 2] = uvec4(rgb_of_pairs(sum), 0u);
+  } else {
+    const int row = int(t - uint(TILE_W)) >> 2, x = x0 + (int(t) & 3) * 32;
+    for (int k = 0; k < 32; ++k) sum += pairs_of(pixel_at(x + k, y0 + row));
+    const uvec3 v = rgb_of_pairs(sum);
+    const uint i = t - uint(TILE_W);  // row * 4 + quarter
+    s_start[0][i] = v.x;
+    s_start[1][i] = v.y;
+    s_start[2][i] = v.z;
+  }
+  barrier();
+  uvec3 row_sum = uvec3(0u);
+  if (t < uint(TILE_H)) {
+    for (uint q = 0u; q < 4u; ++q)
+      row_sum += uvec3(s_start[0][t * 4u + q], s_start[1][t * 4u + q], s_start[2][t * 4u + q]);
+    rows[(p * TILE_H + int(t)) * 2] = uvec4(row_sum, 0u);
+  }
+  const uvec3 total = team_sum(row_sum);  // team 0's: the tile's
+  if (t == 0u) tsum[p * 2] = uvec4(total, 0u);
+  memoryBarrierBuffer();
+  barrier();
+  if (t == 0u) {
+    set_flag(p, FLAG_ROW, ST_AGG);
+    set_flag(p, FLAG_COL, ST_AGG);
+    atomicAdd(flags[1], 1u);
+  }
+}
+
+// After a round of a look-back and a barrier: helps the tiles asked for in it and returns true,
+// or returns false when none were. Every invocation calls it.
+bool help_requested(int tiles_x) {
+  const uint n = s_requests;
+  if (n == 0u) return false;
+  for (uint i = 0u; i < min(n, uint(MAX_REQUESTS)); ++i) help_tile(int(s_request[i]), tiles_x);
+  barrier();
+  if (gl_LocalInvocationIndex == 0u) s_requests = 0u;
+  barrier();
+  return true;
 }
 
 // Predecessor k (0 = nearest) of a chain of n tiles ending before `tile`, `stride` apart. One
-// team scouts the chain: waits until each predecessor has published at least its aggregate and
-// records the nearest one whose inclusive sum is out (n when none).
-// With subgroups the team stops after the first window of 32 that holds one (usually the first:
-// in steady state the nearest predecessor is done).
-void scout(int chain, int tile, int stride, int n, int kind) {
+// team scouts the chain: polls each predecessor until it has published at least its aggregate
+// (asking for the ones that do not in time) and records the nearest one whose inclusive sum is
+// out (n when none). With subgroups the team stops after the first window of 32 that holds one
+// (usually the first: in steady state the nearest predecessor is done).
+void scout(int chain, int tile, int stride, int n, int kind, bool force) {
   for (int k0 = 0; k0 < n; k0 += 32) {
     const int k = k0 + int(LANE);
-    const bool inc = k < n && wait_flag(tile - (k + 1) * stride, kind, ST_AGG) == ST_INC;
+    uint st = 0u;
+    if (k < n) {
+      st = poll_flag(tile - (k + 1) * stride, kind, ST_AGG, force);
+      if (st == 0u) request_help(tile - (k + 1) * stride);
+    }
+    const bool inc = st == ST_INC;
     if (inc) atomicMin(s_first[chain], uint(k));
 #ifdef FUSED_SUBGROUP
     if (subgroupMax(inc ? 1u : 0u) != 0u) break;  // arithmetic, which the path needs anyway
 #endif
   }
   memoryBarrierBuffer();
+}
+
+// The corner's part from column i: T_inc of tile (j, i), the tile sums of column i from tile row
+// j up: its inclusive sum where published, else aggregates upward. False (and the tile asked
+// for) where a tile has published neither in time.
+bool add_column_above(int j, int i, int tiles_x, bool force, inout uvec3 part) {
+  uvec3 sum = uvec3(0u);
+  for (; j >= 0; --j) {
+    const int p = j * tiles_x + i;
+    const uint st = poll_flag(p, FLAG_COL, ST_INC, force);
+    memoryBarrierBuffer();
+    if (st == 0u) {
+      request_help(p);
+      return false;
+    }
+    if (st == ST_INC) {
+      part += sum + tsum[p * 2 + 1].xyz;
+      return true;
+    }
+    sum += tsum[p * 2].xyz;
+  }
+  part += sum;
+  return true;
+}
+
+// Roles after the aggregates: invocations t < TILE_W (teams 0-3) own tile column t (its
+// aggregate, its look-back sum, its scan across the tile); team 4 owns the tile's rows (lane =
+// row); team 5 scouts the columns' chain and lane 0 of it sums the tile chain; team 6 sums the
+// corner.
+#define ROW_TEAM 4u
+#define COL_SCOUT_TEAM 5u
+#define CORNER_TEAM 6u
+
+// One round of the scouts (ROW_TEAM along the tile row, COL_SCOUT_TEAM up the tile column).
+void scouts(int tile, int tiles_x, int bx, int by, bool force) {
+  if (TEAM == ROW_TEAM) scout(0, tile, 1, bx, FLAG_ROW, force);
+  if (TEAM == COL_SCOUT_TEAM) scout(1, tile, tiles_x, by, FLAG_COL, force);
+}
+
+// One round of the corner: s_corner, if no tile was asked for. Every invocation calls it.
+void corner(int tiles_x, int bx, int by, bool force) {
+  uvec3 part = uvec3(0u);
+  if (TEAM == CORNER_TEAM && by > 0)
+    for (int i = int(LANE); i < bx; i += 32)
+      if (!add_column_above(by - 1, i, tiles_x, force, part)) break;
+#ifdef FUSED_SUBGROUP
+  if (TEAM == CORNER_TEAM) {
+    part = team_sum(part);
+    if (LANE == 0u) s_corner = part;
+  }
+#else
+  const uvec3 sum = team_sum(part);
+  if (gl_LocalInvocationIndex == CORNER_TEAM * 32u) s_corner = sum;
+#endif
 }
 
 // Row r of the 4 teams from `first` on through shared memory, so each store instruction writes
@@ -238,13 +360,6 @@ void sum_team_row(PX px[4], int r, inout PAIRS col[4]) {
 }
 #endif
 
-// Roles after the aggregates: invocations t < TILE_W (teams 0-3) own tile column t (its
-// aggregate, its look-back sum, its scan across the tile); team 4 owns the tile's rows (lane =
-// row); team 5 scouts the columns' chain and lane 0 of it sums the tile chain; team 6 sums the
-// corner.
-#define ROW_TEAM 4u
-#define COL_SCOUT_TEAM 5u
-#define CORNER_TEAM 6u
 
 void main() {
   const uint lane = LANE, team = TEAM, t = gl_LocalInvocationIndex;
@@ -252,6 +367,7 @@ void main() {
     s_tile = atomicAdd(flags[0], 1u) - u_id_base;
     s_first[0] = s_first[1] = 0xFFFFFFFFu;
     s_zero = 0u;
+    s_requests = 0u;
   }
   barrier();
   const int tiles_x = int(gl_NumWorkGroups.x);
@@ -316,9 +432,14 @@ void main() {
     set_flag(tile, FLAG_COL, ST_AGG);
   }
 
-  if (team == ROW_TEAM) scout(0, tile, 1, bx, FLAG_ROW);
-  if (team == COL_SCOUT_TEAM) scout(1, tile, tiles_x, by, FLAG_COL);
+  // The look-back in rounds: the scouts poll, the tiles that published nothing in time are
+  // helped, and the scouts look again (what they found stays found: flags only grow).
+  scouts(tile, tiles_x, bx, by, u_polls == 0u);
   barrier();
+  while (help_requested(tiles_x)) {
+    scouts(tile, tiles_x, bx, by, false);
+    barrier();
+  }
   // Sums over the scouted chains: aggregates of the tiles nearer than the first inclusive one,
   // then its inclusive sum. Loads are independent of one another, so they overlap.
   const int first_row = int(min(s_first[0], uint(bx))), first_col = int(min(s_first[1], uint(by)));
@@ -345,31 +466,17 @@ void main() {
     set_flag(tile, FLAG_ROW, ST_INC);
     set_flag(tile, FLAG_COL, ST_INC);
   }
-  // corner: the column-inclusive tile sums of the tiles left of this one in the tile row above
-  // (waiting for their inclusive sums, which never wait on a corner).
-  uvec3 part = uvec3(0u);
-  if (team == CORNER_TEAM) {
-    if (by > 0)
-      for (int i = int(lane); i < bx; i += 32) {
-        const int above_left = (by - 1) * tiles_x + i;
-        wait_flag(above_left, FLAG_COL, ST_INC);
-        memoryBarrierBuffer();
-        part += tsum[above_left * 2 + 1].xyz;
-      }
-#ifdef FUSED_SUBGROUP
-    part = team_sum(part);
-    if (lane == 0u) s_corner = part;
-#endif
-  }
-#ifndef FUSED_SUBGROUP
-  {
-    const uvec3 sum = team_sum(part);  // every invocation calls it
-    if (t == CORNER_TEAM * 32u) s_corner = sum;
-  }
-#endif
   // Column t's top scanned across the tile (teams 0-3), row y's left down it (team 4).
   const uvec3 top = scan_top_left(above, left, ROW_TEAM);
+  // corner: the column-inclusive tile sums of the tiles left of this one in the tile row above
+  // (inclusive sums, which never wait on a corner), in rounds as the scouts' look-back; the
+  // round's barrier also publishes scan_top_left's shared sums.
+  corner(tiles_x, bx, by, u_polls == 0u);
   barrier();
+  while (help_requested(tiles_x)) {
+    corner(tiles_x, bx, by, false);
+    barrier();
+  }
   if (t < uint(TILE_W)) {
     const uvec3 start = column_start(s_corner, top);
     const uint k = PAD32(t);

@@ -16,5 +16,12 @@
 // The clamp counters' words of this build and of the next (uvec2), in the programs that count.
 #define SAT_LOC_CLAMP_WORDS 10
 #define SAT_BINDING_CLAMPS 5
+// sat_fused_single.comp's decoupled fallback: the uniform location of the polls a workgroup gives
+// one flag before it computes that tile's sums itself (GlSatPolicy::lookback_polls), and the polls
+// an invocation may make in all, whatever the policy: Mesa's llvmpipe ends every loop of an
+// invocation after 65535 back-edges in all, so the budget and the fallback's own loops stay far
+// below that and no loop of the program can be cut short.
+#define SAT_LOC_LOOKBACK_POLLS 4
+#define SAT_LOOKBACK_POLL_BUDGET 4096
 
 #endif  // SCANDOF_GLSAT_SHADERS_SHARED_H

@@ -98,19 +98,15 @@ GlSatSupport query_gl_sat_support() {
   glGetInternalformativ(GL_TEXTURE_2D, GL_RGBA8, GL_IMAGE_FORMAT_COMPATIBILITY_TYPE, 1, &compat);
   s.pixels_by_size = compat == GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE;
   s.reason += s.pixels_by_size ? "; pixels as packed r32ui" : "; pixels through an rgba8 image";
-  // llvmpipe's compute threads each run the workgroup they took to its end, and a tile waits only
-  // on tiles that took their ids before it (sat_fused_single.comp), so no wait can deadlock there
-  // with any LP_NUM_THREADS; its loop cap, which ended long waits early, is what SOFTWARE_WAIT
-  // (the one pass's define on software rasterizers) answers. Other software rasterizers are not
-  // known to run workgroups that way.
-  const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  const bool llvmpipe = renderer && std::strstr(renderer, "llvmpipe");
-  s.lookback = !software_renderer() || llvmpipe;
-  const char* vendor = reinterpret_cast<const char*>(glGetString(GL_VENDOR));
-  s.one_pass = s.lookback && vendor && std::string(vendor).find("NVIDIA") != std::string::npos;
-  s.reason += s.one_pass   ? "; fused path in one pass (decoupled look-back)"
-              : s.lookback ? "; fused path in three passes (one pass safe)"
-                           : "; fused path in three passes";
+  // The one pass needs no forward progress between workgroups (its decoupled fallback), only
+  // its storage blocks: table, flags, rows, columns, tiles and the clamp counters.
+  GLint blocks = 0;
+  glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
+  s.lookback = blocks >= 6;
+  s.one_pass = s.lookback;
+  s.reason += s.one_pass ? "; fused path in one pass (decoupled look-back with fallback)"
+                         : "; fused path in three passes (the one pass binds 6 storage blocks, " +
+                               std::to_string(blocks) + " offered)";
   if (!has_extension("GL_KHR_shader_subgroup")) {
     s.reason +=
         "; no GL_KHR_shader_subgroup: the subgroup variant and the fused path scan "
@@ -169,12 +165,18 @@ GlSatBuilder::GlSatBuilder(std::string shader_dir, const GlSatPolicy& policy,
 }
 
 void GlSatBuilder::set_policy(const GlSatPolicy& policy) {
+  static_assert(GlSatPolicy::kMaxLookbackPolls == SAT_LOOKBACK_POLL_BUDGET &&
+                GlSatPolicy::kDefaultLookbackPolls <= GlSatPolicy::kMaxLookbackPolls);
+  if (policy.lookback_polls < 0 || policy.lookback_polls > GlSatPolicy::kMaxLookbackPolls)
+    throw std::invalid_argument("GlSatPolicy: lookback_polls " +
+                                std::to_string(policy.lookback_polls) + " outside 0.." +
+                                std::to_string(GlSatPolicy::kMaxLookbackPolls));
   if ((policy.fused_for(false) == GlSatFusedBuild::OnePass ||
        policy.fused_for(true) == GlSatFusedBuild::OnePass) &&
       !support_.lookback)
     throw std::invalid_argument(
-        "GlSatPolicy: the one-pass fused build needs running workgroups to progress while one "
-        "waits (GlSatSupport::lookback), which this context does not give: " +
+        "GlSatPolicy: the one-pass fused build needs what GlSatSupport::lookback names, which "
+        "this context does not give: " +
         support_.reason);
   policy_ = policy;
 }
@@ -231,9 +233,10 @@ std::vector<std::string> GlSatBuilder::dump_programs(const std::string& dir) con
 void GlSatBuilder::ensure_lookback_flags(std::size_t tiles) {
   // Flags hold epoch * 4 + status and the counter hands out ids from id_base_ on: both only grow,
   // so the buffer is cleared only when it grows or before either could wrap.
-  const std::size_t words = 2 + 2 * tiles;
+  const std::size_t words = 2 + 2 * tiles;  // the counter, the helps, two flags a tile
   const bool wrap = epoch_ >= (1u << 29) || id_base_ + tiles >= (1u << 31);
   if (flags_ && flag_words_ >= words && !wrap && epoch_ > 0) return;
+  if (flags_) helps_before_clear_ = lookback_helps();
   if (!flags_ || flag_words_ < words) {
     flags_ = make_buffer();
     allocate(flags_.get(), words * 4);
@@ -244,7 +247,6 @@ void GlSatBuilder::ensure_lookback_flags(std::size_t tiles) {
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   epoch_ = 1;
   id_base_ = 0;
-  unchecked_epoch_ = 0;  // a cut-short word of the builds before went with the clear
 }
 
 void GlSatBuilder::ensure_scratch(std::size_t bytes) {
@@ -530,17 +532,15 @@ void GlSatBuilder::build_fused_one_pass(const Build& b,
                     static_cast<GLsizeiptr>(cols_bytes));
   glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 4, scratch_.get(), static_cast<GLintptr>(tsum_off),
                     static_cast<GLsizeiptr>(tiles * 2 * 16));
-  std::vector<std::string> single_defs = fused_defs;
-  if (software_renderer()) single_defs.push_back("SOFTWARE_WAIT");
-  const GLuint single = program("sat_fused_single.comp", single_defs);
+  const GLuint single = program("sat_fused_single.comp", fused_defs);
   if (b.timed) timers_[1].begin();
   use_program(single, b.width, b.height);
   if (b.quantized) set_fixed(b, true);
   glUniform1ui(2, epoch_);
   glUniform1ui(3, id_base_);
+  glUniform1ui(SAT_LOC_LOOKBACK_POLLS, static_cast<GLuint>(policy_.lookback_polls));
   dispatch(static_cast<GLuint>(tx), static_cast<GLuint>(ty));
   if (b.timed) timers_[1].end();
-  if (unchecked_epoch_ == 0) unchecked_epoch_ = epoch_;
   ++epoch_;
   id_base_ += static_cast<std::uint32_t>(tiles);
 }
@@ -646,13 +646,13 @@ void GlSatBuilder::build_lines(const Build& b, const std::vector<std::string>& p
   }
 }
 
-bool GlSatBuilder::waits_cut_short() {
-  const std::uint32_t since = unchecked_epoch_;
-  unchecked_epoch_ = epoch_;
-  if (!flags_ || since == 0 || since >= epoch_) return false;
+std::uint64_t GlSatBuilder::lookback_helps() {
   std::uint32_t word = 0;
-  glGetNamedBufferSubData(flags_.get(), 4, 4, &word);
-  return word >= since && word < epoch_;
+  if (flags_) {
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(flags_.get(), 4, 4, &word);
+  }
+  return helps_before_clear_ + word;
 }
 
 GlSatStageTimes GlSatBuilder::stage_times() const {

@@ -43,9 +43,6 @@ def main():
     for fmt, px, sg in itertools.product(fmts, pixels, [[], ["FUSED_SUBGROUP"]]):
         for comp in ("sat_fused_reduce.comp", "sat_fused_scan.comp", "sat_fused_single.comp"):
             jobs.append((comp, "sat_fused_common.glsl", fmt + px + sg))
-        # The one pass's wait for software rasterizers (the builder defines it on llvmpipe).
-        jobs.append(("sat_fused_single.comp", "sat_fused_common.glsl",
-                     fmt + px + sg + ["SOFTWARE_WAIT"]))
     # RGBA16F pixels (sat_hdr.glsl): the paper's row pass from the pixels in both formats, the
     # fused path into uint32 tables (float tables of RGBA16F take the paper's pipeline).
     for fmt, scan in itertools.product(fmts, scans):
@@ -64,8 +61,6 @@ def main():
                                     [[], ["FUSED_SUBGROUP"]]):
         for comp in ("sat_fused_reduce.comp", "sat_fused_scan.comp", "sat_fused_single.comp"):
             jobs.append((comp, "sat_fused_common.glsl", px + sg))
-        jobs.append(("sat_fused_single.comp", "sat_fused_common.glsl",
-                     px + ["SOFTWARE_WAIT"] + sg))
     jobs.append(("sat_fused_aux.comp", "", []))
     # glsatbench's copy floor: image loads only (packed r32ui or rgba8), one format.
     for px, sg in itertools.product(pixels[:2], [[], ["FUSED_SUBGROUP"]]):

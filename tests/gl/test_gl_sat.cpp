@@ -5,12 +5,12 @@
 // bound documented at float_bound(), both against scandof::sat_gold's SatLayout::Interleaved.
 // Output buffers are poisoned before every build.
 //
-// The one-pass fused build's decoupled look-back runs concurrently wherever GlSatSupport::lookback
-// holds: NVIDIA's driver, and llvmpipe with any LP_NUM_THREADS (its threads each run the workgroup
-// they took to its end, and a tile waits only on tiles that took their ids before it, so no wait
-// can deadlock). ctest runs the one-pass tests with LP_NUM_THREADS 1, 2, 4 and 8 (gl_sat.cmake).
-// A wait that llvmpipe's loop cap ended early is recorded (GlSatBuilder::waits_cut_short): such a
-// build is built again and counted, never compared as if the look-back had run to its end.
+// The one-pass fused build's decoupled look-back runs on every context (GlSatSupport::lookback:
+// the storage blocks it binds): a workgroup that has polled a predecessor long enough computes
+// that tile's sums itself (the decoupled fallback), so no wait depends on scheduling and none can
+// end early. ctest runs the one-pass tests with LP_NUM_THREADS 1, 2, 4 and 8 (gl_sat.cmake), where
+// threads preempted by the OS make the fallback run for real; policies with no polls (the
+// fallback on every tile) and with one poll run everywhere. Every build is compared word for word.
 //
 // The subgroup variants (HAVE_SUBGROUP, FUSED_SUBGROUP) run only where the context offers
 // GL_KHR_shader_subgroup arithmetic: NVIDIA's driver, not Mesa 22.3's llvmpipe, where their tests
@@ -18,7 +18,9 @@
 //
 // Environment: SCANDOF_TEST_SEED (base seed), SCANDOF_GLSAT_SHADERS (shader folder; default the
 // source tree's glsat/shaders/; set it where the binary runs away from its source tree, as on the
-// GPU machine), SCANDOF_GLSAT_HAMMER (rounds of GlSat.FusedOnePassHammer; default 3).
+// GPU machine), SCANDOF_GLSAT_HAMMER (rounds of GlSat.FusedOnePassHammer; default 3),
+// SCANDOF_GLSAT_SWEEP_BUILDS (builds of GlSat.FusedOnePassSweep; default 200, 40 on software
+// rasterizers).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -79,10 +81,15 @@ Gl& gl() {
   return g;
 }
 
-// The shared builder with the fused build `fused` while it lives, then back to what the builder
-// starts with on this context (default_policy).
+// The shared builder with the fused build `fused` (and `polls` for the one pass's look-back)
+// while it lives, then back to what the builder starts with on this context (default_policy).
 struct FusedBuild {
-  explicit FusedBuild(GlSatFusedBuild fused) { gl().builder->set_policy({fused}); }
+  explicit FusedBuild(GlSatFusedBuild fused,
+                      int polls = GlSatPolicy::kDefaultLookbackPolls) {
+    GlSatPolicy p{fused};
+    p.lookback_polls = polls;
+    gl().builder->set_policy(p);
+  }
   ~FusedBuild() { gl().builder->set_policy(scandof::gl::default_policy(gl().builder->support())); }
 };
 
@@ -121,38 +128,14 @@ scandof::gl::GlTexture upload(const std::vector<std::uint8_t>& rgba, int w, int 
   return tex;
 }
 
-// One-pass builds whose waits llvmpipe's loop cap ended early (built again), and all one-pass
-// builds, over the whole run.
-int g_cut_short = 0, g_one_pass_builds = 0;
-
-// After one-pass builds: whether to build again, i.e. a wait of theirs was cut short (counted and
-// printed). The third try in a row cut short fails the test instead: the look-back went untested.
-bool waits_ran_out(GlSatBuilder& b, int builds, int* tries, const std::string& what) {
-  g_one_pass_builds += builds;
-  if (!b.waits_cut_short()) return false;
-  ++g_cut_short;
-  std::printf("[glsat] %s: a look-back wait ended at llvmpipe's loop cap; built again\n",
-              what.c_str());
-  if (++*tries >= 3)
-    ADD_FAILURE() << what << ": look-back waits cut short in 3 tries in a row (llvmpipe's loop "
-                             "cap; the machine too busy for LP_NUM_THREADS?)";
-  return *tries < 3;
-}
-
 // Builds into a poisoned buffer and reads it back (4 words per pixel).
 std::vector<std::uint32_t> build(GlSatBuilder& builder, const scandof::gl::GlTexture& tex, int w,
                                  int h, GlSatVariant v, SatFormat f) {
   const std::size_t bytes = GlSatBuilder::table_bytes(w, h);
   scandof::gl::GlBuffer buf = scandof::gl::make_buffer();
   glNamedBufferData(buf.get(), static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_READ);
-  const bool one_pass =
-      v == GlSatVariant::Fused && builder.policy().fused_for(false) == GlSatFusedBuild::OnePass;
-  int tries = 0;
-  do {
-    glClearNamedBufferData(buf.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &kPoison);
-    builder.build_into(tex.get(), w, h, v, f, buf.get(), true);
-  } while (one_pass && waits_ran_out(builder, 1, &tries,
-                                     std::to_string(w) + "x" + std::to_string(h) + " one pass"));
+  glClearNamedBufferData(buf.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &kPoison);
+  builder.build_into(tex.get(), w, h, v, f, buf.get(), true);
   std::vector<std::uint32_t> out(bytes / 4);
   glGetNamedBufferSubData(buf.get(), 0, static_cast<GLsizeiptr>(bytes), out.data());
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR)) << "OpenGL error during the build";
@@ -233,9 +216,9 @@ TEST_P(GlSatSweep, MatchesCpuReference) {
   check_case(GetParam());
 }
 
-// The builder starts with the one-pass fused build exactly where the context supports it as the
-// default (NVIDIA's driver); the three passes, the default elsewhere, are checked here wherever
-// the sweep above ran the one pass.
+// The builder starts with the one-pass fused build exactly where the context supports it (every
+// context with the storage blocks it binds); the three passes, the default elsewhere, are checked
+// here wherever the sweep above ran the one pass.
 TEST(GlSat, FusedDefaultAndThreePasses) {
   REQUIRE_GL();
   const auto& s = gl().builder->support();
@@ -254,9 +237,9 @@ TEST(GlSat, FusedDefaultAndThreePasses) {
     check_case({GlSatVariant::Fused, z.first, z.second});
 }
 
-// The one-pass fused build (sat_fused_single.comp) needs running workgroups to progress while one
-// waits (GlSatSupport::lookback): NVIDIA's driver and llvmpipe; skipped elsewhere. 1001x777,
-// 2049x300 and 300x2049 give chains longer than the 32 lanes that scout them.
+// The one-pass fused build (sat_fused_single.comp) needs the storage blocks GlSatSupport::lookback
+// names; skipped where they are missing. 1001x777, 2049x300 and 300x2049 give chains longer than
+// the 32 lanes that scout them.
 #define REQUIRE_LOOKBACK(b)                                                                   \
   if (!(b).support().lookback)                                                                \
   GTEST_SKIP() << "no look-back on this context (" << (b).support().reason                    \
@@ -289,6 +272,12 @@ TEST(GlSat, PolicyRefusesOnePassWithoutLookback) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("lookback"), std::string::npos) << e.what();
   }
+  GlSatPolicy bad_polls;
+  for (const int polls : {-1, GlSatPolicy::kMaxLookbackPolls + 1}) {
+    bad_polls.lookback_polls = polls;
+    EXPECT_THROW(b.set_policy(bad_polls), std::invalid_argument) << polls;
+  }
+  EXPECT_EQ(b.policy().lookback_polls, before.lookback_polls);
   GlSatBuilder three(shader_dir(), {GlSatFusedBuild::ThreePasses}, no_lookback);
   EXPECT_FALSE(three.support().lookback);
   EXPECT_FALSE(three.support().one_pass);
@@ -352,18 +341,12 @@ void back_to_back(GlSatFusedBuild fused) {
       glNamedBufferData(bufs.back().get(), static_cast<GLsizeiptr>(bytes), nullptr,
                         GL_DYNAMIC_READ);
     }
-    int tries = 0;
-    do {
+    for (int i = 0; i < kImages; ++i)
+      glClearNamedBufferData(bufs[i].get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &kPoison);
+    glFinish();
+    for (int r = 0; r < kRounds; ++r)
       for (int i = 0; i < kImages; ++i)
-        glClearNamedBufferData(bufs[i].get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
-                               &kPoison);
-      glFinish();
-      for (int r = 0; r < kRounds; ++r)
-        for (int i = 0; i < kImages; ++i)
-          b.build_into(texs[i].get(), w, h, GlSatVariant::Fused, SatFormat::U32, bufs[i].get());
-    } while (one_pass &&
-             waits_ran_out(b, kRounds * kImages, &tries,
-                           std::to_string(w) + "x" + std::to_string(h) + " back to back"));
+        b.build_into(texs[i].get(), w, h, GlSatVariant::Fused, SatFormat::U32, bufs[i].get());
     for (int i = 0; i < kImages; ++i) {
       std::vector<std::uint32_t> out(plane * 4);
       glGetNamedBufferSubData(bufs[i].get(), 0, static_cast<GLsizeiptr>(bytes), out.data());
@@ -397,7 +380,7 @@ TEST(GlSat, FusedOnePassHammer) {
   const char* e = std::getenv("SCANDOF_GLSAT_HAMMER");
   const int rounds = e && *e ? std::max(1, std::atoi(e)) : 3;
   const FusedBuild one(GlSatFusedBuild::OnePass);
-  const int before = g_one_pass_builds;
+  const std::uint64_t helps = gl().builder->lookback_helps();
   for (int r = 0; r < rounds; ++r)
     for (const auto& s : std::vector<std::pair<int, int>>{{129, 33},
                                                           {127, 4099},
@@ -408,9 +391,82 @@ TEST(GlSat, FusedOnePassHammer) {
                                                           {300, 2049},
                                                           {1921, 1079}})
       check_case({GlSatVariant::Fused, s.first, s.second});
-  std::printf("[glsat] one pass hammered: %d builds, %d of this run's %d one-pass builds had "
-              "waits cut short by the loop cap\n",
-              g_one_pass_builds - before, g_cut_short, g_one_pass_builds);
+  std::printf("[glsat] one pass hammered: %d builds, %llu tiles computed by the fallback\n",
+              rounds * 8 * 2,
+              static_cast<unsigned long long>(gl().builder->lookback_helps() - helps));
+}
+
+// Sizes of the sweep and fallback tests: one tile, ragged edges, chains longer than a scouting
+// team, the demo's 1080p frame.
+const std::vector<std::pair<int, int>> kRaggedSizes = {{1, 1}, {33, 17}, {1001, 777}, {1920, 1080}};
+
+// The decoupled fallback on every tile: a policy of no polls makes each look-back's first round
+// take no flag and compute every predecessor it needs from the pixels; exact all the same, and
+// the fallback counted. Then one poll a flag, where tiles fall back whenever a predecessor is a
+// moment late (on llvmpipe with several threads, often).
+TEST(GlSat, FusedOnePassForcedFallback) {
+  REQUIRE_GL();
+  REQUIRE_LOOKBACK(*gl().builder);
+  for (const int polls : {0, 1}) {
+    const FusedBuild one(GlSatFusedBuild::OnePass, polls);
+    const std::uint64_t before = gl().builder->lookback_helps();
+    for (const auto& z : kRaggedSizes) check_case({GlSatVariant::Fused, z.first, z.second});
+    check_case({GlSatVariant::Fused, 300, 2049});  // a column chain of 64 tiles
+    const std::uint64_t helps = gl().builder->lookback_helps() - before;
+    std::printf("[glsat] %d polls: %llu tiles computed by the fallback\n", polls,
+                static_cast<unsigned long long>(helps));
+    if (polls == 0) EXPECT_GT(helps, 0u) << "no polls, yet no tile fell back";
+  }
+}
+
+// Back-to-back builds of the ragged sizes, each into its own poisoned table, every table
+// compared with the CPU gold: SCANDOF_GLSAT_SWEEP_BUILDS builds in all (ctest's
+// test_gl_sat_lookback_threads_N run 200 each under LP_NUM_THREADS N).
+TEST(GlSat, FusedOnePassSweep) {
+  REQUIRE_GL();
+  REQUIRE_LOOKBACK(*gl().builder);
+  const char* e = std::getenv("SCANDOF_GLSAT_SWEEP_BUILDS");
+  const int want = e && *e ? std::max(1, std::atoi(e))
+                           : (scandof::gl::software_renderer() ? 40 : 200);
+  const FusedBuild one(GlSatFusedBuild::OnePass);
+  GlSatBuilder& b = *gl().builder;
+  const int n = static_cast<int>(kRaggedSizes.size());
+  std::vector<scandof::gl::GlTexture> texs;
+  std::vector<scandof::gl::GlBuffer> bufs;
+  std::vector<std::vector<std::uint32_t>> golds;
+  for (int i = 0; i < n; ++i) {
+    const int w = kRaggedSizes[i].first, h = kRaggedSizes[i].second;
+    const auto rgba = random_rgba(w, h, base_seed() + 7919u * static_cast<unsigned>(i));
+    golds.emplace_back(static_cast<std::size_t>(w) * h * 4);
+    scandof::sat_gold(rgba.data(), w, h, golds.back().data(), 3, scandof::SatLayout::Interleaved);
+    texs.push_back(upload(rgba, w, h));
+    bufs.push_back(scandof::gl::make_buffer());
+    glNamedBufferData(bufs.back().get(), static_cast<GLsizeiptr>(golds.back().size() * 4),
+                      nullptr, GL_DYNAMIC_READ);
+  }
+  const std::uint64_t helps = b.lookback_helps();
+  int builds = 0, wrong = 0;
+  std::vector<std::uint32_t> out;
+  while (builds < want) {
+    const int k = std::min(n, want - builds);
+    for (int i = 0; i < k; ++i)
+      glClearNamedBufferData(bufs[i].get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &kPoison);
+    for (int i = 0; i < k; ++i)
+      b.build_into(texs[i].get(), kRaggedSizes[i].first, kRaggedSizes[i].second,
+                   GlSatVariant::Fused, SatFormat::U32, bufs[i].get());
+    for (int i = 0; i < k; ++i) {
+      out.resize(golds[i].size());
+      glGetNamedBufferSubData(bufs[i].get(), 0, static_cast<GLsizeiptr>(out.size() * 4),
+                              out.data());
+      if (out != golds[i] && wrong++ < 5)
+        ADD_FAILURE() << kRaggedSizes[i].first << "x" << kRaggedSizes[i].second << ": build "
+                      << builds + i << " differs from the CPU gold";
+    }
+    builds += k;
+  }
+  EXPECT_EQ(wrong, 0) << "of " << builds << " builds";
+  std::printf("[glsat] one-pass sweep: %d builds, %d wrong, %llu tiles computed by the fallback\n",
+              builds, wrong, static_cast<unsigned long long>(b.lookback_helps() - helps));
 }
 
 std::vector<Case> cases() {
@@ -606,23 +662,15 @@ scandof::gl::GlTexture upload_hdr(const std::vector<std::uint16_t>& halves, int 
   return tex;
 }
 
-// build() for RGBA16F: poisoned buffer, the one pass built again where a wait was cut short;
-// *clamps gets the builder's clamp_count().
+// build() for RGBA16F: a poisoned buffer; *clamps gets the builder's clamp_count().
 std::vector<std::uint32_t> build_hdr(GlSatBuilder& builder, const scandof::gl::GlTexture& tex,
                                      int w, int h, GlSatVariant v, SatFormat f,
                                      const scandof::SatFixedPoint& fp, std::uint32_t* clamps) {
   const std::size_t bytes = GlSatBuilder::table_bytes(w, h);
   scandof::gl::GlBuffer buf = scandof::gl::make_buffer();
   glNamedBufferData(buf.get(), static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_READ);
-  const bool one_pass =
-      v == GlSatVariant::Fused && builder.policy().fused_for(true) == GlSatFusedBuild::OnePass;
-  int tries = 0;
-  do {
-    glClearNamedBufferData(buf.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &kPoison);
-    builder.build_into(tex.get(), w, h, v, f, fp, buf.get(), true);
-  } while (one_pass && waits_ran_out(builder, 1, &tries,
-                                     std::to_string(w) + "x" + std::to_string(h) +
-                                         " one pass (rgba16f)"));
+  glClearNamedBufferData(buf.get(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &kPoison);
+  builder.build_into(tex.get(), w, h, v, f, fp, buf.get(), true);
   *clamps = builder.clamp_count();
   std::vector<std::uint32_t> out(bytes / 4);
   glGetNamedBufferSubData(buf.get(), 0, static_cast<GLsizeiptr>(bytes), out.data());
@@ -761,6 +809,18 @@ TEST(GlSat, FusedOnePassHdr) {
   // uint32 sums wrap) and F = 0 at radius 5000 (integers, limit 42).
   check_hdr(GlSatVariant::Fused, 257, 129, scandof::hdr_fixed_point(0.0f, 1.0f), true);
   check_hdr(GlSatVariant::Fused, 129, 33, scandof::hdr_fixed_point(5000.0f, 64.0f), true);
+}
+
+// The RGBA16F one pass with the fallback on every tile (no polls).
+TEST(GlSat, FusedOnePassHdrForcedFallback) {
+  REQUIRE_GL();
+  REQUIRE_LOOKBACK(*gl().builder);
+  const FusedBuild one(GlSatFusedBuild::OnePass, 0);
+  const std::uint64_t before = gl().builder->lookback_helps();
+  // Wild pixels: the helpers quantize without counting, so the clamp count stays the gold's.
+  check_hdr(GlSatVariant::Fused, 1001, 777, demo_fixed_point(), true);
+  check_hdr(GlSatVariant::Fused, 33, 17, demo_fixed_point(), true, 3);
+  EXPECT_GT(gl().builder->lookback_helps() - before, 0u) << "no polls, yet no tile fell back";
 }
 
 // Other encodings through the paper's pipeline and the three passes: F = 24 (the largest

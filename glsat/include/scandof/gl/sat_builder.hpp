@@ -61,9 +61,9 @@ struct GlSatSupport {
   int subgroup_size = 0;        // 0 when not offered
   bool fused_subgroup = false;  // the fused path uses subgroup ops (needs subgroup size 32)
   bool pixels_by_size = false;  // RGBA8 may be bound as an r32ui image (formats match by size)
-  // GlSatFusedBuild::OnePass is safe: running workgroups progress while one waits on another
-  // (GL does not promise it). Not on software rasterizers, except Mesa's llvmpipe (any
-  // LP_NUM_THREADS), whose threads each run the workgroup they took to its end.
+  // GlSatFusedBuild::OnePass can run: compute shaders with the 6 shader storage blocks it binds.
+  // It assumes no forward progress between workgroups (a waiter that waits too long computes
+  // what it waits for: sat_fused_single.comp's decoupled fallback), so no driver is left out.
   bool lookback = false;
   bool one_pass = false;  // the fused path builds in one pass by default (see default_policy)
   int shared_bytes = 0;   // GL_MAX_COMPUTE_SHARED_MEMORY_SIZE
@@ -97,12 +97,16 @@ struct GlSatPolicy {
   GlSatFusedBuild fused_for(bool rgba16f) const {
     return rgba16f && fused_rgba16f ? *fused_rgba16f : fused;
   }
+  // The one pass's look-back: polls of a predecessor's flag before the workgroup computes that
+  // tile's sums from its pixels itself (0 .. kMaxLookbackPolls, an invocation's budget of polls in
+  // all; 0 forces that fallback on every tile, the tests' policy). Any value gives the same tables.
+  int lookback_polls = kDefaultLookbackPolls;
+  static constexpr int kDefaultLookbackPolls = 1024, kMaxLookbackPolls = 4096;
 };
 
-// One pass where support.one_pass (lookback on NVIDIA's driver): on the H100 1080p 0.0382 ms
-// against the three passes' 0.0471 (1.23x), 4K 0.1089 against 0.1138 (results/sat/gl/README.md,
-// commit 2d8ac9a). Three passes elsewhere: GL promises no forward progress between workgroups. A
-// ticket-ordered phased build (the three passes as phases of one dispatch; see commit 2d8ac9a)
+// One pass where support.one_pass (every driver with the storage blocks it needs): on the H100
+// 1080p 0.0382 ms against the three passes' 0.0471 (1.23x), 4K 0.1089 against 0.1138
+// (results/sat/gl/README.md, commit 2d8ac9a). A ticket-ordered phased build (the three passes as phases of one dispatch; see commit 2d8ac9a)
 // measured 0.0424 ms at 1080p against the one pass's 0.0382 on the H100, and was removed.
 // RGBA16F textures: the same rule, chosen on its own measurement: on the H100 at 1080p their one
 // pass 0.0803 ms against the three passes' 0.0920 (1.15x; before its pixels left local memory it
@@ -127,7 +131,8 @@ class GlSatBuilder {
   const GlSatSupport& support() const { return support_; }
   const GlSatPolicy& policy() const { return policy_; }
   // Throws std::invalid_argument with support().reason where the policy asks for the one pass
-  // (for either pixel format) and support().lookback is false.
+  // (for either pixel format) and support().lookback is false, or where lookback_polls is out of
+  // its range.
   void set_policy(const GlSatPolicy& policy);
 
   // Bytes of the output buffer: width * height * 16.
@@ -175,11 +180,10 @@ class GlSatBuilder {
   static constexpr int kClampRing = 4;
 
   GLuint output() const { return out_.get(); }
-  // Whether a look-back wait of a one-pass build since the last call ended at its poll bound
-  // before the flag it waited on came, so that build's table may be wrong. Only software
-  // rasterizers record it (sat_fused_single.comp's SOFTWARE_WAIT: llvmpipe's loop cap makes the
-  // bound about a second there); elsewhere false. Reads a word back: waits for the builds.
-  bool waits_cut_short();
+  // Tiles whose aggregates a waiting workgroup computed itself (the decoupled fallback; a tile
+  // helped by two counts twice), over every one-pass build of this builder. Reads a word back:
+  // waits for the builds.
+  std::uint64_t lookback_helps();
   GlSatStageTimes stage_times() const;
 
   // Compiles every program for both formats now (so the first frame does not hitch); with
@@ -240,8 +244,7 @@ class GlSatBuilder {
   GlBuffer flags_;
   std::size_t flag_words_ = 0;
   std::uint32_t epoch_ = 0, id_base_ = 0;
-  // The first epoch since the last waits_cut_short() (0: no one-pass build since).
-  std::uint32_t unchecked_epoch_ = 0;
+  std::uint64_t helps_before_clear_ = 0;  // lookback_helps() of the buffers cleared so far
   bool last_one_pass_ = false;  // the last timed build: stage_times() has one stage
   std::array<GlTimer, 3> timers_;
   int timed_builds_ = 0;
