@@ -7,7 +7,7 @@
 //              [--dump-programs DIR] [--lookback-polls 1024]
 //
 // Rows: the paper's four variants; "fused", the fused path in three passes, and "fused-1pass", in
-// one pass with decoupled look-back (GlSatPolicy set from here; the one pass only where
+// one pass with decoupled look-back and fallback (GlSatPolicy set from here; the one pass where
 // GlSatSupport::lookback); "floor", a copy of the same bytes (sat_floor.comp, built here).
 // --lookback-polls sets GlSatPolicy::lookback_polls for the one pass (0 forces its fallback on
 // every tile); each one-pass row prints how many tiles the fallback computed over its builds.

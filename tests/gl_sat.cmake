@@ -9,23 +9,22 @@ if(TARGET scandof_glsat)
   gtest_discover_tests(test_gl_sat DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
                        PROPERTIES TIMEOUT 1800 LABELS "gl")
   # The one-pass fused path's look-back under llvmpipe with 1, 2, 4 and 8 threads (more threads
-  # than this machine has cores too: the OS then preempts tiles that others wait on). It cannot
-  # deadlock there: a tile takes its id from an atomic counter when it starts and waits only on
-  # lower ids, i.e. on tiles already running, and llvmpipe's threads each run the workgroup they
-  # took to its end. With one thread tiles never wait; with several they do, and every table is
-  # compared word for word with the CPU gold (a scout that took an aggregate for an inclusive sum
-  # passed with one thread and failed with four). A build whose wait llvmpipe's loop cap ended is
-  # built again, three times at most (GlSatBuilder::waits_cut_short). A skip fails these: they
-  # exist to run the one pass. The timeout covers llvmpipe compiling the one-pass programs (a
-  # minute or two each on a busy machine, seconds from Mesa's shader cache) and the hammer. The
-  # filter takes GlSat.FusedOnePassHdr too: the RGBA16F one pass (2 words a pixel where RGBA8
-  # has one, its own program, about three minutes to compile on a busy 2-core machine).
+  # than this machine has cores too: the OS then preempts tiles that others wait on, and the
+  # waiters compute those tiles' sums themselves, the decoupled fallback). With one thread tiles
+  # never wait; with several they do, and every table is compared word for word with the CPU gold
+  # (a scout that took an aggregate for an inclusive sum passed with one thread and failed with
+  # four): GlSat.FusedOnePassSweep's 200 back-to-back builds at 1x1, 33x17, 1001x777 and
+  # 1920x1080, the fallback forced on every tile, the hammer. A skip fails these: they exist to
+  # run the one pass. The timeout covers llvmpipe compiling the one-pass programs (a minute or two
+  # each on a busy machine, seconds from Mesa's shader cache). The filter takes
+  # GlSat.FusedOnePassHdr* too: the RGBA16F one pass (2 words a pixel where RGBA8 has one, its own
+  # program).
   foreach(_threads 1 2 4 8)
     add_test(NAME test_gl_sat_lookback_threads_${_threads}
              COMMAND test_gl_sat
                      --gtest_filter=GlSat.FusedOnePass*:GlSat.FusedBackToBackOnePass:GlSat.PolicyRefusesOnePassWithoutLookback)
     set_tests_properties(test_gl_sat_lookback_threads_${_threads} PROPERTIES
-                         ENVIRONMENT "LP_NUM_THREADS=${_threads};SCANDOF_GLSAT_HAMMER=2"
+                         ENVIRONMENT "LP_NUM_THREADS=${_threads};SCANDOF_GLSAT_HAMMER=2;SCANDOF_GLSAT_SWEEP_BUILDS=200"
                          TIMEOUT 1500 LABELS "gl" FAIL_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
   endforeach()
 endif()

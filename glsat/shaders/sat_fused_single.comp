@@ -18,12 +18,13 @@
 //
 // Decoupled fallback (Smith, Levien and Owens, SPAA 2025): GL promises no forward progress
 // between workgroups, so no wait here is unbounded. A flag is polled u_polls times at most
-// (poll_flag); a predecessor that has published nothing by then is asked for (request_help),
-// and the workgroup computes that tile's aggregates from its pixels itself (help_tile) and
-// publishes them as the tile would: the same integers, so a word written by both holds one value.
-// The look-back then goes on from aggregates alone if it must (back to the first tile of a chain,
-// whose aggregate is its inclusive sum). So a tile finishes whether or not any other workgroup
-// ever runs, and the table is the one the waits would have given, bit for bit.
+// (poll_flag); a predecessor that has published nothing by then is computed by the waiter from
+// its pixels (help_late, help_tile) and published as the tile would publish it: the same
+// integers, so a word written by both holds one value. The look-back then goes on from aggregates
+// alone if it must (back to the first tile of a chain, whose aggregate is its inclusive sum). So
+// a tile finishes whether or not any other workgroup ever runs, and the table is the one the waits
+// would have given, bit for bit. With subgroups the waiting team computes the tile at once; with
+// shared-memory teams the workgroup does, after the round, and runs the round again.
 //
 // Every loop is bounded, and in all they stay far below the 65535 back-edges an invocation that
 // Mesa's llvmpipe allows before it ends loops early: polls at most SAT_LOOKBACK_POLL_BUDGET an
@@ -90,11 +91,13 @@ shared uvec3 s_tile_agg;
 shared uint s_tile;
 shared uint s_zero;  // 0: see store_row_of
 shared uint s_first[2];  // per chain: the nearest predecessor with its inclusive sums published
+#ifndef FUSED_SUBGROUP
 // Tiles asked for in this round of a look-back (help_requested); asks past MAX_REQUESTS are
 // dropped and asked again in the next round.
 #define MAX_REQUESTS 32
 shared uint s_requests;
 shared uint s_request[MAX_REQUESTS];
+#endif
 
 PAIRS col_get(uint w, uint k) {
   const uint i = w * uint(PLANE_W) + PAD32(k);
@@ -137,11 +140,6 @@ uint poll_flag(int tile, int kind, uint status, bool force) {
   return f < base ? 0u : f - base;
 }
 
-void request_help(int tile) {
-  const uint k = atomicAdd(s_requests, 1u);
-  if (k < uint(MAX_REQUESTS)) s_request[k] = uint(tile);
-}
-
 // acc += buf[INDEX].xyz for k = 0 .. n-1 (INDEX an expression in k), loads issued 8 at a time:
 // they are independent, and in the first wave of tiles the chains are long (up to a tile row or
 // column). A macro: GLSL cannot pass a buffer to a function.
@@ -171,10 +169,60 @@ PX pixel_at(int x, int y) {
 #endif
 }
 
+#ifdef FUSED_SUBGROUP
 // The fallback: tile p's aggregates (its rows', its columns' and its own sums) from its pixels,
-// published as p publishes them. Invocations t < TILE_W sum column t, the others a quarter of a
-// row each; the row quarters meet in s_start, which is free until the corner is known. Not
-// counted in the clamp count (pairs_of): p counts its own pixels. Every invocation calls it.
+// published as p publishes them, by the one team that found p late, with subgroup operations
+// only: no workgroup barrier, so the loops that call it hold none either (a barrier inside a loop
+// on the look-back's path, even one never taken, made the H200's RGBA8 one pass 3-5 % slower).
+// Lane L sums row L and columns 4L .. 4L+3; pixels are read twice (rows, then columns), so only
+// a few registers are live. The loops start at s_zero (0) so that no compiler unrolls them:
+// unrolled, their loads in flight at once would hold registers the rest of the program needs.
+// Not counted in the clamp count (pairs_of): p counts its own pixels.
+void help_tile(int p, int tiles_x) {
+  const int x0 = (p % tiles_x) * TILE_W + int(LANE) * 4, y0 = (p / tiles_x) * TILE_H;
+  const int z = int(s_zero);
+  PAIRS mine = PAIRS(0u);
+  for (int r = z; r < TILE_H; ++r) {
+    PAIRS row = PAIRS(0u);
+    for (int i = z; i < 4; ++i) row += pairs_of(pixel_at(x0 + i, y0 + r));
+    row = team_sum2(row);
+    if (LANE == uint(r)) mine = row;
+  }
+  const uvec3 row_sum = rgb_of_pairs(mine);
+  rows[(p * TILE_H + int(LANE)) * 2] = uvec4(row_sum, 0u);
+  for (int i = z; i < 4; ++i) {
+    PAIRS col = PAIRS(0u);
+    for (int r = z; r < TILE_H; ++r) col += pairs_of(pixel_at(x0 + i, y0 + r));
+    cols[(p * TILE_W + int(LANE) * 4 + i) * 2] = uvec4(rgb_of_pairs(col), 0u);
+  }
+  const uvec3 total = team_sum(row_sum);
+  if (LANE == 0u) tsum[p * 2] = uvec4(total, 0u);
+  memoryBarrierBuffer();
+  subgroupBarrier();
+  if (LANE == 0u) {
+    set_flag(p, FLAG_ROW, ST_AGG);
+    set_flag(p, FLAG_COL, ST_AGG);
+    atomicAdd(flags[1], 1u);
+  }
+}
+
+// Every lane of the team whose tile p is late gets it computed, now, one tile after another.
+void help_late(bool late, int p, int tiles_x) {
+  for (;;) {
+    const uint l = subgroupMin(late ? LANE : 32u);
+    if (l == 32u) break;
+    help_tile(int(subgroupMin(LANE == l ? uint(p) : 0xFFFFFFFFu)), tiles_x);
+    if (LANE == l) late = false;
+  }
+}
+#else
+// The fallback where teams are slices of the workgroup (their sums take workgroup barriers): a
+// late tile is asked for (help_late), and after the round the whole workgroup computes the tiles
+// asked for (help_requested), then the round is run again. Tile p's aggregates (its rows', its
+// columns' and its own sums) from its pixels, published as p publishes them: invocations
+// t < TILE_W sum column t, the others a quarter of a row each; the row quarters meet in s_start,
+// which is free until the corner is known. Not counted in the clamp count (pairs_of): p counts its
+// own pixels. Every invocation calls it.
 void help_tile(int p, int tiles_x) {
   const uint t = gl_LocalInvocationIndex;
   const int x0 = (p % tiles_x) * TILE_W, y0 = (p / tiles_x) * TILE_H;
@@ -209,6 +257,12 @@ void help_tile(int p, int tiles_x) {
   }
 }
 
+void help_late(bool late, int p, int tiles_x) {
+  if (!late) return;
+  const uint k = atomicAdd(s_requests, 1u);
+  if (k < uint(MAX_REQUESTS)) s_request[k] = uint(p);
+}
+
 // After a round of a look-back and a barrier: helps the tiles asked for in it and returns true,
 // or returns false when none were. Every invocation calls it.
 bool help_requested(int tiles_x) {
@@ -220,20 +274,21 @@ bool help_requested(int tiles_x) {
   barrier();
   return true;
 }
+#endif
 
 // Predecessor k (0 = nearest) of a chain of n tiles ending before `tile`, `stride` apart. One
 // team scouts the chain: polls each predecessor until it has published at least its aggregate
-// (asking for the ones that do not in time) and records the nearest one whose inclusive sum is
-// out (n when none). With subgroups the team stops after the first window of 32 that holds one
+// (the late ones are computed here: help_late) and records the nearest one whose inclusive sum
+// is out (n when none). With subgroups the team stops after the first window of 32 that holds one
 // (usually the first: in steady state the nearest predecessor is done).
-void scout(int chain, int tile, int stride, int n, int kind, bool force) {
+void scout(int chain, int tile, int stride, int n, int kind, int tiles_x, bool force) {
   for (int k0 = 0; k0 < n; k0 += 32) {
-    const int k = k0 + int(LANE);
-    uint st = 0u;
-    if (k < n) {
-      st = poll_flag(tile - (k + 1) * stride, kind, ST_AGG, force);
-      if (st == 0u) request_help(tile - (k + 1) * stride);
-    }
+    const int k = k0 + int(LANE), p = tile - (k + 1) * stride;
+    uint st = k < n ? poll_flag(p, kind, ST_AGG, force) : 0u;
+    help_late(k < n && st == 0u, p, tiles_x);
+#ifdef FUSED_SUBGROUP
+    if (k < n && st == 0u) st = ST_AGG;  // computed just now
+#endif
     const bool inc = st == ST_INC;
     if (inc) atomicMin(s_first[chain], uint(k));
 #ifdef FUSED_SUBGROUP
@@ -243,49 +298,74 @@ void scout(int chain, int tile, int stride, int n, int kind, bool force) {
   memoryBarrierBuffer();
 }
 
-// The corner's part from column i: T_inc of tile (j, i), the tile sums of column i from tile row
-// j up: its inclusive sum where published, else aggregates upward. False (and the tile asked
-// for) where a tile has published neither in time.
-bool add_column_above(int j, int i, int tiles_x, bool force, inout uvec3 part) {
-  uvec3 sum = uvec3(0u);
-  for (; j >= 0; --j) {
-    const int p = j * tiles_x + i;
-    const uint st = poll_flag(p, FLAG_COL, ST_INC, force);
-    memoryBarrierBuffer();
-    if (st == 0u) {
-      request_help(p);
-      return false;
+// The corner's part from the columns i = lane, lane + 32, ... < bx: T_inc of tile (by - 1, i),
+// the tile sums of column i up from the tile row above: its inclusive sum where published, else
+// aggregates upward, the late tiles computed (help_late). With shared-memory teams a late tile
+// ends the lane's round (false): the round runs again once it is computed.
+bool corner_part(int tiles_x, int bx, int by, bool force, out uvec3 part) {
+  part = uvec3(0u);
+  for (int i0 = 0; i0 < bx; i0 += 32) {
+    const int i = i0 + int(LANE);
+    int j = by - 1;
+    uvec3 sum = uvec3(0u);
+    bool done = i >= bx, first = true;
+    for (;;) {
+      uint st = ST_INC;
+      int p = 0;
+      if (!done) {
+        p = j * tiles_x + i;
+        st = poll_flag(p, FLAG_COL, ST_INC, force && first);
+        first = false;
+        memoryBarrierBuffer();
+        if (st == ST_INC) {
+          part += sum + tsum[p * 2 + 1].xyz;
+          done = true;
+        } else if (st == ST_AGG) {
+          sum += tsum[p * 2].xyz;
+          if (--j < 0) {
+            part += sum;
+            done = true;
+          }
+        }
+      }
+      help_late(!done && st == 0u, p, tiles_x);
+#ifdef FUSED_SUBGROUP
+      if (subgroupMin(done ? 1u : 0u) == 1u) break;  // a late tile is polled again, computed
+#else
+      if (!done && st == 0u) return false;
+      if (done) break;
+#endif
     }
-    if (st == ST_INC) {
-      part += sum + tsum[p * 2 + 1].xyz;
-      return true;
-    }
-    sum += tsum[p * 2].xyz;
   }
-  part += sum;
   return true;
 }
 
-// Roles after the aggregates: invocations t < TILE_W (teams 0-3) own tile column t (its
-// aggregate, its look-back sum, its scan across the tile); team 4 owns the tile's rows (lane =
-// row); team 5 scouts the columns' chain and lane 0 of it sums the tile chain; team 6 sums the
-// corner.
 #define ROW_TEAM 4u
 #define COL_SCOUT_TEAM 5u
 #define CORNER_TEAM 6u
 
 // One round of the scouts (ROW_TEAM along the tile row, COL_SCOUT_TEAM up the tile column).
+// RGBA16F calls scout() once for both teams, RGBA8 once each: NVIDIA's compiler gave the H200's
+// RGBA16F one pass 0.0890 ms at 1080p with two calls (the help inlined three times in all) and
+// 0.0636 with one, against 0.0624 before the fallback; RGBA8 0.0367 with two and 0.0372 with one,
+// against 0.0363 (single-build medians, one call, glsatbench).
 void scouts(int tile, int tiles_x, int bx, int by, bool force) {
-  if (TEAM == ROW_TEAM) scout(0, tile, 1, bx, FLAG_ROW, force);
-  if (TEAM == COL_SCOUT_TEAM) scout(1, tile, tiles_x, by, FLAG_COL, force);
+#ifdef PIXELS_RGBA16F
+  if (TEAM == ROW_TEAM || TEAM == COL_SCOUT_TEAM) {
+    const bool row = TEAM == ROW_TEAM;
+    scout(row ? 0 : 1, tile, row ? 1 : tiles_x, row ? bx : by, row ? FLAG_ROW : FLAG_COL, tiles_x,
+          force);
+  }
+#else
+  if (TEAM == ROW_TEAM) scout(0, tile, 1, bx, FLAG_ROW, tiles_x, force);
+  if (TEAM == COL_SCOUT_TEAM) scout(1, tile, tiles_x, by, FLAG_COL, tiles_x, force);
+#endif
 }
 
 // One round of the corner: s_corner, if no tile was asked for. Every invocation calls it.
 void corner(int tiles_x, int bx, int by, bool force) {
   uvec3 part = uvec3(0u);
-  if (TEAM == CORNER_TEAM && by > 0)
-    for (int i = int(LANE); i < bx; i += 32)
-      if (!add_column_above(by - 1, i, tiles_x, force, part)) break;
+  if (TEAM == CORNER_TEAM && by > 0) corner_part(tiles_x, bx, by, force, part);
 #ifdef FUSED_SUBGROUP
   if (TEAM == CORNER_TEAM) {
     part = team_sum(part);
@@ -367,7 +447,9 @@ void main() {
     s_tile = atomicAdd(flags[0], 1u) - u_id_base;
     s_first[0] = s_first[1] = 0xFFFFFFFFu;
     s_zero = 0u;
+#ifndef FUSED_SUBGROUP
     s_requests = 0u;
+#endif
   }
   barrier();
   const int tiles_x = int(gl_NumWorkGroups.x);
@@ -436,10 +518,12 @@ void main() {
   // helped, and the scouts look again (what they found stays found: flags only grow).
   scouts(tile, tiles_x, bx, by, u_polls == 0u);
   barrier();
+#ifndef FUSED_SUBGROUP
   while (help_requested(tiles_x)) {
     scouts(tile, tiles_x, bx, by, false);
     barrier();
   }
+#endif
   // Sums over the scouted chains: aggregates of the tiles nearer than the first inclusive one,
   // then its inclusive sum. Loads are independent of one another, so they overlap.
   const int first_row = int(min(s_first[0], uint(bx))), first_col = int(min(s_first[1], uint(by)));
@@ -473,10 +557,12 @@ void main() {
   // round's barrier also publishes scan_top_left's shared sums.
   corner(tiles_x, bx, by, u_polls == 0u);
   barrier();
+#ifndef FUSED_SUBGROUP
   while (help_requested(tiles_x)) {
     corner(tiles_x, bx, by, false);
     barrier();
   }
+#endif
   if (t < uint(TILE_W)) {
     const uvec3 start = column_start(s_corner, top);
     const uint k = PAD32(t);

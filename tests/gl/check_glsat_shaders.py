@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compiles every GL SAT shader variant with glslangValidator (OpenGL GLSL, no driver needed).
 
-Covers what Mesa llvmpipe cannot run: the GL_KHR_shader_subgroup variants (HAVE_SUBGROUP,
+Also fails where the one pass's look-back could again end a wait without its flag
+(cut_short_reachable). Covers what Mesa llvmpipe cannot run: the GL_KHR_shader_subgroup variants (HAVE_SUBGROUP,
 FUSED_SUBGROUP) that NVIDIA/AMD drivers take. Composes each source as the shader loader does
 (glsat/src/util.cpp: the #version line, the defines, shared.h, the file with its #include lines
 expanded; the shaders enable the subgroup extensions themselves).
@@ -28,8 +29,33 @@ def compose(d, main, common, defines):
     return out
 
 
+def cut_short_reachable(d):
+    """The one pass's look-back must have no wait that can end without its flag and go on as if
+    it had come (what llvmpipe's loop cap once did to an unbounded poll): every poll is bounded by
+    the invocation's budget, and every call of poll_flag that sees nothing has the tile computed
+    (help_late). Returns what is wrong, one line each."""
+    src = open(f"{d}/sat_fused_single.comp").read()
+    builder = open(f"{d}/../src/sat_builder.cpp").read()
+    bad = [f"{name} is back" for name in ("SOFTWARE_WAIT", "wait_flag", "waits_cut_short")
+           if name in src or name in builder]
+    if "min(u_polls, g_polls_left)" not in src or "SAT_LOOKBACK_POLL_BUDGET" not in src:
+        bad.append("poll_flag is no longer bounded by the invocation's poll budget")
+    lines = src.split("\n")
+    calls = [i for i, line in enumerate(lines)
+             if "poll_flag(" in line and not line.lstrip().startswith(("uint poll_flag", "//"))]
+    if not calls:
+        bad.append("no call of poll_flag found")
+    for i in calls:
+        if not any("help_late(" in line and "st == 0u" in line for line in lines[i:i + 20]):
+            bad.append(f"sat_fused_single.comp:{i + 1}: a poll whose timeout does not ask for help")
+    return bad
+
+
 def main():
     d = sys.argv[1]
+    cut = cut_short_reachable(d)
+    for line in cut:
+        print(f"FAILED the one pass's look-back: {line}")
     tool = sys.argv[2] if len(sys.argv) > 2 else "glslangValidator"
     jobs = []
     scans = [["SCAN_NAIVE"], ["SCAN_BLELLOCH"], ["SCAN_CONFLICT_FREE"], ["SCAN_SUBGROUP"],
@@ -76,7 +102,9 @@ def main():
                 bad += 1
                 print(f"FAILED {m} {' '.join(defines)}\n{r.stdout}{r.stderr}")
     print(f"{len(jobs)} shader variants compiled, {bad} failed")
-    return 1 if bad else 0
+    print("the one pass's look-back: " + ("a wait can be cut short" if cut else
+                                          "every poll bounded, every timeout falls back"))
+    return 1 if bad or cut else 0
 
 
 if __name__ == "__main__":

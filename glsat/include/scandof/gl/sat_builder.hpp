@@ -65,7 +65,9 @@ struct GlSatSupport {
   // It assumes no forward progress between workgroups (a waiter that waits too long computes
   // what it waits for: sat_fused_single.comp's decoupled fallback), so no driver is left out.
   bool lookback = false;
-  bool one_pass = false;  // the fused path builds in one pass by default (see default_policy)
+  // The fused path builds in one pass by default (see default_policy): where lookback holds,
+  // except on software rasterizers, where the three passes measured faster.
+  bool one_pass = false;
   int shared_bytes = 0;   // GL_MAX_COMPUTE_SHARED_MEMORY_SIZE
   int sm_count = 0;       // GL_SM_COUNT_NV where GL_NV_shader_thread_group is offered, else 0
   std::string reason;     // human-readable: why usable or not, which scan is native
@@ -104,13 +106,12 @@ struct GlSatPolicy {
   static constexpr int kDefaultLookbackPolls = 1024, kMaxLookbackPolls = 4096;
 };
 
-// One pass where support.one_pass (every driver with the storage blocks it needs): on the H100
-// 1080p 0.0382 ms against the three passes' 0.0471 (1.23x), 4K 0.1089 against 0.1138
-// (results/sat/gl/README.md, commit 2d8ac9a). A ticket-ordered phased build (the three passes as phases of one dispatch; see commit 2d8ac9a)
+// One pass where support.one_pass (every GPU driver with the storage blocks it needs): on the
+// H200 1080p 0.0363 ms against the three passes' 0.0478, 4K 0.0970 against 0.1029
+// (results/sat/gl/README.md). A ticket-ordered phased build (the three passes as phases of one dispatch; see commit 2d8ac9a)
 // measured 0.0424 ms at 1080p against the one pass's 0.0382 on the H100, and was removed.
-// RGBA16F textures: the same rule, chosen on its own measurement: on the H100 at 1080p their one
-// pass 0.0803 ms against the three passes' 0.0920 (1.15x; before its pixels left local memory it
-// was the slower one, 0.1018; results/sat/gl/README.md).
+// RGBA16F textures: the same rule, chosen on its own measurement: on the H200 at 1080p their one
+// pass 0.0639 ms against the three passes' 0.0738 (results/sat/gl/README.md).
 GlSatPolicy default_policy(const GlSatSupport& support);
 
 class GlSatBuilder {
