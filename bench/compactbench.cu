@@ -149,7 +149,11 @@ void run_type(const char* tname, const Options& o, const bench::DeviceInfo& dev,
       rows.push_back(
           {tname, "cub::DeviceSelect::If", sel, n, ref_k, true, cub_st, cub_st.median_ms});
       // Times go(rep) over the rotated sets, then checks a fresh run on set 0 against CUB's output.
-      auto time_and_check = [&](const std::string& name, auto&& go) {
+      // A single pass after any other use of our_tmp starts from a zeroed look-back state (the
+      // workspace's contract, compact.hpp); then every timed call is its one launch.
+      auto time_and_check = [&](const std::string& name, auto&& go, CompactAlgorithm a,
+                                std::size_t wb) {
+        if (a == CompactAlgorithm::SinglePass) scandof::clear_workspace(our_tmp.get(), wb, s);
         const bench::Stats st = timer.measure(go, topt);
         CUDA_CHECK(cudaMemsetAsync(outs[0].get(), 0xAB, n * sizeof(T), s));
         go(0);
@@ -170,7 +174,7 @@ void run_type(const char* tname, const Options& o, const bench::DeviceInfo& dev,
           const std::size_t k = rep % sets;
           compact_if(ins[k].get(), outs[k].get(), d_counts.get() + k, n, pred, our_tmp.get(), wb, s,
                      opt);
-        });
+        }, a, wb);
       }
       // The policies behind the public defaults, each checked against CUB like the rest.
       if (o.variants && lg >= 20 && lg % 2 == 0) {
@@ -181,7 +185,7 @@ void run_type(const char* tname, const Options& o, const bench::DeviceInfo& dev,
             const std::size_t k = rep % sets;
             var.run(ins[k].get(), outs[k].get(), d_counts.get() + k, n, pred, our_tmp.get(), wb, s,
                     opt);
-          });
+          }, var.algo, wb);
         }
       }
     }

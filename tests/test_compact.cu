@@ -92,6 +92,7 @@ void run_and_check(const char* type, CompactOptions opt, Mode mode, std::size_t 
   if (device_count) {
     const std::size_t bytes = compact_workspace_bytes<T>(n, opt);
     DeviceBuffer<unsigned char> scratch(bytes);
+    scandof::clear_workspace(scratch.data(), bytes, stream);  // the single pass's contract
     DeviceBuffer<std::uint64_t> d_count(1);
     d_count.poison(stream);
     switch (mode) {
@@ -267,6 +268,9 @@ TEST(Compact, SinglePassPolicies) {
     const CompactOptions opt{CompactAlgorithm::SinglePass};
     const std::size_t wb = compact_workspace_bytes<std::int32_t>(n, opt);
     DeviceBuffer<unsigned char> scratch(wb);
+    // Zeroed once, then every policy's calls reuse the look-back state (tiles of 64 to 128 bytes
+    // a thread: a call publishes fewer or more words than the one before it).
+    scandof::clear_workspace(scratch.data(), wb, stream);
     for (int off = 0; off < 2; ++off) {  // off 1: a 4-byte offset input (no 16-byte loads)
       std::vector<std::int32_t> want(n);
       const std::size_t k = compact_gold(in.data() + off, want.data(), n, pred);
@@ -290,6 +294,61 @@ TEST(Compact, SinglePassPolicies) {
       check(SinglePassPolicy<128, 0, 0>{}, "unpaced");
       check(SinglePassPolicy<128, 194, 39, 1>{}, "paced from one tile");
     }
+  }
+}
+
+// The single pass keeps its look-back state in the workspace, one launch a call (compact.hpp):
+// one raw workspace, zeroed once, taken by compactions at larger then smaller n (more and fewer
+// status words than the call before), by single-pass scans between them (the same header and
+// regions), and by calls on two streams in turn; every result checked. A stale word read as
+// published would give a wrong count or offset.
+TEST(Compact, SinglePassWorkspaceReusedWithoutClearing) {
+  SCANDOF_SKIP_WITHOUT_GPU();
+  test::Stream s1, s2;
+  const std::vector<std::size_t> sizes = test::capped({5000011, 300007, 8193, 1, 8192, 5000011,
+                                                        33, 1025, (1u << 20) + 7, 300007});
+  std::size_t max_n = 0;
+  for (std::size_t n : sizes) max_n = std::max(max_n, n);
+  const CompactOptions opt{CompactAlgorithm::SinglePass};
+  const std::size_t wb = std::max(compact_workspace_bytes<std::int32_t>(max_n, opt),
+                                  scan_workspace_bytes<std::int32_t, Sum>(ScanAlgorithm::SinglePass,
+                                                                          max_n));
+  DeviceBuffer<unsigned char> ws(wb);
+  scandof::clear_workspace(ws.data(), wb, s1);
+  DeviceBuffer<std::uint64_t> d_count(1);
+  int call = 0;
+  for (std::size_t n : sizes) {
+    SCOPED_TRACE("call " + std::to_string(call) + " n=" + std::to_string(n));
+    cudaStream_t st = call % 2 ? s2.get() : s1.get();
+    std::vector<std::int32_t> in(n);
+    for (std::size_t i = 0; i < n; ++i)
+      in[i] = static_cast<std::int32_t>(test::hash_at(test::derive_seed(41, n + call), i));
+    const LessThan<std::int32_t> pred{0};
+    std::vector<std::int32_t> want(n);
+    const std::size_t k = compact_gold(in.data(), want.data(), n, pred);
+    DeviceBuffer<std::int32_t> d_in(in), d_out(n), d_scan(n);
+    // The other stream's last call must be done: two calls on one workspace never overlap.
+    CUDA_CHECK(cudaDeviceSynchronize());
+    d_out.poison(st);
+    compact_if(d_in.data(), d_out.data(), d_count.data(), n, pred, ws.data(), wb, st, opt);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    ASSERT_EQ(d_count.download(1)[0], k);
+    ASSERT_TRUE(test::all_equal(d_out.download(n).data(), want.data(), k));
+    // A scan on the same state between compactions.
+    d_scan.poison(st);
+    scan<std::int32_t, Sum>(ScanAlgorithm::SinglePass, ScanKind::Inclusive, d_in.data(),
+                            d_scan.data(), n, Sum{}, 0, ws.data(), wb, st);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    const auto got = d_scan.download(n);
+    std::int32_t run = 0;
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      run = static_cast<std::int32_t>(static_cast<std::uint32_t>(run) +
+                                      static_cast<std::uint32_t>(in[i]));
+      bad += got[i] != run;
+    }
+    ASSERT_EQ(bad, 0u) << "the scan on the compaction's workspace";
+    ++call;
   }
 }
 

@@ -51,6 +51,7 @@ std::size_t on_gpu(const Options& o, const T* in, const std::uint8_t* flags, T* 
   DeviceBuffer<std::uint64_t> d_count(1);
   const std::size_t wb = scandof::compact_workspace_bytes<T>(n, o.copt);
   DeviceBuffer<unsigned char> ws(wb);
+  scandof::clear_workspace(ws.get(), wb);  // the single pass's look-back state starts zero
   if (n) CUDA_CHECK(cudaMemcpy(d_in.get(), in, n * sizeof(T), cudaMemcpyHostToDevice));
   if (flags && n) CUDA_CHECK(cudaMemcpy(d_flags.get(), flags, n, cudaMemcpyHostToDevice));
   auto once = [&] {

@@ -108,6 +108,12 @@ ValueTest<T> make_value_test(ValueTestKind kind, const std::string& threshold);
 
 // Scratch bytes for n elements of T with the given options (the same for every predicate, for
 // the flags variants and for partition). 0 is a valid answer.
+// CompactAlgorithm::SinglePass keeps its look-back state in the workspace between calls, as the
+// single-pass scan does (scan.hpp), so a call is one kernel launch: zero-fill the workspace
+// before its first use (clear_workspace; ScanWorkspace does it) and again after anything else
+// wrote it (the other algorithms' scratch, partition's, your data); then reuse it for any number
+// of single-pass compactions and scans, one at a time. The other algorithms and partition take
+// any memory.
 template <class T>
 std::size_t compact_workspace_bytes(std::size_t n, CompactOptions opt = {});
 

@@ -11,7 +11,9 @@
 //  - SinglePass: one block per tile (tile = blockIdx.x), rank locally,
 //    publish their count, find their offset by a warp-wide, paced decoupled look-back over
 //    64-bit status words (2 flag bits + 62-bit count; lookback::warp_lookback_count in
-//    device/tile_status.cuh), and write out. Without any memset launch when n fits one tile.
+//    device/tile_status.cuh), and write out. One launch: the status words are the workspace's
+//    look-back state, kept between calls as the single-pass scan keeps it (a header, two regions
+//    the calls take in turn, each call clearing the one the call before it used).
 // ReduceThenScan and SinglePass rank a tile the same way: the tile is loaded warp-striped (each
 // warp owns a contiguous run of 32*ITEMS elements; 16-byte loads per lane for full tiles at
 // aligned inputs, else lane-consecutive scalar loads), a ballot per item gives the selection mask,
@@ -227,12 +229,17 @@ __global__ void __launch_bounds__(Tuning<T, kB>::kThreads,
                                   arch::min_blocks_per_sm(Tuning<T, kB>::kThreads,
                                                           Tuning<T, kB>::kMinBlocks))
     single_pass_kernel(const T* __restrict__ in, T* __restrict__ out, std::uint64_t n, Sel sel,
-                       std::uint64_t* status, std::uint64_t* d_count, std::uint64_t num_tiles,
-                       bool vec_ok, unsigned first_ns, unsigned spin_ns) {
+                       lookback::LookbackHeader* header, std::uint64_t* regions,
+                       std::uint64_t* d_count, std::uint64_t num_tiles, bool vec_ok,
+                       unsigned first_ns, unsigned spin_ns) {
   using Tn = Tuning<T, kB>;
   __shared__ Stage<T, kB> stage;
   __shared__ unsigned warp_tot[Tn::kWarps];
   __shared__ std::uint64_t s_prefix;
+  // One tile a block (the grid is num_tiles blocks; the loop is the form ptxas fits in the
+  // register cap). A single tile publishes nothing and leaves the look-back state alone.
+  const bool many = num_tiles > 1;
+  const unsigned region = many ? lookback::read_region_shared_line(header) : 0u;
   for (std::uint64_t tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
     const std::uint64_t base = tile * Tn::kTile;
     const int valid = static_cast<int>(std::min<std::uint64_t>(Tn::kTile, n - base));
@@ -249,10 +256,10 @@ __global__ void __launch_bounds__(Tuning<T, kB>::kThreads,
     if (threadIdx.x < 32) {
       const int lane = threadIdx.x;
       // Status word per tile: 2 flag bits over a 62-bit count (lookback::CountStatus).
-      const lookback::CountStatus st{status};
+      const lookback::CountStatus st{regions, region};
       std::uint64_t prefix = 0;
       if (tile == 0) {
-        if (lane == 0) st.publish(0, lookback::kFlagPrefix, count);
+        if (lane == 0 && many) st.publish(0, lookback::kFlagPrefix, count);
       } else {
         // Pacing as in device/single_pass.cuh (zero for small grids, set by the host).
         prefix = lookback::warp_lookback_count(st, tile, count,
@@ -260,13 +267,20 @@ __global__ void __launch_bounds__(Tuning<T, kB>::kThreads,
       }
       if (lane == 0) {
         s_prefix = prefix;
-        if (tile == num_tiles - 1) *d_count = prefix + count;
+        if (tile == num_tiles - 1) {
+          *d_count = prefix + count;
+          if (many) lookback::finish_by_last_tile(header, static_cast<unsigned>(num_tiles), region);
+        }
       }
     }
     __syncthreads();
     write_tile<T, false>(stage.data(), count, valid, out, s_prefix, 0);
     __syncthreads();  // stage, warp_tot and s_prefix are reused by a next trip
   }
+  if (many)
+    lookback::clear_stale_share(header, reinterpret_cast<unsigned long long*>(regions),
+                                lookback::Ticket{blockIdx.x, region},
+                                static_cast<unsigned>(num_tiles));
 }
 
 // ---------------------------------------------------------------- reduce, scan, scatter
@@ -416,7 +430,7 @@ std::size_t workspace_bytes(std::size_t n, CompactOptions opt) {
       // Tile status words for the smallest tiles (64 bytes per thread), so every policy fits;
       // at least what partition (which runs reduce-then-scan) needs, so one size serves both.
       const std::size_t tiles = (n + Tuning<T>::kTile - 1) / Tuning<T>::kTile;
-      return std::max(align_up(tiles * sizeof(std::uint64_t)),
+      return std::max(align_up(lookback::lookback_state_bytes(tiles)),
                       align_up(kMaxRtsBlocks * sizeof(std::uint64_t)));
     }
   }
@@ -482,9 +496,11 @@ void single_pass_launch(const char* what, const T* in, T* out, std::uint64_t* d_
   const std::uint64_t tiles = (n + Tn::kTile - 1) / Tn::kTile;
   if (tiles >= 0x80000000ull)
     throw std::invalid_argument(std::string(what) + ": n too large for one grid of tiles");
-  // Status words sit where workspace_bytes put them (planned for at least as many tiles).
-  auto* status = static_cast<std::uint64_t*>(ws);
-  if (tiles > 1) CUDA_CHECK(cudaMemsetAsync(ws, 0, tiles * sizeof(std::uint64_t), stream));
+  // The look-back state where workspace_bytes planned it (for at least as many tiles): no clearing
+  // launch, the workspace's contract (compact.hpp) keeps it valid between calls.
+  auto* header = static_cast<lookback::LookbackHeader*>(ws);
+  auto* regions = reinterpret_cast<std::uint64_t*>(static_cast<unsigned char*>(ws) +
+                                                   lookback::kLookbackHeaderBytes);
   auto kernel = single_pass_kernel<T, kB, Sel>;
   lookback::LookbackDelays d{};
   if (tiles >= P::PACE_MIN_TILES) {
@@ -494,7 +510,7 @@ void single_pass_launch(const char* what, const T* in, T* out, std::uint64_t* d_
     d = lookback::paced_delays(wave, P::FIRST_PERMILLE, P::SPIN_PERMILLE);
   }
   kernel<<<static_cast<unsigned>(tiles), Tn::kThreads, 0, stream>>>(
-      in, out, n, sel, status, d_count, tiles, vec_ok, d.first_ns, d.spin_ns);
+      in, out, n, sel, header, regions, d_count, tiles, vec_ok, d.first_ns, d.spin_ns);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -666,8 +682,19 @@ std::size_t with_workspace(const char* what, const T* in, const T* out, std::siz
                            CompactOptions opt, cudaStream_t stream, Run&& run) {
   check_arguments<kPartition, DefaultSinglePassPolicy>(what, in, out, n, need_flags, flags, opt);
   const std::size_t bytes = compact_workspace_bytes<T>(n, opt);
+  // The single pass (partition runs reduce-then-scan) keeps its look-back state where the scan
+  // keeps its own, at the front, and the count in the header's spare bytes; the others' scratch
+  // follows a count slot.
+  if (opt.algo == CompactAlgorithm::SinglePass && !kPartition) {
+    auto* base =
+        static_cast<unsigned char*>(ws.reserve(std::max(bytes, lookback::kLookbackHeaderBytes)));
+    ws.note_use(true, stream);
+    auto* d_count = reinterpret_cast<std::uint64_t*>(base + lookback::kLookbackSpareOffset);
+    run(d_count, static_cast<void*>(base), bytes);
+    return fetch_count(d_count, stream);
+  }
   auto* base = static_cast<unsigned char*>(ws.reserve(kCountSlotBytes + bytes));
-  ws.note_use(false, stream);  // its status sits behind the count slot: not the scan's layout
+  ws.note_use(false, stream);
   auto* d_count = reinterpret_cast<std::uint64_t*>(base);
   run(d_count, static_cast<void*>(base + kCountSlotBytes), bytes);
   return fetch_count(d_count, stream);
