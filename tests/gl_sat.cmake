@@ -25,7 +25,8 @@ if(TARGET scandof_glsat)
                      --gtest_filter=GlSat.FusedOnePass*:GlSat.FusedBackToBackOnePass:GlSat.PolicyRefusesOnePassWithoutLookback)
     set_tests_properties(test_gl_sat_lookback_threads_${_threads} PROPERTIES
                          ENVIRONMENT "LP_NUM_THREADS=${_threads};SCANDOF_GLSAT_HAMMER=2;SCANDOF_GLSAT_SWEEP_BUILDS=200"
-                         TIMEOUT 1500 LABELS "gl" FAIL_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+                         TIMEOUT 1500 LABELS "gl" FAIL_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
+                         RESOURCE_LOCK scandof_llvmpipe_threads)
   endforeach()
 endif()
 # Every shader variant through glslangValidator (Debian glslang-tools; tests/tools.cmake finds it):
