@@ -421,7 +421,7 @@ TEST(GlSat, FusedOnePassForcedFallback) {
 
 // Back-to-back builds of the ragged sizes, each into its own poisoned table, every table
 // compared with the CPU gold: SCANDOF_GLSAT_SWEEP_BUILDS builds in all (ctest's
-// test_gl_sat_lookback_threads_N run 200 each under LP_NUM_THREADS N).
+// test_gl_sat_lookback_threads_N make it 200 under LP_NUM_THREADS N).
 TEST(GlSat, FusedOnePassSweep) {
   REQUIRE_GL();
   REQUIRE_LOOKBACK(*gl().builder);
