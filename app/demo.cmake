@@ -81,7 +81,7 @@ scandof_app_room(frame SOURCES app.cpp recorder.cpp scene_framing.cpp LINKS scan
 scandof_app_room(diagnostics
   SOURCES frame_checks.cpp quality.cpp verify.cpp sat_analysis.cpp report.cpp live_compare.cpp
           image_diff.cpp
-  LINKS scandof_app_frame)
+  LINKS scandof_app_frame scandof_provenance)
 # Dear ImGui's panels, the Primitives window, mouse and keys.
 scandof_app_room(ui
   SOURCES panels.cpp dof_panel.cpp primitives_window.cpp camera_input.cpp

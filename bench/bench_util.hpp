@@ -36,6 +36,7 @@
 #include <nlohmann/json.hpp>
 
 #include "scandof/cuda_check.hpp"
+#include "scandof/provenance.hpp"
 #include "scandof/util/device_buffer.hpp"
 #include "scandof/util/event_timer.hpp"
 #include "scandof/util/file_io.hpp"
@@ -75,6 +76,7 @@ inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** arg
 // "PROGRAM: what" and returns `error_status`.
 template <class Run>
 int guarded_main(const char* program, Run run, int argc, char** argv, int error_status) {
+  scandof::provenance::set_command_line(argc, argv);
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {
@@ -432,6 +434,7 @@ inline Json run_document(const char* bench, const DeviceInfo& dev, const char* b
   doc["driver"] = util::cuda_version_string(dev.driver_version);
   doc["date"] = utc_now_iso();
   doc["bytes"] = bytes_rule;
+  doc["record"] = provenance::record(dev.name);
   doc["rows"] = Json::array();
   return doc;
 }

@@ -25,6 +25,7 @@
 #include "scandof/cuda_check.hpp"
 #include "scandof/dof_cuda.hpp"
 #include "scandof/hdr.hpp"
+#include "scandof/provenance.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/util/device_buffer.hpp"
 #include "scandof/util/event_timer.hpp"
@@ -44,6 +45,7 @@ using Array2D = scandof::util::CudaArray;
 }  // namespace
 
 int main(int argc, char** argv) {
+  scandof::provenance::set_command_line(argc, argv);
   CLI::App app{
       "dofbench: the CUDA depth-of-field gather against its floors (see bench/dofbench.cu)"};
   std::string json_path;
@@ -65,7 +67,9 @@ int main(int argc, char** argv) {
     std::printf("%-10s %-28s %10s %10s %10s\n", "size", "pass", "median ms", "min ms", "GB/s");
     scandof::util::Stream stream;
     scandof::util::EventTimer timer(stream);
-    nlohmann::json out = {{"device", dev.name}, {"runs", nlohmann::json::array()}};
+    nlohmann::json out = {{"device", dev.name},
+                          {"record", scandof::provenance::record<nlohmann::json>(dev.name)},
+                          {"runs", nlohmann::json::array()}};
     for (const std::string& sz : sizes) {
       const scandof::util::ImageSize size = scandof::util::parse_size(sz);
       const int w = size.w, h = size.h;

@@ -45,6 +45,7 @@
 #include "scandof/gl/util.hpp"
 #include "rotation.hpp"
 #include "scandof/hdr.hpp"
+#include "scandof/provenance.hpp"
 #include "scandof/sat.hpp"
 #include "scandof/util/sizes.hpp"
 #include "scandof/util/file_io.hpp"
@@ -175,6 +176,7 @@ std::size_t verify_hdr(const std::vector<float>& f, int w, int h, const scandof:
 }  // namespace
 
 int main(int argc, char** argv) {
+  scandof::provenance::set_command_line(argc, argv);
   CLI::App app{"glsatbench: OpenGL compute summed-area tables, every variant timed"};
   std::string out_dir = "results/sat", sizes_s = "512x512,1024x1024,1920x1080,3840x2160",
               formats_s = "u32,f32", shaders;
@@ -243,6 +245,7 @@ int main(int argc, char** argv) {
 
     nlohmann::json j;
     j["gl"] = gl;
+    j["record"] = scandof::provenance::record<nlohmann::json>(gl);
     j["support"] = builder.support().reason;
     j["subgroup"] = builder.support().subgroup;
     j["subgroup_size"] = builder.support().subgroup_size;

@@ -44,6 +44,7 @@
 #include "scandof/gl/context.hpp"
 #include "scandof/gl/util.hpp"
 #include "scandof/cuda_check.hpp"
+#include "scandof/provenance.hpp"
 #include "scandof/scan.hpp"
 #include "scandof/util/file_io.hpp"
 #include "scandof/util/stream.hpp"
@@ -441,6 +442,7 @@ class Bench {
 }  // namespace
 
 int main(int argc, char** argv) try {
+  scandof::provenance::set_command_line(argc, argv);
   CLI::App cli{"interopbench: the GPU cost of GL <-> CUDA handoffs"};
   std::string size = "1920x1080", out;
   int frames = 300;
@@ -464,6 +466,7 @@ int main(int argc, char** argv) try {
   nlohmann::json js;
   js["device"] = scandof::util::current_device().name;
   js["gl"] = scandof::gl::gl_description();
+  js["record"] = scandof::provenance::record<nlohmann::json>(js["device"].get<std::string>());
   js["width"] = w;
   js["height"] = h;
   js["frames"] = frames;

@@ -119,6 +119,7 @@ constexpr int kStreamBuilds = 200;
 }  // namespace
 
 int main(int argc, char** argv) try {
+  scandof::provenance::set_command_line(argc, argv);
   std::string out_dir = "results/sat";
   std::string sizes_arg = "512x512,1024x1024,1920x1080,4096x2160";
   bool quick = false;
@@ -462,6 +463,7 @@ int main(int argc, char** argv) try {
   doc["runtime"] = util::cuda_version_string(dev.runtime_version);
   doc["driver"] = util::cuda_version_string(dev.driver_version);
   doc["when"] = utc_now_iso();
+  doc["record"] = provenance::record(dev.name);
   doc["results"] = bench::Json::array();
   doc["memcpy_floors"] = bench::Json::array();
   for (const Result& r : results) {

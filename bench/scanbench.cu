@@ -628,6 +628,7 @@ void write_outputs(const Context& ctx, const std::string& status) {
     root["label"] = o.label;
     root["date_utc"] = sb::utc_now_iso();
     root["device"] = dev;
+    root["record"] = scandof::provenance::record(d.name);
     root["cuda_runtime"] = scandof::util::cuda_version_string(d.runtime_version);
     root["host_cpu"] = sb::host_cpu_name();
     root["host_threads"] = std::thread::hardware_concurrency();
@@ -644,6 +645,7 @@ void write_outputs(const Context& ctx, const std::string& status) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  scandof::provenance::set_command_line(argc, argv);
   Context ctx;
   if (const auto rc = parse_args(argc, argv, ctx.opt)) return *rc;
   std::string why;

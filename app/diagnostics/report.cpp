@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "diagnostics/quality.hpp"
+#include "scandof/provenance.hpp"
 #include "scandof/util/file_io.hpp"
 #include "scandof/util/stats.hpp"
 
@@ -158,6 +159,7 @@ void write_report(const std::string& path, const ReportInput& in) {
   nlohmann::ordered_json j;
   j["tool"] = "scandof --headless";
   j["device"] = app.sat().device_name();
+  j["record"] = scandof::provenance::record(app.sat().device_name());
   j["sat_backend"] = app.sat().backend();
   if (!app.sat().hint().empty()) j["sat_backend_hint"] = app.sat().hint();
   j["gl"] = in.gl;

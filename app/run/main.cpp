@@ -12,6 +12,7 @@
 #include "run/headless_runner.hpp"
 #include "run/resources.hpp"
 #include "run/window_loop.hpp"
+#include "scandof/provenance.hpp"
 
 #if SCANDOF_WITH_CUDA
 #include "scandof/cuda_check.hpp"
@@ -35,6 +36,7 @@ void bound_heap_growth() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  scandof::provenance::set_command_line(argc, argv);
   bound_heap_growth();
   try {
     demo::Options o;
