@@ -2,17 +2,12 @@
 Agg backend (no display), reading a benchmark CSV, a row of panels, and one way to finish and save
 a figure. Needs Debian's matplotlib (run with /usr/bin/python3)."""
 
-import csv
-
 import matplotlib
+
+from benchcsv import read_csv  # noqa: F401  (re-exported for the scripts)
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported for the scripts)
-
-
-def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def panels(count, width, height=4.2):

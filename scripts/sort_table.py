@@ -7,15 +7,10 @@ range). The last columns give the row's smallest ratio and its target.
 
 usage: scripts/sort_table.py RUN.csv [RUN.csv ...] > TABLE.md
 """
-import csv
 import sys
 from collections import defaultdict
 
-
-def read_csv(path):
-    """The rows of a sortbench --csv file (plotlib's reader without its matplotlib import)."""
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+from benchcsv import read_csv
 
 KEYS = ["uint32", "int32", "float", "pairs", "uint64", "pairs64"]
 DISTS = ["uniform", "equal", "few", "sorted"]
