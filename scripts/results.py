@@ -101,10 +101,10 @@ def source_line(data, rels):
     lines = []
     for rel in rels:
         r = data.record(rel)
-        cmd = r["command"]
-        # The pack's folder is where the programs ran; scripts/gpu/record.sh is how to re-run them.
-        cmd = re.sub(r"\S*/\.gpu-[a-z0-9-]+/(rt/run )?", "", cmd)
-        cmd = re.sub(r"\S*/tmp\.\S+/", "", cmd)
+        # As a user would type it: the program by name, not the pack's or the work folder's path.
+        cmd = re.sub(r"\S*/(\.gpu-[a-z0-9-]+)(?=[\s/]|$)", r"\1", r["command"])
+        cmd = re.sub(r"^\.gpu-[a-z0-9-]+/(rt/run )?", "", cmd)
+        cmd = re.sub(r"(?<=\s)/tmp/tmp\.\w+/", "", cmd)
         lines.append(f"`{Path(rel).name}`: {r['device']}, driver {r['driver']}, "
                      f"commit {r['commit'][:7]}, {r['date_utc'][:10]}: `{cmd}`")
     return "\n" + "".join(f"- {l}\n" for l in lines)

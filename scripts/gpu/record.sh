@@ -22,10 +22,14 @@
 #   frame    the demo headless at 1920x1080 and 3840x2160: the default configuration on the CUDA
 #            and the GL backend, then each named variant (--method fused, --ldr, --dof-pass
 #            fragment), 240 frames each (GPU timers, medians in the report)
+#   dof      every DoF method and shape in the default configuration against a 256-sample lens
+#            reference at 1920x1080, the four views (near-blur, highlights, default, focus8)
+#   soak     10,000 headless frames at 1920x1080 switching backends, methods, variants, DoF,
+#            sizes and pipelines, with verifies and lens references along the way
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 pack=${RECORD_PACK:-$root/.gpu-record}
-all_parts="scan compact sort sat frame"
+all_parts="scan compact sort sat frame dof soak"
 
 bins_of() {
   case $1 in
@@ -33,7 +37,7 @@ bins_of() {
     compact) echo bench/compactbench ;;
     sort) echo bench/sortbench ;;
     sat) echo bench/satbench bench/glsatbench ;;
-    frame) echo app/scandof ;;
+    frame | dof | soak) echo app/scandof ;;
     *) echo "record.sh: unknown part '$1' (parts: $all_parts)" >&2; return 2 ;;
   esac
 }
@@ -122,6 +126,17 @@ for part in ${*:-$all_parts}; do
         step "fragment_${backend}" "${demo[@]}" --size 1920x1080 --backend $backend \
           --dof-pass fragment --report "$d/frame_fragment_${backend}_1080p_$tag.json"
       done ;;
+    dof)
+      d=$work/results/dof; mkdir -p "$d"
+      for view in near-blur highlights default focus8; do
+        step "dof_$view" "$R" "$pack/scandof" --resources "$pack" --headless --size 1920x1080 \
+          --frames 30 --view-preset $view --all-methods --reference 256 \
+          --report "$d/dof_${view}_$tag.json"
+      done ;;
+    soak)
+      d=$work/results/demo; mkdir -p "$d"
+      step soak "$R" "$pack/scandof" --resources "$pack" --headless --size 1920x1080 \
+        --soak-frames 10000 --soak 480 --report "$d/soak_1080p_$tag.json" ;;
   esac
   echo "$part took $((SECONDS - t0)) s"
   (cd "$work" && tar czf "${OUT:-/tmp}/record_$part.tgz" results logs)
