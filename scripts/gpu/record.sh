@@ -136,7 +136,7 @@ for part in ${*:-$all_parts}; do
     soak)
       d=$work/results/demo; mkdir -p "$d"
       step soak "$R" "$pack/scandof" --resources "$pack" --headless --size 1920x1080 \
-        --soak-frames 10000 --soak 480 --report "$d/soak_1080p_$tag.json" ;;
+        --soak-frames 10000 --soak 420 --report "$d/soak_1080p_$tag.json" ;;
   esac
   echo "$part took $((SECONDS - t0)) s"
   (cd "$work" && tar czf "${OUT:-/tmp}/record_$part.tgz" results logs)
