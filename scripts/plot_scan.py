@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Plots and a Markdown summary from scanbench's JSON (or CSV) output.
 
-    /usr/bin/python3 scripts/plot_scan.py [--json results/scan/scanbench.json] [--csv FILE]
+    /usr/bin/python3 scripts/plot_scan.py [--json results/scan/scanbench_h200.json] [--csv FILE]
                                           [--out results/scan]
 
 Writes into --out, for each element type T in the results:
@@ -367,8 +367,8 @@ def write_results_md(data, sers, pngs, out, source=None):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--json", default="results/scan/scanbench.json")
-    ap.add_argument("--csv", default="results/scan/scanbench.csv")
+    ap.add_argument("--json", default="results/scan/scanbench_h200.json")
+    ap.add_argument("--csv", default="results/scan/scanbench_h200.csv")
     ap.add_argument("--out", default="results/scan")
     ap.add_argument("--source", default=None,
                     help="what the measured binary was built from (e.g. a git commit), for RESULTS.md")

@@ -107,11 +107,14 @@ def source_line(data, rels):
         cmd = re.sub(r"(?<=\s)/tmp/tmp\.\w+/", "", cmd)
         lines.append(f"`{Path(rel).name}`: {r['device']}, driver {r['driver']}, "
                      f"commit {r['commit'][:7]}, {r['date_utc'][:10]}: `{cmd}`")
-    return "\n" + "".join(f"- {l}\n" for l in lines)
+    parts = sorted({PART.get(rel.split("/")[1], rel.split("/")[1]) for rel in rels})
+    again = ", ".join(f"`scripts/gpu/record.sh {p}`" for p in parts)
+    return ("\n" + "".join(f"- {l}\n" for l in lines)
+            + f"- Measured again by {again} (results/README.md).\n")
 
 
-def part_of(rel):
-    return rel.split("/")[1]
+# The record.sh part that writes each results/ folder's data.
+PART = {"demo": "soak"}
 
 
 # ------------------------------------------------------------------------------- scan
@@ -158,6 +161,50 @@ def gen_scan_variants(data):
                    "float % of copy"], rows) + source_line(data, [SCAN]))
 
 
+def gen_scan_table2(data):
+    d = data.json(SCAN)
+    t = d["table2"]
+    rows = []
+    for r in t["rows"]:
+        gpu = {k: v for k, v in r["gpu_ms"].items() if k != "memcpy" and v}
+        best = min(gpu, key=gpu.get)
+        rows.append([f"{r['n']:,}", f"{r['cpu_seq_ms']:.4g}", f"{gpu[best]:.4g}", best,
+                     f"{r['cpu_seq_ms'] / gpu[best]:.1f}x",
+                     f"{r['paper_cpu_ms'] / r['paper_gpu_ms']:.2f}x"])
+    return (table(["n (float, exclusive)", "CPU, one core, ms", "GPU, best variant, ms",
+                   "variant", "GPU speed-up", "the paper's (8800 GTX)"], rows,
+                  ["---"] + ["---:"] * 2 + ["---"] + ["---:"] * 2)
+            + f"\nThe paper's columns: {t['paper_hardware']}.\n" + source_line(data, [SCAN]))
+
+
+def gen_scan_paper(data):
+    _, by = scan_rows(data)
+
+    def t(v, lg):
+        return by[("float", v, 1 << lg)]["median_ms"]
+
+    cp28 = t("memcpy", 28)
+    rows = [
+        ["work-efficient beats naive (fewer adds)",
+         f"work-efficient runs at {t('naive', 24) / t('work-efficient', 24):.2f}x naive's speed "
+         f"at 2^24 ({ms(t('work-efficient', 24))} against {ms(t('naive', 24))} ms): a tree level "
+         "costs a barrier and a shared-memory round trip, not adds"],
+        ["padding avoids bank conflicts (Figure 39-8)",
+         f"conflict-free {t('work-efficient', 24) / t('conflict-free', 24):.2f}x work-efficient "
+         f"at 2^24, {t('work-efficient', 28) / t('conflict-free', 28):.2f}x at 2^28"],
+        ["8 items a thread and unrolling: more than twice as fast",
+         f"optimized {t('conflict-free', 24) / t('optimized', 24):.2f}x conflict-free at 2^24, "
+         f"{t('conflict-free', 28) / t('optimized', 28):.2f}x at 2^28, at "
+         f"{pct(100 * cp28 / t('optimized', 28))} of a copy: a three-phase scan moves each "
+         "element 4 times against a copy's 2, so 50 % is its bound"],
+        ["one pass over the data (decoupled look-back, after the paper)",
+         f"single-pass {pct(100 * cp28 / t('single-pass', 28))} of a copy at 2^28, "
+         f"{t('cub-direct', 28) / t('single-pass', 28):.2f}x cub::DeviceScan"],
+    ]
+    return (table(["the paper's claim", "measured (float)"], rows, ["---", "---"])
+            + source_line(data, [SCAN]))
+
+
 # ------------------------------------------------------------------------------- compaction
 COMPACT = f"results/compact/compactbench_{GPU}.json"
 
@@ -184,30 +231,49 @@ def gen_compact(data):
                    "cudaMemcpy ms", "vs CUB"], rows) + source_line(data, [COMPACT]))
 
 
+def gen_compact_variants(data):
+    d = data.json(COMPACT)
+    by = {(r["impl"], r["n"]): r for r in d["rows"] if r["type"] == "int32" and r["selectivity"] == 0.5}
+    rows = []
+    for impl, name in (("single-pass", "single pass (the default)"),
+                       ("reduce-then-scan", "reduce-then-scan (the book section's)"),
+                       ("paper/optimized", "the paper's: flags, optimized scan, scatter")):
+        cells = [name]
+        for lg in (20, 24, 28):
+            r, cub = by.get((impl, 1 << lg)), by.get(("cub::DeviceSelect::If", 1 << lg))
+            cells += [f"{ms(r['median_ms'])} ({ratio(cub['median_ms'] / r['median_ms'])})"
+                      if r and cub else "-"]
+        rows.append(cells)
+    return (table(["int32, half kept: ms (CUB / it)", "2^20", "2^24", "2^28"], rows)
+            + source_line(data, [COMPACT]))
+
+
 # ------------------------------------------------------------------------------- sort
 SORT_U = f"results/sort/sortbench_uniform_{GPU}.json"
 SORT_S = f"results/sort/sortbench_skewed_{GPU}.json"
 
 
-def sort_table(data, rel, dists, sizes):
+def sort_table(data, rel, dists, sizes, impls=("lsd",)):
     d = data.json(rel)
     rows = []
-    for r in d["rows"]:
-        if r["impl"] != "lsd" or r["dist"] not in dists or r["n"] not in sizes:
+    for r in sorted(d["rows"], key=lambda r: impls.index(r["impl"]) if r["impl"] in impls else 0):
+        if r["impl"] not in impls or r["dist"] not in dists or r["n"] not in sizes:
             continue
         cubs = [c for c in d["rows"] if c["keys"] == r["keys"] and c["dist"] == r["dist"]
                 and c["n"] == r["n"] and c["impl"].startswith("cub::")]
         best = min(cubs, key=lambda c: c["median_ms"]) if cubs else None
         lo, hi = r.get("vs_cub_range", [r["vs_cub"], r["vs_cub"]])
-        rows.append([r["keys"], r["dist"], pow2(r["n"]), ms(r["median_ms"], 3),
+        rows.append([r["keys"], "onesweep" if r["impl"] == "lsd" else "split (the chapter's)",
+                     r["dist"], pow2(r["n"]), ms(r["median_ms"], 3),
                      f"{ms(best['median_ms'], 3)} ({best['impl'].split('(')[-1].rstrip(')')})"
                      if best else "-", ratio(r["vs_cub"]), f"{lo:.2f}-{hi:.2f}"])
-    return table(["keys", "distribution", "n", "onesweep ms", "CUB's faster call ms",
-                  "vs CUB", "by layout"], rows)
+    return table(["keys", "sort", "distribution", "n", "ms", "CUB's faster call, ms",
+                  "vs CUB", "by layout"], rows, ["---", "---", "---"] + ["---:"] * 5)
 
 
 def gen_sort(data):
-    return (sort_table(data, SORT_U, ("uniform",), {1 << 20, 1 << 24, 1 << 26, 1 << 28})
+    return (sort_table(data, SORT_U, ("uniform",), {1 << 20, 1 << 24, 1 << 26, 1 << 28},
+                       ("lsd", "split"))
             + source_line(data, [SORT_U]))
 
 
@@ -224,7 +290,9 @@ GLSAT = f"results/sat/glsatbench_{GPU}.json"
 def sat_lookup(data):
     s = data.json(SAT)
     g = data.json(GLSAT)
-    cuda = {(r["width"], r["method"], r["format"], r["pixels"]): r for r in s["results"]}
+    # The paper's pipeline has one row per scan variant; the fused methods name none ("-").
+    cuda = {(r["width"], r["method"] if r["scan"] in ("-", "work-efficient") else None,
+             r["format"], r["pixels"]): r for r in s["results"]}
     floors = {r["width"]: r for r in s["memcpy_floors"]}
     gl = {(r["width"], r["variant"], r["format"], r["pixels"]): r for r in g["results"]}
     return cuda, floors, gl
@@ -254,6 +322,25 @@ def gen_sat(data):
                   ["---", "---"] + ["---:"] * 6)
             + "\nuint32 tables of RGB, ms: CUDA per-call medians, GL single-build medians.\n"
             + source_line(data, [SAT, GLSAT]))
+
+
+# Table 39-1 of the chapter: the 8800 GTX's whole SAT pipeline (float, RGB), ms.
+PAPER_TABLE_39_1 = {512: 1.64, 1024: 3.50}
+
+
+def gen_sat_table39(data):
+    s = data.json(SAT)
+    by = {(r["width"], r["method"], r["scan"], r["format"], r["pixels"]): r for r in s["results"]}
+    rows = []
+    for w, paper_ms in sorted(PAPER_TABLE_39_1.items()):
+        cells = [f"{w}x{w}", ms(paper_ms, 2)]
+        for method, scan in (("paper", "optimized"), ("paper", "cub"), ("fused", "-")):
+            r = by.get((w, method, scan, "f32", "rgba8"))
+            cells.append(f"{ms(r['total_ms'])} ({paper_ms / r['total_ms']:.0f}x)" if r else "-")
+        rows.append(cells)
+    return (table(["size (RGB, float tables)", "8800 GTX (the paper)", "paper pipeline, optimized scan",
+                   "paper pipeline, CUB's block scan", "fused"], rows)
+            + source_line(data, [SAT]))
 
 
 # ------------------------------------------------------------------------------- frame
@@ -336,10 +423,14 @@ def gen_headline(data):
 GENERATORS = {
     "scan": gen_scan,
     "scan-variants": gen_scan_variants,
+    "scan-table2": gen_scan_table2,
+    "scan-paper": gen_scan_paper,
     "compact": gen_compact,
+    "compact-variants": gen_compact_variants,
     "sort": gen_sort,
     "sort-skewed": gen_sort_skewed,
     "sat": gen_sat,
+    "sat-table39": gen_sat_table39,
     "frame": gen_frame,
     "headline": gen_headline,
 }

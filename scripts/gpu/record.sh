@@ -17,8 +17,8 @@
 #            1 / 50 / 99 % kept, 2^10..2^28
 #   sort     sortbench: every key type at 2^20..2^28, uniform keys, and the skewed distributions at
 #            2^24 and 2^28, each sort in six memory layouts; the chapter's split sort to 2^24
-#   sat      satbench (CUDA, RGBA8 and RGBA16F frames, 1080p and 4K) and glsatbench (GL compute,
-#            the same sizes and formats), one call
+#   sat      satbench (CUDA, RGBA8 and RGBA16F frames, 512x512 and 1024x1024 for Table 39-1, 1080p
+#            and 4K) and glsatbench (GL compute, 1080p and 4K, both formats), one call
 #   frame    the demo headless at 1920x1080 and 3840x2160: the default configuration on the CUDA
 #            and the GL backend, then each named variant (--method fused, --ldr, --dof-pass
 #            fragment), 240 frames each (GPU timers, medians in the report)
@@ -102,7 +102,8 @@ for part in ${*:-$all_parts}; do
         --json "$d/sortbench_skewed_$tag.json" --csv "$d/sortbench_skewed_$tag.csv" ;;
     sat)
       d=$work/results/sat; mkdir -p "$d" "$work/sat" "$work/glsat"
-      step satbench "$R" "$pack/satbench" --sizes 1920x1080,3840x2160 --pixels rgba8,rgba16f \
+      step satbench "$R" "$pack/satbench" --sizes 512x512,1024x1024,1920x1080,3840x2160 \
+        --pixels rgba8,rgba16f \
         --out "$work/sat"
       step glsatbench "$R" "$pack/glsatbench" --shaders "$pack/glsat/shaders" \
         --sizes 1920x1080,3840x2160 --formats u32 --pixels rgba8,rgba16f --out "$work/glsat"
