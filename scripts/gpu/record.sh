@@ -23,7 +23,8 @@
 #            and the GL backend, then each named variant (--method fused, --ldr, --dof-pass
 #            fragment), 240 frames each (GPU timers, medians in the report)
 #   dof      every DoF method and shape in the default configuration against a 256-sample lens
-#            reference at 1920x1080, the four views (near-blur, highlights, default, focus8)
+#            reference at 1920x1080, the four views (near-blur, highlights, default, focus8), and
+#            the paper's gather/box (radius offset 0, no bokeh split) at the same views
 #   soak     10,000 headless frames at 1920x1080 switching backends, methods, variants, DoF,
 #            sizes and pipelines, with verifies and lens references along the way
 set -uo pipefail
@@ -133,6 +134,9 @@ for part in ${*:-$all_parts}; do
         step "dof_$view" "$R" "$pack/scandof" --resources "$pack" --headless --size 1920x1080 \
           --frames 30 --view-preset $view --all-methods --reference 256 \
           --report "$d/dof_${view}_$tag.json"
+        step "dof_paper_$view" "$R" "$pack/scandof" --resources "$pack" --headless \
+          --size 1920x1080 --frames 30 --view-preset $view --dof gather --shape box \
+          --dof-radius-offset 0 --dof-bokeh 0 --reference 256 --report "$d/dof_paper_${view}_$tag.json"
       done ;;
     soak)
       d=$work/results/demo; mkdir -p "$d"
