@@ -26,7 +26,8 @@
 #            reference at 1920x1080, the four views (near-blur, highlights, default, focus8), and
 #            the paper's gather/box (radius offset 0, no bokeh split) at the same views
 #   soak     10,000 headless frames at 1920x1080 switching backends, methods, variants, DoF,
-#            sizes and pipelines, with verifies and lens references along the way
+#            sizes and pipelines, with verifies, lens references, primitives runs and
+#            screenshots along the way (scripts/gpu/soak.sh adds compute-sanitizer)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 pack=${RECORD_PACK:-$root/.gpu-record}
@@ -139,9 +140,10 @@ for part in ${*:-$all_parts}; do
           --dof-radius-offset 0 --dof-bokeh 0 --reference 256 --report "$d/dof_paper_${view}_$tag.json"
       done ;;
     soak)
-      d=$work/results/demo; mkdir -p "$d"
+      d=$work/results/demo; mkdir -p "$d" "$work/screens"
       step soak "$R" "$pack/scandof" --resources "$pack" --headless --size 1920x1080 \
-        --soak-frames 10000 --soak 420 --report "$d/soak_1080p_$tag.json" ;;
+        --soak-frames 10000 --soak 420 --verify --reference 64 --prim-size 20 \
+        --screenshot-dir "$work/screens" --report "$d/soak_1080p_$tag.json" ;;
   esac
   echo "$part took $((SECONDS - t0)) s"
   (cd "$work" && tar czf "${OUT:-/tmp}/record_$part.tgz" results logs)
