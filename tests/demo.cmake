@@ -48,11 +48,14 @@ for f in --out --report --dump-sat; do \
     || { echo \"$f /dev/full: exit $rc: $msg\"; exit 1; }; done")
     set_tests_properties(demo_cli PROPERTIES TIMEOUT 300 LABELS "demo")
     # The GL compute backend inside the demo (llvmpipe here): headless --backend gl --verify at odd
-    # sizes for a paper variant and the fused path; the report must name the GL backend.
+    # sizes for a paper variant and the fused path, and float tables of the HDR frame (verify
+    # compares the exact tables, which the gather clamps at the bokeh's threshold); the report
+    # must name the GL backend.
     add_test(NAME demo_backend_gl
       COMMAND sh -c "S='$<TARGET_FILE:scandof>'; set -e; \
 for cfg in '--size 33x17 --variant naive' '--size 1001x777 --variant work-efficient' \
-           '--size 193x65 --variant warp-shuffle' '--size 1921x1079 --method fused'; do \
+           '--size 193x65 --variant warp-shuffle' '--size 1921x1079 --method fused' \
+           '--size 97x61 --format f32 --dof gather' '--size 97x61 --format f32 --dof spread'; do \
   out=$(\"$S\" --headless --frames 2 --no-animate --backend gl --verify $cfg 2>&1); \
   echo \"$out\" | grep -q 'SAT verify OK' || { echo \"$cfg: $out\"; exit 1; }; \
   echo \"$out\" | grep -q 'GL compute on' || { echo \"$cfg: not the GL backend: $out\"; exit 1; }; \

@@ -78,11 +78,13 @@ bool verify_sat(SatStage& sat, const Settings& s, const FrameTargets& t, std::st
   if (t.hdr()) {
     // The HDR frame: the same fixed point as the build, the gold's own clamp count beside it.
     const std::vector<float> radiance = t.read_rgba_f32(t.color());
-    const scandof::SatFixedPoint fp = table_fixed_point(s);
+    // The tables compared are `exact`'s: a U32 gather clamps at the bokeh's threshold where the
+    // F32 settings would not, so the gold takes its fixed point from them, not from `s`.
+    const scandof::SatFixedPoint fp = table_fixed_point(exact);
     const uint64_t clamped = scandof::sat_gold_hdr(radiance.data(), w, h, fp, want.data());
     what = "HDR frame, " + std::to_string(fp.frac_bits) + " fraction bits, limit " +
            std::to_string(fp.max_radiance()) + ", " + std::to_string(clamped) + " pixels clamped";
-    if (bokeh_threshold(s) > 0.0f)  // the tables clamp at the bokeh's threshold
+    if (bokeh_threshold(exact) > 0.0f)  // the tables clamp at the bokeh's threshold
       what += " (the bokeh's threshold: the rest of their light is spread)";
   } else {
     const std::vector<uint8_t> rgba = t.read_rgba(t.color());
