@@ -513,6 +513,17 @@ def gen_headline(data):
         _, r = frame_run(data, frame_file("default", backend, "1080p"))
         rows.append([f"demo frame 1080p, default configuration, {name} backend",
                      f"{ms(r['frame_gpu_ms'], 3)} ms GPU", frame_file("default", backend, "1080p")])
+    dof = {r["dof"]: r for r in data.json(dof_file("near-blur"))["runs"] if r.get("quality")}
+    paper = next(r for r in data.json(dof_file("near-blur").replace("dof_", "dof_paper_"))["runs"]
+                 if r.get("quality"))
+    default = dof[data.json(dof_file("near-blur"))["dof"]]
+    rows.append(["DoF against a 256-sample lens, 1080p near-blur: default / the paper's gather/box",
+                 f"{default['quality']['psnr_db']:.1f} / {paper['quality']['psnr_db']:.1f} dB, "
+                 f"{ms(default['dof_ms'], 2)} / {ms(paper['dof_ms'], 2)} ms", dof_file("near-blur")])
+    so = data.json(SOAK)["soak"]
+    rows.append(["soak, 1080p, every setting switched", f"{so['frames']:,} frames, {so['verifies']} "
+                 f"verifies, {so['verify_failures']} failed, memory "
+                 f"{'flat' if so['verdict']['flat'] else 'NOT flat'}", SOAK])
     dev = data.record(SCAN)["device"]
     rows = [[w, m, f"[`{Path(f).name}`]({f})"] for w, m, f in rows]
     return (table(["what", f"{dev}", "data"], rows, ["---", "---", "---"]))
