@@ -22,6 +22,7 @@ Exit status 0 when every check passes.
 """
 import json
 import math
+import re
 import sys
 
 NUM = (int, float)
@@ -73,6 +74,13 @@ TOP = {
     "primitives_note": (str, None, False),
     "primitives": (list, None, False),
     "runs": (list, lambda v, r: len(v) >= 1, True),
+    # Where the figures came from (tools/provenance): scripts/results.py refuses data without it.
+    "record": (dict, lambda v, r: list(v) == ["commit", "dirty", "device", "driver", "date_utc",
+                                              "command"]
+               and (v["commit"] == "unknown" or re.fullmatch(r"[0-9a-f]{40}", v["commit"]))
+               and isinstance(v["dirty"], bool) and v["device"] == r["device"]
+               and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", v["date_utc"])
+               and "scandof" in v["command"] and "--headless" in v["command"], True),
 }
 DOF_PASSES = {"fragment": "dof_fragment_ms", "compute (GL)": "dof_compute_ms",
               "compute (CUDA)": "dof_compute_ms", "cpu": "dof_cpu_ms"}
