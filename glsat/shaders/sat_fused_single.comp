@@ -381,7 +381,7 @@ void corner(int tiles_x, int bx, int by, bool force) {
 // Row r of the 4 teams from `first` on through shared memory, so each store instruction writes
 // 32 consecutive 16-byte words; every team then stores half of one staged row (64 columns). Each
 // lane storing its 4 words directly took the H100's 1080p build 0.0579 ms against 0.0379
-// (results/sat/gl/README.md).
+// (results/sat/README.md).
 void stage_half(uvec3 v[4], int r, int y0, int bx, uint first) {
   const uint lane = LANE, team = TEAM;
   if (team - first < 4u)
@@ -413,7 +413,7 @@ void store_row_of(inout uvec3 acc[4], PX px[4], int r, int y0, int bx) {
   PAIRS wr[4];
   // The row's scan waits for a load after the last barrier: without it NVIDIA's compiler scanned
   // all 4 rows up front, and their 32 live words left an SM 2 workgroups, not 4 (H100 1080p 0.0472
-  // against 0.0379 ms, results/sat/gl/README.md).
+  // against 0.0379 ms, results/sat/README.md).
   const uint z = s_zero;
   row_scan(PX[4](px[0] ^ z, px[1] ^ z, px[2] ^ z, px[3] ^ z), wr);
   const int yl = int(TEAM) * ROWS_PER_TEAM + r;

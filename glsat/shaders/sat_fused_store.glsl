@@ -33,7 +33,7 @@ void bottoms_to_exclusive(uvec3 start) {
 //
 // One row of a team's 4 through shared memory, so each store instruction writes 32 consecutive
 // 16-byte words (512 B) rather than 16 B at a 64 B stride: each lane storing its 4 words directly
-// took the H100's 1080p build 0.0608 ms against 0.0506 staged (results/sat/gl/README.md). The
+// took the H100's 1080p build 0.0608 ms against 0.0506 staged (results/sat/README.md). The
 // barriers are the workgroup's: subgroupBarrier() became a device-wide MEMBAR on NVIDIA, which
 // waits for the stores in flight.
 void stage_row(uvec3 vr[4], int r, int y0, int bx) {

@@ -104,7 +104,7 @@ GlSatSupport query_gl_sat_support() {
   glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
   // Software rasterizers run it too (the tests do, under llvmpipe), but start with the three
   // passes: on llvmpipe (2 cores, Mesa 22.3) the 1080p one pass took 366 ms against the three
-  // passes' 279 (glsatbench, results/sat/gl/README.md), its barriers and team scans in shared
+  // passes' 279 (glsatbench, results/sat/README.md), its barriers and team scans in shared
   // memory costing a CPU more than the second read of the pixels they save.
   s.lookback = blocks >= 6;
   s.one_pass = s.lookback && !software_renderer();
@@ -502,7 +502,7 @@ void GlSatBuilder::build_impl(GLuint tex, int width, int height, GlSatVariant va
 
 // How the shaders read the pixels (PIXELS_GATHER, PIXELS_RGBA8 or nothing); gathers only on the
 // fused path, whose shaders have them. On the H100 the gathers took the 1080p three-pass build
-// from 0.071 to 0.064-0.067 ms (results/sat/gl/README.md). RGBA16F on the fused path: raw halves
+// from 0.071 to 0.064-0.067 ms (results/sat/README.md). RGBA16F on the fused path: raw halves
 // by gathers from an rg32ui view (PIXELS_GATHER) where the texture is immutable, else through
 // the rgba16f image, which the paper's row pass reads too.
 GlTexture GlSatBuilder::bind_build_pixels(const Build& b, std::vector<std::string>& defines) {

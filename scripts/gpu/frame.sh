@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Frame-speed runs for results/frame/ and the GL backend's demo runs (results/sat/gl/), on the
+# Frame-speed runs for results/frame/ and the GL backend's demo runs (results/sat/), on the
 # GPU machine from a folder made by pack.sh:
 #   bash .gpu-final/frame.sh        -> $OUT/frame.tgz (frame/*.json, *.png, frame.log)
 # Headless, still scene, medians over 120 frames (after the runner's warm-up): the CUDA backend

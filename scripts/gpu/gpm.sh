@@ -3,7 +3,7 @@
 # from a folder made by pack.sh:
 #   bash .gpu-final/gpm.sh OUT.csv WINDOWS PERIOD_MS -- COMMAND ARGS...
 # The sampler starts with the command; read the windows where "busy" is 100 (the command's
-# steady state). results/sat/gl/README.md: glsatbench's RGBA8 and RGBA16F one pass this way.
+# steady state). results/sat/README.md: glsatbench's RGBA8 and RGBA16F one pass this way.
 set -euo pipefail
 D=$(cd "$(dirname "$0")" && pwd)
 [[ $# -ge 5 && $4 == -- ]] || { echo "usage: gpm.sh OUT.csv WINDOWS PERIOD_MS -- COMMAND..." >&2; exit 2; }

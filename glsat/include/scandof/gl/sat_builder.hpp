@@ -108,10 +108,10 @@ struct GlSatPolicy {
 
 // One pass where support.one_pass (every GPU driver with the storage blocks it needs): on the
 // H200 1080p 0.0363 ms against the three passes' 0.0478, 4K 0.0970 against 0.1029
-// (results/sat/gl/README.md). A ticket-ordered phased build (the three passes as phases of one dispatch; see commit 2d8ac9a)
+// (results/sat/README.md). A ticket-ordered phased build (the three passes as phases of one dispatch; see commit 2d8ac9a)
 // measured 0.0424 ms at 1080p against the one pass's 0.0382 on the H100, and was removed.
 // RGBA16F textures: the same rule, chosen on its own measurement: on the H200 at 1080p their one
-// pass 0.0639 ms against the three passes' 0.0738 (results/sat/gl/README.md).
+// pass 0.0639 ms against the three passes' 0.0738 (results/sat/README.md).
 GlSatPolicy default_policy(const GlSatSupport& support);
 
 class GlSatBuilder {
@@ -255,7 +255,7 @@ class GlSatBuilder {
   // kClampRing + 2 words. So no build pays for a clear: clearing its word
   // (glClearNamedBufferSubData and a barrier) and fencing the build (glFenceSync) took 0.0106 ms
   // of every RGBA16F build, the one pass at 1920x1080 0.0800 against 0.0694 ms on the H100
-  // (results/sat/gl/README.md). A timestamp query marks a counting build finished instead of the
+  // (results/sat/README.md). A timestamp query marks a counting build finished instead of the
   // fence. Per build b, at b % kClampWords: its word (-1 where it counted nothing), its query.
   // Builds clamp_read_ .. clamp_next_ - 1 are not read by poll_clamp_count() yet.
   static constexpr int kClampWords = kClampRing + 2;
