@@ -1,5 +1,8 @@
 #!/usr/bin/python3
-"""results/dof: every depth-of-field method against the lens reference at three fixed views.
+"""Every depth-of-field method against the lens reference at three fixed views, run locally.
+
+The published DoF table is made by scripts/results.py from `scripts/gpu/record.sh dof`; this
+script is for looking at the images of any machine (its tables are not the record).
 
 For each view (--view-preset default | near-blur | focus8: the default camera and a still scene,
 the start focus, 30 with the red teapot blurred in front, and 8) runs
@@ -8,14 +11,14 @@ the start focus, 30 with the red teapot blurred in front, and 8) runs
           --report OUT/VIEW/report.json --method-images OUT/VIEW/images [EXTRA...]
 
 then makes OUT/VIEW.jpg (sharp frame, reference, then each method beside its error map) and
-OUT/README.md (one table per view: PSNR, SSIM over the whole frame and the edge band, DoF time per
+OUT/methods.md (one table per view: PSNR, SSIM over the whole frame and the edge band, DoF time per
 method, device named). --no-run re-makes the figures and tables from existing reports: OUT/VIEW/
-(report.json, images/) or, as scripts/gpu/dof.sh returns them, OUT/VIEW.json + OUT/VIEW_sheet.png.
+(report.json, images/) or OUT/VIEW.json + OUT/VIEW_sheet.png (a report and a --method-sheet of the same run).
 
   /usr/bin/python3 scripts/dof_compare.py --binary build/release/app/scandof \
-      --size 1920x1080 --samples 256 --out results/dof          # the H100 run
+      --size 1920x1080 --samples 256 --out build/dof_compare
   /usr/bin/python3 scripts/dof_compare.py --binary build/nocuda/app/scandof \
-      --size 480x270 --samples 64 --frames 3 --out results/dof/cpu   # CPU fallback, small
+      --size 480x270 --samples 64 --frames 3 --out build/dof_cpu   # CPU fallback, small
 
 Needs Debian's matplotlib and numpy (/usr/bin/python3).
 """
@@ -154,7 +157,7 @@ def main():
     p.add_argument("--size", default="1920x1080")
     p.add_argument("--samples", type=int, default=256)
     p.add_argument("--frames", type=int, default=30)
-    p.add_argument("--out", default="results/dof")
+    p.add_argument("--out", default="build/dof_compare")
     p.add_argument("--no-run", action="store_true", help="only re-make figures and tables")
     p.add_argument("extra", nargs="*", help="more scandof flags (after --)")
     args = p.parse_args()
@@ -167,7 +170,7 @@ def main():
         d = os.path.join(args.out, view)
         if not args.no_run:
             run_view(args, view, d)
-        # A local run: VIEW/report.json + VIEW/images/; from scripts/gpu/dof.sh: VIEW.json +
+        # A local run: VIEW/report.json + VIEW/images/; a sheet run: VIEW.json +
         # VIEW_sheet.png (a GPU machine returns few files).
         if os.path.exists(os.path.join(d, "report.json")):
             report_path, images = os.path.join(d, "report.json"), os.path.join(d, "images")
@@ -182,9 +185,9 @@ def main():
         md += [table(report, f"{view}: {title}"), f"![{view}]({view}{ext})", ""]
         if view == VIEWS[0][0]:
             md.insert(4, report["quality_note"] + ".\n")
-    with open(os.path.join(args.out, "README.md"), "w") as f:
+    with open(os.path.join(args.out, "methods.md"), "w") as f:
         f.write("\n".join(md))
-    print(f"written: {args.out}/README.md and one figure per view", file=sys.stderr)
+    print(f"written: {args.out}/methods.md and one figure per view", file=sys.stderr)
 
 
 if __name__ == "__main__":

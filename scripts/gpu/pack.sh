@@ -65,7 +65,5 @@ chmod +x "$out/rt/run"
 for b in "${bins[@]}"; do gzip -c "$b" > "$out/$(basename "$b").gz"; done
 cp -r "$build/app/shaders" "$build/app/assets" "$build/app/glsat" "$out/" 2>/dev/null ||
   { cp -r "$here/shaders" "$here/assets" "$out/"; mkdir -p "$out/glsat"; cp -r "$here/glsat/shaders" "$out/glsat/"; }
-cp "$here/scripts/gpu/validate.sh" "$here/scripts/gpu/frame.sh" "$here/scripts/gpu/dof.sh" \
-   "$here/scripts/gpu/hdr.sh" \
-   "$here/scripts/gpu/gpm.sh" "$here/scripts/gpu/gpm.c" "$here/scripts/gpu/launch.sh" "$out/"
+cp "$here/scripts/gpu/validate.sh" "$here/scripts/gpu/gpm.sh" "$here/scripts/gpu/gpm.c" "$here/scripts/gpu/launch.sh" "$out/"
 du -sh "$out"
